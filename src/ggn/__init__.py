@@ -1,0 +1,1 @@
+"""General Gameplay Notation and the notations around it."""
