@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import ClassVar, Final, final
 
 from ggn._cache import Memo
+from ggn._decimal import decimal_text, decimal_value
 from ggn.errors import NotationError
 
 __all__ = ["HAND", "Cell", "Hand", "Location", "parse_location"]
@@ -87,7 +88,7 @@ def _scan(text: str) -> tuple[int, ...]:
             )
         run = text[start:pos]
         if kind == 1:
-            indices.append(int(run) - 1)
+            indices.append(decimal_value(run) - 1)
         else:
             indices.append(_letters_to_index(run, 97 if kind == 0 else 65))
     return tuple(indices)
@@ -103,6 +104,8 @@ class Cell:
 
     __slots__ = ("_hash", "_text", "indices")
     indices: tuple[int, ...]
+    _text: str | None
+    _hash: int
 
     def __init__(self, indices: tuple[int, ...] | list[int]) -> None:
         idx = tuple(indices)
@@ -138,6 +141,14 @@ class Cell:
         """The number of dimensions the coordinate names."""
         return len(self.indices)
 
+    def fields(self) -> dict[str, object]:
+        """The JSON-ready description of the coordinate.
+
+        >>> Cell.parse("e4").fields()
+        {'indices': [4, 3], 'dimensions': 2}
+        """
+        return {"indices": list(self.indices), "dimensions": len(self.indices)}
+
     def __str__(self) -> str:
         text: str | None = self._text
         if text is None:
@@ -145,7 +156,7 @@ class Cell:
             for dim, value in enumerate(self.indices):
                 kind = dim % 3
                 if kind == 1:
-                    parts.append(str(value + 1))
+                    parts.append(decimal_text(value + 1))
                 else:
                     parts.append(_index_to_letters(value, 97 if kind == 0 else 65))
             text = "".join(parts)
@@ -206,6 +217,10 @@ class Hand:
             shown = text if isinstance(text, str) else repr(text)
             raise NotationError("HAND", shown, "HAND is exactly the one character '*'")
         return HAND
+
+    def fields(self) -> dict[str, object]:
+        """The JSON-ready description of the hand: it has no parts."""
+        return {}
 
     def __str__(self) -> str:
         return "*"
