@@ -59,6 +59,16 @@ class Pin:
         """The letter as written: uppercase for the first side."""
         return self.name if self.side == "first" else self.name.lower()
 
+    def fields(self) -> dict[str, object]:
+        """The JSON-ready description of the piece.
+
+        >>> Pin.parse("-p^").fields()
+        {'name': 'P', 'side': 'second', 'state': 'diminished', 'terminal': True}
+        """
+        return {
+            "name": self.name, "side": self.side, "state": self.state, "terminal": self.terminal
+        }
+
     def __str__(self) -> str:
         return _PREFIX[self.state] + self.letter + ("^" if self.terminal else "")
 
@@ -83,7 +93,9 @@ def parse_pin_at(text: str, pos: int, notation: str) -> tuple[Pin, int]:
     if not _letter(ch):
         if ch in "+-":
             raise NotationError(notation, text, "at most one state modifier (+ or -)", pos, pos + 1)
-        raise NotationError(notation, text, f"expected a piece letter A-Z or a-z, found {ch!r}", pos, pos + 1)
+        raise NotationError(
+            notation, text, f"expected a piece letter A-Z or a-z, found {ch!r}", pos, pos + 1
+        )
     pos += 1
     terminal = False
     if pos < length and text[pos] == "^":

@@ -81,6 +81,18 @@ class Qpi:
     def derived(self) -> bool:
         return self.sin.side != self.pin.side
 
+    def fields(self) -> dict[str, object]:
+        """The JSON-ready description: the PIN's fields, the style and the relationship.
+
+        >>> fields = Qpi.parse("C:k").fields()
+        >>> fields["name"], fields["side"], fields["style"], fields["native"]
+        ('K', 'second', 'C', False)
+        """
+        fields = self.pin.fields()
+        fields["style"] = self.sin.style
+        fields["native"] = self.native
+        return fields
+
     def __str__(self) -> str:
         return f"{self.sin}:{self.pin}"
 
@@ -95,7 +107,9 @@ def _build_qpi(text: str) -> Qpi:
         raise NotationError("QPI", text, "a qualified piece cannot be empty; expected <SIN>:<PIN>")
     colon = text.find(":")
     if colon < 0:
-        raise NotationError("QPI", text, "missing ':' between style and piece (expected <SIN>:<PIN>)")
+        raise NotationError(
+            "QPI", text, "missing ':' between style and piece (expected <SIN>:<PIN>)"
+        )
     if colon == 0:
         raise NotationError("QPI", text, "missing style letter before ':'", 0, 1)
     if colon != 1:
@@ -103,7 +117,9 @@ def _build_qpi(text: str) -> Qpi:
     try:
         sin = Sin.parse(text[0])
     except NotationError:
-        raise NotationError("QPI", text, f"the style must be an ASCII letter, found {text[0]!r}", 0, 1) from None
+        raise NotationError(
+            "QPI", text, f"the style must be an ASCII letter, found {text[0]!r}", 0, 1
+        ) from None
     if colon == len(text) - 1:
         raise NotationError("QPI", text, "missing piece (PIN) after ':'", colon, colon + 1)
     pin, end = parse_pin_at(text, 2, "QPI")

@@ -47,6 +47,14 @@ class Sin:
         """The SIN letter as written: uppercase for the first side."""
         return self.style if self.side == "first" else self.style.lower()
 
+    def fields(self) -> dict[str, object]:
+        """The JSON-ready description of the style.
+
+        >>> Sin.parse("c").fields()
+        {'style': 'C', 'side': 'second'}
+        """
+        return {"style": self.style, "side": self.side}
+
     def __str__(self) -> str:
         return self.letter
 
