@@ -1,0 +1,235 @@
+"""Strict JSON reading shared by every document type.
+
+Python's ``json`` module accepts things a strict reader must not: duplicate
+keys (it keeps the last and loses the others), ``NaN`` and ``Infinity``, and
+UTF-16 or UTF-32 byte input. This module decodes JSON text into plain Python
+values and reports each of those as a :class:`~ggn.errors.Violation` instead,
+never as a traceback:
+
+- duplicate keys are kept visible: an object that had them decodes to a
+  :class:`DuplicateKeys` dict that remembers the repeated keys, so the
+  validator that walks the value can report each with its JSON Pointer path;
+- malformed JSON names the line and column;
+- input over ``max_bytes``, nesting deeper than the parser can follow, bytes
+  that are not UTF-8 and a byte order mark are reported at the path ``""``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections.abc import Iterator
+from typing import IO, Any, Final
+
+from ggn.errors import Violation
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_ERRORS",
+    "Collector",
+    "DuplicateKeys",
+    "Full",
+    "Source",
+    "decode",
+    "describe",
+    "read_file",
+]
+
+DEFAULT_MAX_BYTES: Final = 256 * 1024 * 1024
+"""Largest document read by default: 256 MiB (a complete shogi document is a few MB)."""
+
+DEFAULT_MAX_ERRORS: Final = 100
+"""Most violations reported by default before the rest are left out."""
+
+Source = str | bytes | bytearray | memoryview
+
+
+class DuplicateKeys(dict[str, Any]):
+    """A decoded JSON object in which some keys were written more than once.
+
+    It holds the last value of each key, as ``json`` would, and ``duplicates``
+    lists each repeated key once per extra occurrence, in document order.
+    """
+
+    __slots__ = ("duplicates",)
+
+    def __init__(self, pairs: list[tuple[str, Any]], duplicates: list[str]) -> None:
+        super().__init__(pairs)
+        self.duplicates = duplicates
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) == len(pairs):
+        return result
+    seen: set[str] = set()
+    repeated: list[str] = []
+    for key, _ in pairs:
+        if key in seen:
+            repeated.append(key)
+        seen.add(key)
+    return DuplicateKeys(pairs, repeated)
+
+
+class _NonFinite(Exception):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def _constant(name: str) -> Any:
+    raise _NonFinite(name)
+
+
+_DECODER: Final = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_constant)
+
+
+def _fault(message: str) -> list[Violation]:
+    return [Violation("", message)]
+
+
+def decode(source: Source, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, list[Violation]]:
+    """Decode JSON text (``str``) or UTF-8 bytes.
+
+    Returns the value and an empty list, or ``None`` and the violations that
+    stopped decoding (always at the path ``""``).
+    """
+    if isinstance(source, bytearray | memoryview):
+        source = bytes(source)
+    if isinstance(source, bytes):
+        if len(source) > max_bytes:
+            return None, _too_big(len(source), max_bytes)
+        if source.startswith(b"\xef\xbb\xbf"):
+            return None, _fault(
+                "the text starts with a UTF-8 byte order mark, which JSON text must not carry "
+                "(RFC 8259, section 8.1)"
+            )
+        try:
+            text = source.decode("utf-8")
+        except UnicodeDecodeError as error:
+            bad = source[error.start : error.end]
+            return None, _fault(
+                f"the bytes are not UTF-8: {bad!r} at byte offset {error.start} "
+                f"({error.reason}); JSON text must be UTF-8"
+            )
+    elif isinstance(source, str):
+        text = source
+        if len(text) > max_bytes:
+            return None, _too_big(len(text.encode("utf-8", "surrogatepass")), max_bytes)
+        if text.startswith("\ufeff"):
+            return None, _fault(
+                "the text starts with a byte order mark (U+FEFF), which JSON text must not carry"
+            )
+    else:
+        return None, _fault(f"expected JSON text as str or bytes, got {type(source).__name__}")
+    try:
+        value, end = _DECODER.raw_decode(text, _skip_space(text, 0))
+    except json.JSONDecodeError as error:
+        return None, _fault(f"malformed JSON at line {error.lineno}, column {error.colno}: {error.msg}")
+    except _NonFinite as error:
+        return None, _fault(f"malformed JSON: {error.name} is not a JSON number")
+    except RecursionError:
+        return None, _fault("the JSON nests arrays and objects too deeply to be read")
+    except ValueError as error:  # an integer of more digits than int() allows
+        return None, _fault(f"malformed JSON: {error}")
+    end = _skip_space(text, end)
+    if end != len(text):
+        line = text.count("\n", 0, end) + 1
+        column = end - text.rfind("\n", 0, end)
+        return None, _fault(
+            f"malformed JSON at line {line}, column {column}: extra data after the document"
+        )
+    return value, []
+
+
+def _skip_space(text: str, pos: int) -> int:
+    length = len(text)
+    while pos < length and text[pos] in " \t\n\r":
+        pos += 1
+    return pos
+
+
+def _too_big(size: int, limit: int) -> list[Violation]:
+    return _fault(
+        f"the document is {size:,} bytes, over the limit of {limit:,} bytes "
+        "(pass a larger max_bytes to read it)"
+    )
+
+
+def read_file(
+    file: str | os.PathLike[str] | IO[bytes] | IO[str], max_bytes: int = DEFAULT_MAX_BYTES
+) -> tuple[Source | None, list[Violation]]:
+    """Read at most ``max_bytes`` (plus one, to detect excess) from a path or file object."""
+    try:
+        if isinstance(file, str | os.PathLike):
+            with open(file, "rb") as handle:
+                data: Source = handle.read(max_bytes + 1)
+        else:
+            data = file.read(max_bytes + 1)
+    except OSError as error:
+        name = getattr(error, "filename", None) or getattr(file, "name", "the file")
+        return None, _fault(f"cannot read {name}: {error.strerror or error}")
+    except UnicodeDecodeError as error:
+        return None, _fault(f"the file is not UTF-8 text: {error.reason} at byte {error.start}")
+    except io.UnsupportedOperation as error:
+        return None, _fault(f"cannot read the file object: {error}")
+    if len(data) > max_bytes:
+        return None, _fault(
+            f"the document is over the limit of {max_bytes:,} bytes "
+            "(pass a larger max_bytes to read it)"
+        )
+    return data, []
+
+
+def describe(value: object) -> str:
+    """Name a decoded JSON value's type in JSON's own words, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        return f"the string {shown!r}"
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, float):
+        return f"the number {value!r}"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return "an array"
+    return f"a {type(value).__name__} (not a JSON value)"
+
+
+class Full(Exception):  # noqa: N818  (a signal, not an error)
+    """Raised by :class:`Collector` when it holds as many violations as allowed."""
+
+
+class Collector:
+    """Gathers violations up to a bound; raises :class:`Full` past it."""
+
+    __slots__ = ("limit", "truncated", "violations")
+
+    def __init__(self, limit: int = DEFAULT_MAX_ERRORS) -> None:
+        if limit < 1:
+            raise ValueError("the error limit must be at least 1")
+        self.limit = limit
+        self.violations: list[Violation] = []
+        self.truncated = False
+
+    def add(self, path: str, message: str) -> None:
+        if len(self.violations) >= self.limit:
+            self.truncated = True
+            raise Full
+        self.violations.append(Violation(path, message))
+
+    def extend(self, violations: list[Violation]) -> None:
+        for violation in violations:
+            self.add(violation.path, violation.message)
+
+    def __iter__(self) -> Iterator[Violation]:
+        return iter(self.violations)
+
+    def __bool__(self) -> bool:
+        return bool(self.violations)

@@ -1,0 +1,285 @@
+"""GGN 1.0.0 rulesets: which moves are mechanically possible.
+
+A ruleset maps a piece (QPI) to its sources (CELL, or ``*`` for the hand), each
+source to its destinations, and each destination to an ordered tuple of
+:class:`Possibility`: the ways the move can happen, each with ``must``
+conditions that all hold and ``deny`` conditions none of which holds.
+
+>>> rules = Ruleset.loads('''{"C:R": {"a1": {"a4": [
+...     {"must": {"a2": "empty", "a3": "empty", "a4": "empty"}},
+...     {"must": {"a2": "empty", "a3": "empty", "a4": "enemy"}}]}}}''')
+>>> rules.pieces
+(Qpi.parse('C:R'),)
+>>> [str(p.must["a4"]) for p in rules.select("C:R").source("a1").destination("a4")]
+['empty', 'enemy']
+>>> rules.select("C:B")
+Traceback (most recent call last):
+  ...
+ggn.errors.NotFoundError: no piece 'C:B' in the ruleset; there are: C:R
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ggn._document import Document, FrozenMap, report_duplicates
+from ggn._json import Collector, describe
+from ggn.cell import HAND, Cell, Hand, parse_location
+from ggn.errors import NotationError, extend
+from ggn.lcn import NO_CONDITIONS, Conditions, check_conditions
+from ggn.qpi import Qpi, _parse_qpi
+
+__all__ = ["Possibilities", "Possibility", "PieceRules", "Ruleset", "SourceRules"]
+
+_POSSIBILITY_KEYS = frozenset(("must", "deny"))
+
+
+class Possibility:
+    """One way a move can happen: every ``must`` condition holds and no ``deny`` one does."""
+
+    __slots__ = ("deny", "must")
+    must: Conditions
+    deny: Conditions
+
+    def __init__(self, must: Conditions = NO_CONDITIONS, deny: Conditions = NO_CONDITIONS) -> None:
+        object.__setattr__(self, "must", must)
+        object.__setattr__(self, "deny", deny)
+
+    @classmethod
+    def of(cls, must: dict[str, str] | None = None, deny: dict[str, str] | None = None) -> Possibility:
+        """Build from plain mappings of CELL strings to state strings."""
+        return cls(Conditions.of(must), Conditions.of(deny))
+
+    def to_value(self, *, explicit: bool = False) -> dict[str, dict[str, str]]:
+        value: dict[str, dict[str, str]] = {}
+        if explicit or self.must:
+            value["must"] = self.must.to_value()
+        if explicit or self.deny:
+            value["deny"] = self.deny.to_value()
+        return value
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Possibility):
+            return self.must == other.must and self.deny == other.deny
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((frozenset(self.must.items()), frozenset(self.deny.items())))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Possibility is immutable: cannot set {name!r}")
+
+    def __repr__(self) -> str:
+        return f"Possibility.of(must={self.must.to_value()!r}, deny={self.deny.to_value()!r})"
+
+
+Possibilities = tuple[Possibility, ...]
+
+
+class SourceRules(FrozenMap[Cell | Hand, Possibilities]):
+    """The destinations of one piece from one source, each with its possibilities."""
+
+    __slots__ = ()
+    _what: ClassVar[str] = "destination"
+    _parse_key = staticmethod(parse_location)
+
+    @property
+    def destinations(self) -> tuple[Cell | Hand, ...]:
+        return tuple(self._data)
+
+    def destination(self, location: str | Cell | Hand) -> Possibilities:
+        """The possibilities of a destination; raise NotFoundError if it is not listed."""
+        return self[location]
+
+
+class PieceRules(FrozenMap[Cell | Hand, SourceRules]):
+    """The sources of one piece, each with its destinations."""
+
+    __slots__ = ()
+    _what: ClassVar[str] = "source"
+    _parse_key = staticmethod(parse_location)
+
+    @property
+    def sources(self) -> tuple[Cell | Hand, ...]:
+        return tuple(self._data)
+
+    def source(self, location: str | Cell | Hand) -> SourceRules:
+        """The destinations from a source; raise NotFoundError if it is not listed."""
+        return self[location]
+
+
+class Ruleset(FrozenMap[Qpi, PieceRules], Document):
+    """A GGN 1.0.0 document, validated and read-only.
+
+    Load with :meth:`loads` (text or bytes), :meth:`load` (a path or file) or
+    :meth:`from_value` (decoded JSON). Navigate with :meth:`select`,
+    :meth:`PieceRules.source` and :meth:`SourceRules.destination`, or by
+    indexing (``rules["C:R"]["a1"]["a4"]``); keys may be given as strings.
+    """
+
+    __slots__ = ()
+    _what: ClassVar[str] = "piece"
+    _parse_key = staticmethod(_parse_qpi)
+    _kind: ClassVar[str] = "GGN"
+
+    @property
+    def pieces(self) -> tuple[Qpi, ...]:
+        return tuple(self._data)
+
+    def select(self, piece: str | Qpi) -> PieceRules:
+        """The sources of a piece; raise NotFoundError if the ruleset does not list it."""
+        return self[piece]
+
+    def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
+        """Plain JSON-ready values. ``explicit`` writes ``must`` and ``deny`` in every
+        possibility, even when empty, as the published reference library requires."""
+        return {
+            str(piece): {
+                str(source): {
+                    str(destination): [p.to_value(explicit=explicit) for p in possibilities]
+                    for destination, possibilities in rules._data.items()
+                }
+                for source, rules in sources._data.items()
+            }
+            for piece, sources in self._data.items()
+        }
+
+    @classmethod
+    def _build(cls, value: Any, out: Collector) -> Ruleset | None:
+        if not isinstance(value, dict):
+            out.add("", "a GGN document must be an object mapping pieces (QPI) to their sources, "
+                        f"got {describe(value)}")
+            return None
+        report_duplicates(value, "", out)
+        ok = True
+        pieces: dict[Qpi, PieceRules] = {}
+        for key, sources in value.items():
+            path = extend("", key)
+            try:
+                piece = _parse_qpi(key)
+            except NotationError as error:
+                ok = False
+                if isinstance(key, str):
+                    out.add(path, f"piece {key!r} is not a QPI: {error.reason}")
+                else:
+                    out.add("", f"piece keys must be strings, got {describe(key)}")
+                continue
+            rules = _check_piece(sources, path, key, out)
+            if rules is None:
+                ok = False
+            else:
+                pieces[piece] = rules
+        return Ruleset(pieces) if ok else None
+
+
+def _check_piece(value: Any, path: str, piece: str, out: Collector) -> PieceRules | None:
+    if not isinstance(value, dict):
+        out.add(path, f"the sources of {piece} must be an object mapping locations to "
+                      f"destinations, got {describe(value)}")
+        return None
+    report_duplicates(value, path, out)
+    ok = type(value) is dict
+    sources: dict[Cell | Hand, SourceRules] = {}
+    for key, destinations in value.items():
+        source_path = extend(path, key)
+        try:
+            source = parse_location(key)
+        except NotationError as error:
+            ok = False
+            if isinstance(key, str):
+                out.add(source_path, f"source {key!r} is neither a CELL coordinate nor '*': "
+                                     f"{error.reason}")
+            else:
+                out.add(path, f"source keys must be strings, got {describe(key)}")
+            continue
+        rules = _check_source(destinations, source_path, source, piece, out)
+        if rules is None:
+            ok = False
+        else:
+            sources[source] = rules
+    return PieceRules(sources, f"for {piece}") if ok else None
+
+
+def _check_source(
+    value: Any, path: str, source: Cell | Hand, piece: str, out: Collector
+) -> SourceRules | None:
+    if not isinstance(value, dict):
+        out.add(path, f"the destinations of {piece} from {source} must be an object mapping "
+                      f"locations to arrays of possibilities, got {describe(value)}")
+        return None
+    report_duplicates(value, path, out)
+    ok = type(value) is dict
+    forbidden = source if isinstance(source, Cell) else None
+    destinations: dict[Cell | Hand, Possibilities] = {}
+    for key, possibilities in value.items():
+        dest_path = extend(path, key)
+        try:
+            destination = parse_location(key)
+        except NotationError as error:
+            ok = False
+            if isinstance(key, str):
+                out.add(dest_path, f"destination {key!r} is neither a CELL coordinate nor '*': "
+                                   f"{error.reason}")
+            else:
+                out.add(path, f"destination keys must be strings, got {describe(key)}")
+            continue
+        if destination is HAND and source is HAND:
+            ok = False
+            out.add(dest_path, "a move from the hand '*' to the hand '*' is not allowed "
+                               "(GGN 1.0.0, section 9.2: hand to hand is not a displacement)")
+            continue
+        if not isinstance(possibilities, list):
+            ok = False
+            out.add(dest_path, "a destination must map to an array of possibilities (even if "
+                               f"empty), got {describe(possibilities)}")
+            continue
+        checked = _check_possibilities(possibilities, dest_path, forbidden, out)
+        if checked is None:
+            ok = False
+        else:
+            destinations[destination] = checked
+    return SourceRules(destinations, f"for {piece} from {source}") if ok else None
+
+
+def _check_possibilities(
+    items: list[Any], path: str, source: Cell | None, out: Collector
+) -> Possibilities | None:
+    ok = True
+    result: list[Possibility] = []
+    for index, item in enumerate(items):
+        item_path = f"{path}/{index}"
+        if not isinstance(item, dict):
+            ok = False
+            out.add(item_path, "a possibility must be an object with optional 'must' and 'deny', "
+                               f"got {describe(item)}")
+            continue
+        report_duplicates(item, item_path, out)
+        if type(item) is not dict:
+            ok = False
+        if not _POSSIBILITY_KEYS.issuperset(item):
+            ok = False
+            for key in item:
+                if key not in _POSSIBILITY_KEYS:
+                    if isinstance(key, str):
+                        out.add(extend(item_path, key), f"unknown key {key!r}: a possibility has "
+                                                        "only 'must' and 'deny'")
+                    else:
+                        out.add(item_path, f"possibility keys must be strings, got {describe(key)}")
+        must = deny = NO_CONDITIONS
+        raw = item.get("must")
+        if raw is not None or "must" in item:
+            checked = check_conditions(raw, item_path + "/must", out, source, "'must'")
+            if checked is None:
+                ok = False
+            else:
+                must = checked
+        raw = item.get("deny")
+        if raw is not None or "deny" in item:
+            checked = check_conditions(raw, item_path + "/deny", out, source, "'deny'")
+            if checked is None:
+                ok = False
+            else:
+                deny = checked
+        if ok:
+            result.append(Possibility(must, deny))
+    return tuple(result) if ok else None

@@ -1,0 +1,247 @@
+"""STN: State Transition Notation, the change between two positions.
+
+A transition sets board squares (to a piece, or ``None`` for empty), adds to or
+removes from each player's hand by non-zero counts, and may pass the turn.
+
+>>> t = Transition.loads('{"board_diff": {"e2": null, "e4": "C:P"}, "toggle": true}')
+>>> t.board["e4"], t.board["e2"], t.toggle
+(Qpi.parse('C:P'), None, True)
+>>> t.dumps(indent=None)
+'{"board_diff": {"e2": null, "e4": "C:P"}, "toggle": true}'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final
+
+from ggn._document import Document, FrozenMap, report_duplicates
+from ggn._json import Collector, describe
+from ggn._types import Side
+from ggn.cell import Cell, _parse_cell
+from ggn.errors import NotationError, extend
+from ggn.qpi import Qpi, _parse_qpi
+
+__all__ = ["BoardDiff", "HandDiff", "Transition"]
+
+_FIELDS: Final = ("board_diff", "first_player_hand_diff", "second_player_hand_diff", "toggle")
+
+
+class BoardDiff(FrozenMap[Cell, Qpi | None]):
+    """Squares a transition sets: to a piece, or to ``None`` (empty)."""
+
+    __slots__ = ()
+    _what: ClassVar[str] = "square"
+    _parse_key = staticmethod(_parse_cell)
+
+
+class HandDiff(FrozenMap[Qpi, int]):
+    """Non-zero count changes of a hand, by piece."""
+
+    __slots__ = ()
+    _what: ClassVar[str] = "piece"
+    _parse_key = staticmethod(_parse_qpi)
+
+
+class Transition(Document):
+    """An STN document, validated and read-only.
+
+    ``board``, ``first_hand`` and ``second_hand`` are read-only mappings (look
+    keys up as strings or parsed values); ``toggle`` says whether the turn passes.
+    Two transitions are equal when they describe the same change.
+    """
+
+    __slots__ = ("board", "first_hand", "second_hand", "toggle")
+    _kind: ClassVar[str] = "STN"
+    board: BoardDiff
+    first_hand: HandDiff
+    second_hand: HandDiff
+    toggle: bool
+
+    def __init__(
+        self,
+        board: Mapping[Cell, Qpi | None] | None = None,
+        first_hand: Mapping[Qpi, int] | None = None,
+        second_hand: Mapping[Qpi, int] | None = None,
+        toggle: bool = False,
+    ) -> None:
+        board_data = dict(board or {})
+        hands = (dict(first_hand or {}), dict(second_hand or {}))
+        for cell, piece in board_data.items():
+            if not isinstance(cell, Cell) or not (piece is None or isinstance(piece, Qpi)):
+                raise TypeError("board entries map Cell to Qpi or None; use Transition.of for strings")
+        for hand in hands:
+            for piece, delta in hand.items():
+                if not isinstance(piece, Qpi) or type(delta) is not int or delta == 0:
+                    raise TypeError("hand entries map Qpi to a non-zero int")
+        if not isinstance(toggle, bool):
+            raise TypeError("toggle must be a bool")
+        object.__setattr__(self, "board", BoardDiff(board_data))
+        object.__setattr__(self, "first_hand", HandDiff(hands[0]))
+        object.__setattr__(self, "second_hand", HandDiff(hands[1]))
+        object.__setattr__(self, "toggle", toggle)
+
+    @classmethod
+    def of(
+        cls,
+        board: Mapping[str, str | None] | None = None,
+        first_hand: Mapping[str, int] | None = None,
+        second_hand: Mapping[str, int] | None = None,
+        toggle: bool = False,
+    ) -> Transition:
+        """Build from plain strings, validated as if loaded from JSON."""
+        value: dict[str, Any] = {"toggle": toggle}
+        if board:
+            value["board_diff"] = dict(board)
+        if first_hand:
+            value["first_player_hand_diff"] = dict(first_hand)
+        if second_hand:
+            value["second_player_hand_diff"] = dict(second_hand)
+        return cls.from_value(value)
+
+    def hand(self, player: Side) -> HandDiff:
+        """The hand diff of a player: ``"first"`` or ``"second"``."""
+        if player == "first":
+            return self.first_hand
+        if player == "second":
+            return self.second_hand
+        raise ValueError(f"a player is 'first' or 'second', not {player!r}")
+
+    def __bool__(self) -> bool:
+        """False for the empty transition, which changes nothing."""
+        return bool(self.board or self.first_hand or self.second_hand or self.toggle)
+
+    def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
+        """Plain JSON-ready values; ``explicit`` writes all four fields even when empty."""
+        value: dict[str, Any] = {}
+        if explicit or self.board:
+            value["board_diff"] = {
+                str(cell): (None if piece is None else str(piece))
+                for cell, piece in self.board.items()
+            }
+        if explicit or self.first_hand:
+            value["first_player_hand_diff"] = {str(k): v for k, v in self.first_hand.items()}
+        if explicit or self.second_hand:
+            value["second_player_hand_diff"] = {str(k): v for k, v in self.second_hand.items()}
+        if explicit or self.toggle:
+            value["toggle"] = self.toggle
+        return value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Transition):
+            return NotImplemented
+        return (
+            self.board == other.board
+            and self.first_hand == other.first_hand
+            and self.second_hand == other.second_hand
+            and self.toggle == other.toggle
+        )
+
+    def __hash__(self) -> int:
+        return hash((
+            frozenset(self.board.items()),
+            frozenset(self.first_hand.items()),
+            frozenset(self.second_hand.items()),
+            self.toggle,
+        ))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Transition is immutable: cannot set {name!r}")
+
+    def __repr__(self) -> str:
+        return f"Transition.loads({self.dumps(indent=None)!r})"
+
+    @classmethod
+    def _build(cls, value: Any, out: Collector) -> Transition | None:
+        if not isinstance(value, dict):
+            out.add("", f"an STN document must be an object, got {describe(value)}")
+            return None
+        report_duplicates(value, "", out)
+        ok = type(value) is dict
+        for key in value:
+            if key not in _FIELDS:
+                ok = False
+                if isinstance(key, str):
+                    out.add(extend("", key), f"unknown field {key!r}: STN has only "
+                                             + ", ".join(repr(f) for f in _FIELDS))
+                else:
+                    out.add("", f"field names must be strings, got {describe(key)}")
+        board = _check_board(value.get("board_diff"), out) if "board_diff" in value else {}
+        first = second = None
+        hands: list[dict[Qpi, int] | None] = []
+        for field in _FIELDS[1:3]:
+            hands.append(_check_hand(value[field], "/" + field, out) if field in value else {})
+        first, second = hands
+        toggle = value.get("toggle", False)
+        if not isinstance(toggle, bool):
+            ok = False
+            out.add("/toggle", f"toggle must be true or false, got {describe(toggle)}")
+        if not ok or board is None or first is None or second is None:
+            return None
+        return cls(board, first, second, toggle)
+
+
+def _check_board(value: Any, out: Collector) -> dict[Cell, Qpi | None] | None:
+    path = "/board_diff"
+    if not isinstance(value, dict):
+        out.add(path, f"board_diff must be an object mapping CELL coordinates to a QPI or null, "
+                      f"got {describe(value)}")
+        return None
+    report_duplicates(value, path, out)
+    ok = type(value) is dict
+    result: dict[Cell, Qpi | None] = {}
+    for key, piece in value.items():
+        try:
+            cell = _parse_cell(key)
+        except NotationError as error:
+            ok = False
+            if isinstance(key, str):
+                out.add(extend(path, key), f"square {key!r} is not a CELL coordinate: {error.reason}")
+            else:
+                out.add(path, f"square keys must be strings, got {describe(key)}")
+            continue
+        if piece is None:
+            result[cell] = None
+        elif isinstance(piece, str):
+            try:
+                result[cell] = _parse_qpi(piece)
+            except NotationError as error:
+                ok = False
+                out.add(extend(path, key), f"{piece!r} is not a QPI: {error.reason}")
+        else:
+            ok = False
+            out.add(extend(path, key), "a square's new content must be a QPI string or null, "
+                                       f"got {describe(piece)}")
+    return result if ok else None
+
+
+def _check_hand(value: Any, path: str, out: Collector) -> dict[Qpi, int] | None:
+    field = path[1:]
+    if not isinstance(value, dict):
+        out.add(path, f"{field} must be an object mapping QPI pieces to non-zero integers, "
+                      f"got {describe(value)}")
+        return None
+    report_duplicates(value, path, out)
+    ok = type(value) is dict
+    result: dict[Qpi, int] = {}
+    for key, delta in value.items():
+        try:
+            piece = _parse_qpi(key)
+        except NotationError as error:
+            ok = False
+            if isinstance(key, str):
+                out.add(extend(path, key), f"piece {key!r} is not a QPI: {error.reason}")
+            else:
+                out.add(path, f"piece keys must be strings, got {describe(key)}")
+            continue
+        if type(delta) is not int:
+            ok = False
+            out.add(extend(path, key), f"a count change must be a non-zero integer, got "
+                                       f"{describe(delta)}")
+        elif delta == 0:
+            ok = False
+            out.add(extend(path, key), "a count change must be non-zero (leave the piece out "
+                                       "when its count does not change)")
+        else:
+            result[piece] = delta
+    return result if ok else None
