@@ -1,1 +1,66 @@
-"""General Gameplay Notation and the notations around it."""
+"""General Gameplay Notation (GGN) and the notations around it.
+
+String notations (frozen values with ``parse`` and a canonical ``str``):
+:class:`Cell`, :data:`HAND`, :class:`Sin`, :class:`Pin`, :class:`Epin`,
+:class:`Qpi`, :class:`Gan`, :class:`Feen`.
+
+JSON documents (validated on construction, read-only, dumped back to canonical
+JSON): :class:`Conditions` (LCN), :class:`Ruleset` (GGN 1.0.0),
+:class:`Transition` (STN), :class:`LegacyRuleset` (the legacy GGN format).
+
+>>> import ggn
+>>> rules = ggn.Ruleset.loads('{"S:P": {"*": {"e5": [{"must": {"e5": "empty"}}]}}}')
+>>> rules.select("S:P").source("*").destination("e5")[0].must
+Conditions.of({'e5': 'empty'})
+>>> ggn.Qpi.parse("C:+K^").terminal
+True
+"""
+
+from ggn.cell import HAND, Cell, Hand, Location, parse_location
+from ggn.epin import Epin
+from ggn.errors import DocumentError, GGNError, NotationError, NotFoundError, Violation
+from ggn.feen import Feen
+from ggn.gan import Gan, LegacyPiece
+from ggn.lcn import Conditions, StateValue
+from ggn.legacy import LegacyEntry, LegacyRuleset
+from ggn.lint import LintWarning, lint
+from ggn.pin import Pin
+from ggn.qpi import Qpi
+from ggn.ruleset import PieceRules, Possibility, Ruleset, SourceRules
+from ggn.schemas import load_schema
+from ggn.sin import Sin
+from ggn.stn import Transition
+
+__all__ = [
+    "HAND",
+    "Cell",
+    "Conditions",
+    "DocumentError",
+    "Epin",
+    "Feen",
+    "GGNError",
+    "Gan",
+    "Hand",
+    "LegacyEntry",
+    "LegacyPiece",
+    "LegacyRuleset",
+    "LintWarning",
+    "Location",
+    "NotFoundError",
+    "NotationError",
+    "PieceRules",
+    "Pin",
+    "Possibility",
+    "Qpi",
+    "Ruleset",
+    "Sin",
+    "SourceRules",
+    "StateValue",
+    "Transition",
+    "Violation",
+    "lint",
+    "load_schema",
+    "parse_location",
+]
+
+__version__ = "0.1.0"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import IO, Any, ClassVar, Generic, TypeVar
 
 from ggn._json import (
@@ -46,7 +46,11 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
     __slots__ = ("_data", "_where")
     _what: ClassVar[str] = "key"
-    _parse_key: ClassVar[Callable[[str], Any]]
+
+    @staticmethod
+    def _parse_key(text: str) -> Any:
+        """Parse a key given as a string (subclasses name their notation's parser)."""
+        return text
 
     def __init__(self, data: dict[K, V], where: str = "") -> None:
         self._data = data
@@ -95,7 +99,7 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
     def __eq__(self, other: object) -> bool:
         if type(other) is type(self):
-            return self._data == other._data  # type: ignore[attr-defined,no-any-return]
+            return self._data == other._data
         if isinstance(other, Mapping) and not isinstance(other, FrozenMap):
             return dict(self.items()) == dict(other.items())
         return NotImplemented

@@ -72,7 +72,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return DuplicateKeys(pairs, repeated)
 
 
-class _NonFinite(Exception):
+class _NonFinite(Exception):  # noqa: N818  (a signal caught below, never raised to users)
     def __init__(self, name: str) -> None:
         super().__init__(name)
         self.name = name

@@ -167,11 +167,10 @@ class Transition(Document):
                 else:
                     out.add("", f"field names must be strings, got {describe(key)}")
         board = _check_board(value.get("board_diff"), out) if "board_diff" in value else {}
-        first = second = None
-        hands: list[dict[Qpi, int] | None] = []
-        for field in _FIELDS[1:3]:
-            hands.append(_check_hand(value[field], "/" + field, out) if field in value else {})
-        first, second = hands
+        first, second = (
+            _check_hand(value[field], "/" + field, out) if field in value else {}
+            for field in _FIELDS[1:3]
+        )
         toggle = value.get("toggle", False)
         if not isinstance(toggle, bool):
             ok = False

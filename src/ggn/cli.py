@@ -1,0 +1,374 @@
+"""The ``ggn`` command.
+
+Everything goes through :func:`run`, which takes the arguments and the output
+streams and returns the exit status, so the command is testable without a
+subprocess; :func:`main` is the thin console-script wrapper around it.
+
+Exit status: 0 success, 1 the input is invalid, 2 usage error (bad arguments,
+unreadable file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import IO, Any, ClassVar, NoReturn
+
+from ggn._document import Document
+from ggn._json import DEFAULT_MAX_ERRORS, decode, read_file
+from ggn.cell import Cell, Hand
+from ggn.epin import Epin
+from ggn.errors import DocumentError, NotationError, Violation
+from ggn.feen import Feen
+from ggn.gan import Gan
+from ggn.lcn import Conditions
+from ggn.legacy import LegacyRuleset
+from ggn.lint import lint
+from ggn.pin import Pin
+from ggn.qpi import Qpi
+from ggn.ruleset import Ruleset
+from ggn.schemas import load_schema
+from ggn.sin import Sin
+from ggn.stn import Transition
+
+__all__ = ["main", "run"]
+
+_PARSERS: dict[str, Callable[[str], Any]] = {
+    "cell": Cell.parse,
+    "hand": Hand.parse,
+    "sin": Sin.parse,
+    "pin": Pin.parse,
+    "epin": Epin.parse,
+    "qpi": Qpi.parse,
+    "gan": Gan.parse,
+    "feen": Feen.parse,
+}
+
+_DOCUMENTS: dict[str, type[Document]] = {
+    "ggn": Ruleset,
+    "ggn-legacy": LegacyRuleset,
+    "lcn": Conditions,
+    "stn": Transition,
+}
+
+_DESCRIPTION = """\
+General Gameplay Notation (GGN) and the notations around it.
+
+GGN describes, for each piece (a QPI such as C:K^ or s:+p), each source square
+(a CELL such as e4, or * for the hand) and each destination, the ways a move is
+mechanically possible: "must" conditions that all hold and "deny" conditions
+none of which holds (LCN objects).
+"""
+
+_EPILOG = """\
+examples:
+  ggn parse qpi 'C:+K^'            fields of a qualified piece, as JSON
+  ggn parse feen '8/8/8/8/8/8/8/8 / C/c'
+  ggn validate rules.json          is it a valid GGN 1.0.0 document?
+  ggn validate --as stn --format json move.json
+  ggn lint rules.json --board '8/8/8/8/8/8/8/8 / C/c'
+  ggn schema ggn > ggn.schema.json
+  ggn demo                         a tour on an embedded example
+
+exit status: 0 success, 1 invalid input, 2 usage error or unreadable file.
+"""
+
+
+class _Exit(Exception):  # noqa: N818  (control flow, not an error)
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that writes to the streams given to :func:`run` and never exits."""
+
+    out: ClassVar[IO[str]]
+    err: ClassVar[IO[str]]
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        if message:
+            (self.err if file is sys.stderr else self.out).write(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            self.err.write(message)
+        raise _Exit(status)
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
+    parser_class = type("_BoundParser", (_Parser,), {"out": out, "err": err})
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = parser_class(
+        prog="ggn", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=formatter
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    parse = commands.add_parser(
+        "parse", help="parse a string notation and print its fields as JSON",
+        description="Parse TEXT as a KIND of string notation. Valid: exit 0 and one JSON object "
+                    "of its fields on stdout. Invalid: exit 1 and what is wrong, and where, on "
+                    "stderr.",
+        epilog="examples:\n  ggn parse cell a1A\n  ggn parse pin +K^\n  ggn parse gan CHESS:KING\n"
+               "  ggn parse feen 'lnsgk^gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK^GSNL / S/s'",
+        formatter_class=formatter,
+    )
+    parse.add_argument("kind", choices=list(_PARSERS), metavar="KIND",
+                       help="one of: " + ", ".join(_PARSERS))
+    parse.add_argument("text", metavar="TEXT", help="the string to parse (quote it in the shell)")
+
+    validate = commands.add_parser(
+        "validate", help="check a JSON document against every rule of its text",
+        description="Check a document against every MUST of its text. Exit 0 if valid, 1 if "
+                    "not (each violation with the JSON Pointer path of the offending value), "
+                    "2 on a usage error or an unreadable file.",
+        epilog="examples:\n  ggn validate rules.json\n  cat move.json | ggn validate --as stn -\n"
+               "  ggn validate --format json rules.json   # {\"valid\": ..., \"errors\": [...]}",
+        formatter_class=formatter,
+    )
+    validate.add_argument("--as", dest="kind", choices=list(_DOCUMENTS), default="ggn",
+                          help="the kind of document (default: ggn, GGN 1.0.0)")
+    _add_common(validate)
+    validate.add_argument("file", metavar="FILE", help="the document, or - for standard input")
+
+    lint_cmd = commands.add_parser(
+        "lint", help="warn about SHOULD-level problems in a valid GGN document",
+        description="Report the SHOULD rules of GGN 1.0.0 (section 9.3) that a valid document "
+                    "breaks: contradictions between 'must' and 'deny', a 'deny' that can never "
+                    "fire, repeated or implied possibilities, and with --board, squares off the "
+                    "board. Warnings never fail: exit 0 unless the document is invalid (1).",
+        epilog="example:\n  ggn lint chess.json --board '8/8/8/8/8/8/8/8 / C/c'",
+        formatter_class=formatter,
+    )
+    lint_cmd.add_argument("--board", metavar="FEEN",
+                          help="a FEEN position whose board shape the squares must lie on")
+    _add_common(lint_cmd)
+    lint_cmd.add_argument("file", metavar="FILE", help="the GGN document, or - for standard input")
+
+    schema = commands.add_parser(
+        "schema", help="print a shipped JSON Schema",
+        description="Print the JSON Schema (draft 2020-12) this package ships for GGN 1.0.0, "
+                    "LCN or STN. Our validator checks more than a schema can say.",
+        formatter_class=formatter,
+    )
+    schema.add_argument("name", choices=["ggn", "lcn", "stn"], metavar="NAME",
+                        help="one of: ggn, lcn, stn")
+
+    commands.add_parser(
+        "demo", help="a short tour on an embedded example document",
+        description="Load, validate, navigate, lint and dump an embedded GGN document.",
+    )
+    return parser
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=["text", "json"], default="text",
+                        help="text for people (default) or json for programs")
+    parser.add_argument("--max-errors", type=_positive, default=DEFAULT_MAX_ERRORS, metavar="N",
+                        help=f"report at most N violations (default {DEFAULT_MAX_ERRORS})")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def run(
+    argv: Sequence[str] | None = None,
+    stdout: IO[str] | None = None,
+    stderr: IO[str] | None = None,
+    stdin: IO[bytes] | None = None,
+) -> int:
+    """Run the command with ``argv`` (without the program name); return the exit status."""
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
+    parser = _build_parser(out, err)
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+        if args.command is None:
+            parser.print_help(err)
+            return 2
+        handler = _COMMANDS[args.command]
+        return handler(args, out, err, stdin)
+    except _Exit as stop:
+        return stop.status
+
+
+def _parse(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes] | None) -> int:
+    try:
+        value = _PARSERS[args.kind](args.text)
+    except NotationError as error:
+        err.write(f"ggn parse {args.kind}: {error}\n")
+        return 1
+    out.write(json.dumps(value.fields()) + "\n")
+    return 0
+
+
+def _read(name: str, stdin: IO[bytes] | None, err: IO[str]) -> Any | None:
+    """Read a file's bytes; on an unreadable file, say so and return None."""
+    if name == "-":
+        data, faults = read_file(stdin if stdin is not None else sys.stdin.buffer)
+    else:
+        data, faults = read_file(name)
+    if faults or data is None:
+        err.write(f"ggn: {faults[0].message}\n")
+        return None
+    return data
+
+
+def _load(
+    kind: type[Document], name: str, stdin: IO[bytes] | None, err: IO[str], max_errors: int
+) -> tuple[int, Document | None, list[Violation]]:
+    data = _read(name, stdin, err)
+    if data is None:
+        return 2, None, []
+    value, faults = decode(data)
+    if faults:
+        return 1, None, faults
+    try:
+        return 0, kind.from_value(value, max_errors=max_errors), []
+    except DocumentError as error:
+        return 1, None, list(error.violations)
+
+
+def _shown(name: str) -> str:
+    return "<stdin>" if name == "-" else name
+
+
+def _validate(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[bytes] | None) -> int:
+    kind = _DOCUMENTS[args.kind]
+    status, _, violations = _load(kind, args.file, stdin, err, args.max_errors)
+    if status == 2:
+        return 2
+    if args.format == "json":
+        errors = [{"path": v.path, "message": v.message} for v in violations]
+        out.write(json.dumps({"valid": status == 0, "errors": errors}) + "\n")
+    elif status == 0:
+        out.write(f"{_shown(args.file)}: valid {kind._kind} document\n")
+    else:
+        _report(err, args.file, kind, violations, args.max_errors)
+    return status
+
+
+def _report(err: IO[str], name: str, kind: type[Document], violations: list[Violation],
+            limit: int) -> None:
+    more = " (at the limit; there may be more)" if len(violations) >= limit else ""
+    noun = "violation" if len(violations) == 1 else "violations"
+    err.write(f"{_shown(name)}: invalid {kind._kind} document, {len(violations)} {noun}{more}\n")
+    for violation in violations:
+        err.write(f"  {violation.path or '(document)'}: {violation.message}\n")
+
+
+def _lint(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[bytes] | None) -> int:
+    shape = None
+    if args.board is not None:
+        try:
+            shape = Feen.parse(args.board).shape
+        except NotationError as error:
+            err.write(f"ggn lint: --board: {error}\n")
+            return 2
+    status, document, violations = _load(Ruleset, args.file, stdin, err, args.max_errors)
+    if status == 2:
+        return 2
+    if document is None:
+        if args.format == "json":
+            errors = [{"path": v.path, "message": v.message} for v in violations]
+            out.write(json.dumps({"valid": False, "errors": errors, "warnings": []}) + "\n")
+        else:
+            _report(err, args.file, Ruleset, violations, args.max_errors)
+        return 1
+    assert isinstance(document, Ruleset)
+    warnings = lint(document, shape)
+    if args.format == "json":
+        shown = [{"path": w.path, "message": w.message, "rule": w.rule} for w in warnings]
+        out.write(json.dumps({"valid": True, "errors": [], "warnings": shown}) + "\n")
+    else:
+        for warning in warnings:
+            out.write(f"{_shown(args.file)}:{warning}\n")
+        noun = "warning" if len(warnings) == 1 else "warnings"
+        out.write(f"{_shown(args.file)}: valid GGN document, {len(warnings)} {noun}\n")
+    return 0
+
+
+def _schema(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes] | None) -> int:
+    out.write(json.dumps(load_schema(args.name), indent=2) + "\n")
+    return 0
+
+
+_DEMO = {
+    "C:R": {"a1": {"a4": [
+        {"must": {"a2": "empty", "a3": "empty", "a4": "empty"}},
+        {"must": {"a2": "empty", "a3": "empty", "a4": "enemy"}},
+    ]}},
+    "C:+K^": {"e1": {"g1": [{"must": {"f1": "empty", "g1": "empty", "h1": "C:+R"}}]}},
+    "S:P": {"*": {"e5": [{"must": {"e5": "empty"}}]}},
+    "x:c": {"b2": {"b8": [{
+        "must": {"b3": "empty", "b4": "empty", "b5": "empty", "b6": "empty", "b8": "enemy"},
+        "deny": {"b7": "empty"},
+    }]}},
+}
+
+
+def _demo(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes] | None) -> int:
+    rules = Ruleset.from_value(_DEMO)
+    out.write("An embedded GGN document, made of the examples of the GGN 1.0.0 text:\n\n")
+    out.write(rules.dumps() + "\n\n")
+    out.write(f"It is valid. Its pieces: {', '.join(map(str, rules.pieces))}\n")
+    for piece in rules.pieces:
+        qpi = piece
+        kind = "native" if qpi.native else "derived"
+        out.write(f"  {qpi}: style {qpi.style}, name {qpi.name}, {qpi.side} side, {qpi.state}, "
+                  f"{'terminal, ' if qpi.terminal else ''}{kind}\n")
+        for source, destinations in rules.select(piece).items():
+            for destination, possibilities in destinations.items():
+                out.write(f"    {source} -> {destination}: {len(possibilities)} possibilit"
+                          f"{'y' if len(possibilities) == 1 else 'ies'}\n")
+                for possibility in possibilities:
+                    must = ", ".join(f"{c}={s}" for c, s in possibility.must.items())
+                    deny = ", ".join(f"{c}={s}" for c, s in possibility.deny.items())
+                    out.write(f"      must [{must}]" + (f" deny [{deny}]" if deny else "") + "\n")
+    warnings = lint(rules, (8, 8))
+    out.write(f"\nLint on an 8x8 board: {len(warnings)} warning(s)\n")
+    for warning in warnings:
+        out.write(f"  {warning}\n")
+    broken = {"C:R": {"a1": {"a1": [{"must": {"a1": "empty"}, "deny": {"a2": "friend"}}]}}}
+    out.write("\nAnd a broken one, with every violation and where it is:\n")
+    out.write(f"  {json.dumps(broken)}\n")
+    for violation in Ruleset.errors(broken):
+        out.write(f"  {violation}\n")
+    return 0
+
+
+_COMMANDS: dict[str, Callable[[argparse.Namespace, IO[str], IO[str], IO[bytes] | None], int]] = {
+    "parse": _parse,
+    "validate": _validate,
+    "lint": _lint,
+    "schema": _schema,
+    "demo": _demo,
+}
+
+
+def main() -> NoReturn:
+    """Console-script entry point."""
+    try:
+        status = run()
+        sys.stdout.flush()
+    except KeyboardInterrupt:
+        status = 130
+    except BrokenPipeError:  # the reader went away (ggn schema ggn | head): not our failure
+        # Point stdout at nothing so that the interpreter's final flush cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 0
+    sys.exit(status)

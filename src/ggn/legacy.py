@@ -1,0 +1,337 @@
+"""The legacy GGN format (2014), still found in users' files.
+
+Each entry lists the GAN piece, its source square (or ``*`` for a drop), its
+destination square, and possibilities with a ``board_check`` (squares mapped
+to one of five occupation states: ``empty``, ``occupied``, ``enemy``, ``ally``
+or an exact piece), a ``board_patch`` (squares set to a piece or emptied), and
+optional ``in_hand_add`` / ``in_hand_del`` hand changes.
+
+Squares are labels: the legacy text allows any labelling convention, so any
+non-empty string is accepted (``*`` only as a source). Piece keys and pieces
+in checks and patches are GAN with the optional ``+``/``-`` state prefix and
+``'`` derivation suffix the legacy schema allows; hand pieces are plain GAN,
+as the schema's narrower pattern for them says.
+
+>>> legacy = LegacyRuleset.loads('''{"SHOGI:PAWN": {"*": {"e5": [{
+...     "board_check": {"e5": "empty"}, "board_patch": {"e5": "SHOGI:PAWN"},
+...     "in_hand_del": "SHOGI:PAWN"}]}}}''')
+>>> entry = legacy["SHOGI:PAWN"]["*"]["e5"][0]
+>>> entry.board_check["e5"], str(entry.in_hand_del)
+('empty', 'SHOGI:PAWN')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final, Literal
+
+from ggn._cache import Memo
+from ggn._document import Document, FrozenMap, report_duplicates
+from ggn._json import Collector, describe
+from ggn.errors import NotationError, extend
+from ggn.gan import Gan, LegacyPiece
+
+__all__ = ["OCCUPATION_STATES", "LegacyEntry", "LegacyRuleset", "Occupation"]
+
+Occupation = Literal["empty", "occupied", "enemy", "ally"]
+OCCUPATION_STATES: Final[tuple[Occupation, ...]] = ("empty", "occupied", "enemy", "ally")
+_ENTRY_FIELDS: Final = ("board_check", "board_patch", "in_hand_add", "in_hand_del")
+_REQUIRED: Final = ("board_check", "board_patch")
+
+_parse_piece: Final = Memo(LegacyPiece.parse)
+_parse_gan: Final = Memo(Gan.parse)
+
+
+def _label(text: str) -> str:
+    if not isinstance(text, str) or not text:
+        raise NotationError("square label", str(text), "a square label is a non-empty string")
+    return text
+
+
+class LegacyEntry:
+    """One possibility of the legacy format: its pre-conditions and its effects."""
+
+    __slots__ = ("board_check", "board_patch", "in_hand_add", "in_hand_del")
+    board_check: Mapping[str, Occupation | LegacyPiece]
+    board_patch: Mapping[str, LegacyPiece | None]
+    in_hand_add: Gan | None
+    in_hand_del: Gan | None
+
+    def __init__(
+        self,
+        board_check: Mapping[str, Occupation | LegacyPiece],
+        board_patch: Mapping[str, LegacyPiece | None],
+        in_hand_add: Gan | None = None,
+        in_hand_del: Gan | None = None,
+    ) -> None:
+        object.__setattr__(self, "board_check", _Squares(dict(board_check)))
+        object.__setattr__(self, "board_patch", _Squares(dict(board_patch)))
+        object.__setattr__(self, "in_hand_add", in_hand_add)
+        object.__setattr__(self, "in_hand_del", in_hand_del)
+
+    def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
+        value: dict[str, Any] = {
+            "board_check": {k: str(v) for k, v in self.board_check.items()},
+            "board_patch": {k: (None if v is None else str(v)) for k, v in self.board_patch.items()},
+        }
+        for field in ("in_hand_add", "in_hand_del"):
+            piece = getattr(self, field)
+            if explicit or piece is not None:
+                value[field] = None if piece is None else str(piece)
+        return value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LegacyEntry):
+            return NotImplemented
+        return self.to_value() == other.to_value()
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"LegacyEntry is immutable: cannot set {name!r}")
+
+    def __repr__(self) -> str:
+        return f"LegacyEntry({self.to_value()!r})"
+
+
+class _Squares(FrozenMap[str, Any]):
+    __slots__ = ()
+    _what: ClassVar[str] = "square"
+    _parse_key = staticmethod(_label)
+
+
+LegacyEntries = tuple[LegacyEntry, ...]
+
+
+class LegacySourceRules(FrozenMap[str, LegacyEntries]):
+    __slots__ = ()
+    _what: ClassVar[str] = "destination"
+    _parse_key = staticmethod(_label)
+
+    @property
+    def destinations(self) -> tuple[str, ...]:
+        return tuple(self._data)
+
+    def destination(self, label: str) -> LegacyEntries:
+        return self[label]
+
+
+class LegacyPieceRules(FrozenMap[str, LegacySourceRules]):
+    __slots__ = ()
+    _what: ClassVar[str] = "source"
+    _parse_key = staticmethod(_label)
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return tuple(self._data)
+
+    def source(self, label: str) -> LegacySourceRules:
+        return self[label]
+
+
+class LegacyRuleset(FrozenMap[LegacyPiece, LegacyPieceRules], Document):
+    """A legacy GGN document, validated and read-only; navigate as a :class:`~ggn.ruleset.Ruleset`."""
+
+    __slots__ = ()
+    _what: ClassVar[str] = "piece"
+    _parse_key = staticmethod(_parse_piece)
+    _kind: ClassVar[str] = "legacy GGN"
+
+    @property
+    def pieces(self) -> tuple[LegacyPiece, ...]:
+        return tuple(self._data)
+
+    def select(self, piece: str | LegacyPiece) -> LegacyPieceRules:
+        return self[piece]
+
+    def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
+        """Plain JSON-ready values; ``explicit`` writes null hand fields too."""
+        return {
+            str(piece): {
+                source: {
+                    destination: [entry.to_value(explicit=explicit) for entry in entries]
+                    for destination, entries in rules.items()
+                }
+                for source, rules in sources.items()
+            }
+            for piece, sources in self._data.items()
+        }
+
+    @classmethod
+    def _build(cls, value: Any, out: Collector) -> LegacyRuleset | None:
+        if not isinstance(value, dict):
+            out.add("", "a legacy GGN document must be an object mapping pieces (GAN) to their "
+                        f"sources, got {describe(value)}")
+            return None
+        report_duplicates(value, "", out)
+        ok = type(value) is dict
+        pieces: dict[LegacyPiece, LegacyPieceRules] = {}
+        for key, sources in value.items():
+            path = extend("", key)
+            try:
+                piece = _parse_piece(key)
+            except NotationError as error:
+                ok = False
+                if isinstance(key, str):
+                    out.add(path, f"piece {key!r} is not a GAN identifier: {error.reason}")
+                else:
+                    out.add("", f"piece keys must be strings, got {describe(key)}")
+                continue
+            rules = _check_sources(sources, path, key, out)
+            if rules is None:
+                ok = False
+            else:
+                pieces[piece] = rules
+        return LegacyRuleset(pieces) if ok else None
+
+
+def _keys(value: dict[Any, Any], path: str, out: Collector, what: str, hand: bool) -> bool:
+    """Report keys that are not square labels; True when all are."""
+    ok = True
+    for key in value:
+        if not isinstance(key, str):
+            ok = False
+            out.add(path, f"{what} keys must be strings, got {describe(key)}")
+        elif not key:
+            ok = False
+            out.add(extend(path, key), f"a {what} cannot be the empty string")
+        elif key == "*" and not hand:
+            ok = False
+            out.add(extend(path, key), f"'*' (the hand) cannot be a {what}: only a source may be "
+                                       "'*' in the legacy format")
+    return ok
+
+
+def _check_sources(value: Any, path: str, piece: str, out: Collector) -> LegacyPieceRules | None:
+    if not isinstance(value, dict):
+        out.add(path, f"the sources of {piece} must be an object, got {describe(value)}")
+        return None
+    report_duplicates(value, path, out)
+    ok = _keys(value, path, out, "source", hand=True) and type(value) is dict
+    sources: dict[str, LegacySourceRules] = {}
+    for source, destinations in value.items():
+        source_path = extend(path, source)
+        if not isinstance(destinations, dict):
+            ok = False
+            out.add(source_path, f"the destinations of {piece} from {source} must be an object, "
+                                 f"got {describe(destinations)}")
+            continue
+        report_duplicates(destinations, source_path, out)
+        ok = _keys(destinations, source_path, out, "destination", hand=False) and ok
+        ok = ok and type(destinations) is dict
+        table: dict[str, LegacyEntries] = {}
+        for destination, entries in destinations.items():
+            entries_path = extend(source_path, destination)
+            checked = _check_entries(entries, entries_path, out)
+            if checked is None:
+                ok = False
+            else:
+                table[destination] = checked
+        sources[source] = LegacySourceRules(table, f"for {piece} from {source}")
+    return LegacyPieceRules(sources, f"for {piece}") if ok else None
+
+
+def _check_entries(value: Any, path: str, out: Collector) -> LegacyEntries | None:
+    if not isinstance(value, list):
+        out.add(path, f"a destination must map to an array of entries, got {describe(value)}")
+        return None
+    if not value:
+        out.add(path, "a destination's array of entries must not be empty in the legacy format")
+        return None
+    ok = True
+    result: list[LegacyEntry] = []
+    for index, item in enumerate(value):
+        item_path = f"{path}/{index}"
+        if not isinstance(item, dict):
+            ok = False
+            out.add(item_path, f"an entry must be an object, got {describe(item)}")
+            continue
+        report_duplicates(item, item_path, out)
+        item_ok = type(item) is dict
+        for key in item:
+            if key not in _ENTRY_FIELDS:
+                item_ok = False
+                if isinstance(key, str):
+                    out.add(extend(item_path, key), f"unknown field {key!r}: an entry has only "
+                                                    + ", ".join(repr(f) for f in _ENTRY_FIELDS))
+                else:
+                    out.add(item_path, f"field names must be strings, got {describe(key)}")
+        for key in _REQUIRED:
+            if key not in item:
+                item_ok = False
+                out.add(item_path, f"missing required field {key!r}")
+        check = _check_check(item.get("board_check", {}), item_path + "/board_check", out)
+        patch = _check_patch(item.get("board_patch", {}), item_path + "/board_patch", out)
+        hands: list[Gan | None] = []
+        for field in ("in_hand_add", "in_hand_del"):
+            raw = item.get(field)
+            if raw is None:
+                hands.append(None)
+                continue
+            try:
+                hands.append(_parse_gan(raw))
+            except NotationError as error:
+                item_ok = False
+                hands.append(None)
+                if isinstance(raw, str):
+                    out.add(item_path + "/" + field, f"{raw!r} is not a GAN identifier: "
+                                                     f"{error.reason}")
+                else:
+                    out.add(item_path + "/" + field, f"{field} must be a GAN string or null, "
+                                                     f"got {describe(raw)}")
+        if item_ok and check is not None and patch is not None:
+            result.append(LegacyEntry(check, patch, hands[0], hands[1]))
+        else:
+            ok = False
+    return tuple(result) if ok else None
+
+
+def _check_check(value: Any, path: str, out: Collector) -> dict[str, Any] | None:
+    if not isinstance(value, dict):
+        out.add(path, f"board_check must be an object mapping squares to occupation states, "
+                      f"got {describe(value)}")
+        return None
+    report_duplicates(value, path, out)
+    ok = _keys(value, path, out, "square", hand=False) and type(value) is dict
+    result: dict[str, Any] = {}
+    for key, state in value.items():
+        if state in OCCUPATION_STATES:
+            result[key] = state
+            continue
+        try:
+            result[key] = _parse_piece(state)
+        except NotationError as error:
+            ok = False
+            if isinstance(state, str):
+                out.add(extend(path, key), f"occupation state {state!r} is none of "
+                                           f"{', '.join(OCCUPATION_STATES)} nor a GAN "
+                                           f"identifier: {error.reason}")
+            else:
+                out.add(extend(path, key), f"an occupation state must be a string, got "
+                                           f"{describe(state)}")
+    return result if ok else None
+
+
+def _check_patch(value: Any, path: str, out: Collector) -> dict[str, LegacyPiece | None] | None:
+    if not isinstance(value, dict):
+        out.add(path, f"board_patch must be an object mapping squares to a piece or null, "
+                      f"got {describe(value)}")
+        return None
+    report_duplicates(value, path, out)
+    ok = _keys(value, path, out, "square", hand=False) and type(value) is dict
+    result: dict[str, LegacyPiece | None] = {}
+    for key, piece in value.items():
+        if piece is None:
+            result[key] = None
+            continue
+        try:
+            result[key] = _parse_piece(piece)
+        except NotationError as error:
+            ok = False
+            if isinstance(piece, str):
+                out.add(extend(path, key), f"{piece!r} is not a GAN identifier: {error.reason}")
+            else:
+                out.add(extend(path, key), f"a patched square takes a GAN string or null, got "
+                                           f"{describe(piece)}")
+    return result if ok else None
