@@ -183,7 +183,7 @@ class LegacyRuleset(FrozenMap[LegacyPiece, LegacyPieceRules], Document):
                 ok = False
             else:
                 pieces[piece] = rules
-        return LegacyRuleset(pieces) if ok else None
+        return LegacyRuleset(pieces, "in the legacy ruleset") if ok else None
 
 
 def _keys(value: dict[Any, Any], path: str, out: Collector, what: str, hand: bool) -> bool:

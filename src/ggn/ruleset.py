@@ -29,7 +29,7 @@ from ggn.errors import NotationError, extend
 from ggn.lcn import NO_CONDITIONS, Conditions, check_conditions
 from ggn.qpi import Qpi, _parse_qpi
 
-__all__ = ["Possibilities", "Possibility", "PieceRules", "Ruleset", "SourceRules"]
+__all__ = ["PieceRules", "Possibilities", "Possibility", "Ruleset", "SourceRules"]
 
 _POSSIBILITY_KEYS = frozenset(("must", "deny"))
 
@@ -169,7 +169,7 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
                 ok = False
             else:
                 pieces[piece] = rules
-        return Ruleset(pieces) if ok else None
+        return Ruleset(pieces, "in the ruleset") if ok else None
 
 
 def _check_piece(value: Any, path: str, piece: str, out: Collector) -> PieceRules | None:
