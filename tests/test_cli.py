@@ -1,0 +1,171 @@
+"""The ``ggn`` command, through ``run(argv, stdout, stderr)``, and once as a real process."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ggn.cli import run
+
+VECTORS = Path(__file__).parent / "vectors"
+NOTATIONS = ["cell", "hand", "sin", "pin", "epin", "qpi", "gan", "feen"]
+
+
+def call(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = run(list(argv), out, err, io.BytesIO(stdin) if stdin is not None else None)
+    return status, out.getvalue(), err.getvalue()
+
+
+def _notation_vectors(validity: str) -> list[tuple[str, dict[str, Any]]]:
+    cases = []
+    for kind in NOTATIONS:
+        data = json.loads((VECTORS / f"{kind}.json").read_text())
+        cases.extend((kind, case) for case in data[validity])
+    return cases
+
+
+@pytest.mark.parametrize(("kind", "case"), _notation_vectors("valid"), ids=lambda x: repr(x)[:40])
+def test_parse_valid_prints_exact_fields(kind: str, case: dict[str, Any]) -> None:
+    status, out, err = call("parse", kind, case["text"])
+    assert (status, err) == (0, "")
+    assert out.count("\n") == 1
+    assert json.loads(out) == case["fields"]
+
+
+@pytest.mark.parametrize(("kind", "case"), _notation_vectors("invalid"), ids=lambda x: repr(x)[:40])
+def test_parse_invalid_says_what_and_where(kind: str, case: dict[str, Any]) -> None:
+    status, out, err = call("parse", kind, case["text"])
+    assert (status, out) == (1, "")
+    assert err.startswith(f"ggn parse {kind}: invalid ")
+    if case["text"]:
+        assert "^" in err  # the marker under the fault
+
+
+def test_parse_examples_from_the_contract() -> None:
+    assert json.loads(call("parse", "sin", "c")[1]) == {"style": "C", "side": "second"}
+    assert json.loads(call("parse", "qpi", "C:k")[1]) == {
+        "name": "K", "side": "second", "state": "normal", "terminal": False,
+        "style": "C", "native": False,
+    }
+    assert json.loads(call("parse", "gan", "xiangqi:rook")[1]) == {
+        "game": "XIANGQI", "piece": "ROOK", "side": "second",
+    }
+    assert json.loads(call("parse", "hand", "*")[1]) == {}
+    feen = json.loads(call("parse", "feen", "+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c")[1])
+    assert feen["shape"] == [8, 8]
+    assert feen["active"] == "first"
+    assert feen["styles"] == {"first": "C", "second": "c"}
+    assert feen["board"]["e1"] == "C:+K^"
+    assert feen["board"]["a8"] == "c:+r"
+    assert len(feen["board"]) == 32
+    assert feen["hands"] == {"first": {}, "second": {}}
+
+
+def test_parse_usage_errors_exit_2() -> None:
+    status, out, err = call("parse", "fen", "x")
+    assert (status, out) == (2, "")
+    assert "invalid choice: 'fen'" in err
+    assert call("parse", "cell")[0] == 2
+    assert call()[0] == 2
+    assert call("frobnicate")[0] == 2
+
+
+def test_help_teaches() -> None:
+    status, out, _ = call("--help")
+    assert status == 0
+    for word in ("parse", "validate", "lint", "schema", "examples:", "exit status"):
+        assert word in out
+    status, out, _ = call("validate", "--help")
+    assert status == 0
+    assert "--as" in out and "ggn-legacy" in out and "JSON Pointer" in out
+
+
+def test_validate_text_and_json(tmp_path: Path) -> None:
+    good = tmp_path / "good.json"
+    good.write_text('{"C:R": {"a1": {"a4": [{"must": {"a2": "empty", "a3": "empty", "a4": "empty"}}]}}}')
+    assert call("validate", str(good)) == (0, f"{good}: valid GGN document\n", "")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"C:R": {"a1": {"a4": [{"must": {"a1": "empty"}}]}}}')
+    status, out, err = call("validate", str(bad))
+    assert (status, out) == (1, "")
+    assert "/C:R/a1/a4/0/must/a1: the source location 'a1' must not appear" in err
+    status, out, err = call("validate", "--format", "json", str(bad))
+    assert status == 1
+    report = json.loads(out)
+    assert report["valid"] is False
+    assert [e["path"] for e in report["errors"]] == ["/C:R/a1/a4/0/must/a1"]
+
+
+def test_validate_reads_standard_input() -> None:
+    assert call("validate", "--as", "stn", "-", stdin=b'{"toggle": true}')[0] == 0
+    status, out, _ = call("validate", "--as", "stn", "--format", "json", "-", stdin=b'{"toggle": 1}')
+    assert status == 1
+    assert json.loads(out)["errors"][0]["path"] == "/toggle"
+
+
+def test_validate_unreadable_file_is_usage_error(tmp_path: Path) -> None:
+    status, out, err = call("validate", str(tmp_path / "nope.json"))
+    assert (status, out) == (2, "")
+    assert "cannot read" in err
+    assert call("validate", "--as", "pgn", "x.json")[0] == 2
+
+
+def test_validate_max_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"C:K": {f"z{i}": [] for i in range(1, 31)}}))
+    status, out, _ = call("validate", "--format", "json", "--max-errors", "3", str(bad))
+    assert status == 1
+    assert len(json.loads(out)["errors"]) == 3
+    assert call("validate", "--max-errors", "0", str(bad))[0] == 2
+
+
+def test_lint(tmp_path: Path) -> None:
+    doc = tmp_path / "rules.json"
+    doc.write_text(json.dumps({"C:R": {"a1": {"a9": [{"must": {"a2": "empty"}}, {"must": {"a2": "empty"}}]}}}))
+    status, out, _ = call("lint", str(doc))
+    assert status == 0
+    assert "/C:R/a1/a9/1: possibility 1 repeats possibility 0 [duplicate]" in out
+    assert "off-board" not in out
+    status, out, _ = call("lint", str(doc), "--board", "8/8/8/8/8/8/8/8 / C/c", "--format", "json")
+    assert status == 0
+    report = json.loads(out)
+    assert report["valid"] is True
+    assert {w["rule"] for w in report["warnings"]} == {"duplicate", "off-board"}
+    assert [w["path"] for w in report["warnings"] if w["rule"] == "off-board"] == ["/C:R/a1/a9"]
+    status, _, err = call("lint", str(doc), "--board", "8/8 / C/C")
+    assert status == 2
+    assert "--board" in err
+    doc.write_text('{"C:R": []}')
+    assert call("lint", str(doc))[0] == 1
+
+
+def test_schema_prints_the_shipped_schema() -> None:
+    status, out, _ = call("schema", "stn")
+    assert status == 0
+    assert json.loads(out)["type"] == "object"
+
+
+def test_demo_runs() -> None:
+    status, out, _ = call("demo")
+    assert status == 0
+    assert "x:c" in out and "/C:R/a1/a1/0/must/a1" in out
+
+
+def test_console_script_runs_as_a_process() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "ggn", "parse", "qpi", "S:+P"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["state"] == "enhanced"
+    done = subprocess.run(
+        [sys.executable, "-m", "ggn", "parse", "cell", "a0"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1
+    assert "invalid CELL 'a0'" in done.stderr
