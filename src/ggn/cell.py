@@ -213,10 +213,17 @@ class Hand:
     @classmethod
     def parse(cls, text: str) -> Hand:
         """Parse the HAND string ``*``."""
-        if text != "*":
-            shown = text if isinstance(text, str) else repr(text)
-            raise NotationError("HAND", shown, "HAND is exactly the one character '*'")
-        return HAND
+        if text == "*":
+            return HAND
+        if not isinstance(text, str):
+            raise NotationError("HAND", repr(text), f"expected a string, got {type(text).__name__}")
+        if not text:
+            raise NotationError("HAND", text, "HAND is exactly the one character '*', got nothing")
+        if text[0] != "*":
+            raise NotationError(
+                "HAND", text, f"HAND is exactly the one character '*', found {text[0]!r}", 0, 1
+            )
+        raise NotationError("HAND", text, "HAND is exactly one '*', with nothing after it", 1)
 
     def fields(self) -> dict[str, object]:
         """The JSON-ready description of the hand: it has no parts."""

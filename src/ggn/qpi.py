@@ -21,7 +21,7 @@ from ggn._cache import Memo
 from ggn._types import Side, State
 from ggn.errors import NotationError
 from ggn.pin import Pin, parse_pin_at
-from ggn.sin import Sin
+from ggn.sin import Sin, _is_ascii_letter
 
 __all__ = ["Qpi"]
 
@@ -113,6 +113,10 @@ def _build_qpi(text: str) -> Qpi:
     if colon == 0:
         raise NotationError("QPI", text, "missing style letter before ':'", 0, 1)
     if colon != 1:
+        if not _is_ascii_letter(text[0]):
+            raise NotationError(
+                "QPI", text, f"the style must be an ASCII letter, found {text[0]!r}", 0, 1
+            )
         raise NotationError("QPI", text, "the style (SIN) is exactly one ASCII letter", 0, colon)
     try:
         sin = Sin.parse(text[0])

@@ -68,8 +68,11 @@ def _build_sin(text: str) -> Sin:
     if len(text) != 1:
         if not text:
             raise NotationError("SIN", text, "a style is one ASCII letter, got nothing")
-        bad = 1 if _is_ascii_letter(text[0]) else 0
-        raise NotationError("SIN", text, "a style is exactly one ASCII letter", bad, len(text))
+        if not _is_ascii_letter(text[0]):
+            raise NotationError(
+                "SIN", text, f"a style is one ASCII letter A-Z or a-z, found {text[0]!r}", 0, 1
+            )
+        raise NotationError("SIN", text, "a style is exactly one ASCII letter", 1, len(text))
     if not _is_ascii_letter(text):
         raise NotationError("SIN", text, "a style is one ASCII letter A-Z or a-z", 0, 1)
     return Sin(text.upper(), "first" if text.isupper() else "second")
