@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Final, final
+from typing import Any, Final, final
 
 from ggn._cache import Memo
 from ggn._decimal import decimal_text, decimal_value
@@ -124,7 +124,7 @@ class Feen:
         self,
         shape: Sequence[int],
         board: Mapping[Cell, Qpi],
-        hands: Mapping[str, Mapping[Qpi, int]] | None,
+        hands: Mapping[Side, Mapping[Qpi, int]] | Mapping[str, Mapping[Qpi, int]] | None,
         active: Side,
         styles: tuple[Sin, Sin],
     ) -> None:
@@ -161,16 +161,15 @@ class Feen:
             placed.append((cell, check_style(qpi, f"on {str(cell)!r}")))
         placed.sort(key=lambda item: _reading_key(item[0].indices))
 
-        if hands is None:
-            hands = {}
-        if not isinstance(hands, Mapping):
-            raise NotationError(_N, repr(hands), "the hands must be a mapping of 'first', 'second'")
-        for player in hands:
+        given: Mapping[Any, object] = {} if hands is None else hands
+        if not isinstance(given, Mapping):
+            raise NotationError(_N, repr(given), "the hands must be a mapping of 'first', 'second'")
+        for player in given:
             if player not in ("first", "second"):
                 raise NotationError(_N, repr(player), "the hands are 'first' and 'second'")
         hand_items: list[HandItems] = []
         for player in ("first", "second"):
-            held = hands.get(player, {})
+            held = given.get(player, {})
             if not isinstance(held, Mapping):
                 raise NotationError(
                     _N, repr(held), f"the {player} player's hand must be a mapping from Qpi to count"
