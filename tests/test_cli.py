@@ -24,7 +24,7 @@ def call(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
 
 
 def _notation_vectors(validity: str) -> list[tuple[str, dict[str, Any]]]:
-    cases = []
+    cases: list[tuple[str, dict[str, Any]]] = []
     for kind in NOTATIONS:
         data = json.loads((VECTORS / f"{kind}.json").read_text())
         cases.extend((kind, case) for case in data[validity])
@@ -128,7 +128,8 @@ def test_validate_max_errors(tmp_path: Path) -> None:
 
 def test_lint(tmp_path: Path) -> None:
     doc = tmp_path / "rules.json"
-    doc.write_text(json.dumps({"C:R": {"a1": {"a9": [{"must": {"a2": "empty"}}, {"must": {"a2": "empty"}}]}}}))
+    twice = [{"must": {"a2": "empty"}}, {"must": {"a2": "empty"}}]
+    doc.write_text(json.dumps({"C:R": {"a1": {"a9": twice}}}))
     status, out, _ = call("lint", str(doc))
     assert status == 0
     assert "/C:R/a1/a9/1: possibility 1 repeats possibility 0 [duplicate]" in out
@@ -169,3 +170,9 @@ def test_console_script_runs_as_a_process() -> None:
     )
     assert done.returncode == 1
     assert "invalid CELL 'a0'" in done.stderr
+
+
+def test_parse_text_that_looks_like_an_option() -> None:
+    assert json.loads(call("parse", "pin", "-p")[1])["state"] == "diminished"
+    assert json.loads(call("parse", "pin", "--", "-p")[1])["state"] == "diminished"
+    assert call("parse", "cell", "-h")[0] == 0  # help still works

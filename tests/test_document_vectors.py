@@ -23,7 +23,7 @@ KINDS: dict[str, type[Document]] = {
 
 
 def _cases(validity: str) -> list[tuple[str, Path]]:
-    cases = []
+    cases: list[tuple[str, Path]] = []
     for kind in KINDS:
         folder = VECTORS / kind / validity
         cases.extend(

@@ -159,7 +159,7 @@ def test_not_json_text() -> None:
 
 
 def test_errors_are_bounded_and_complete_below_the_bound() -> None:
-    doc = {"C:K": {f"z{i}": [] for i in range(1, 31)}}
+    doc: dict[str, Any] = {"C:K": {f"z{i}": [] for i in range(1, 31)}}
     assert len(Ruleset.errors(doc)) == 30
     assert len(Ruleset.errors(doc, max_errors=7)) == 7
     with pytest.raises(DocumentError) as caught:
@@ -186,8 +186,10 @@ def test_document_error_attributes_and_message() -> None:
 
 def test_python_values_that_are_not_json() -> None:
     assert Ruleset.errors({1: {}})[0].message == "piece keys must be strings, got the integer 1"
-    assert "not a JSON value" in Ruleset.errors({"C:K": {"e1": {"e2": [{"must": {"e2": object()}}]}}})[0].message
-    assert Transition.errors({"first_player_hand_diff": {"S:P": 1.5}})[0].path == "/first_player_hand_diff/S:P"
+    odd = {"C:K": {"e1": {"e2": [{"must": {"e2": object()}}]}}}
+    assert "not a JSON value" in Ruleset.errors(odd)[0].message
+    fraction = {"first_player_hand_diff": {"S:P": 1.5}}
+    assert Transition.errors(fraction)[0].path == "/first_player_hand_diff/S:P"
     nested: list[Any] = []
     for _ in range(5000):
         nested = [nested]
@@ -225,10 +227,10 @@ def rulesets(draw: st.DrawFn) -> dict[str, Any]:
             for destination in draw(st.lists(locations, max_size=3, unique=True)):
                 if source == destination == "*":
                     continue
-                items = []
-                for item in draw(st.lists(possibilities, max_size=3)):
-                    items.append({k: {c: s for c, s in v.items() if c != source} for k, v in item.items()})
-                destinations[destination] = items
+                destinations[destination] = [
+                    {k: {c: s for c, s in v.items() if c != source} for k, v in item.items()}
+                    for item in draw(st.lists(possibilities, max_size=3))
+                ]
             sources[source] = destinations
         doc[piece] = sources
     return doc

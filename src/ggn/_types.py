@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-__all__ = ["STATES", "SIDES", "Side", "State", "opponent"]
+__all__ = ["SIDES", "STATES", "Side", "State", "opponent"]
 
 Side = Literal["first", "second"]
 """A Piece Side or a player: the first (uppercase) or the second (lowercase)."""

@@ -15,7 +15,10 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, Any, ClassVar, NoReturn
+from typing import IO, TYPE_CHECKING, Any, ClassVar, NoReturn
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 from ggn._document import Document
 from ggn._json import DEFAULT_MAX_ERRORS, decode, read_file
@@ -89,7 +92,7 @@ class _Parser(argparse.ArgumentParser):
     out: ClassVar[IO[str]]
     err: ClassVar[IO[str]]
 
-    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if message:
             (self.err if file is sys.stderr else self.out).write(message)
 
@@ -104,7 +107,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
-    parser_class = type("_BoundParser", (_Parser,), {"out": out, "err": err})
+    parser_class: type[_Parser] = type("_BoundParser", (_Parser,), {"out": out, "err": err})
     formatter = argparse.RawDescriptionHelpFormatter
     parser = parser_class(
         prog="ggn", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=formatter
@@ -195,8 +198,12 @@ def run(
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
     parser = _build_parser(out, err)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if len(arguments) == 3 and arguments[0] == "parse" and arguments[2] not in ("-h", "--help", "--"):
+        # A diminished piece (-p) or any TEXT starting with '-' is the text, not an option.
+        arguments.insert(2, "--")
     try:
-        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+        args = parser.parse_args(arguments)
         if args.command is None:
             parser.print_help(err)
             return 2

@@ -37,13 +37,23 @@ _POSSIBILITY_KEYS = frozenset(("must", "deny"))
 class Possibility:
     """One way a move can happen: every ``must`` condition holds and no ``deny`` one does."""
 
-    __slots__ = ("deny", "must")
-    must: Conditions
-    deny: Conditions
+    __slots__ = ("_deny", "_must")
+    _must: Conditions
+    _deny: Conditions
 
     def __init__(self, must: Conditions = NO_CONDITIONS, deny: Conditions = NO_CONDITIONS) -> None:
-        object.__setattr__(self, "must", must)
-        object.__setattr__(self, "deny", deny)
+        object.__setattr__(self, "_must", must)
+        object.__setattr__(self, "_deny", deny)
+
+    @property
+    def must(self) -> Conditions:
+        """Conditions that must all hold (empty when the document leaves ``must`` out)."""
+        return self._must
+
+    @property
+    def deny(self) -> Conditions:
+        """Conditions none of which may hold (empty when the document leaves ``deny`` out)."""
+        return self._deny
 
     @classmethod
     def of(cls, must: dict[str, str] | None = None, deny: dict[str, str] | None = None) -> Possibility:

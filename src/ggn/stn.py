@@ -51,12 +51,12 @@ class Transition(Document):
     Two transitions are equal when they describe the same change.
     """
 
-    __slots__ = ("board", "first_hand", "second_hand", "toggle")
+    __slots__ = ("_board", "_first_hand", "_second_hand", "_toggle")
+    _board: BoardDiff
+    _first_hand: HandDiff
+    _second_hand: HandDiff
+    _toggle: bool
     _kind: ClassVar[str] = "STN"
-    board: BoardDiff
-    first_hand: HandDiff
-    second_hand: HandDiff
-    toggle: bool
 
     def __init__(
         self,
@@ -76,10 +76,30 @@ class Transition(Document):
                     raise TypeError("hand entries map Qpi to a non-zero int")
         if not isinstance(toggle, bool):
             raise TypeError("toggle must be a bool")
-        object.__setattr__(self, "board", BoardDiff(board_data))
-        object.__setattr__(self, "first_hand", HandDiff(hands[0]))
-        object.__setattr__(self, "second_hand", HandDiff(hands[1]))
-        object.__setattr__(self, "toggle", toggle)
+        object.__setattr__(self, "_board", BoardDiff(board_data))
+        object.__setattr__(self, "_first_hand", HandDiff(hands[0]))
+        object.__setattr__(self, "_second_hand", HandDiff(hands[1]))
+        object.__setattr__(self, "_toggle", toggle)
+
+    @property
+    def board(self) -> BoardDiff:
+        """``board_diff``: the squares set, to a piece or to ``None`` (empty)."""
+        return self._board
+
+    @property
+    def first_hand(self) -> HandDiff:
+        """``first_player_hand_diff``: count changes of the first player's hand."""
+        return self._first_hand
+
+    @property
+    def second_hand(self) -> HandDiff:
+        """``second_player_hand_diff``: count changes of the second player's hand."""
+        return self._second_hand
+
+    @property
+    def toggle(self) -> bool:
+        """Whether the Active Player changes."""
+        return self._toggle
 
     @classmethod
     def of(
