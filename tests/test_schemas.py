@@ -124,6 +124,17 @@ def test_shared_definitions_are_the_same_in_every_schema() -> None:
         assert conditions[key] == lcn[key]
 
 
+def test_generated_cells_and_qpis_are_valid() -> None:
+    # The strategies below build strings by hand, for speed; they must stay inside the grammars.
+    @settings(max_examples=200, database=None)
+    @given(ANY_CELLS, GOOD_QPIS)
+    def check(cell: str, qpi: str) -> None:
+        assert re.fullmatch(CELL_RE, cell)
+        assert re.fullmatch(QPI_RE, qpi)
+
+    check()
+
+
 def test_schema_patterns_are_the_notations_grammars() -> None:
     # The schemas use plain groups, the portable subset; same language as the digest's regexes.
     defs = load_schema("lcn")["$defs"]
@@ -495,14 +506,37 @@ JUNK: st.SearchStrategy[Any] = st.recursive(
 )
 
 SMALL_CELLS = st.builds(lambda f, r: f + r, st.sampled_from(_FILES), st.sampled_from(_RANKS))
-ANY_CELLS = st.from_regex(CELL_RE, fullmatch=True)
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_UPPER = _LOWER.upper()
+
+
+@st.composite
+def _any_cells(draw: st.DrawFn) -> str:
+    """Any CELL coordinate, of 1 to 7 dimensions (st.from_regex would do, ten times slower)."""
+    parts = []
+    for dimension in range(draw(st.integers(min_value=1, max_value=7))):
+        if dimension % 3 == 1:
+            parts.append(str(draw(st.integers(min_value=1, max_value=10**12))))
+        else:
+            letters = _LOWER if dimension % 3 == 0 else _UPPER
+            parts.append(draw(st.text(letters, min_size=1, max_size=3)))
+    return "".join(parts)
+
+
+ANY_CELLS = _any_cells()
 BAD_CELLS = st.sampled_from(
     ["", "a0", "A1", "a01", "a1\n", "\na1", "*", " a1", "a1 ", "1a", "aA", "a1A1", "a1a", "é4", "e4\r"]
 )
 CELLS: st.SearchStrategy[str] = st.one_of(SMALL_CELLS, SMALL_CELLS, SMALL_CELLS, ANY_CELLS, BAD_CELLS)
 VALID_CELLS: st.SearchStrategy[str] = st.one_of(SMALL_CELLS, SMALL_CELLS, ANY_CELLS)
 
-GOOD_QPIS = st.from_regex(QPI_RE, fullmatch=True)
+GOOD_QPIS = st.builds(
+    lambda style, state, name, terminal: f"{style}:{state}{name}{terminal}",
+    st.sampled_from(_LOWER + _UPPER),
+    st.sampled_from(["", "+", "-"]),
+    st.sampled_from(_LOWER + _UPPER),
+    st.sampled_from(["", "^"]),
+)
 BAD_QPIS = st.sampled_from(
     [
         "C",
@@ -537,8 +571,10 @@ def _near(valid: st.SearchStrategy[Any], junk: st.SearchStrategy[Any] = JUNK) ->
     return st.one_of(valid, valid, valid, valid, junk)
 
 
-def _object(keys: st.SearchStrategy[str], values: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
-    return st.dictionaries(keys, values, max_size=3)
+def _object(
+    keys: st.SearchStrategy[str], values: st.SearchStrategy[Any], max_size: int = 3
+) -> st.SearchStrategy[Any]:
+    return st.dictionaries(keys, values, max_size=max_size)
 
 
 def lcn_documents(cells: st.SearchStrategy[str], states: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
@@ -562,22 +598,22 @@ def ggn_documents(valid: bool) -> st.SearchStrategy[Any]:
         st.fixed_dictionaries({}, optional={"must": conditions, "deny": conditions}),
         extra_keys,
     )
-    possibilities = near(st.lists(near(possibility), max_size=3))
+    possibilities = near(st.lists(near(possibility), max_size=2))
     locations = st.one_of(cells, cells, cells, st.just("*"))
     if valid:
-        board_destinations = _object(locations, possibilities)
-        hand_destinations = _object(cells, possibilities)
+        board_destinations = _object(locations, possibilities, 2)
+        hand_destinations = _object(cells, possibilities, 2)
         sources = st.one_of(
-            _object(cells, board_destinations),
+            _object(cells, board_destinations, 2),
             st.builds(
                 lambda board, hand: {**board, "*": hand},
-                _object(cells, board_destinations),
+                _object(cells, board_destinations, 1),
                 hand_destinations,
             ),
         )
     else:
-        sources = near(_object(locations, near(_object(locations, possibilities))))
-    return near(_object(qpis, sources))
+        sources = near(_object(locations, near(_object(locations, possibilities, 2)), 2))
+    return near(_object(qpis, sources, 2))
 
 
 def stn_documents(valid: bool) -> st.SearchStrategy[Any]:
@@ -705,23 +741,14 @@ def _vector_files() -> list[Path]:
     )
 
 
-def _vector_candidates(data: bytes) -> Iterator[object]:
-    """The file's JSON value, and the document inside it if the file wraps one."""
-    value = json.loads(data)
-    yield value
-    if isinstance(value, dict):
-        for key in ("document", "input", "value"):
-            if key in value:
-                yield value[key]
-
-
 @pytest.mark.skipif(not _vector_files(), reason="no tests/vectors/{ggn,lcn,stn}/valid/*.json yet")
 @pytest.mark.parametrize("path", _vector_files(), ids=lambda path: str(path.relative_to(VECTORS)))
 def test_schema_accepts_the_valid_vectors(path: Path) -> None:
     name = cast(SchemaName, path.relative_to(VECTORS).parts[0])
     lib = library(name)
-    accepted = [value for value in _vector_candidates(path.read_bytes()) if lib.accepts(value)]
-    if not accepted:
-        pytest.skip(f"{path.name}: the library accepts neither the file nor a wrapped document in it")
-    for value in accepted:
-        assert accepts(name, value)
+    data = path.read_bytes()
+    try:
+        lib.loads(data)
+    except DocumentError as exc:
+        pytest.skip(f"the library rejects this valid vector (its own vector tests report it): {exc}")
+    assert accepts(name, json.loads(data))
