@@ -57,8 +57,8 @@ _N: Final = "FEEN"
 _DIGITS: Final = "0123456789"
 _STATE_ORDER: Final[dict[State, int]] = {"diminished": 0, "enhanced": 1, "normal": 2}
 
-HandItems = tuple[tuple[Qpi, int], ...]
-BoardItems = tuple[tuple[Cell, Qpi], ...]
+_HandItems = tuple[tuple[Qpi, int], ...]
+_BoardItems = tuple[tuple[Cell, Qpi], ...]
 
 
 def _is_letter(ch: str) -> bool:
@@ -113,8 +113,8 @@ class Feen:
     shape: tuple[int, ...]
     active: Side
     styles: tuple[Sin, Sin]
-    _board_items: BoardItems
-    _hand_items: tuple[HandItems, HandItems]
+    _board_items: _BoardItems
+    _hand_items: tuple[_HandItems, _HandItems]
     _board: Mapping[Cell, Qpi]
     _hands: Mapping[Side, Mapping[Qpi, int]]
     _text: str | None
@@ -167,7 +167,7 @@ class Feen:
         for player in given:
             if player not in ("first", "second"):
                 raise NotationError(_N, repr(player), "the hands are 'first' and 'second'")
-        hand_items: list[HandItems] = []
+        hand_items: list[_HandItems] = []
         for player in ("first", "second"):
             held = given.get(player, {})
             if not isinstance(held, Mapping):
@@ -200,8 +200,8 @@ class Feen:
     def _init(
         self,
         shape: tuple[int, ...],
-        board_items: BoardItems,
-        hand_items: tuple[HandItems, HandItems],
+        board_items: _BoardItems,
+        hand_items: tuple[_HandItems, _HandItems],
         active: Side,
         styles: tuple[Sin, Sin],
         *,
