@@ -20,7 +20,7 @@ ggn.errors.NotFoundError: no piece 'C:B' in the ruleset; there are: C:R
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ggn._document import Document, FrozenMap, report_duplicates
 from ggn._json import Collector, describe
@@ -28,6 +28,10 @@ from ggn.cell import HAND, Cell, Hand, parse_location
 from ggn.errors import NotationError, extend
 from ggn.lcn import NO_CONDITIONS, Conditions, check_conditions
 from ggn.qpi import Qpi, _parse_qpi
+
+if TYPE_CHECKING:
+    from ggn.evaluate import Move
+    from ggn.position import Position
 
 __all__ = ["PieceRules", "Possibilities", "Possibility", "Ruleset", "SourceRules"]
 
@@ -127,14 +131,34 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
     indexing (``rules["C:R"]["a1"]["a4"]``); keys may be given as strings.
     """
 
-    __slots__ = ()
+    __slots__ = ("_compiled",)
     _what: ClassVar[str] = "piece"
     _parse_key = staticmethod(_parse_qpi)
     _kind: ClassVar[str] = "GGN"
+    _compiled: dict[tuple[int, ...], Any]
+
+    def __init__(self, data: dict[Qpi, PieceRules], where: str = "in the ruleset") -> None:
+        super().__init__(data, where)
+        self._compiled = {}
 
     @property
     def pieces(self) -> tuple[Qpi, ...]:
         return tuple(self._data)
+
+    def moves(self, position: Position) -> list[Move]:
+        """Every pseudo-legal move of ``position`` (see :mod:`ggn.compiled`).
+
+        The ruleset compiles once per board shape, on first use, and keeps the compiled form.
+        """
+        # Layer 4 (positions and evaluation) is imported here, at call time, on purpose: the
+        # document keeps its compiled forms, and the document layer stays importable alone.
+        from ggn.compiled import CompiledRuleset  # noqa: PLC0415
+
+        compiled = self._compiled.get(position.shape)
+        if compiled is None:
+            compiled = self._compiled[position.shape] = CompiledRuleset(self, position.geometry)
+        moves: list[Move] = compiled.moves(position)
+        return moves
 
     def select(self, piece: str | Qpi) -> PieceRules:
         """The sources of a piece; raise NotFoundError if the ruleset does not list it."""
@@ -179,7 +203,7 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
                 ok = False
             else:
                 pieces[piece] = rules
-        return Ruleset(pieces, "in the ruleset") if ok else None
+        return Ruleset(pieces) if ok else None
 
 
 def _check_piece(value: Any, path: str, piece: str, out: Collector) -> PieceRules | None:

@@ -1,0 +1,334 @@
+"""The compiled move generator: a ruleset turned, once per board shape, into Python code.
+
+For each (piece, source, active side) the possibilities of every destination become a
+decision tree over the squares their conditions read, one square at a time: is it empty,
+one of the exact pieces the conditions name, another enemy, another friend? Each leaf adds
+a ready-made tuple of :class:`~ggn.evaluate.Move` objects. Destinations whose conditions
+share no square are independent and get trees of their own, side by side, so a rider's rays
+cost the sum of their lengths, not the product.
+
+The tree is written out as Python source and compiled on first use of each (piece,
+source), so loading stays cheap. Every name and constant in the generated code is made
+here from integers (square indices, piece codes, table numbers); no text of a document
+ever reaches it. A tree that would grow past a budget falls back to direct evaluation of
+its possibilities, so any document compiles, only less fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from ggn._types import Side
+from ggn.cell import HAND, Cell, Hand
+from ggn.evaluate import Move
+from ggn.lcn import EMPTY, ENEMY, StateValue
+from ggn.position import Geometry, Position, code_of
+from ggn.qpi import Qpi
+from ggn.ruleset import Possibility, Ruleset
+
+__all__ = ["CompiledRuleset"]
+
+Generator = Callable[[list[int], list[Move]], None]
+
+_MAX_NODES: Final = 4000  # decision-tree nodes per function before falling back
+_MAX_DEPTH: Final = 60  # nesting of the generated code, well inside Python's limit
+
+# A test on one square: 0 empty, 1 enemy, 2 an exact piece (with its code).
+_EMPTY, _ENEMY, _EXACT = 0, 1, 2
+Test = tuple[int, int]  # (kind, code)
+
+
+@dataclass(slots=True)
+class _Rule:
+    """One possibility of one destination, its conditions as square index -> test."""
+
+    destination: int  # index in the function's destination table
+    order: int  # position of the possibility in its destination's array
+    must: dict[int, Test]
+    deny: dict[int, Test]
+
+
+def _test(state: StateValue) -> Test:
+    if state == EMPTY:
+        return (_EMPTY, 0)
+    if state == ENEMY:
+        return (_ENEMY, 0)
+    assert isinstance(state, Qpi)
+    return (_EXACT, code_of(state))
+
+
+def _meets(test: Test, code: int, enemy_sign: int) -> bool:
+    kind, exact = test
+    if kind == _EMPTY:
+        return code == 0
+    if kind == _ENEMY:
+        return code * enemy_sign > 0
+    return code == exact
+
+
+class _TooBig(Exception):  # noqa: N818  (control flow)
+    pass
+
+
+class _Writer:
+    """Writes one generator function's source from its rules."""
+
+    def __init__(
+        self, moves: list[tuple[Cell | Hand, list[Possibility]]], piece: Qpi, source: Cell | Hand,
+        enemy_sign: int,
+    ) -> None:
+        self.destinations = moves
+        self.piece = piece
+        self.source = source
+        self.enemy_sign = enemy_sign
+        self.lines: list[str] = []
+        self.constants: dict[str, object] = {}
+        self.sizes: dict[str, int] = {}
+        self.leaves: dict[tuple[tuple[int, int], ...], str] = {}
+        self.nodes = 0
+
+    def leaf(self, rules: list[_Rule], indent: str) -> list[str]:
+        """The line adding the moves of ``rules`` (all of which hold), from a shared table."""
+        chosen = tuple(sorted((r.destination, r.order) for r in rules))
+        if not chosen:
+            return []
+        name = self.leaves.get(chosen)
+        if name is None:
+            by_destination: dict[int, list[int]] = {}
+            for destination, order in chosen:
+                by_destination.setdefault(destination, []).append(order)
+            made = tuple(
+                Move(self.piece, self.source, self.destinations[d][0],
+                     tuple(self.destinations[d][1][o] for o in orders))
+                for d, orders in sorted(by_destination.items())
+            )
+            name = f"T{len(self.leaves)}"
+            self.leaves[chosen] = name
+            self.constants[name] = made[0] if len(made) == 1 else made
+            self.sizes[name] = len(made)
+        return [f"{indent}{'ap' if self.sizes[name] == 1 else 'ex'}({name})"]
+
+    def tree(self, rules: list[_Rule], settled: list[_Rule], indent: str, depth: int) -> list[str]:
+        """Lines adding the moves of ``settled`` plus those of ``rules`` that hold."""
+        self.nodes += 1
+        if self.nodes > _MAX_NODES or depth > _MAX_DEPTH:
+            raise _TooBig
+        pending = [r for r in rules if r.must or r.deny]
+        settled = settled + [r for r in rules if not (r.must or r.deny)]
+        if not pending:
+            return self.leaf(settled, indent)
+        # Branch on the square most rules read; ties go to the first read, which follows
+        # the order conditions are written in (a ray's squares from near to far).
+        counts: dict[int, int] = {}
+        for rule in pending:
+            for square in (*rule.must, *rule.deny):
+                counts[square] = counts.get(square, 0) + 1
+        square = max(counts, key=lambda s: counts[s])
+        exact = sorted({t[1] for r in pending for t in (r.must.get(square), r.deny.get(square))
+                        if t is not None and t[0] == _EXACT})
+        sign = self.enemy_sign
+        var = f"c{depth}"
+        # The classes of the square's content: empty, each exact piece named, another enemy,
+        # another friend; each with a sample code and the test that picks it in the chain.
+        other = max([abs(c) for c in exact] + [0]) + 1
+        classes = [(0, f"{var} == 0")]
+        classes += [(code, f"{var} == {code}") for code in exact]
+        classes.append((sign * other, f"{var} {'<' if sign < 0 else '>'} 0"))
+        classes.append((-sign * other, ""))  # the rest: else
+        bodies: list[tuple[str, list[str]]] = []
+        for sample, test in classes:
+            survivors: list[_Rule] = []
+            for rule in pending:
+                must = rule.must.get(square)
+                deny = rule.deny.get(square)
+                if must is not None and not _meets(must, sample, sign):
+                    continue
+                if deny is not None and _meets(deny, sample, sign):
+                    continue
+                survivors.append(_Rule(
+                    rule.destination, rule.order,
+                    {s: t for s, t in rule.must.items() if s != square},
+                    {s: t for s, t in rule.deny.items() if s != square},
+                ))
+            bodies.append((test, self.tree(survivors, settled, indent + " ", depth + 1)))
+        while bodies and not bodies[-1][1]:
+            bodies.pop()
+        if not bodies:
+            return []
+        lines = [f"{indent}{var} = b[{square}]"]
+        for number, (test, body) in enumerate(bodies):
+            # An empty branch before a non-empty one must still be tested, or its squares
+            # would fall into a later, wider branch: it is written as ``pass``.
+            if not test:
+                lines.append(f"{indent}else:")
+            else:
+                lines.append(f"{indent}{'if' if number == 0 else 'elif'} {test}:")
+            lines.extend(body or [f"{indent} pass"])
+        return lines
+
+
+def _conditions(
+    possibility: Possibility, geometry: Geometry
+) -> tuple[dict[int, Test], dict[int, Test]] | None:
+    must: dict[int, Test] = {}
+    for cell, state in possibility.must.items():
+        number = geometry.index.get(cell)
+        if number is None:
+            return None  # a must on a square off the board never holds
+        must[number] = _test(state)
+    deny: dict[int, Test] = {}
+    for cell, state in possibility.deny.items():
+        number = geometry.index.get(cell)
+        if number is not None:  # a deny off the board never fires
+            deny[number] = _test(state)
+    return must, deny
+
+
+def _components(rules: list[_Rule]) -> list[list[_Rule]]:
+    """Group rules that share a square or a destination; groups are independent."""
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def find(x: tuple[str, int]) -> tuple[str, int]:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for rule in rules:
+        anchor = find(("d", rule.destination))
+        for square in (*rule.must, *rule.deny):
+            other = find(("s", square))
+            if other != anchor:
+                parent[other] = anchor
+    groups: dict[tuple[str, int], list[_Rule]] = {}
+    for rule in rules:
+        groups.setdefault(find(("d", rule.destination)), []).append(rule)
+    return list(groups.values())
+
+
+def _compile(
+    ruleset: Ruleset, geometry: Geometry, piece: Qpi, source: Cell | Hand, active: Side
+) -> Generator | None:
+    destinations: list[tuple[Cell | Hand, list[Possibility]]] = []
+    rules: list[_Rule] = []
+    for destination, possibilities in ruleset[piece][source].items():
+        if destination is not HAND and destination not in geometry.index:
+            continue
+        slot = len(destinations)
+        kept: list[Possibility] = []
+        for possibility in possibilities:
+            tests = _conditions(possibility, geometry)
+            if tests is None:
+                continue
+            rules.append(_Rule(slot, len(kept), tests[0], tests[1]))
+            kept.append(possibility)
+        destinations.append((destination, kept))
+    if not rules:
+        return None
+    enemy_sign = -1 if active == "first" else 1
+    writer = _Writer(destinations, piece, source, enemy_sign)
+    writer.lines.append("def generate(b, out):")
+    writer.lines.append(" ap = out.append")
+    writer.lines.append(" ex = out.extend")
+    fallback: list[list[_Rule]] = []
+    for group in _components(rules):
+        writer.nodes = 0
+        try:
+            writer.lines.extend(writer.tree(group, [], " ", 0))
+        except _TooBig:
+            fallback.append(group)
+    namespace: dict[str, object] = dict(writer.constants)
+    if fallback:
+        writer.lines.append(" slow(b, out)")
+        namespace["slow"] = _interpreter(fallback, writer, enemy_sign)
+    source_text = "\n".join(writer.lines)
+    code = compile(source_text, "<ggn compiled moves>", "exec")
+    exec(code, namespace)  # noqa: S102  (source built above from integers only; see module doc)
+    function = namespace["generate"]
+    assert callable(function)
+    return function
+
+
+def _interpreter(groups: list[list[_Rule]], writer: _Writer, enemy_sign: int) -> Generator:
+    """Direct evaluation of the rules that did not fit a decision tree."""
+    rules = [rule for group in groups for rule in group]
+
+    def slow(b: list[int], out: list[Move]) -> None:
+        held: dict[int, list[int]] = {}
+        for rule in rules:
+            if all(_meets(t, b[s], enemy_sign) for s, t in rule.must.items()) and not any(
+                _meets(t, b[s], enemy_sign) for s, t in rule.deny.items()
+            ):
+                held.setdefault(rule.destination, []).append(rule.order)
+        for destination, orders in sorted(held.items()):
+            target, possibilities = writer.destinations[destination]
+            out.append(Move(writer.piece, writer.source, target, tuple(possibilities[o] for o in orders)))
+
+    return slow
+
+
+class CompiledRuleset:
+    """A ruleset compiled for one board shape. Use :meth:`moves`; compile with :meth:`for_shape`."""
+
+    __slots__ = ("_board", "_hand", "geometry", "ruleset")
+
+    def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
+        self.ruleset = ruleset
+        self.geometry = geometry
+        # Per square index: piece code -> generator (compiled on first use).
+        self._board: list[dict[int, Generator]] = [{} for _ in range(geometry.size)]
+        self._hand: dict[tuple[Qpi, Side], Generator | None] = {}
+        for piece, sources in ruleset.items():
+            code = code_of(piece)
+            for source in sources:
+                if isinstance(source, Cell):
+                    number = geometry.index.get(source)
+                    if number is not None:
+                        self._board[number][code] = self._lazy(piece, source, number, code)
+
+    def _lazy(self, piece: Qpi, source: Cell, number: int, code: int) -> Generator:
+        def first_call(b: list[int], out: list[Move]) -> None:
+            made = _compile(self.ruleset, self.geometry, piece, source, piece.side)
+            if made is None:
+                del self._board[number][code]
+                return
+            self._board[number][code] = made
+            made(b, out)
+
+        return first_call
+
+    def moves(self, position: Position) -> list[Move]:
+        """Every pseudo-legal move of ``position``."""
+        if position.geometry is not self.geometry:
+            raise ValueError(
+                f"compiled for a board of shape {self.geometry.shape}, given one of {position.shape}"
+            )
+        codes = position.codes
+        out: list[Move] = []
+        board = self._board
+        if position.active == "first":
+            for number in position.occupied[0]:
+                generate = board[number].get(codes[number])
+                if generate is not None:
+                    generate(codes, out)
+            hand = position.hands[0]
+        else:
+            for number in position.occupied[1]:
+                generate = board[number].get(codes[number])
+                if generate is not None:
+                    generate(codes, out)
+            hand = position.hands[1]
+        if hand:
+            for piece in hand:
+                key = (piece, position.active)
+                if key not in self._hand:
+                    has = piece in self.ruleset and HAND in self.ruleset[piece]
+                    self._hand[key] = (
+                        _compile(self.ruleset, self.geometry, piece, HAND, position.active) if has else None
+                    )
+                generate = self._hand[key]
+                if generate is not None:
+                    generate(codes, out)
+        return out

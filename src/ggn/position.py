@@ -1,0 +1,314 @@
+"""Positions: a board of any shape FEEN can write, both hands, the active player and styles.
+
+A :class:`Position` is an immutable value, built from FEEN and written back to
+it. Beside the readable views (``board``, ``hands``) it carries the compact
+form the move generator reads: a list of small signed integer piece codes by
+square index (positive for first-side pieces, negative for second-side ones,
+0 for empty) and, per side, the indices of the squares its pieces occupy.
+
+>>> position = Position.from_feen("+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c")
+>>> position.piece_at("e1"), position.piece_at("e4"), position.active
+(Qpi.parse('C:+K^'), None, 'first')
+>>> position.to_feen() == str(position)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+from typing import Final
+
+from ggn._types import Side
+from ggn.cell import Cell, _parse_cell
+from ggn.errors import GGNError, NotationError
+from ggn.feen import Feen
+from ggn.qpi import Qpi
+from ggn.sin import Sin
+from ggn.stn import Transition
+
+__all__ = ["Geometry", "Position", "PositionError", "code_of", "piece_of"]
+
+
+class PositionError(GGNError):
+    """An operation on a position that cannot be carried out (the position is unchanged)."""
+
+
+# --- piece codes ---------------------------------------------------------------------------
+# Every distinct QPI gets a small positive number, once per process; its code is that number,
+# negated for second-side pieces, so that a code's sign is its side and 0 is an empty square.
+_NUMBERS: dict[Qpi, int] = {}
+_PIECES: list[Qpi | None] = [None]
+
+
+def code_of(piece: Qpi) -> int:
+    """The signed integer code of a piece (stable for the life of the process)."""
+    number = _NUMBERS.get(piece)
+    if number is None:
+        number = len(_PIECES)
+        _NUMBERS[piece] = number
+        _PIECES.append(piece)
+    return number if piece.side == "first" else -number
+
+
+def piece_of(code: int) -> Qpi:
+    """The piece of a non-zero code made by :func:`code_of`."""
+    piece = _PIECES[abs(code)]
+    if code == 0 or piece is None:
+        raise ValueError("code 0 is an empty square, not a piece")
+    return piece
+
+
+# --- geometry ------------------------------------------------------------------------------
+class Geometry:
+    """The squares of a board shape, numbered from ``a1`` file first, then rank, then layer."""
+
+    __slots__ = ("cells", "index", "shape", "size", "strides")
+    _cache: Final[dict[tuple[int, ...], Geometry]] = {}
+
+    shape: tuple[int, ...]
+    size: int
+    strides: tuple[int, ...]
+    cells: tuple[Cell, ...]
+    index: dict[Cell, int]
+
+    def __new__(cls, shape: tuple[int, ...]) -> Geometry:
+        known = cls._cache.get(shape)
+        if known is not None:
+            return known
+        self = super().__new__(cls)
+        self.shape = shape
+        strides = []
+        size = 1
+        for extent in shape:
+            strides.append(size)
+            size *= extent
+        self.size = size
+        self.strides = tuple(strides)
+        cells = []
+        for number in range(size):
+            indices = tuple(
+                (number // stride) % extent for stride, extent in zip(strides, shape, strict=True)
+            )
+            cells.append(Cell(indices))
+        self.cells = tuple(cells)
+        self.index = {cell: number for number, cell in enumerate(cells)}
+        cls._cache[shape] = self
+        return self
+
+    def index_of(self, cell: Cell | str) -> int | None:
+        """The index of a square, or None if it is not on this board."""
+        if isinstance(cell, str):
+            try:
+                cell = _parse_cell(cell)
+            except NotationError:
+                return None
+        return self.index.get(cell)
+
+    def __repr__(self) -> str:
+        return f"Geometry({self.shape})"
+
+
+# --- positions -----------------------------------------------------------------------------
+_EMPTY_HAND: Final[Mapping[Qpi, int]] = MappingProxyType({})
+
+
+class Position:
+    """A position of the Game Protocol: board, two hands, active player, two styles.
+
+    Immutable and hashable; :meth:`apply` returns a new position. ``codes``
+    and ``occupied`` are the compact form for move generation: read them,
+    never change them.
+    """
+
+    __slots__ = ("_hash", "active", "codes", "geometry", "hands", "occupied", "styles")
+
+    geometry: Geometry
+    codes: list[int]
+    occupied: tuple[tuple[int, ...], tuple[int, ...]]
+    hands: tuple[Mapping[Qpi, int], Mapping[Qpi, int]]
+    active: Side
+    styles: tuple[Sin, Sin]
+    _hash: int | None
+
+    @classmethod
+    def from_feen(cls, feen: str | Feen) -> Position:
+        """Build from a FEEN string or a parsed :class:`~ggn.feen.Feen`."""
+        value = feen if isinstance(feen, Feen) else Feen.parse(feen)
+        geometry = Geometry(value.shape)
+        codes = [0] * geometry.size
+        index = geometry.index
+        for cell, piece in value.board.items():
+            codes[index[cell]] = code_of(piece)
+        hands = (dict(value.hands["first"]), dict(value.hands["second"]))
+        return cls._make(geometry, codes, hands, value.active, value.styles)
+
+    @classmethod
+    def _make(
+        cls,
+        geometry: Geometry,
+        codes: list[int],
+        hands: tuple[dict[Qpi, int], dict[Qpi, int]],
+        active: Side,
+        styles: tuple[Sin, Sin],
+    ) -> Position:
+        self = object.__new__(cls)
+        setattr_ = object.__setattr__
+        setattr_(self, "geometry", geometry)
+        setattr_(self, "codes", codes)
+        setattr_(self, "occupied", (
+            tuple(i for i, code in enumerate(codes) if code > 0),
+            tuple(i for i, code in enumerate(codes) if code < 0),
+        ))
+        setattr_(self, "hands", (MappingProxyType(hands[0]), MappingProxyType(hands[1])))
+        setattr_(self, "active", active)
+        setattr_(self, "styles", styles)
+        setattr_(self, "_hash", None)
+        return self
+
+    # -- views ----------------------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.geometry.shape
+
+    @property
+    def inactive(self) -> Side:
+        return "second" if self.active == "first" else "first"
+
+    @property
+    def board(self) -> dict[Cell, Qpi]:
+        """The occupied squares and their pieces (a new dict)."""
+        cells = self.geometry.cells
+        return {cells[i]: piece_of(code) for i, code in enumerate(self.codes) if code}
+
+    def hand(self, player: Side) -> Mapping[Qpi, int]:
+        """A player's hand: pieces to positive counts."""
+        return self.hands[0] if player == "first" else self.hands[1]
+
+    def piece_at(self, cell: Cell | str) -> Qpi | None:
+        """The piece on a square, or None if it is empty; raise if it is not on the board."""
+        number = self.geometry.index_of(cell)
+        if number is None:
+            raise PositionError(f"{str(cell)!r} is not a square of a board of shape {self.shape}")
+        code = self.codes[number]
+        return piece_of(code) if code else None
+
+    def __iter__(self) -> Iterator[tuple[Cell, Qpi]]:
+        cells = self.geometry.cells
+        for i, code in enumerate(self.codes):
+            if code:
+                yield cells[i], piece_of(code)
+
+    # -- transitions ----------------------------------------------------------------------
+    def apply(self, transition: Transition) -> Position:
+        """The position after an STN transition; raise :class:`PositionError` if it cannot apply.
+
+        It cannot apply when it names a square off this board, puts a piece whose style is
+        neither player's, takes a hand count below zero, or leaves more pieces than squares.
+        """
+        geometry = self.geometry
+        codes = self.codes
+        changes: list[tuple[int, int]] = []
+        for cell, piece in transition.board.items():
+            number = geometry.index.get(cell)
+            if number is None:
+                raise PositionError(
+                    f"the transition sets {cell}, which is not a square of a board of shape "
+                    f"{self.shape}"
+                )
+            if piece is not None:
+                self._check_style(piece, f"on {cell}")
+            changes.append((number, 0 if piece is None else code_of(piece)))
+        hands = (dict(self.hands[0]), dict(self.hands[1]))
+        for player, hand, diff in ((0, hands[0], transition.first_hand),
+                                   (1, hands[1], transition.second_hand)):
+            for piece, delta in diff.items():
+                count = hand.get(piece, 0) + delta
+                if count < 0:
+                    name = ("first", "second")[player]
+                    raise PositionError(
+                        f"the transition takes {-delta} {piece} from the {name} player's hand, "
+                        f"which holds {hand.get(piece, 0)}"
+                    )
+                if delta > 0:
+                    self._check_style(piece, f"in the {('first', 'second')[player]} player's hand")
+                if count:
+                    hand[piece] = count
+                else:
+                    hand.pop(piece, None)
+        new_codes = codes.copy()
+        for number, code in changes:
+            new_codes[number] = code
+        total = sum(1 for code in new_codes if code) + sum(hands[0].values()) + sum(hands[1].values())
+        if total > geometry.size:
+            raise PositionError(
+                f"the transition leaves {total} pieces, more than the {geometry.size} squares"
+            )
+        active = self.active
+        if transition.toggle:
+            active = "second" if active == "first" else "first"
+        return Position._make(geometry, new_codes, hands, active, self.styles)
+
+    def _check_style(self, piece: Qpi, where: str) -> None:
+        if piece.sin != self.styles[0] and piece.sin != self.styles[1]:
+            raise PositionError(
+                f"{piece} {where} has style {piece.sin.letter!r}, neither player's "
+                f"({self.styles[0].letter!r}, {self.styles[1].letter!r})"
+            )
+
+    # -- FEEN -----------------------------------------------------------------------------
+    def to_feen(self) -> str:
+        """The canonical FEEN string of the position."""
+        return str(self.feen())
+
+    def feen(self) -> Feen:
+        """The position as a :class:`~ggn.feen.Feen` value."""
+        return Feen(
+            self.shape,
+            self.board,
+            {"first": dict(self.hands[0]), "second": dict(self.hands[1])},
+            self.active,
+            self.styles,
+        )
+
+    def __str__(self) -> str:
+        return self.to_feen()
+
+    def __repr__(self) -> str:
+        return f"Position.from_feen({self.to_feen()!r})"
+
+    # -- value semantics ------------------------------------------------------------------
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.geometry.shape, tuple(self.codes), self.active, self.styles,
+            frozenset(self.hands[0].items()), frozenset(self.hands[1].items()),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self is other or (
+            self.codes == other.codes
+            and self.active == other.active
+            and self.geometry is other.geometry
+            and self.styles == other.styles
+            and self.hands[0] == other.hands[0]
+            and self.hands[1] == other.hands[1]
+        )
+
+    def __hash__(self) -> int:
+        value = self._hash
+        if value is None:
+            value = hash(self._key())
+            object.__setattr__(self, "_hash", value)
+        return value
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Position is immutable: cannot set {name!r}")
+
+    def copy(self) -> Position:
+        """The position itself: positions are immutable, so a copy costs nothing."""
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Position.from_feen, (self.to_feen(),))

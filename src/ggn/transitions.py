@@ -1,0 +1,99 @@
+"""STN on positions: apply, diff, invert and compose.
+
+- ``apply(position, t)`` is :meth:`Position.apply`: the position after ``t``.
+- ``diff(a, b)`` is the minimal transition from ``a`` to ``b``.
+- ``invert(t, a)`` undoes ``t`` applied to ``a``.
+- ``compose(t1, t2)`` is ``t1`` then ``t2``: board entries last write wins, hand deltas add
+  up and zeros vanish, toggles combine by exclusive or.
+
+>>> a = Position.from_feen("8/8/8/8/8/8/4P3/8 / C/c")
+>>> t = Transition.of({"e2": None, "e4": "C:P"}, toggle=True)
+>>> b = apply(a, t)
+>>> diff(a, b) == t, apply(b, invert(t, a)) == a
+(True, True)
+"""
+
+from __future__ import annotations
+
+from ggn.cell import Cell
+from ggn.position import Position, PositionError, piece_of
+from ggn.qpi import Qpi
+from ggn.stn import Transition
+
+__all__ = ["apply", "compose", "diff", "invert"]
+
+
+def apply(position: Position, transition: Transition) -> Position:
+    """The position after ``transition``; raise :class:`PositionError` if it cannot apply."""
+    return position.apply(transition)
+
+
+def _hand_diff(before: dict[Qpi, int], after: dict[Qpi, int]) -> dict[Qpi, int]:
+    delta: dict[Qpi, int] = {}
+    for piece in before.keys() | after.keys():
+        change = after.get(piece, 0) - before.get(piece, 0)
+        if change:
+            delta[piece] = change
+    return dict(sorted(delta.items(), key=lambda item: str(item[0])))
+
+
+def diff(before: Position, after: Position) -> Transition:
+    """The minimal transition that turns ``before`` into ``after``.
+
+    Both must share a board shape and styles: STN records neither.
+    """
+    if before.geometry is not after.geometry:
+        raise PositionError(
+            f"positions of different board shapes ({before.shape} and {after.shape}) have no STN diff"
+        )
+    if before.styles != after.styles:
+        raise PositionError("positions with different styles have no STN diff: STN does not record styles")
+    cells = before.geometry.cells
+    board: dict[Cell, Qpi | None] = {}
+    for number, (old, new) in enumerate(zip(before.codes, after.codes, strict=True)):
+        if old != new:
+            board[cells[number]] = piece_of(new) if new else None
+    return Transition(
+        board,
+        _hand_diff(dict(before.hands[0]), dict(after.hands[0])),
+        _hand_diff(dict(before.hands[1]), dict(after.hands[1])),
+        before.active != after.active,
+    )
+
+
+def invert(transition: Transition, before: Position) -> Transition:
+    """The transition that undoes ``transition``, given the position it applied to."""
+    board: dict[Cell, Qpi | None] = {}
+    for cell in transition.board:
+        number = before.geometry.index.get(cell)
+        if number is None:
+            raise PositionError(f"the transition sets {cell}, which is not on the board it applied to")
+        code = before.codes[number]
+        board[cell] = piece_of(code) if code else None
+    return Transition(
+        board,
+        {piece: -delta for piece, delta in transition.first_hand.items()},
+        {piece: -delta for piece, delta in transition.second_hand.items()},
+        transition.toggle,
+    )
+
+
+def _add(first: dict[Qpi, int], second: dict[Qpi, int]) -> dict[Qpi, int]:
+    total = dict(first)
+    for piece, delta in second.items():
+        count = total.get(piece, 0) + delta
+        if count:
+            total[piece] = count
+        else:
+            total.pop(piece, None)
+    return total
+
+
+def compose(first: Transition, second: Transition) -> Transition:
+    """``first`` then ``second``, as one transition."""
+    return Transition(
+        {**first.board, **second.board},
+        _add(dict(first.first_hand), dict(second.first_hand)),
+        _add(dict(first.second_hand), dict(second.second_hand)),
+        first.toggle != second.toggle,
+    )
