@@ -32,7 +32,7 @@ __all__ = ["CompiledRuleset"]
 
 Generator = Callable[[list[int], list[Move]], None]
 
-_MAX_NODES: Final = 4000  # decision-tree nodes per function before falling back
+_MAX_NODES = 4000  # decision-tree nodes per group before falling back (tests lower it)
 _MAX_DEPTH: Final = 60  # nesting of the generated code, well inside Python's limit
 
 # A test on one square: 0 empty, 1 enemy, 2 an exact piece (with its code).
