@@ -189,3 +189,8 @@ def test_compose_is_one_after_the_other(a: Position, data: st.DataObject) -> Non
     c = _applied(b, t2)
     assert apply(a, compose(t1, t2)) == c
     assert compose(t1, Transition()) == t1 == compose(Transition(), t1)
+
+
+def test_a_board_too_large_to_hold_is_a_clear_error() -> None:
+    with pytest.raises(PositionError, match="more than the 4,194,304 a Position holds"):
+        Position.from_feen("K99999999 / C/c")

@@ -27,7 +27,7 @@ from ggn.qpi import Qpi
 from ggn.sin import Sin
 from ggn.stn import Transition
 
-__all__ = ["Geometry", "Position", "PositionError", "code_of", "piece_of"]
+__all__ = ["MAX_SQUARES", "Geometry", "Position", "PositionError", "code_of", "piece_of"]
 
 
 class PositionError(GGNError):
@@ -59,6 +59,10 @@ def piece_of(code: int) -> Qpi:
     return piece
 
 
+MAX_SQUARES: Final = 1 << 22
+"""The most squares a :class:`Position` holds: 4,194,304 (a 2048x2048 board)."""
+
+
 # --- geometry ------------------------------------------------------------------------------
 class Geometry:
     """The squares of a board shape, numbered from ``a1`` file first, then rank, then layer."""
@@ -76,13 +80,18 @@ class Geometry:
         known = cls._cache.get(shape)
         if known is not None:
             return known
-        self = super().__new__(cls)
-        self.shape = shape
         strides = []
         size = 1
         for extent in shape:
             strides.append(size)
             size *= extent
+        if size > MAX_SQUARES:
+            raise PositionError(
+                f"a board of shape {shape} has {size:,} squares, more than the {MAX_SQUARES:,} "
+                "a Position holds (FEEN itself sets no bound; positions are kept in memory)"
+            )
+        self = super().__new__(cls)
+        self.shape = shape
         self.size = size
         self.strides = tuple(strides)
         cells = []
