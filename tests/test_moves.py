@@ -179,3 +179,23 @@ def test_fallback_interpreter_agrees_too(doc: dict[str, Any], boards: list[Posit
             _same(rules, position)
     finally:
         compiled_module._MAX_NODES = budget
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents(), positions(), st.data())
+def test_fast_paths_are_the_full_list_filtered(
+    doc: dict[str, Any], position: Position, data: st.DataObject
+) -> None:
+    rules = Ruleset.from_value(doc)
+    every = sorted(rules.moves(position), key=_key)
+    piece = data.draw(st.one_of(st.none(), st.sampled_from(PIECES)))
+    source = data.draw(st.one_of(st.none(), st.sampled_from([*CELLS, "*"])))
+    destination = data.draw(st.one_of(st.none(), st.sampled_from([*CELLS, "*"])))
+    expected = [
+        m for m in every
+        if (piece is None or str(m.piece) == piece)
+        and (source is None or str(m.source) == source)
+        and (destination is None or str(m.destination) == destination)
+    ]
+    got = rules.moves(position, piece=piece, source=source, destination=destination)
+    assert sorted(got, key=_key) == expected

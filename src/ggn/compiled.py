@@ -22,11 +22,11 @@ from typing import Final
 
 from ggn._types import Side
 from ggn.cell import HAND, Cell, Hand
-from ggn.evaluate import Move
+from ggn.evaluate import Move, satisfied
 from ggn.lcn import EMPTY, ENEMY, StateValue
 from ggn.position import Geometry, Position, code_of
 from ggn.qpi import Qpi
-from ggn.ruleset import Possibility, Ruleset
+from ggn.ruleset import Possibilities, Possibility, Ruleset
 
 __all__ = ["CompiledRuleset"]
 
@@ -270,9 +270,10 @@ def _interpreter(groups: list[list[_Rule]], writer: _Writer, enemy_sign: int) ->
 
 
 class CompiledRuleset:
-    """A ruleset compiled for one board shape. Use :meth:`moves`; compile with :meth:`for_shape`."""
+    """A ruleset compiled for one board shape: :meth:`moves` lists every move, :meth:`select`
+    those of one piece, source or destination. :meth:`Ruleset.moves` makes and keeps one."""
 
-    __slots__ = ("_board", "_hand", "geometry", "ruleset")
+    __slots__ = ("_arrivals", "_board", "_hand", "geometry", "ruleset")
 
     def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
         self.ruleset = ruleset
@@ -280,6 +281,7 @@ class CompiledRuleset:
         # Per square index: piece code -> generator (compiled on first use).
         self._board: list[dict[int, Generator]] = [{} for _ in range(geometry.size)]
         self._hand: dict[tuple[Qpi, Side], Generator | None] = {}
+        self._arrivals: dict[Cell | Hand, list[tuple[Qpi, Cell | Hand, int, Possibilities]]] | None = None
         for piece, sources in ruleset.items():
             code = code_of(piece)
             for source in sources:
@@ -299,12 +301,97 @@ class CompiledRuleset:
 
         return first_call
 
-    def moves(self, position: Position) -> list[Move]:
-        """Every pseudo-legal move of ``position``."""
+    def _check(self, position: Position) -> None:
         if position.geometry is not self.geometry:
             raise ValueError(
                 f"compiled for a board of shape {self.geometry.shape}, given one of {position.shape}"
             )
+
+    def _hand_generator(self, piece: Qpi, active: Side) -> Generator | None:
+        key = (piece, active)
+        if key not in self._hand:
+            has = piece in self.ruleset and HAND in self.ruleset[piece]
+            self._hand[key] = _compile(self.ruleset, self.geometry, piece, HAND, active) if has else None
+        return self._hand[key]
+
+    def select(
+        self,
+        position: Position,
+        piece: Qpi | None = None,
+        source: Cell | Hand | None = None,
+        destination: Cell | Hand | None = None,
+    ) -> list[Move]:
+        """The moves of ``position`` of one piece, from one source, or to one destination
+        (any combination), without listing the others."""
+        self._check(position)
+        if destination is not None:
+            return [
+                move for move in self._moves_to(position, destination)
+                if (piece is None or move.piece == piece) and (source is None or move.source == source)
+            ]
+        codes = position.codes
+        active = position.active
+        out: list[Move] = []
+        side = 0 if active == "first" else 1
+        if source is None or source is HAND:
+            hand = position.hands[side]
+            for held in hand if piece is None else ([piece] if piece in hand else []):
+                generate = self._hand_generator(held, active)
+                if generate is not None:
+                    generate(codes, out)
+            if source is HAND:
+                return out
+        if source is not None:
+            assert isinstance(source, Cell)
+            numbers: tuple[int, ...] = ()
+            number = self.geometry.index.get(source)
+            if number is not None:
+                numbers = (number,)
+        else:
+            numbers = position.occupied[side]
+        wanted = None if piece is None else code_of(piece)
+        board = self._board
+        for number in numbers:
+            code = codes[number]
+            if (code > 0) is not (side == 0) or code == 0 or (wanted is not None and code != wanted):
+                continue
+            generate = board[number].get(code)
+            if generate is not None:
+                generate(codes, out)
+        return out
+
+    def _moves_to(self, position: Position, destination: Cell | Hand) -> list[Move]:
+        """Evaluate only the possibilities of one destination, through a reverse index."""
+        if self._arrivals is None:
+            arrivals: dict[Cell | Hand, list[tuple[Qpi, Cell | Hand, int, Possibilities]]] = {}
+            index = self.geometry.index
+            for piece, sources in self.ruleset.items():
+                for source, destinations in sources.items():
+                    number = -1 if isinstance(source, Hand) else index.get(source, -2)
+                    if number == -2:
+                        continue
+                    for target, possibilities in destinations.items():
+                        arrivals.setdefault(target, []).append((piece, source, number, possibilities))
+            self._arrivals = arrivals
+        if destination is not HAND and destination not in self.geometry.index:
+            return []
+        active = position.active
+        hand = position.hand(active)
+        out: list[Move] = []
+        for piece, source, number, possibilities in self._arrivals.get(destination, ()):
+            if number < 0:
+                if hand.get(piece, 0) <= 0:
+                    continue
+            elif piece.side != active or position.codes[number] != code_of(piece):
+                continue
+            allowed = tuple(p for p in possibilities if satisfied(p, position, active))
+            if allowed:
+                out.append(Move(piece, source, destination, allowed))
+        return out
+
+    def moves(self, position: Position) -> list[Move]:
+        """Every pseudo-legal move of ``position``."""
+        self._check(position)
         codes = position.codes
         out: list[Move] = []
         board = self._board
@@ -322,13 +409,7 @@ class CompiledRuleset:
             hand = position.hands[1]
         if hand:
             for piece in hand:
-                key = (piece, position.active)
-                if key not in self._hand:
-                    has = piece in self.ruleset and HAND in self.ruleset[piece]
-                    self._hand[key] = (
-                        _compile(self.ruleset, self.geometry, piece, HAND, position.active) if has else None
-                    )
-                generate = self._hand[key]
+                generate = self._hand_generator(piece, position.active)
                 if generate is not None:
                     generate(codes, out)
         return out

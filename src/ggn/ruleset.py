@@ -145,8 +145,16 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
     def pieces(self) -> tuple[Qpi, ...]:
         return tuple(self._data)
 
-    def moves(self, position: Position) -> list[Move]:
-        """Every pseudo-legal move of ``position`` (see :mod:`ggn.compiled`).
+    def moves(
+        self,
+        position: Position,
+        *,
+        piece: str | Qpi | None = None,
+        source: str | Cell | Hand | None = None,
+        destination: str | Cell | Hand | None = None,
+    ) -> list[Move]:
+        """Every pseudo-legal move of ``position`` (see :mod:`ggn.compiled`); with ``piece``,
+        ``source`` or ``destination``, only those, found without listing the others.
 
         The ruleset compiles once per board shape, on first use, and keeps the compiled form.
         """
@@ -157,8 +165,15 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
         compiled = self._compiled.get(position.shape)
         if compiled is None:
             compiled = self._compiled[position.shape] = CompiledRuleset(self, position.geometry)
-        moves: list[Move] = compiled.moves(position)
-        return moves
+        if piece is None and source is None and destination is None:
+            moves: list[Move] = compiled.moves(position)
+            return moves
+        return compiled.select(
+            position,
+            _parse_qpi(piece) if isinstance(piece, str) else piece,
+            parse_location(source) if isinstance(source, str) else source,
+            parse_location(destination) if isinstance(destination, str) else destination,
+        )
 
     def select(self, piece: str | Qpi) -> PieceRules:
         """The sources of a piece; raise NotFoundError if the ruleset does not list it."""
