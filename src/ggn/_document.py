@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import IO, Any, ClassVar, Generic, TypeVar
 
 from ggn._json import (
@@ -17,12 +17,14 @@ from ggn._json import (
     Full,
     Source,
     decode,
+    describe,
     read_file,
 )
 from ggn.errors import DocumentError, NotationError, NotFoundError, Violation, extend
 
-__all__ = ["Document", "FrozenMap", "report_duplicates"]
+__all__ = ["Document", "FrozenMap", "parse_key", "report_duplicates"]
 
+T = TypeVar("T")
 K = TypeVar("K")
 V = TypeVar("V")
 D = TypeVar("D", bound="Document")
@@ -33,6 +35,25 @@ def report_duplicates(value: dict[str, Any], path: str, out: Collector) -> None:
     if type(value) is DuplicateKeys:
         for key in value.duplicates:
             out.add(extend(path, key), f"duplicate key {key!r}: a JSON object must not repeat a key")
+
+
+def parse_key(
+    key: object, parse: Callable[[str], T], path: str, out: Collector, *, label: str, expected: str
+) -> T | None:
+    """Parse one key of the object at ``path``; on failure report it and return None.
+
+    A string that does not parse is reported at its member (``path/key``) as
+    ``"<label> '<key>' <expected>: <reason>"``; a key that is not a string (only
+    possible in a hand-built Python value) is reported at the object.
+    """
+    try:
+        return parse(key)  # type: ignore[arg-type]
+    except NotationError as error:
+        if isinstance(key, str):
+            out.add(extend(path, key), f"{label} {key!r} {expected}: {error.reason}")
+        else:
+            out.add(path, f"{label} keys must be strings, got {describe(key)}")
+        return None
 
 
 class FrozenMap(Mapping[K, V], Generic[K, V]):

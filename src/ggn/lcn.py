@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Final, Literal
 
-from ggn._document import Document, FrozenMap, report_duplicates
+from ggn._document import Document, FrozenMap, parse_key, report_duplicates
 from ggn._json import Collector, describe
 from ggn.cell import Cell, _parse_cell
 from ggn.errors import NotationError, extend
@@ -92,15 +92,11 @@ def check_conditions(
     ok = type(value) is dict
     data: dict[Cell, StateValue] = {}
     for key, state in value.items():
-        try:
-            cell = _parse_cell(key)
-        except NotationError as error:
+        cell = parse_key(
+            key, _parse_cell, path, out, label="condition key", expected="is not a CELL coordinate"
+        )
+        if cell is None:
             ok = False
-            if isinstance(key, str):
-                out.add(extend(path, key), f"condition key {key!r} is not a CELL coordinate: "
-                                           f"{error.reason}")
-            else:
-                out.add(path, f"condition keys must be strings, got {describe(key)}")
             continue
         if cell == source:
             ok = False

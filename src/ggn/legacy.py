@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Final, Literal
 
 from ggn._cache import Memo
-from ggn._document import Document, FrozenMap, report_duplicates
+from ggn._document import Document, FrozenMap, parse_key, report_duplicates
 from ggn._json import Collector, describe
 from ggn.errors import NotationError, extend
 from ggn.gan import Gan, LegacyPiece
@@ -168,17 +168,11 @@ class LegacyRuleset(FrozenMap[LegacyPiece, LegacyPieceRules], Document):
         ok = type(value) is dict
         pieces: dict[LegacyPiece, LegacyPieceRules] = {}
         for key, sources in value.items():
-            path = extend("", key)
-            try:
-                piece = _parse_piece(key)
-            except NotationError as error:
+            piece = parse_key(key, _parse_piece, "", out, label="piece", expected="is not a GAN identifier")
+            if piece is None:
                 ok = False
-                if isinstance(key, str):
-                    out.add(path, f"piece {key!r} is not a GAN identifier: {error.reason}")
-                else:
-                    out.add("", f"piece keys must be strings, got {describe(key)}")
                 continue
-            rules = _check_sources(sources, path, key, out)
+            rules = _check_sources(sources, extend("", key), key, out)
             if rules is None:
                 ok = False
             else:

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ggn._document import Document, FrozenMap, report_duplicates
+from ggn._document import Document, FrozenMap, parse_key, report_duplicates
 from ggn._json import Collector, describe
 from ggn.cell import HAND, Cell, Hand, parse_location
-from ggn.errors import NotationError, extend
+from ggn.errors import extend
 from ggn.lcn import NO_CONDITIONS, Conditions, check_conditions
 from ggn.qpi import Qpi, _parse_qpi
 
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["PieceRules", "Possibilities", "Possibility", "Ruleset", "SourceRules"]
 
 _POSSIBILITY_KEYS = frozenset(("must", "deny"))
+_NOT_LOCATION = "is neither a CELL coordinate nor '*'"
 
 
 class Possibility:
@@ -203,17 +204,11 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
         ok = True
         pieces: dict[Qpi, PieceRules] = {}
         for key, sources in value.items():
-            path = extend("", key)
-            try:
-                piece = _parse_qpi(key)
-            except NotationError as error:
+            piece = parse_key(key, _parse_qpi, "", out, label="piece", expected="is not a QPI")
+            if piece is None:
                 ok = False
-                if isinstance(key, str):
-                    out.add(path, f"piece {key!r} is not a QPI: {error.reason}")
-                else:
-                    out.add("", f"piece keys must be strings, got {describe(key)}")
                 continue
-            rules = _check_piece(sources, path, key, out)
+            rules = _check_piece(sources, extend("", key), key, out)
             if rules is None:
                 ok = False
             else:
@@ -230,18 +225,11 @@ def _check_piece(value: Any, path: str, piece: str, out: Collector) -> PieceRule
     ok = type(value) is dict
     sources: dict[Cell | Hand, SourceRules] = {}
     for key, destinations in value.items():
-        source_path = extend(path, key)
-        try:
-            source = parse_location(key)
-        except NotationError as error:
+        source = parse_key(key, parse_location, path, out, label="source", expected=_NOT_LOCATION)
+        if source is None:
             ok = False
-            if isinstance(key, str):
-                out.add(source_path, f"source {key!r} is neither a CELL coordinate nor '*': "
-                                     f"{error.reason}")
-            else:
-                out.add(path, f"source keys must be strings, got {describe(key)}")
             continue
-        rules = _check_source(destinations, source_path, source, piece, out)
+        rules = _check_source(destinations, extend(path, key), source, piece, out)
         if rules is None:
             ok = False
         else:
@@ -262,15 +250,9 @@ def _check_source(
     destinations: dict[Cell | Hand, Possibilities] = {}
     for key, possibilities in value.items():
         dest_path = extend(path, key)
-        try:
-            destination = parse_location(key)
-        except NotationError as error:
+        destination = parse_key(key, parse_location, path, out, label="destination", expected=_NOT_LOCATION)
+        if destination is None:
             ok = False
-            if isinstance(key, str):
-                out.add(dest_path, f"destination {key!r} is neither a CELL coordinate nor '*': "
-                                   f"{error.reason}")
-            else:
-                out.add(path, f"destination keys must be strings, got {describe(key)}")
             continue
         if destination is HAND and source is HAND:
             ok = False

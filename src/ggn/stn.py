@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final
 
-from ggn._document import Document, FrozenMap, report_duplicates
+from ggn._document import Document, FrozenMap, parse_key, report_duplicates
 from ggn._json import Collector, describe
 from ggn._types import Side
 from ggn.cell import Cell, _parse_cell
@@ -210,14 +210,9 @@ def _check_board(value: Any, out: Collector) -> dict[Cell, Qpi | None] | None:
     ok = type(value) is dict
     result: dict[Cell, Qpi | None] = {}
     for key, piece in value.items():
-        try:
-            cell = _parse_cell(key)
-        except NotationError as error:
+        cell = parse_key(key, _parse_cell, path, out, label="square", expected="is not a CELL coordinate")
+        if cell is None:
             ok = False
-            if isinstance(key, str):
-                out.add(extend(path, key), f"square {key!r} is not a CELL coordinate: {error.reason}")
-            else:
-                out.add(path, f"square keys must be strings, got {describe(key)}")
             continue
         if piece is None:
             result[cell] = None
@@ -244,14 +239,9 @@ def _check_hand(value: Any, path: str, out: Collector) -> dict[Qpi, int] | None:
     ok = type(value) is dict
     result: dict[Qpi, int] = {}
     for key, delta in value.items():
-        try:
-            piece = _parse_qpi(key)
-        except NotationError as error:
+        piece = parse_key(key, _parse_qpi, path, out, label="piece", expected="is not a QPI")
+        if piece is None:
             ok = False
-            if isinstance(key, str):
-                out.add(extend(path, key), f"piece {key!r} is not a QPI: {error.reason}")
-            else:
-                out.add(path, f"piece keys must be strings, got {describe(key)}")
             continue
         if type(delta) is not int:
             ok = False
