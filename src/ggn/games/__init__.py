@@ -1,0 +1,72 @@
+"""Complete GGN documents of real games, made from compact piece descriptions.
+
+Each game is a module with ``document()``, ``ruleset()`` (built once per process) and
+``START``; the functions here look them up by name.
+
+>>> names()
+('chess',)
+>>> start("chess")
+'+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c'
+>>> ruleset("chess") is chess.ruleset()
+True
+>>> ruleset("go")
+Traceback (most recent call last):
+  ...
+ggn.errors.GGNError: unknown game 'go'; known games: chess
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Final
+
+from ggn.errors import GGNError
+from ggn.games import chess
+from ggn.ruleset import Ruleset
+
+__all__ = ["GAMES", "BuiltinGame", "chess", "document", "names", "ruleset", "start"]
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltinGame:
+    """A game this package describes: its name, start position, and document makers."""
+
+    name: str
+    start: str
+    document: Callable[[], dict[str, Any]]
+    ruleset: Callable[[], Ruleset]
+
+
+GAMES: Final[Mapping[str, BuiltinGame]] = MappingProxyType({
+    "chess": BuiltinGame("chess", chess.START, chess.document, chess.ruleset),
+})
+"""The built-in games by name."""
+
+
+def names() -> tuple[str, ...]:
+    """The names of the built-in games."""
+    return tuple(GAMES)
+
+
+def _game(name: str) -> BuiltinGame:
+    game = GAMES.get(name)
+    if game is None:
+        raise GGNError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+    return game
+
+
+def document(name: str) -> dict[str, Any]:
+    """The complete GGN 1.0.0 document of a game, as plain JSON-ready values (a new copy)."""
+    return _game(name).document()
+
+
+def ruleset(name: str) -> Ruleset:
+    """The document of a game as a :class:`~ggn.ruleset.Ruleset`, built once per process."""
+    return _game(name).ruleset()
+
+
+def start(name: str) -> str:
+    """The start position of a game, in FEEN."""
+    return _game(name).start

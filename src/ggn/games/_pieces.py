@@ -1,0 +1,185 @@
+"""Pieces described by how they move, and the GGN documents made from those descriptions.
+
+A game is a rectangular board, a style letter and its pieces. Each piece is a PIN as the
+first player writes it, the squares it may stand on, and its movements: vectors stepped
+along once (a leaper) or repeatedly (a rider), onto an empty square, an enemy one or
+either, possibly only from some squares and with more conditions on other squares.
+Everything is written in the moving side's own frame: ranks count forward, toward the
+opponent, and the second side's frame is the first's mirrored (or rotated) onto the board.
+
+>>> rook = Piece("R", (Movement(((0, 1),), last=None),))
+>>> game = Game("tiny", files=1, ranks=3, style="C", pieces=(rook,), start="r/1/R / C/c")
+>>> build(game)["C:R"]["a1"]["a3"]
+[{'must': {'a2': 'empty', 'a3': 'empty'}}, {'must': {'a2': 'empty', 'a3': 'enemy'}}]
+>>> sorted(build(game)["c:r"]["a3"])
+['a1', 'a2']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from ggn.cell import Cell
+
+__all__ = ["Game", "Mode", "Movement", "Piece", "Square", "Vector", "ranks", "squares"]
+
+Vector = tuple[int, int]
+"""A displacement ``(files, ranks)`` in the moving side's frame: positive ranks go forward."""
+
+Square = tuple[int, int]
+"""A square ``(file, rank)``, zero-based, in the moving side's frame: ``(0, 0)`` is its ``a1``."""
+
+Mode = Literal["move", "capture", "both"]
+"""What the destination must hold: nothing (``move``), an enemy (``capture``), either (``both``)."""
+
+Frame = Literal["mirror", "rotate"]
+"""How the second side sees the board: ranks reversed (chess), or ranks and files (shogi)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """One way a piece moves.
+
+    Along each vector, the piece goes ``first`` to ``last`` steps (``last=None``: to the edge);
+    the squares it passes over must be empty, and the destination meets ``mode``. ``sources``
+    limits the squares the piece moves this way from (``None``: wherever it stands). ``also``
+    adds conditions on other squares, as offsets from the source: ``"empty"``, ``"enemy"``, or
+    a PIN whose case says whose piece it is (upper: the mover's, lower: the opponent's).
+    """
+
+    vectors: tuple[Vector, ...]
+    first: int = 1
+    last: int | None = 1
+    mode: Mode = "both"
+    sources: frozenset[Square] | None = None
+    also: tuple[tuple[Vector, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A piece: its PIN for the first side, its movements, and where it may stand
+    (``None``: anywhere)."""
+
+    pin: str
+    movements: tuple[Movement, ...]
+    stands: frozenset[Square] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game on a ``files`` x ``ranks`` board: the first player's style letter (the second's
+    is its lowercase), the pieces, and the start position in FEEN."""
+
+    name: str
+    files: int
+    ranks: int
+    style: str
+    pieces: tuple[Piece, ...]
+    start: str
+    frame: Frame = "mirror"
+
+
+def squares(*names: str) -> frozenset[Square]:
+    """Squares by their names as the first side writes them: ``squares("a1", "h1")``."""
+    out: set[Square] = set()
+    for name in names:
+        file, rank = Cell.parse(name).indices
+        out.add((file, rank))
+    return frozenset(out)
+
+
+def ranks(files: int, *numbers: int) -> frozenset[Square]:
+    """Every square of the given ranks (one-based, from the moving side): ``ranks(8, 2)``."""
+    return frozenset((file, number - 1) for number in numbers for file in range(files))
+
+
+def _swap(letter: str) -> str:
+    return letter.lower() if letter.isupper() else letter.upper()
+
+
+class _Side:
+    """One side's view of the board: its pieces' QPI, and its frame mapped to square names."""
+
+    def __init__(self, game: Game, second: bool) -> None:
+        self.game = game
+        self.second = second
+        self.style = game.style.lower() if second else game.style.upper()
+        self.other = game.style.upper() if second else game.style.lower()
+        files, rank_count = game.files, game.ranks
+        rotate = second and game.frame == "rotate"
+        # Relative square -> name, in the board's own order (a1, b1, ..., a2, ...).
+        board: list[tuple[tuple[int, int], Square]] = []
+        for file in range(files):
+            for rank in range(rank_count):
+                real = (files - 1 - file if rotate else file, rank_count - 1 - rank if second else rank)
+                board.append(((real[1], real[0]), (file, rank)))
+        self.names: dict[Square, str] = {
+            square: str(Cell((real[1], real[0]))) for real, square in sorted(board)
+        }
+
+    def qpi(self, pin: str) -> str:
+        """The QPI of a PIN template: uppercase is this side's piece, lowercase the opponent's."""
+        ours = any(ch.isupper() for ch in pin)
+        sin = self.style if ours else self.other
+        return f"{sin}:{''.join(_swap(ch) if self.second else ch for ch in pin)}"
+
+    def state(self, value: str) -> str:
+        return value if value in ("empty", "enemy") else self.qpi(value)
+
+
+def _possibilities(
+    side: _Side, movement: Movement, source: Square
+) -> Iterable[tuple[str, dict[str, str]]]:
+    """The destinations of one movement from one source, each with one possibility's ``must``."""
+    names = side.names
+    extra: dict[str, str] = {}
+    for (file, rank), value in movement.also:
+        name = names.get((source[0] + file, source[1] + rank))
+        if name is None:
+            return  # a condition off the board never holds
+        extra[name] = side.state(value)
+    modes = ("empty", "enemy") if movement.mode == "both" else (
+        ("empty",) if movement.mode == "move" else ("enemy",))
+    for file, rank in movement.vectors:
+        path: list[str] = []
+        step = 0
+        while movement.last is None or step < movement.last:
+            step += 1
+            name = names.get((source[0] + step * file, source[1] + step * rank))
+            if name is None:
+                break
+            if step >= movement.first:
+                for mode in modes:
+                    must = dict.fromkeys(path, "empty")
+                    must[name] = mode
+                    must.update(extra)
+                    yield name, must
+            path.append(name)
+
+
+def build(game: Game) -> dict[str, dict[str, dict[str, list[dict[str, dict[str, str]]]]]]:
+    """The GGN document of a game: both sides' pieces, every square each may stand on, every
+    destination with its possibilities (conditions written along each ray from near to far)."""
+    document: dict[str, dict[str, dict[str, list[dict[str, dict[str, str]]]]]] = {}
+    for second in (False, True):
+        side = _Side(game, second)
+        for piece in game.pieces:
+            sources: dict[str, dict[str, list[dict[str, dict[str, str]]]]] = {}
+            for square, name in side.names.items():
+                if piece.stands is not None and square not in piece.stands:
+                    continue
+                destinations: dict[str, list[dict[str, dict[str, str]]]] = {}
+                for movement in piece.movements:
+                    if movement.sources is not None and square not in movement.sources:
+                        continue
+                    for destination, must in _possibilities(side, movement, square):
+                        listed = destinations.setdefault(destination, [])
+                        possibility = {"must": must}
+                        if possibility not in listed:  # the same conditions reached twice
+                            listed.append(possibility)
+                if destinations:
+                    sources[name] = destinations
+            document[side.qpi(piece.pin)] = sources
+    return document
