@@ -14,6 +14,7 @@ from ggn import games
 from ggn.errors import GGNError, NotationError
 from ggn.evaluate import Move, reference_moves
 from ggn.feen import Feen
+from ggn.games._pieces import Game, Movement, Piece, build, ranks, squares
 from ggn.games.chess import START, document, from_fen, ruleset
 from ggn.lint import lint
 from ggn.position import Position
@@ -332,3 +333,41 @@ def test_possibilities_say_how(boards: list[chess.Board]) -> None:
                 assert last == ["enemy"]
             else:
                 assert len(last) == 1 and last[0] == "empty"
+
+
+# --- the piece descriptions behind the document ---------------------------------------------
+def test_piece_descriptions_frames_and_zones() -> None:
+    # A piece that steps forward, seen by both sides, mirrored (chess) or rotated (shogi).
+    step = Piece("S", (Movement(((0, 1), (1, 1))),), stands=squares("a1"))
+    mirrored = build(Game("m", files=3, ranks=3, style="X", pieces=(step,), start=""))
+    assert mirrored == {
+        "X:S": {"a1": {"a2": [{"must": {"a2": "empty"}}, {"must": {"a2": "enemy"}}],
+                       "b2": [{"must": {"b2": "empty"}}, {"must": {"b2": "enemy"}}]}},
+        "x:s": {"a3": {"a2": [{"must": {"a2": "empty"}}, {"must": {"a2": "enemy"}}],
+                       "b2": [{"must": {"b2": "empty"}}, {"must": {"b2": "enemy"}}]}},
+    }
+    rotated = build(Game("r", files=3, ranks=3, style="X", pieces=(step,), start="", frame="rotate"))
+    assert rotated["X:S"] == mirrored["X:S"]
+    assert list(rotated["x:s"]) == ["c3"]
+    assert list(rotated["x:s"]["c3"]) == ["c2", "b2"]
+    # A condition off the board drops the movement; the same conditions twice are listed once.
+    edge = Piece("E", (Movement(((1, 0),), also=(((-1, 0), "p"),)), Movement(((1, 0),), mode="move"),
+                       Movement(((1, 0),), first=1, last=1, mode="move")))
+    value = build(Game("e", files=3, ranks=1, style="X", pieces=(edge,), start=""))["X:E"]
+    assert value["a1"] == {"b1": [{"must": {"b1": "empty"}}]}
+    assert value["b1"]["c1"] == [
+        {"must": {"c1": "empty", "a1": "x:p"}}, {"must": {"c1": "enemy", "a1": "x:p"}},
+        {"must": {"c1": "empty"}},
+    ]
+    assert ranks(3, 1, 3) == squares("a1", "b1", "c1", "a3", "b3", "c3")
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"vectors": ()}, "non-zero vectors"),
+    ({"vectors": ((0, 0),)}, "non-zero vectors"),
+    ({"vectors": ((0, 1),), "first": 0}, "1 <= first <= last"),
+    ({"vectors": ((0, 1),), "first": 3, "last": 2}, "1 <= first <= last"),
+])
+def test_movement_checks_itself(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Movement(**kwargs)

@@ -56,6 +56,12 @@ class Movement:
     sources: frozenset[Square] | None = None
     also: tuple[tuple[Vector, str], ...] = ()
 
+    def __post_init__(self) -> None:
+        if not self.vectors or (0, 0) in self.vectors:
+            raise ValueError(f"a movement needs non-zero vectors, got {self.vectors!r}")
+        if self.first < 1 or (self.last is not None and self.last < self.first):
+            raise ValueError(f"a movement goes 1 <= first <= last steps, got {self.first}, {self.last}")
+
 
 @dataclass(frozen=True, slots=True)
 class Piece:
