@@ -1,0 +1,409 @@
+"""Legacy GGN documents rewritten as GGN 1.0.0, with their effects as STN on the side.
+
+:func:`convert` takes a :class:`~ggn.legacy.LegacyRuleset` and a mapping from legacy pieces
+(GAN) to QPI (:func:`builtin_mapping` for chess, shogi, xiangqi and makruk, :func:`load_mapping`
+for a JSON file, or a plain dict), and gives a :class:`Conversion`:
+
+- ``ruleset``: the GGN 1.0.0 :class:`~ggn.ruleset.Ruleset`;
+- ``effects``: what each possibility does, which GGN 1.0.0 no longer holds: a JSON-ready
+  object keyed like the ruleset (piece, source, destination), each destination holding one
+  STN transition (:meth:`~ggn.stn.Transition.to_value`) per possibility, in the same order,
+  or ``None`` where the effect could not be carried over;
+- ``notes``: ``(path, message)`` pairs for everything not carried over or changed, each path
+  a JSON Pointer into the *legacy* document.
+
+>>> from ggn.legacy import LegacyRuleset
+>>> legacy = LegacyRuleset.loads('''{"CHESS:PAWN": {"e2": {"e4": [{
+...     "board_check": {"e3": "empty", "e4": "empty"},
+...     "board_patch": {"e2": null, "e4": "CHESS:-PAWN"}}]}}}''')
+>>> conversion = convert(legacy, builtin_mapping("chess"))
+>>> conversion.ruleset.dumps(indent=None)
+'{"C:P": {"e2": {"e4": [{"must": {"e3": "empty", "e4": "empty"}}]}}}'
+>>> conversion.effects
+{'C:P': {'e2': {'e4': [{'board_diff': {'e2': None, 'e4': 'C:-P'}, 'toggle': True}]}}}
+>>> conversion.notes
+[]
+
+How the occupation states become LCN conditions (GGN evaluates a possibility as: every
+``must`` holds and no ``deny`` holds, "enemy" from the Active Player's side):
+
+- ``empty``, ``enemy`` and an exact piece become ``must`` conditions;
+- ``occupied`` at X becomes ``deny: {X: "empty"}``: not empty is exactly occupied;
+- ``ally`` at X has no exact form: "not empty and not enemy" needs two ``deny`` conditions on
+  X, and an object holds a key once. Through the pieces the document knows (every piece it
+  names anywhere, mapped) it becomes one possibility per piece P of the mover's side, each
+  with ``must: {X: P}``; several ``ally`` squares take every combination. This is exact on
+  positions that hold only pieces the document knows, and a note says so. Past ``ally_limit``
+  possibilities for one entry it becomes ``deny: {X: "enemy"}``, which also lets an empty X
+  through, and a note says that.
+
+The mover's side is the Active Player's (a player moves their own pieces): ``ally`` and a
+``board_check`` on the source square are read so, and the effects use that player's hand.
+GGN 1.0.0 forbids the source square in conditions: the moving piece stands there, so a check
+there that always holds (``occupied``, ``ally``, the piece itself) is left out, and an entry
+whose check there never holds is dropped, each with a note. Labels that are not CELL
+coordinates, and pieces the mapping does not name, leave out what holds them, with a note.
+Two legacy pieces of one QPI have their moves merged, with a note.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import product
+from typing import IO, Any, Final, NamedTuple
+
+from ggn._types import Side
+from ggn.cell import HAND, Cell, Hand, _parse_cell
+from ggn.errors import GGNError, NotationError, NotFoundError, extend, pointer
+from ggn.gan import LegacyPiece
+from ggn.legacy import LegacyEntry, LegacyRuleset
+from ggn.legacy_eval import GanMapping, _effect
+from ggn.qpi import Qpi
+from ggn.ruleset import Ruleset
+
+__all__ = [
+    "BUILTIN_MAPPINGS",
+    "Conversion",
+    "GanMapping",
+    "Note",
+    "builtin_mapping",
+    "convert",
+    "load_mapping",
+]
+
+# --- built-in mappings ---------------------------------------------------------------------
+# The first player's pieces, written as data; the second player's are the same with both cases
+# swapped (GanMapping's lookup rule 1 reads them so, and builtin_mapping writes them out).
+# Letters are those of the start positions' FEEN; `^` marks the royal piece.
+_TABLES: Final[dict[str, dict[str, str]]] = {
+    "chess": {
+        "CHESS:KING": "C:K^",
+        "CHESS:QUEEN": "C:Q",
+        "CHESS:ROOK": "C:R",
+        "CHESS:BISHOP": "C:B",
+        "CHESS:KNIGHT": "C:N",
+        "CHESS:PAWN": "C:P",
+    },
+    "shogi": {
+        "SHOGI:KING": "S:K^",
+        "SHOGI:GOLD": "S:G",
+        "SHOGI:SILVER": "S:S",
+        "SHOGI:KNIGHT": "S:N",
+        "SHOGI:LANCE": "S:L",
+        "SHOGI:ROOK": "S:R",
+        "SHOGI:BISHOP": "S:B",
+        "SHOGI:PAWN": "S:P",
+    },
+    "xiangqi": {
+        "XIANGQI:GENERAL": "X:G^",
+        "XIANGQI:ADVISOR": "X:A",
+        "XIANGQI:ELEPHANT": "X:E",
+        "XIANGQI:HORSE": "X:H",
+        "XIANGQI:CHARIOT": "X:R",
+        "XIANGQI:CANNON": "X:C",
+        "XIANGQI:SOLDIER": "X:P",
+    },
+    "makruk": {
+        "MAKRUK:KING": "M:K^",
+        "MAKRUK:MET": "M:M",
+        "MAKRUK:KHON": "M:S",
+        "MAKRUK:KNIGHT": "M:N",
+        "MAKRUK:ROOK": "M:R",
+        "MAKRUK:PAWN": "M:P",
+    },
+}
+
+BUILTIN_MAPPINGS: Final[tuple[str, ...]] = tuple(_TABLES)
+"""The names :func:`builtin_mapping` knows: ``chess``, ``shogi``, ``xiangqi``, ``makruk``."""
+
+
+def _both_sides(table: Mapping[str, str]) -> dict[str, str]:
+    both = dict(table)
+    both.update({gan.lower(): qpi.lower() for gan, qpi in table.items()})
+    return both
+
+
+def builtin_mapping(name: str) -> GanMapping:
+    """The built-in mapping of a game (case does not matter), for both players.
+
+    The legacy ``+``/``-`` states carry over to QPI by the lookup rules of
+    :class:`~ggn.legacy_eval.GanMapping`, as does the derivation mark ``'``:
+
+    >>> chess = builtin_mapping("chess")
+    >>> [str(chess(p)) for p in ("CHESS:KING", "chess:pawn", "CHESS:+ROOK", "chess:-pawn", "CHESS:QUEEN'")]
+    ['C:K^', 'c:p', 'C:+R', 'c:-p', 'c:Q']
+    >>> str(builtin_mapping("SHOGI")("shogi:+bishop"))
+    's:+b'
+    >>> builtin_mapping("go")
+    Traceback (most recent call last):
+      ...
+    ggn.errors.NotFoundError: no built-in mapping 'go'; there are: chess, shogi, xiangqi, makruk
+    """
+    table = _TABLES.get(name.lower()) if isinstance(name, str) else None
+    if table is None:
+        raise NotFoundError(f"no built-in mapping {name!r}; there are: {', '.join(BUILTIN_MAPPINGS)}")
+    return GanMapping.of(_both_sides(table))
+
+
+def load_mapping(file: str | os.PathLike[str] | IO[bytes] | IO[str]) -> GanMapping:
+    """A mapping from a JSON file: an object of legacy pieces (GAN) to QPI strings.
+
+    Raise :class:`~ggn.errors.DocumentError` with every fault and its path otherwise.
+    """
+    return GanMapping.load(file)
+
+
+# --- conversion -----------------------------------------------------------------------------
+
+class Note(NamedTuple):
+    """Something not carried over, or changed: a JSON Pointer into the legacy document, and why."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path or '(document)'}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Conversion:
+    """A legacy document converted: the GGN 1.0.0 ``ruleset``, its ``effects`` (JSON-ready STN
+    keyed like the ruleset, one per possibility, None where not carried over) and ``notes``."""
+
+    ruleset: Ruleset
+    effects: dict[str, Any]
+    notes: list[Note]
+
+
+_Possibility = dict[str, dict[str, str]]
+
+
+class _Converter:
+    def __init__(self, legacy: LegacyRuleset, mapping: GanMapping, ally_limit: int) -> None:
+        self.legacy = legacy
+        self.mapping = mapping
+        self.ally_limit = ally_limit
+        self.notes: list[Note] = []
+        self.known = self._known_pieces()
+
+    def note(self, path: str, message: str) -> None:
+        self.notes.append(Note(path, message))
+
+    def _known_pieces(self) -> dict[Side, tuple[str, ...]]:
+        """The QPI of every piece the document names, by side, in a stable order."""
+        seen: set[LegacyPiece] = set()
+        for piece, sources in self.legacy.items():
+            seen.add(piece)
+            for destinations in sources.values():
+                for entries in destinations.values():
+                    for entry in entries:
+                        seen.update(s for s in entry.board_check.values() if isinstance(s, LegacyPiece))
+                        seen.update(p for p in entry.board_patch.values() if p is not None)
+                        seen.update(LegacyPiece(g) for g in (entry.in_hand_add, entry.in_hand_del) if g)
+        qpis = {q for q in map(self.mapping.get, seen) if q is not None}
+        return {
+            side: tuple(sorted(str(q) for q in qpis if q.side == side)) for side in ("first", "second")
+        }
+
+    def run(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        document: dict[str, dict[str, dict[str, list[_Possibility]]]] = {}
+        effects: dict[str, dict[str, dict[str, list[Any]]]] = {}
+        first_of: dict[Qpi, LegacyPiece] = {}
+        for piece, sources in self.legacy.items():
+            path = pointer(str(piece))
+            qpi = self.mapping.get(piece)
+            if qpi is None:
+                count = sum(len(e) for d in sources.values() for e in d.values())
+                self.note(path, f"{self._no_qpi(piece)}: its {_plural(count, 'entry', 'entries')} "
+                                "are not carried over")
+                continue
+            if qpi in first_of:
+                self.note(path, f"{str(piece)!r} maps to {str(qpi)!r}, as {str(first_of[qpi])!r} does: "
+                                f"their moves are merged under {str(qpi)!r}")
+            else:
+                first_of[qpi] = piece
+            for source_label, destinations in sources.items():
+                source_path = extend(path, source_label)
+                source: Cell | Hand
+                if source_label == "*":
+                    source = HAND
+                else:
+                    try:
+                        source = _parse_cell(source_label)
+                    except NotationError as error:
+                        self.note(source_path, f"source {source_label!r} is not a CELL coordinate "
+                                               f"({error.reason}): its moves are not carried over")
+                        continue
+                for destination_label, entries in destinations.items():
+                    destination_path = extend(source_path, destination_label)
+                    try:
+                        destination = _parse_cell(destination_label)
+                    except NotationError as error:
+                        self.note(destination_path, f"destination {destination_label!r} is not a CELL "
+                                                    f"coordinate ({error.reason}): this move is not "
+                                                    "carried over")
+                        continue
+                    carried = self._destination(piece, source, entries, destination_path)
+                    if carried is None:
+                        continue
+                    possibilities, transitions = carried
+                    key = (str(qpi), str(source), str(destination))
+                    document.setdefault(key[0], {}).setdefault(key[1], {}).setdefault(
+                        key[2], []).extend(possibilities)
+                    effects.setdefault(key[0], {}).setdefault(key[1], {}).setdefault(
+                        key[2], []).extend(transitions)
+        return document, effects
+
+    def _no_qpi(self, piece: LegacyPiece) -> str:
+        return f"no QPI for {str(piece)!r} in the mapping"
+
+    def _destination(
+        self, piece: LegacyPiece, source: Cell | Hand, entries: tuple[LegacyEntry, ...], path: str
+    ) -> tuple[list[_Possibility], list[Any]] | None:
+        """The possibilities and effects of one destination; None when nothing could be carried
+        over and something was lost (an empty list then would wrongly say "no way")."""
+        possibilities: list[_Possibility] = []
+        transitions: list[Any] = []
+        lost = False
+        for index, entry in enumerate(entries):
+            entry_path = f"{path}/{index}"
+            converted = self._possibilities(piece, source, entry, entry_path)
+            if converted is None:
+                lost = True
+                continue
+            if not converted:
+                continue
+            transition, faults = _effect(entry, piece.side, self.mapping.qpi)
+            for fault in faults:
+                self.note(entry_path + fault.where, f"{fault}: the effect of this entry is not carried "
+                                                    "over (null in the effects)")
+            effect = None if transition is None else transition.to_value()
+            possibilities.extend(converted)
+            transitions.extend([effect] * len(converted))
+        if lost and not possibilities:
+            return None
+        return possibilities, transitions
+
+    def _possibilities(
+        self, piece: LegacyPiece, source: Cell | Hand, entry: LegacyEntry, path: str
+    ) -> list[_Possibility] | None:
+        """The GGN possibilities of one entry: [] when it can never hold, None when lost."""
+        check_path = path + "/board_check"
+        conditions: list[tuple[str, str, str]] = []  # (square, "must" | "deny" | "ally", state)
+        if isinstance(source, Cell):
+            label = str(source)
+            state = entry.board_check.get(label)
+            if state is not None:
+                shown = str(state)
+                if state in ("occupied", "ally") or state == piece:
+                    self.note(extend(check_path, label),
+                              f"the source square is checked for {shown!r}, which always holds as the "
+                              "moving piece stands there: the check is left out (GGN 1.0.0 forbids "
+                              "the source in conditions)")
+                else:
+                    self.note(extend(check_path, label),
+                              f"the source square is checked for {shown!r}, which never holds as the "
+                              "moving piece stands there: the entry is left out")
+                    return []
+        ok = True
+        for label, state in entry.board_check.items():
+            square_path = extend(check_path, label)
+            try:
+                cell = _parse_cell(label)
+            except NotationError as error:
+                ok = False
+                self.note(square_path, f"square {label!r} is not a CELL coordinate ({error.reason}): "
+                                       "this entry is not carried over")
+                continue
+            if cell == source:
+                continue
+            if state in ("empty", "enemy"):
+                conditions.append((label, "must", state))
+            elif state == "occupied":
+                conditions.append((label, "deny", "empty"))
+            elif state == "ally":
+                conditions.append((label, "ally", ""))
+            else:
+                assert isinstance(state, LegacyPiece)
+                qpi = self.mapping.get(state)
+                if qpi is None:
+                    ok = False
+                    self.note(square_path, f"{self._no_qpi(state)}: this entry is not carried over")
+                else:
+                    conditions.append((label, "must", str(qpi)))
+        if not ok:
+            return None
+        return self._expand(conditions, piece.side, check_path)
+
+    def _expand(self, conditions: list[tuple[str, str, str]], mover: Side, path: str) -> list[_Possibility]:
+        allies = self.known[mover]
+        squares = [label for label, kind, _ in conditions if kind == "ally"]
+        count = len(allies) ** len(squares)
+        if count > self.ally_limit:
+            for label in squares:
+                self.note(extend(path, label),
+                          f"'ally' has no LCN condition, and one possibility per piece of the {mover} "
+                          f"player the document knows would make {count} for this entry, over the "
+                          f"limit of {self.ally_limit}: written as deny 'enemy', which also lets an "
+                          "empty square through")
+            conditions = [(lbl, "deny", "enemy") if kind == "ally" else (lbl, kind, st)
+                          for lbl, kind, st in conditions]
+            squares = []
+        else:
+            for label in squares:
+                self.note(extend(path, label),
+                          f"'ally' has no LCN condition: written as one possibility per piece of the "
+                          f"{mover} player the document knows ({', '.join(allies)}); a piece the "
+                          "document does not name would not count as an ally")
+        result: list[_Possibility] = []
+        for combination in product(allies, repeat=len(squares)):
+            chosen = dict(zip(squares, combination, strict=True))
+            must: dict[str, str] = {}
+            deny: dict[str, str] = {}
+            for label, kind, state in conditions:
+                if kind == "deny":
+                    deny[label] = state
+                else:
+                    must[label] = chosen[label] if kind == "ally" else state
+            possibility: _Possibility = {}
+            if must:
+                possibility["must"] = must
+            if deny:
+                possibility["deny"] = deny
+            result.append(possibility)
+        return result
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def convert(
+    legacy: LegacyRuleset, mapping: GanMapping | Mapping[str, str], *, ally_limit: int = 64
+) -> Conversion:
+    """Rewrite a legacy document as GGN 1.0.0 (see the module's text for how).
+
+    ``mapping`` names the legacy pieces in QPI: a :class:`GanMapping` or a plain mapping of
+    strings. ``ally_limit`` bounds the possibilities one entry's ``ally`` checks may become.
+
+    >>> from ggn.legacy import LegacyRuleset
+    >>> legacy = LegacyRuleset.from_value({"SHOGI:SILVER": {"c3": {"c4": [{
+    ...     "board_check": {"c4": "ally", "c3": "occupied"}, "board_patch": {}}]}}})
+    >>> conversion = convert(legacy, builtin_mapping("shogi"))
+    >>> [p.to_value() for p in conversion.ruleset["S:S"]["c3"]["c4"]]
+    [{'must': {'c4': 'S:S'}}]
+    >>> for path, message in conversion.notes:
+    ...     print(path, "|", message[:59])
+    /SHOGI:SILVER/c3/c4/0/board_check/c3 | the source square is checked for 'occupied', which always h
+    /SHOGI:SILVER/c3/c4/0/board_check/c4 | 'ally' has no LCN condition: written as one possibility per
+    """
+    if not isinstance(legacy, LegacyRuleset):
+        raise TypeError(f"convert takes a LegacyRuleset, not {type(legacy).__name__}")
+    if isinstance(ally_limit, bool) or not isinstance(ally_limit, int) or ally_limit < 1:
+        raise GGNError(f"ally_limit is a positive integer, not {ally_limit!r}")
+    resolved = mapping if isinstance(mapping, GanMapping) else GanMapping.of(mapping)
+    converter = _Converter(legacy, resolved, ally_limit)
+    document, effects = converter.run()
+    return Conversion(Ruleset.from_value(document), effects, converter.notes)
