@@ -37,6 +37,10 @@ How the occupation states become LCN conditions (GGN evaluates a possibility as:
   possibilities for one entry it becomes ``deny: {X: "enemy"}``, which also lets an empty X
   through, and a note says that.
 
+These are exact where the legacy format reads a position: as squares, an absent one empty.
+On a :class:`~ggn.position.Position`, GGN lets a ``deny`` on a square off the board never fire,
+so an ``occupied`` check on such a square would hold there.
+
 The mover's side is the Active Player's (a player moves their own pieces): ``ally`` and a
 ``board_check`` on the source square are read so, and the effects use that player's hand.
 GGN 1.0.0 forbids the source square in conditions: the moving piece stands there, so a check
@@ -216,8 +220,8 @@ class _Converter:
             qpi = self.mapping.get(piece)
             if qpi is None:
                 count = sum(len(e) for d in sources.values() for e in d.values())
-                self.note(path, f"{self._no_qpi(piece)}: its {_plural(count, 'entry', 'entries')} "
-                                "are not carried over")
+                self.note(path, f"{self._no_qpi(piece)}: none of its moves is carried over "
+                                f"({_plural(count, 'entry', 'entries')})")
                 continue
             if qpi in first_of:
                 self.note(path, f"{str(piece)!r} maps to {str(qpi)!r}, as {str(first_of[qpi])!r} does: "
@@ -277,8 +281,8 @@ class _Converter:
                 continue
             transition, faults = _effect(entry, piece.side, self.mapping.qpi)
             for fault in faults:
-                self.note(entry_path + fault.where, f"{fault}: the effect of this entry is not carried "
-                                                    "over (null in the effects)")
+                self.note(entry_path + fault.where, "the effect of this entry is not carried over "
+                                                    f"(null in the effects): {fault}")
             effect = None if transition is None else transition.to_value()
             possibilities.extend(converted)
             transitions.extend([effect] * len(converted))

@@ -65,6 +65,7 @@ __all__ = [
 ]
 
 _parse_piece: Final = Memo(LegacyPiece.parse)
+_CACHE_BOUND: Final = 4096
 
 
 class ConversionError(GGNError):
@@ -174,6 +175,8 @@ class GanMapping(Document):
             return self._cache[legacy]
         except KeyError:
             pass
+        if len(self._cache) >= _CACHE_BOUND:
+            self._cache.clear()  # bounded, so that a stream of distinct pieces cannot grow it forever
         found = self._cache[legacy] = self._find(legacy)
         return found
 
@@ -443,8 +446,8 @@ def _effect(
         try:
             cell = _parse_cell(label)
         except NotationError as error:
-            faults.append(LabelError(label, f"board_patch square {label!r} is not a CELL coordinate: "
-                                            f"{error.reason}", where))
+            faults.append(LabelError(label, f"board_patch square {label!r} is not a CELL coordinate "
+                                            f"({error.reason})", where))
             continue
         board[cell] = None if piece is None else name(piece, where)
     hand: dict[Qpi, int] = {}
