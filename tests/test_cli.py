@@ -176,3 +176,63 @@ def test_parse_text_that_looks_like_an_option() -> None:
     assert json.loads(call("parse", "pin", "-p")[1])["state"] == "diminished"
     assert json.loads(call("parse", "pin", "--", "-p")[1])["state"] == "diminished"
     assert call("parse", "cell", "-h")[0] == 0  # help still works
+
+
+CHESS_START = "+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c"
+
+
+def test_moves_with_no_arguments_lists_the_chess_start() -> None:
+    status, out, err = call("moves")
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert len(lines) == 20
+    assert "C:P e2-e4" in lines and "C:N g1-f3" in lines
+
+
+def test_moves_json_and_files(tmp_path: Path) -> None:
+    rules = tmp_path / "rook.json"
+    rules.write_text(json.dumps({"C:R": {"a1": {
+        "a2": [{"must": {"a2": "empty"}}, {"must": {"a2": "enemy"}}],
+        "b1": [{"must": {"b1": "empty"}}],
+    }}}))
+    status, out, _ = call("moves", str(rules), "8/8/8/8/8/8/p7/R7 / C/c", "--format", "json")
+    assert status == 0
+    assert json.loads(out) == [
+        {"piece": "C:R", "source": "a1", "destination": "a2"},
+        {"piece": "C:R", "source": "a1", "destination": "b1"},
+    ]
+    assert call("moves", str(rules))[0] == 2  # a file needs a position
+    status, _, err = call("moves", str(rules), "8/8 / C/C")
+    assert status == 1
+    assert "invalid FEEN" in err
+    rules.write_text("[]")
+    assert call("moves", str(rules), "8/8 / C/c")[0] == 1
+    assert call("moves", str(tmp_path / "none.json"), "8/8 / C/c")[0] == 2
+
+
+def test_apply_and_diff() -> None:
+    stn = '{"board_diff": {"e2": null, "e4": "C:P"}, "toggle": true}'
+    status, out, _ = call("apply", CHESS_START, stn)
+    assert status == 0
+    after = out.strip()
+    assert after == "+rnbq+k^bn+r/pppppppp/8/8/4P3/8/PPPP1PPP/+RNBQ+K^BN+R / c/C"
+    status, out, _ = call("diff", CHESS_START, after)
+    assert status == 0
+    assert json.loads(out) == json.loads(stn)
+    assert call("apply", CHESS_START, "-", stdin=stn.encode())[1].strip() == after
+    status, _, err = call("apply", "8/8 P/ C/c", '{"first_player_hand_diff": {"C:P": -2}}')
+    assert status == 1
+    assert "holds 1" in err
+    assert call("apply", CHESS_START, '{"toggle": 1}')[0] == 1
+    status, _, err = call("diff", "8/8 / C/c", "9/9 / C/c")
+    assert status == 1
+    assert "different board shapes" in err
+
+
+def test_generate_chess_is_a_valid_document() -> None:
+    status, out, _ = call("generate", "chess", "--indent", "0")
+    assert status == 0
+    assert out.count("\n") == 1
+    document = json.loads(out)
+    assert "C:+K^" in document
+    assert call("generate", "go")[0] == 2

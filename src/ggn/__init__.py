@@ -8,6 +8,9 @@ JSON documents (validated on construction, read-only, dumped back to canonical
 JSON): :class:`Conditions` (LCN), :class:`Ruleset` (GGN 1.0.0),
 :class:`Transition` (STN), :class:`LegacyRuleset` (the legacy GGN format).
 
+Evaluation: :class:`Position` (from and to FEEN), ``Ruleset.moves(position)``
+giving :class:`Move` values, and STN on positions in :mod:`ggn.transitions`.
+
 >>> import ggn
 >>> rules = ggn.Ruleset.loads('{"S:P": {"*": {"e5": [{"must": {"e5": "empty"}}]}}}')
 >>> rules.select("S:P").source("*").destination("e5")[0].must
@@ -19,12 +22,14 @@ True
 from ggn.cell import HAND, Cell, Hand, Location, parse_location
 from ggn.epin import Epin
 from ggn.errors import DocumentError, GGNError, NotationError, NotFoundError, Violation
+from ggn.evaluate import Move
 from ggn.feen import Feen
 from ggn.gan import Gan, LegacyPiece
 from ggn.lcn import Conditions, StateValue
 from ggn.legacy import LegacyEntry, LegacyRuleset
 from ggn.lint import LintWarning, lint
 from ggn.pin import Pin
+from ggn.position import Position, PositionError
 from ggn.qpi import Qpi
 from ggn.ruleset import PieceRules, Possibility, Ruleset, SourceRules
 from ggn.schemas import load_schema
@@ -46,10 +51,13 @@ __all__ = [
     "LegacyRuleset",
     "LintWarning",
     "Location",
+    "Move",
     "NotFoundError",
     "NotationError",
     "PieceRules",
     "Pin",
+    "Position",
+    "PositionError",
     "Possibility",
     "Qpi",
     "Ruleset",

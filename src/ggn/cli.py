@@ -20,6 +20,7 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar, NoReturn
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
+from ggn import games
 from ggn._document import Document
 from ggn._json import DEFAULT_MAX_ERRORS, decode, read_file
 from ggn.cell import Cell, Hand
@@ -31,11 +32,13 @@ from ggn.lcn import Conditions
 from ggn.legacy import LegacyRuleset
 from ggn.lint import lint
 from ggn.pin import Pin
+from ggn.position import Position, PositionError
 from ggn.qpi import Qpi
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
 from ggn.sin import Sin
 from ggn.stn import Transition
+from ggn.transitions import diff
 
 __all__ = ["main", "run"]
 
@@ -74,6 +77,11 @@ examples:
   ggn validate --as stn --format json move.json
   ggn lint rules.json --board '8/8/8/8/8/8/8/8 / C/c'
   ggn schema ggn > ggn.schema.json
+  ggn moves                        the 20 moves of the chess start position
+  ggn moves rules.json FEEN --format json
+  ggn apply FEEN '{"board_diff": {"e2": null, "e4": "C:P"}, "toggle": true}'
+  ggn diff FEEN FEEN               the minimal STN transition between two positions
+  ggn generate chess > chess.json  a complete GGN document of a game
   ggn demo                         a tour on an embedded example
 
 exit status: 0 success, 1 invalid input, 2 usage error or unreadable file.
@@ -168,6 +176,60 @@ def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
         "demo", help="a short tour on an embedded example document",
         description="Load, validate, navigate, lint and dump an embedded GGN document.",
     )
+
+    moves = commands.add_parser(
+        "moves", help="list the pseudo-legal moves of a position",
+        description="List every pseudo-legal move of a position under a GGN document: each "
+                    "piece of the active player on the board, and each piece in the active "
+                    "player's hand (source *), to every destination with a possibility that "
+                    "holds. With no arguments: the built-in chess document and start position.",
+        epilog="examples:\n  ggn moves\n  ggn moves chess '8/8/8/8/8/8/4P3/4K^3 / C/c'\n"
+               "  ggn moves rules.json 'lnsgk^gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK^GSNL / S/s'"
+               "\n  ggn moves --format json   # [{\"piece\": ..., \"source\": ..., "
+               "\"destination\": ...}, ...]",
+        formatter_class=formatter,
+    )
+    moves.add_argument("rules", nargs="?", default="chess", metavar="RULES",
+                       help="a GGN file, - for standard input, or a built-in game "
+                            f"({', '.join(games.names())}); default: chess")
+    moves.add_argument("feen", nargs="?", metavar="FEEN",
+                       help="the position; default: the built-in game's start position")
+    moves.add_argument("--format", choices=["text", "json"], default="text",
+                       help="text: one move per line as 'PIECE SOURCE-DESTINATION' (default); "
+                            "json: a list of objects")
+
+    apply_cmd = commands.add_parser(
+        "apply", help="apply an STN transition to a FEEN position",
+        description="Print the FEEN of the position after the transition. STN is JSON text, a "
+                    "file, or - for standard input. A transition that cannot apply (a hand "
+                    "count below zero, a square off the board) is an error: exit 1.",
+        epilog="example:\n  ggn apply '8/8/8/8/8/8/4P3/8 / C/c' "
+               "'{\"board_diff\": {\"e2\": null, \"e4\": \"C:P\"}, \"toggle\": true}'",
+        formatter_class=formatter,
+    )
+    apply_cmd.add_argument("feen", metavar="FEEN", help="the position before")
+    apply_cmd.add_argument("stn", metavar="STN", help="the transition: JSON text, a file, or -")
+
+    diff_cmd = commands.add_parser(
+        "diff", help="the minimal STN transition from one position to another",
+        description="Print, as JSON, the minimal STN transition that turns the first position "
+                    "into the second. Both must share a board shape and styles.",
+        epilog="example:\n  ggn diff '8/8/8/8/8/8/4P3/8 / C/c' '8/8/8/8/4P3/8/8/8 / c/C'",
+        formatter_class=formatter,
+    )
+    diff_cmd.add_argument("before", metavar="FEEN", help="the position before")
+    diff_cmd.add_argument("after", metavar="FEEN", help="the position after")
+
+    generate = commands.add_parser(
+        "generate", help="write the complete GGN document of a game",
+        description="Print the complete GGN 1.0.0 document of a built-in game as JSON.",
+        epilog="example:\n  ggn generate chess > chess.json",
+        formatter_class=formatter,
+    )
+    generate.add_argument("game", choices=list(games.names()), metavar="GAME",
+                          help="one of: " + ", ".join(games.names()))
+    generate.add_argument("--indent", type=int, default=2, metavar="N",
+                          help="indentation of the JSON (default 2; 0 for one line)")
     return parser
 
 
@@ -358,12 +420,113 @@ def _demo(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes] | N
     return 0
 
 
+def _rules(name: str, stdin: IO[bytes] | None, err: IO[str]) -> tuple[int, Ruleset | None]:
+    if name in games.names():
+        return 0, games.ruleset(name)
+    status, document, violations = _load(Ruleset, name, stdin, err, DEFAULT_MAX_ERRORS)
+    if status == 1:
+        _report(err, name, Ruleset, violations, DEFAULT_MAX_ERRORS)
+    if document is None:
+        return status, None
+    assert isinstance(document, Ruleset)
+    return 0, document
+
+
+def _position(text: str, err: IO[str], command: str) -> Position | None:
+    try:
+        return Position.from_feen(text)
+    except NotationError as error:
+        err.write(f"ggn {command}: {error}\n")
+        return None
+
+
+def _moves(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[bytes] | None) -> int:
+    feen = args.feen
+    if feen is None:
+        if args.rules not in games.names():
+            err.write("ggn moves: give a FEEN position after a GGN file (only a built-in game "
+                      "has a default start position)\n")
+            return 2
+        feen = games.start(args.rules)
+    position = _position(feen, err, "moves")
+    if position is None:
+        return 1
+    status, rules = _rules(args.rules, stdin, err)
+    if rules is None:
+        return status
+    moves = rules.moves(position)
+    if args.format == "json":
+        listed = [
+            {"piece": str(m.piece), "source": str(m.source), "destination": str(m.destination)}
+            for m in moves
+        ]
+        out.write(json.dumps(listed) + "\n")
+    else:
+        out.writelines(f"{m}\n" for m in moves)
+    return 0
+
+
+def _transition(text: str, stdin: IO[bytes] | None, err: IO[str]) -> tuple[int, Transition | None]:
+    if text.lstrip().startswith("{"):
+        try:
+            return 0, Transition.loads(text)
+        except DocumentError as error:
+            _report(err, "STN", Transition, list(error.violations), DEFAULT_MAX_ERRORS)
+            return 1, None
+    status, document, violations = _load(Transition, text, stdin, err, DEFAULT_MAX_ERRORS)
+    if status == 1:
+        _report(err, text, Transition, violations, DEFAULT_MAX_ERRORS)
+    if document is None:
+        return status, None
+    assert isinstance(document, Transition)
+    return 0, document
+
+
+def _apply(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[bytes] | None) -> int:
+    position = _position(args.feen, err, "apply")
+    if position is None:
+        return 1
+    status, transition = _transition(args.stn, stdin, err)
+    if transition is None:
+        return status
+    try:
+        after = position.apply(transition)
+    except PositionError as error:
+        err.write(f"ggn apply: {error}\n")
+        return 1
+    out.write(after.to_feen() + "\n")
+    return 0
+
+
+def _diff(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes] | None) -> int:
+    before = _position(args.before, err, "diff")
+    after = _position(args.after, err, "diff") if before is not None else None
+    if before is None or after is None:
+        return 1
+    try:
+        transition = diff(before, after)
+    except PositionError as error:
+        err.write(f"ggn diff: {error}\n")
+        return 1
+    out.write(json.dumps(transition.to_value()) + "\n")
+    return 0
+
+
+def _generate(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes] | None) -> int:
+    out.write(json.dumps(games.document(args.game), indent=args.indent or None) + "\n")
+    return 0
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace, IO[str], IO[str], IO[bytes] | None], int]] = {
     "parse": _parse,
     "validate": _validate,
     "lint": _lint,
     "schema": _schema,
     "demo": _demo,
+    "moves": _moves,
+    "apply": _apply,
+    "diff": _diff,
+    "generate": _generate,
 }
 
 
