@@ -236,3 +236,74 @@ def test_generate_chess_is_a_valid_document() -> None:
     document = json.loads(out)
     assert "C:+K^" in document
     assert call("generate", "go")[0] == 2
+
+
+LEGACY_CHESS = {
+    "CHESS:PAWN": {"e2": {"e4": [{
+        "board_check": {"e3": "empty", "e4": "empty"},
+        "board_patch": {"e2": None, "e4": "CHESS:-PAWN"},
+    }]}},
+    "CHESS:KNIGHT": {"g1": {"f3": [{
+        "board_check": {"f3": "ally"},
+        "board_patch": {"g1": None, "f3": "CHESS:KNIGHT"},
+    }]}},
+}
+
+
+def test_convert_prints_ggn_and_notes_and_writes_effects(tmp_path: Path) -> None:
+    legacy = tmp_path / "old.json"
+    legacy.write_text(json.dumps(LEGACY_CHESS))
+    status, out, err = call("convert", str(legacy), "--indent", "0")  # the game names the mapping
+    assert status == 0
+    document = json.loads(out)
+    assert document["C:P"] == {"e2": {"e4": [{"must": {"e3": "empty", "e4": "empty"}}]}}
+    # 'ally' has no LCN form: one possibility per first-side piece the document names anywhere.
+    assert {tuple(p["must"].items()) for p in document["C:N"]["g1"]["f3"]} == {
+        (("f3", "C:P"),), (("f3", "C:-P"),), (("f3", "C:N"),)}
+    assert "note: /CHESS:KNIGHT/g1/f3/0/board_check/f3:" in err
+    assert "were not written; give --effects FILE" in err
+
+    effects = tmp_path / "effects.json"
+    status, out2, err = call("convert", str(legacy), "--mapping", "CHESS", "--effects", str(effects),
+                             "--indent", "0")
+    assert (status, out2) == (0, out)
+    assert f"effects written to {effects}" in err
+    assert json.loads(effects.read_text())["C:P"]["e2"]["e4"] == [
+        {"board_diff": {"e2": None, "e4": "C:-P"}, "toggle": True}]
+
+
+def test_convert_with_a_mapping_file_and_its_errors(tmp_path: Path) -> None:
+    legacy = tmp_path / "old.json"
+    legacy.write_text(json.dumps({"GAME:X": {"c3": {"d4": [
+        {"board_check": {"d4": "enemy"}, "board_patch": {"c3": None, "d4": "GAME:X"}}]}}}))
+    status, _, err = call("convert", str(legacy))
+    assert status == 2
+    assert "no built-in mapping covers the document's games (game)" in err
+    mapping = tmp_path / "pieces.json"
+    mapping.write_text(json.dumps({"GAME:X": "Z:X", "game:x": "z:x"}))
+    status, out, err = call("convert", str(legacy), "--mapping", str(mapping), "--indent", "0")
+    assert status == 0
+    assert json.loads(out) == {"Z:X": {"c3": {"d4": [{"must": {"d4": "enemy"}}]}}}
+    mapping.write_text(json.dumps({"GAME:X": "not a qpi"}))
+    status, _, err = call("convert", str(legacy), "--mapping", str(mapping))
+    assert status == 1
+    assert "invalid mapping" in err and "/GAME:X" in err
+    status, _, err = call("convert", str(legacy), "--mapping", "go")
+    assert status == 2
+    assert "neither a built-in mapping" in err
+    status, _, err = call("convert", str(legacy), "--mapping", "chess", "--effects",
+                          str(tmp_path / "missing" / "e.json"))
+    assert status == 2
+    assert "cannot write --effects" in err
+
+
+def test_convert_rejects_an_invalid_legacy_document(tmp_path: Path) -> None:
+    legacy = tmp_path / "old.json"
+    legacy.write_text(json.dumps({"CHESS:PAWN": {"e2": {"e4": [{"board_check": {}}]}}}))
+    status, out, err = call("convert", str(legacy), "--mapping", "chess")
+    assert (status, out) == (1, "")
+    assert "invalid legacy GGN document" in err and "/CHESS:PAWN/e2/e4/0" in err
+    assert call("convert", str(tmp_path / "none.json"))[0] == 2
+    status, out, _ = call("convert", "-", "--mapping", "chess", "--indent", "0",
+                          stdin=json.dumps(LEGACY_CHESS).encode())
+    assert status == 0 and "C:P" in json.loads(out)

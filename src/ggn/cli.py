@@ -24,12 +24,14 @@ from ggn import games
 from ggn._document import Document
 from ggn._json import DEFAULT_MAX_ERRORS, decode, read_file
 from ggn.cell import Cell, Hand
+from ggn.convert import BUILTIN_MAPPINGS, builtin_mapping, convert, load_mapping
 from ggn.epin import Epin
 from ggn.errors import DocumentError, NotationError, Violation
 from ggn.feen import Feen
 from ggn.gan import Gan
 from ggn.lcn import Conditions
 from ggn.legacy import LegacyRuleset
+from ggn.legacy_eval import ConversionError, GanMapping
 from ggn.lint import lint
 from ggn.pin import Pin
 from ggn.position import Position, PositionError
@@ -82,6 +84,7 @@ examples:
   ggn apply FEEN '{"board_diff": {"e2": null, "e4": "C:P"}, "toggle": true}'
   ggn diff FEEN FEEN               the minimal STN transition between two positions
   ggn generate chess > chess.json  a complete GGN document of a game
+  ggn convert old.json --mapping chess --effects effects.json > rules.json
   ggn demo                         a tour on an embedded example
 
 exit status: 0 success, 1 invalid input, 2 usage error or unreadable file.
@@ -230,6 +233,35 @@ def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
                           help="one of: " + ", ".join(games.names()))
     generate.add_argument("--indent", type=int, default=2, metavar="N",
                           help="indentation of the JSON (default 2; 0 for one line)")
+
+    convert_cmd = commands.add_parser(
+        "convert", help="rewrite a legacy GGN document as GGN 1.0.0",
+        description="Rewrite a legacy GGN document as GGN 1.0.0 and print it as JSON. Legacy "
+                    "pieces (GAN) become QPI through a mapping: a built-in one "
+                    f"({', '.join(BUILTIN_MAPPINGS)}) or a JSON file of GAN to QPI. What "
+                    "GGN 1.0.0 cannot hold is reported on stderr, one note per line with its "
+                    "JSON Pointer into the legacy document: the effects (board_patch and hand "
+                    "fields) go, as STN transitions keyed like the new document, to the file "
+                    "given by --effects, and are otherwise left out. Exit 0 on success (notes "
+                    "or not), 1 if the legacy document or the mapping is invalid, 2 on a usage "
+                    "error or an unreadable file.",
+        epilog="examples:\n  ggn convert old.json --mapping chess > rules.json\n"
+               "  ggn convert old.json --mapping pieces.json --effects effects.json > rules.json\n"
+               "  # pieces.json: {\"CHESS:KING\": \"C:K^\", \"chess:king\": \"c:k^\", ...}",
+        formatter_class=formatter,
+    )
+    convert_cmd.add_argument("file", metavar="LEGACY", help="the legacy GGN document, or - for "
+                                                           "standard input")
+    convert_cmd.add_argument("--mapping", default=None, metavar="NAME|FILE",
+                             help="the GAN to QPI mapping: a built-in name "
+                                  f"({', '.join(BUILTIN_MAPPINGS)}) or a JSON file; default: "
+                                  "the built-in mapping of the document's game, when every "
+                                  "piece belongs to one built-in game")
+    convert_cmd.add_argument("--effects", metavar="OUT",
+                             help="write the effects, as STN transitions keyed like the new "
+                                  "document, to this JSON file")
+    convert_cmd.add_argument("--indent", type=int, default=2, metavar="N",
+                             help="indentation of the JSON (default 2; 0 for one line)")
     return parser
 
 
@@ -517,6 +549,68 @@ def _generate(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes]
     return 0
 
 
+def _mapping(name: str | None, legacy: LegacyRuleset, err: IO[str]) -> tuple[int, GanMapping | None]:
+    if name is None:
+        games_named = {piece.gan.game.lower() for piece in legacy.pieces}
+        if len(games_named) != 1 or next(iter(games_named)) not in BUILTIN_MAPPINGS:
+            found = ", ".join(sorted(games_named)) or "none"
+            err.write(f"ggn convert: no built-in mapping covers the document's games ({found}); "
+                      "give one with --mapping NAME|FILE\n")
+            return 2, None
+        return 0, builtin_mapping(next(iter(games_named)))
+    if name.lower() in BUILTIN_MAPPINGS:
+        return 0, builtin_mapping(name)
+    if not os.path.exists(name):
+        err.write(f"ggn convert: --mapping {name!r} is neither a built-in mapping "
+                  f"({', '.join(BUILTIN_MAPPINGS)}) nor a file\n")
+        return 2, None
+    try:
+        return 0, load_mapping(name)
+    except DocumentError as error:
+        err.write(f"ggn convert: --mapping {name}: invalid mapping\n")
+        for violation in error.violations:
+            err.write(f"  {violation.path or '(document)'}: {violation.message}\n")
+        return 1, None
+    except OSError as error:
+        err.write(f"ggn convert: --mapping {name}: {error.strerror or error}\n")
+        return 2, None
+
+
+def _convert(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[bytes] | None) -> int:
+    status, document, violations = _load(LegacyRuleset, args.file, stdin, err, DEFAULT_MAX_ERRORS)
+    if document is None:
+        if status == 1:
+            _report(err, args.file, LegacyRuleset, violations, DEFAULT_MAX_ERRORS)
+        return status
+    assert isinstance(document, LegacyRuleset)
+    status, mapping = _mapping(args.mapping, document, err)
+    if mapping is None:
+        return status
+    try:
+        conversion = convert(document, mapping)
+    except ConversionError as error:
+        err.write(f"ggn convert: {error}\n")
+        return 1
+    indent = args.indent or None
+    if args.effects is not None:
+        try:
+            with open(args.effects, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps(conversion.effects, indent=indent) + "\n")
+        except OSError as error:
+            err.write(f"ggn convert: cannot write --effects {args.effects}: "
+                      f"{error.strerror or error}\n")
+            return 2
+    out.write(conversion.ruleset.dumps(indent=indent) + "\n")
+    for note in conversion.notes:
+        err.write(f"ggn convert: note: {note}\n")
+    if args.effects is not None:
+        err.write(f"ggn convert: effects written to {args.effects}\n")
+    elif any(conversion.effects.values()):
+        err.write("ggn convert: the effects (board_patch and hand fields), which GGN 1.0.0 does "
+                  "not hold, were not written; give --effects FILE to keep them as STN\n")
+    return 0
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace, IO[str], IO[str], IO[bytes] | None], int]] = {
     "parse": _parse,
     "validate": _validate,
@@ -527,6 +621,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, IO[str], IO[str], IO[bytes] |
     "apply": _apply,
     "diff": _diff,
     "generate": _generate,
+    "convert": _convert,
 }
 
 
