@@ -30,7 +30,8 @@ from ggn.ruleset import Possibilities, Possibility, Ruleset
 
 __all__ = ["CompiledRuleset"]
 
-Generator = Callable[[list[int], list[Move]], None]
+Generator = Callable[[list[int], Callable[[Move], None], Callable[[tuple[Move, ...]], None]], None]
+"""A compiled (piece, source): reads the codes, adds moves with ``append`` and ``extend``."""
 
 _MAX_NODES = 4000  # decision-tree nodes per group before falling back (tests lower it)
 _MAX_DEPTH: Final = 60  # nesting of the generated code, well inside Python's limit
@@ -229,9 +230,7 @@ def _compile(
         return None
     enemy_sign = -1 if active == "first" else 1
     writer = _Writer(destinations, piece, source, enemy_sign)
-    writer.lines.append("def generate(b, out):")
-    writer.lines.append(" ap = out.append")
-    writer.lines.append(" ex = out.extend")
+    writer.lines.append("def generate(b, ap, ex):")
     fallback: list[list[_Rule]] = []
     for group in _components(rules):
         writer.nodes = 0
@@ -241,7 +240,7 @@ def _compile(
             fallback.append(group)
     namespace: dict[str, object] = dict(writer.constants)
     if fallback:
-        writer.lines.append(" slow(b, out)")
+        writer.lines.append(" slow(b, ap, ex)")
         namespace["slow"] = _interpreter(fallback, writer, enemy_sign)
     source_text = "\n".join(writer.lines)
     code = compile(source_text, "<ggn compiled moves>", "exec")
@@ -255,7 +254,7 @@ def _interpreter(groups: list[list[_Rule]], writer: _Writer, enemy_sign: int) ->
     """Direct evaluation of the rules that did not fit a decision tree."""
     rules = [rule for group in groups for rule in group]
 
-    def slow(b: list[int], out: list[Move]) -> None:
+    def slow(b: list[int], ap: Callable[[Move], None], _: Callable[[tuple[Move, ...]], None]) -> None:
         held: dict[int, list[int]] = {}
         for rule in rules:
             if all(_meets(t, b[s], enemy_sign) for s, t in rule.must.items()) and not any(
@@ -264,7 +263,7 @@ def _interpreter(groups: list[list[_Rule]], writer: _Writer, enemy_sign: int) ->
                 held.setdefault(rule.destination, []).append(rule.order)
         for destination, orders in sorted(held.items()):
             target, possibilities = writer.destinations[destination]
-            out.append(Move(writer.piece, writer.source, target, tuple(possibilities[o] for o in orders)))
+            ap(Move(writer.piece, writer.source, target, tuple(possibilities[o] for o in orders)))
 
     return slow
 
@@ -291,13 +290,15 @@ class CompiledRuleset:
                         self._board[number][code] = self._lazy(piece, source, number, code)
 
     def _lazy(self, piece: Qpi, source: Cell, number: int, code: int) -> Generator:
-        def first_call(b: list[int], out: list[Move]) -> None:
+        def first_call(
+            b: list[int], ap: Callable[[Move], None], ex: Callable[[tuple[Move, ...]], None]
+        ) -> None:
             made = _compile(self.ruleset, self.geometry, piece, source, piece.side)
             if made is None:
                 del self._board[number][code]
                 return
             self._board[number][code] = made
-            made(b, out)
+            made(b, ap, ex)
 
         return first_call
 
@@ -332,13 +333,14 @@ class CompiledRuleset:
         codes = position.codes
         active = position.active
         out: list[Move] = []
+        ap, ex = out.append, out.extend
         side = 0 if active == "first" else 1
         if source is None or source is HAND:
             hand = position.hands[side]
             for held in hand if piece is None else ([piece] if piece in hand else []):
                 generate = self._hand_generator(held, active)
                 if generate is not None:
-                    generate(codes, out)
+                    generate(codes, ap, ex)
             if source is HAND:
                 return out
         if source is not None:
@@ -357,7 +359,7 @@ class CompiledRuleset:
                 continue
             generate = board[number].get(code)
             if generate is not None:
-                generate(codes, out)
+                generate(codes, ap, ex)
         return out
 
     def _moves_to(self, position: Position, destination: Cell | Hand) -> list[Move]:
@@ -391,25 +393,22 @@ class CompiledRuleset:
 
     def moves(self, position: Position) -> list[Move]:
         """Every pseudo-legal move of ``position``."""
-        self._check(position)
+        if position.geometry is not self.geometry:
+            self._check(position)
         codes = position.codes
         out: list[Move] = []
+        ap, ex = out.append, out.extend
         board = self._board
-        if position.active == "first":
-            for number in position.occupied[0]:
-                generate = board[number].get(codes[number])
-                if generate is not None:
-                    generate(codes, out)
-            hand = position.hands[0]
-        else:
-            for number in position.occupied[1]:
-                generate = board[number].get(codes[number])
-                if generate is not None:
-                    generate(codes, out)
-            hand = position.hands[1]
+        side = 0 if position.active == "first" else 1
+        for number in position.occupied[side]:
+            generate = board[number].get(codes[number])
+            if generate is not None:
+                generate(codes, ap, ex)
+        hand = position.hands[side]
         if hand:
+            active = position.active
             for piece in hand:
-                generate = self._hand_generator(piece, position.active)
+                generate = self._hand_generator(piece, active)
                 if generate is not None:
-                    generate(codes, out)
+                    generate(codes, ap, ex)
         return out

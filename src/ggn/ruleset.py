@@ -132,15 +132,17 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
     indexing (``rules["C:R"]["a1"]["a4"]``); keys may be given as strings.
     """
 
-    __slots__ = ("_compiled",)
+    __slots__ = ("_compiled", "_last")
     _what: ClassVar[str] = "piece"
     _parse_key = staticmethod(_parse_qpi)
     _kind: ClassVar[str] = "GGN"
     _compiled: dict[tuple[int, ...], Any]
+    _last: Any  # the compiled form used last: most callers ask about one board shape
 
     def __init__(self, data: dict[Qpi, PieceRules], where: str = "in the ruleset") -> None:
         super().__init__(data, where)
         self._compiled = {}
+        self._last = None
 
     @property
     def pieces(self) -> tuple[Qpi, ...]:
@@ -159,6 +161,11 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
 
         The ruleset compiles once per board shape, on first use, and keeps the compiled form.
         """
+        last = self._last
+        if last is not None and piece is None and source is None and destination is None \
+                and last.geometry is position.geometry:
+            moves: list[Move] = last.moves(position)  # the common case, first and fast
+            return moves
         # Layer 4 (positions and evaluation) is imported here, at call time, on purpose: the
         # document keeps its compiled forms, and the document layer stays importable alone.
         from ggn.compiled import CompiledRuleset  # noqa: PLC0415
@@ -166,9 +173,10 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
         compiled = self._compiled.get(position.shape)
         if compiled is None:
             compiled = self._compiled[position.shape] = CompiledRuleset(self, position.geometry)
+        self._last = compiled
         if piece is None and source is None and destination is None:
-            moves: list[Move] = compiled.moves(position)
-            return moves
+            every: list[Move] = compiled.moves(position)
+            return every
         return compiled.select(
             position,
             _parse_qpi(piece) if isinstance(piece, str) else piece,
