@@ -1,0 +1,417 @@
+"""The generic rule system: legal moves, their full transitions, playing them, the end of a game.
+
+A GGN document lists pseudo-legal moves. A rule system, on top of it:
+
+- gives each pseudo-legal move its full effect, as one or more *plays* (one per choice, such
+  as a promotion piece), each with its complete STN transition;
+- keeps the legal ones: a play is illegal if, after it, the opponent has a pseudo-legal move
+  onto one of the mover's terminal (``^``) pieces (games add their own rules on top);
+- says how the game ends when the player to move has no legal play.
+
+The inner loop works on the compact form of positions (integer piece codes by square): a play
+is a tuple of square changes and hand changes, made readable (:class:`Play`, with its
+:class:`~ggn.stn.Transition`) only when asked for. Whether a square is attacked is answered by
+code generated once per (board shape, attacking side, square) from the document's reverse
+index: every (source, piece) that can arrive on the square, and the conditions it needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final
+
+from ggn._types import Side
+from ggn.cell import HAND, Cell, Hand
+from ggn.errors import GGNError
+from ggn.evaluate import Move
+from ggn.lcn import EMPTY, ENEMY, StateValue
+from ggn.position import Geometry, Position, code_of, piece_of
+from ggn.qpi import Qpi
+from ggn.ruleset import Possibilities, Ruleset
+from ggn.stn import Transition
+
+__all__ = ["IllegalMoveError", "Outcome", "Play", "RuleSystem"]
+
+Change = tuple[int, int]
+"""A square index and the code it gets (0: empty)."""
+
+HandChange = tuple[tuple[Qpi, int], ...]
+"""Count changes of the Active Player's hand."""
+
+Effect = tuple[Qpi | None, tuple[Change, ...], HandChange]
+"""One play of a move, compactly: the chosen piece (or None), square changes (last wins), hand
+changes of the Active Player."""
+
+Attack = Callable[[list[int]], bool]
+
+# The fields of a move's compact description: the move, source index (-1: hand), destination
+# index (-1: hand), the piece's code.
+MoveInfo = tuple[Move, int, int, int]
+
+_INFO_BOUND: Final = 1 << 16  # move descriptions kept per board shape before starting afresh
+
+
+class IllegalMoveError(GGNError):
+    """A move that is not legal in the position it is played in."""
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A legal move: the piece, its source and destination (``*`` for the hand), the piece
+    chosen among several (a promotion), and the full STN transition of the move.
+
+    ``str()`` reads ``PIECE SOURCE-DESTINATION``, followed by ``=CHOICE`` when there is one:
+    ``C:P e7-e8=C:Q``, ``S:P *-e5``.
+    """
+
+    piece: Qpi
+    source: Cell | Hand
+    destination: Cell | Hand
+    choice: Qpi | None
+    transition: Transition
+    move: Move = field(compare=False, repr=False)
+
+    def __str__(self) -> str:
+        text = f"{self.piece} {self.source}-{self.destination}"
+        return text if self.choice is None else f"{text}={self.choice}"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: the winner (None for a draw) and why."""
+
+    winner: Side | None
+    reason: str
+
+    def __str__(self) -> str:
+        if self.winner is None:
+            return f"draw by {self.reason}"
+        return f"{self.winner} player wins by {self.reason}"
+
+
+# --- attacks ---------------------------------------------------------------------------------
+def _term(cell_index: int, state: StateValue, enemy_below: bool) -> str:
+    if state == EMPTY:
+        return f"b[{cell_index}] == 0"
+    if state == ENEMY:
+        return f"b[{cell_index}] {'<' if enemy_below else '>'} 0"
+    assert isinstance(state, Qpi)
+    return f"b[{cell_index}] == {code_of(state)}"
+
+
+def _expression(
+    possibility_must: list[tuple[int, StateValue]], deny: list[tuple[int, StateValue]], enemy_below: bool
+) -> str:
+    parts = [_term(i, s, enemy_below) for i, s in possibility_must]
+    if deny:
+        parts.append("not (" + " or ".join(_term(i, s, enemy_below) for i, s in deny) + ")")
+    return " and ".join(parts) if parts else "True"
+
+
+class _Tables:
+    """What a rule system precomputes for one board shape."""
+
+    __slots__ = ("arrivals", "attacks", "geometry", "hand_arrivals", "info", "terminal")
+
+    def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
+        self.geometry = geometry
+        index = geometry.index
+        # Per attacking side (0 first, 1 second), per square: (source, code, possibilities).
+        self.arrivals: tuple[list[list[tuple[int, int, Possibilities]]], ...] = (
+            [[] for _ in range(geometry.size)], [[] for _ in range(geometry.size)])
+        self.hand_arrivals: tuple[dict[int, list[tuple[Qpi, Possibilities]]], ...] = ({}, {})
+        terminal: tuple[set[int], set[int]] = (set(), set())
+        for piece, sources in ruleset.items():
+            side = 0 if piece.side == "first" else 1
+            code = code_of(piece)
+            if piece.terminal:
+                terminal[side].add(code)
+            for source, destinations in sources.items():
+                number = -1 if source is HAND else index.get(source)  # type: ignore[arg-type]
+                if number is None:
+                    continue
+                for destination, possibilities in destinations.items():
+                    target = index.get(destination) if isinstance(destination, Cell) else None
+                    if target is None or not possibilities:
+                        continue
+                    if number < 0:
+                        self.hand_arrivals[side].setdefault(target, []).append((piece, possibilities))
+                    else:
+                        self.arrivals[side][target].append((number, code, possibilities))
+        self.terminal = (frozenset(terminal[0]), frozenset(terminal[1]))
+        self.attacks: tuple[list[Attack], list[Attack]] = (
+            [self._lazy(0, d) for d in range(geometry.size)],
+            [self._lazy(1, d) for d in range(geometry.size)],
+        )
+        self.info: dict[int, MoveInfo] = {}
+
+    def _lazy(self, side: int, square: int) -> Attack:
+        def first_call(b: list[int]) -> bool:
+            made = self._compile(side, square)
+            self.attacks[side][square] = made
+            return made(b)
+
+        return first_call
+
+    def _compile(self, side: int, square: int) -> Attack:
+        """Whether a board piece of ``side`` can move onto ``square``, which holds a piece of the
+        other side (so possibilities that need the square empty are left out)."""
+        index = self.geometry.index
+        enemy_below = side == 0  # the attacker's enemies are second-side pieces: negative codes
+        by_source: dict[int, dict[int, list[str]]] = {}
+        for source, code, possibilities in self.arrivals[side][square]:
+            for possibility in possibilities:
+                must: list[tuple[int, StateValue]] = []
+                holds = True
+                for cell, state in possibility.must.items():
+                    number = index.get(cell)
+                    if number is None or (number == square and state == EMPTY):
+                        holds = False
+                        break
+                    must.append((number, state))
+                if not holds:
+                    continue
+                deny = [(index[cell], state) for cell, state in possibility.deny.items() if cell in index]
+                by_source.setdefault(source, {}).setdefault(code, []).append(
+                    _expression(must, deny, enemy_below))
+        lines = ["def attacked(b):"]
+        for source, codes in by_source.items():
+            lines.append(f" c = b[{source}]")
+            keyword = "if"
+            for code, expressions in codes.items():
+                lines.append(f" {keyword} c == {code}:")
+                lines.append(f"  if {' or '.join(f'({e})' for e in expressions)}: return True")
+                keyword = "elif"
+        lines.append(" return False")
+        namespace: dict[str, Any] = {}
+        # The source is made above from integers only (square indices and piece codes).
+        exec(compile("\n".join(lines), "<ggn attacks>", "exec"), namespace)  # noqa: S102
+        function: Attack = namespace["attacked"]
+        return function
+
+
+def _holds(state: StateValue, code: int, enemy_sign: int) -> bool:
+    if state == EMPTY:
+        return code == 0
+    if state == ENEMY:
+        return code * enemy_sign > 0
+    assert isinstance(state, Qpi)
+    return code == code_of(state)
+
+
+# --- the rule system -------------------------------------------------------------------------
+class RuleSystem:
+    """Legal moves, their full effects and the end of the game, on top of a GGN ruleset.
+
+    The generic rule: a play is illegal if, after it, the opponent has a pseudo-legal move
+    onto one of the mover's terminal pieces. A play's effect is the Game Protocol's default
+    displacement (a captured piece goes, unchanged, into the mover's hand). A player with no
+    legal play loses. Games change this by overriding the hooks ``_prepare``, ``_effects``,
+    ``_allowed`` and ``_no_move``.
+    """
+
+    name: ClassVar[str] = "generic"
+
+    def __init__(self, ruleset: Ruleset, start: str | None = None) -> None:
+        self.ruleset = ruleset
+        self.start = start
+        self._tables: dict[tuple[int, ...], _Tables] = {}
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} rule system>"
+
+    # -- public ---------------------------------------------------------------------------
+    def position(self, feen: str | Position | None = None) -> Position:
+        """A position from FEEN (or the start position when None)."""
+        if isinstance(feen, Position):
+            return feen
+        if feen is None:
+            if self.start is None:
+                raise GGNError(f"the {self.name} rule system has no start position; give one in FEEN")
+            feen = self.start
+        return Position.from_feen(feen)
+
+    def legal_moves(self, position: Position) -> list[Play]:
+        """Every legal play of ``position``, each with its full STN transition."""
+        cells = position.geometry.cells
+        first = position.active == "first"
+        plays = []
+        for move, effect, _ in self._legal(position):
+            choice, changes, hand = effect
+            board = {cells[i]: piece_of(c) if c else None for i, c in changes}
+            delta: dict[Qpi, int] = {}
+            for piece, count in hand:
+                delta[piece] = delta.get(piece, 0) + count
+            delta = {piece: count for piece, count in delta.items() if count}
+            transition = Transition(board, delta if first else None, None if first else delta, True)
+            plays.append(Play(move.piece, move.source, move.destination, choice, transition, move))
+        return plays
+
+    def count(self, position: Position) -> int:
+        """The number of legal plays of ``position``."""
+        return len(self._legal(position))
+
+    def play(self, position: Position, play: Play | str) -> Position:
+        """The position after a legal play, given as a :class:`Play` or its ``str()``; raise
+        :class:`IllegalMoveError` if it is not one of the position's legal plays."""
+        wanted = str(play)
+        legal = self.legal_moves(position)
+        for candidate in legal:
+            if str(candidate) == wanted:
+                return position.apply(candidate.transition)
+        shown = ", ".join(str(p) for p in legal[:8]) + (", ..." if len(legal) > 8 else "")
+        raise IllegalMoveError(
+            f"{wanted!r} is not a legal move of {position.to_feen()!r}; legal moves: {shown or 'none'}"
+        )
+
+    def in_check(self, position: Position) -> bool:
+        """Whether the opponent has a pseudo-legal move onto a terminal piece of the player to move."""
+        tables = self._tables_for(position)
+        side = 0 if position.active == "first" else 1
+        return self._threatened(position, tables, position.codes, side)
+
+    def outcome(self, position: Position) -> Outcome | None:
+        """How the game ends here if the player to move has no legal play, else None."""
+        if self._legal(position, stop=1):
+            return None
+        return self._no_move(position, self.in_check(position))
+
+    # -- the fast path --------------------------------------------------------------------
+    def _tables_for(self, position: Position) -> _Tables:
+        tables = self._tables.get(position.geometry.shape)
+        if tables is None:
+            tables = self._tables[position.geometry.shape] = _Tables(self.ruleset, position.geometry)
+        return tables
+
+    def _info(self, tables: _Tables, move: Move) -> MoveInfo:
+        index = tables.geometry.index
+        source = -1 if move.source is HAND else index[move.source]  # type: ignore[index]
+        destination = -1 if move.destination is HAND else index[move.destination]  # type: ignore[index]
+        info = (move, source, destination, code_of(move.piece))
+        if len(tables.info) >= _INFO_BOUND:
+            tables.info.clear()
+        tables.info[id(move)] = info
+        return info
+
+    def _threatened(self, position: Position, tables: _Tables, codes: list[int], side: int) -> bool:
+        """Whether the other side can move onto a terminal piece of ``side`` on board ``codes``."""
+        terminal = tables.terminal[side]
+        attacks = tables.attacks[1 - side]
+        for number, code in enumerate(codes):
+            if code in terminal and (attacks[number](codes) or self._hand_attack(
+                    position, tables, codes, side, number)):
+                return True
+        return False
+
+    def _hand_attack(self, position: Position, tables: _Tables, codes: list[int], side: int,
+                     square: int) -> bool:
+        """Whether the other side can drop a piece from its hand onto ``square``."""
+        arrivals = tables.hand_arrivals[1 - side].get(square)
+        if not arrivals:
+            return False
+        hand = position.hands[1 - side]
+        index = tables.geometry.index
+        enemy_sign = 1 if side == 0 else -1
+        for piece, possibilities in arrivals:
+            if hand.get(piece, 0) <= 0:
+                continue
+            for possibility in possibilities:
+                if all(cell in index and _holds(state, codes[index[cell]], enemy_sign)
+                       for cell, state in possibility.must.items()) and not any(
+                        cell in index and _holds(state, codes[index[cell]], enemy_sign)
+                        for cell, state in possibility.deny.items()):
+                    return True
+        return False
+
+    def _legal(self, position: Position, stop: int = 0) -> list[tuple[Move, Effect, list[int]]]:
+        """The legal plays of ``position``: (move, effect, board codes after); with ``stop``, at
+        most that many."""
+        tables = self._tables_for(position)
+        codes = position.codes
+        side = 0 if position.active == "first" else 1
+        terminal = tables.terminal[side]
+        kings = [number for number in position.occupied[side] if codes[number] in terminal]
+        attacks = tables.attacks[1 - side]
+        hand_attacks = bool(position.hands[1 - side]) and bool(tables.hand_arrivals[1 - side])
+        infos = tables.info
+        context = self._prepare(position, tables)
+        effects_of = self._effects
+        allowed = self._allowed
+        out: list[tuple[Move, Effect, list[int]]] = []
+        for move in self.ruleset.moves(position):
+            info = infos.get(id(move))
+            if info is None or info[0] is not move:
+                info = self._info(tables, move)
+            for effect in effects_of(position, context, info):
+                changes = effect[1]
+                child = codes.copy()
+                moved_king = False
+                for number, code in changes:
+                    child[number] = code
+                    if code in terminal or number in kings:
+                        moved_king = True
+                targets = (
+                    [number for number, code in enumerate(child) if code in terminal] if moved_king else kings
+                )
+                for target in targets:
+                    if attacks[target](child) or (
+                            hand_attacks and self._hand_attack(position, tables, child, side, target)):
+                        break
+                else:
+                    if allowed(position, context, info, effect, child):
+                        out.append((move, effect, child))
+                        if stop and len(out) >= stop:
+                            return out
+        return out
+
+    def _child(self, position: Position, effect: Effect, child: list[int]) -> Position:
+        """The position after a play, from its effect and board codes (no checks: the effect
+        comes from :meth:`_legal`)."""
+        first_hand, second_hand = dict(position.hands[0]), dict(position.hands[1])
+        hand = effect[2]
+        if hand:
+            mine = first_hand if position.active == "first" else second_hand
+            for piece, count in hand:
+                total = mine.get(piece, 0) + count
+                if total:
+                    mine[piece] = total
+                else:
+                    del mine[piece]
+        active: Side = "second" if position.active == "first" else "first"
+        return Position._make(position.geometry, child, (first_hand, second_hand), active, position.styles)
+
+    def _children(self, position: Position) -> Iterator[Position]:
+        for _, effect, child in self._legal(position):
+            yield self._child(position, effect, child)
+
+    # -- hooks ----------------------------------------------------------------------------
+    def _prepare(self, position: Position, tables: _Tables) -> Any:
+        """Whatever the game's hooks need once per position (passed to them as ``context``)."""
+        return None
+
+    def _effects(self, position: Position, context: Any, info: MoveInfo) -> list[Effect]:
+        """The plays of one pseudo-legal move; by default its Game Protocol displacement."""
+        return [default_effect(position, info)]
+
+    def _allowed(self, position: Position, context: Any, info: MoveInfo, effect: Effect,
+                 child: list[int]) -> bool:
+        """A game's own legality rules beyond the terminal-piece rule (``child``: the board after)."""
+        return True
+
+    def _no_move(self, position: Position, in_check: bool) -> Outcome:
+        """The end of the game when the player to move has no legal play."""
+        return Outcome(position.inactive, "checkmate" if in_check else "no legal move")
+
+
+def default_effect(position: Position, info: MoveInfo) -> Effect:
+    """The Game Protocol's displacement of a move, compactly (see :meth:`ggn.evaluate.Move.transition`)."""
+    move, source, destination, code = info
+    if source >= 0:
+        if destination >= 0:
+            taken = position.codes[destination]
+            if taken:
+                return (None, ((source, 0), (destination, code)), ((piece_of(taken), 1),))
+            return (None, ((source, 0), (destination, code)), ())
+        return (None, ((source, 0),), ((move.piece, 1),))
+    return (None, ((destination, code),), ((move.piece, -1),))

@@ -1,0 +1,289 @@
+"""Rule systems: legal moves, full transitions, the end of the game and perft.
+
+Chess is checked against python-chess, an independent engine: on positions of seeded random
+games (from the start and from the published perft test positions, which are rich in
+promotions, castling and en passant), the legal moves agree exactly as (source, destination,
+promotion piece), the position after each of our plays is python-chess's after the same move,
+and check, checkmate and stalemate agree. Perft matches the published counts (the deep ones
+with GGN_FULL=1).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+
+import chess
+import pytest
+
+from ggn.errors import GGNError
+from ggn.games.chess import START, from_fen
+from ggn.position import Position, piece_of
+from ggn.rules import IllegalMoveError, Outcome, Play, RuleSystem, divide, perft, rule_system
+
+FULL = os.environ.get("GGN_FULL") == "1"
+SEED = 20240601
+POSITIONS = 400  # random-game positions compared with python-chess (GGN_FULL=1: 4,000)
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
+# The published perft test positions (chessprogramming.org, "Perft Results"), numbers 3 to 6.
+POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+POSITION_4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
+POSITION_5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"
+POSITION_6 = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"
+PROMOTIONS = "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"
+
+deep = pytest.mark.skipif(not FULL, reason="deep perft: run with GGN_FULL=1")
+
+
+@pytest.fixture(scope="module")
+def rules() -> RuleSystem:
+    return rule_system("chess")
+
+
+# --- python-chess to FEEN, straight from the board (independent of from_fen) ----------------
+def tokens_of(board: chess.Board) -> dict[int, str]:
+    """The PIN of each occupied square (python-chess numbering, which is ours: a1 = 0, b1 = 1):
+    ``+`` on the king and rook of each castling right, ``-`` on the pawn that has just made its
+    double step, ``^`` on kings."""
+    tokens = {square: piece.symbol() for square, piece in board.piece_map().items()}
+    rights = board.clean_castling_rights()
+    for color in (chess.WHITE, chess.BLACK):
+        corners = rights & chess.BB_BACKRANKS & board.occupied_co[color]
+        if corners:
+            king = board.king(color)
+            assert king is not None
+            tokens[king] = "+" + tokens[king]
+            for corner in chess.scan_forward(corners):
+                tokens[corner] = "+" + tokens[corner]
+    if board.ep_square is not None:
+        pawn = board.ep_square + (-8 if board.turn == chess.WHITE else 8)
+        tokens[pawn] = "-" + tokens[pawn]
+    return {square: token + ("^" if token[-1] in "Kk" else "") for square, token in tokens.items()}
+
+
+def feen_of(board: chess.Board) -> str:
+    """Our FEEN of a python-chess board (empty hands)."""
+    tokens = tokens_of(board)
+    rows = []
+    for rank in range(7, -1, -1):
+        row, gap = "", 0
+        for file in range(8):
+            token = tokens.get(chess.square(file, rank))
+            if token is None:
+                gap += 1
+                continue
+            row += (str(gap) if gap else "") + token
+            gap = 0
+        rows.append(row + (str(gap) if gap else ""))
+    return "/".join(rows) + (" / C/c" if board.turn == chess.WHITE else " / c/C")
+
+
+def our_tokens(position: Position) -> dict[int, str]:
+    return {number: str(piece_of(code).pin) for number, code in enumerate(position.codes) if code}
+
+
+Key = tuple[str, str, str]
+
+
+def their_key(move: chess.Move) -> Key:
+    promotion = chess.piece_symbol(move.promotion).upper() if move.promotion else ""
+    return chess.square_name(move.from_square), chess.square_name(move.to_square), promotion
+
+
+def our_key(play: Play) -> Key:
+    return str(play.source), str(play.destination), play.choice.name if play.choice else ""
+
+
+def random_boards(seed: int, count: int) -> list[chess.Board]:
+    """Positions of random games from the start and from the perft test positions; a move is
+    drawn uniformly, but an en passant capture, a promotion or a double step beside an enemy
+    pawn is preferred when there is one (7 times in 10), and a pawn move or a capture half of
+    the time otherwise, so that positions with those moves come up often."""
+    rng = random.Random(seed)
+    starts = [chess.STARTING_FEN, KIWIPETE + " 0 1", POSITION_3, POSITION_4, POSITION_5, POSITION_6,
+              PROMOTIONS]
+    boards: list[chess.Board] = []
+    board = chess.Board(starts[0])
+    plies = 0
+    while len(boards) < count:
+        boards.append(board.copy(stack=False))
+        legal = list(board.legal_moves)
+        if not legal or plies >= 40:
+            board = chess.Board(rng.choice(starts))
+            plies = 0
+            continue
+        special = [m for m in legal if board.is_en_passant(m) or m.promotion or offers_en_passant(board, m)]
+        lively = [m for m in legal if board.piece_type_at(m.from_square) == chess.PAWN
+                  or board.is_capture(m)]
+        if special and rng.random() < 0.7:
+            legal = special
+        elif lively and rng.random() < 0.5:
+            legal = lively
+        board.push(rng.choice(legal))
+        plies += 1
+    return boards
+
+
+def offers_en_passant(board: chess.Board, move: chess.Move) -> bool:
+    """Whether ``move`` is a pawn's double step to a square beside an enemy pawn."""
+    if board.piece_type_at(move.from_square) != chess.PAWN or abs(move.to_square - move.from_square) != 16:
+        return False
+    file = chess.square_file(move.to_square)
+    return any(board.piece_at(square) == chess.Piece(chess.PAWN, not board.turn)
+               for square in (move.to_square - 1, move.to_square + 1)
+               if 0 <= square < 64 and abs(chess.square_file(square) - file) == 1)
+
+
+@pytest.fixture(scope="module")
+def boards() -> list[chess.Board]:
+    return random_boards(SEED, 4000 if FULL else POSITIONS)
+
+
+# --- against python-chess --------------------------------------------------------------------
+def test_legal_moves_and_positions_after_agree_with_python_chess(
+    rules: RuleSystem, boards: list[chess.Board]
+) -> None:
+    seen: Counter[str] = Counter()
+    for board in boards:
+        position = Position.from_feen(feen_of(board))
+        plays = rules.legal_moves(position)
+        ours = {our_key(play): play for play in plays}
+        assert len(ours) == len(plays), f"{board.fen()}: a move listed twice"
+        theirs = {their_key(move): move for move in board.legal_moves}
+        assert set(ours) == set(theirs), (
+            f"{board.fen()}: missing {sorted(set(theirs) - set(ours))}, "
+            f"extra {sorted(set(ours) - set(theirs))}")
+        assert rules.in_check(position) == board.is_check(), board.fen()
+        for key, move in theirs.items():
+            play = ours[key]
+            seen["promotion" if move.promotion else "castling" if board.is_castling(move)
+                 else "en passant" if board.is_en_passant(move) else "other"] += 1
+            after = position.apply(play.transition)
+            board.push(move)
+            expected = tokens_of(board)
+            board.pop()
+            # Chess keeps captured pieces in the capturer's hand; python-chess has no hands.
+            assert our_tokens(after) == expected, f"{board.fen()} {move.uci()}: {after}"
+            assert after.active == position.inactive
+        outcome = rules.outcome(position)
+        if board.is_checkmate():
+            assert outcome == Outcome("second" if board.turn == chess.WHITE else "first", "checkmate")
+        elif board.is_stalemate():
+            assert outcome == Outcome(None, "stalemate")
+        else:
+            assert outcome is None
+    # The sample must keep exercising the special moves.
+    assert min(seen["promotion"], seen["castling"], seen["en passant"]) >= 20, seen
+
+
+def test_fast_path_and_transitions_agree(rules: RuleSystem, boards: list[chess.Board]) -> None:
+    """The perft fast path makes the same positions as the readable plays' transitions, and a
+    move without effects of its own (a plain piece, no '-' pawn to clear) keeps the GGN move's
+    default transition."""
+    plain = 0
+    for board in boards[::4]:
+        position = Position.from_feen(feen_of(board))
+        plays = rules.legal_moves(position)
+        assert list(rules._children(position)) == [position.apply(play.transition) for play in plays]
+        dashed = any(piece.state == "diminished" for _, piece in position)
+        for play in plays:
+            if not dashed and play.piece.name in "QBNK" and play.piece.state == "normal":
+                assert play.transition == play.move.transition(position), f"{board.fen()} {play}"
+                plain += 1
+    assert plain > 1000
+
+
+# --- perft -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("fen", "counts"), [
+    (None, (20, 400, 8902)),
+    (KIWIPETE, (48, 2039)),
+    (POSITION_3, (14, 191, 2812)),
+    (POSITION_4, (6, 264)),
+    (POSITION_5, (44, 1486)),
+    (POSITION_6, (46, 2079)),
+])
+def test_chess_perft_shallow(rules: RuleSystem, fen: str | None, counts: tuple[int, ...]) -> None:
+    position = None if fen is None else from_fen(fen)
+    assert [perft(rules, depth, position) for depth in range(1, len(counts) + 1)] == list(counts)
+
+
+@deep
+@pytest.mark.parametrize(("fen", "depth", "count"), [
+    (None, 4, 197_281),
+    (KIWIPETE, 3, 97_862),
+    (POSITION_3, 4, 43_238),
+    (POSITION_4, 3, 9_467),
+    (POSITION_5, 3, 62_379),
+    (POSITION_6, 3, 89_890),
+])
+def test_chess_perft_deep(rules: RuleSystem, fen: str | None, depth: int, count: int) -> None:
+    assert perft(rules, depth, None if fen is None else from_fen(fen)) == count
+
+
+def test_perft_by_name_depth_zero_and_divide(rules: RuleSystem) -> None:
+    assert perft("chess", 0) == 1
+    assert perft("chess", 1, START) == 20
+    split = divide(rules, 2)
+    assert len(split) == 20 and sum(count for _, count in split) == 400
+    assert {str(play): count for play, count in split}["C:P e2-e4"] == 20
+    with pytest.raises(GGNError, match="depth"):
+        perft(rules, -1)
+    with pytest.raises(GGNError, match="no rule system for 'go'"):
+        rule_system("go")
+
+
+# --- plays, transitions and the end of the game ------------------------------------------------
+def test_castling_moves_the_rook_and_ends_the_rights(rules: RuleSystem) -> None:
+    position = rules.position(from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq -"))
+    castle = next(p for p in rules.legal_moves(position) if str(p) == "C:+K^ e1-g1")
+    assert str(castle.transition.board["f1"]) == "C:R" and castle.transition.board["h1"] is None
+    assert rules.play(position, castle).to_feen() == "+r3+k^2+r/8/8/8/8/8/8/R4RK^1 / c/C"
+    rook = rules.play(position, "C:+R a1-b1")
+    assert rook.to_feen() == "+r3+k^2+r/8/8/8/8/8/8/1R2+K^2+R / c/C"
+    # The last castling rook moves: the king's '+' goes too.
+    assert rules.play(rules.play(rook, "c:+k^ e8-e7"), "C:+R h1-h2").to_feen() == (
+        "r6r/4k^3/8/8/8/8/7R/1R2K^3 / c/C")
+
+
+def test_castling_refused_out_of_and_through_check(rules: RuleSystem) -> None:
+    through = rules.position(from_fen("4k3/8/8/8/8/8/5r2/R3K2R w KQ -"))
+    names = {str(p) for p in rules.legal_moves(through)}
+    assert "C:+K^ e1-g1" not in names and "C:+K^ e1-c1" in names
+    check = rules.position(from_fen("4k3/8/8/8/8/8/4r3/R3K2R w KQ -"))
+    assert not {"C:+K^ e1-g1", "C:+K^ e1-c1"} & {str(p) for p in rules.legal_moves(check)}
+
+
+def test_en_passant_and_the_dash(rules: RuleSystem) -> None:
+    position = rules.position(from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6"))
+    capture = rules.play(position, "C:P e5-d6")
+    assert capture.to_feen() == "4k^3/8/3P4/8/8/8/8/4K^3 -p/ c/C"
+    # Any other move clears the '-' mark.
+    assert rules.play(position, "C:K^ e1-e2").piece_at("d5") == rules.position(
+        "8/8/8/3p4/8/8/8/8 / C/c").piece_at("d5")
+
+
+def test_promotion_plays_and_str(rules: RuleSystem) -> None:
+    position = rules.position("7k^/P7/8/8/8/8/8/K^7 / C/c")
+    promotions = sorted(str(p) for p in rules.legal_moves(position) if str(p.source) == "a7")
+    assert promotions == ["C:P a7-a8=C:B", "C:P a7-a8=C:N", "C:P a7-a8=C:Q", "C:P a7-a8=C:R"]
+    assert rules.play(position, "C:P a7-a8=C:N").piece_at("a8") == rules.position(
+        "N7/8/8/8/8/8/8/8 / C/c").piece_at("a8")
+    with pytest.raises(IllegalMoveError, match=r"'C:P a7-a8' is not a legal move"):
+        rules.play(position, "C:P a7-a8")
+
+
+def test_checkmate_and_stalemate(rules: RuleSystem) -> None:
+    mate = rules.play(rules.play(rules.play(rules.play(rules.position(),
+        "C:P f2-f3"), "c:p e7-e5"), "C:P g2-g4"), "c:q d8-h4")
+    assert rules.outcome(mate) == Outcome("second", "checkmate")
+    assert str(rules.outcome(mate)) == "second player wins by checkmate"
+    stalemate = rules.position("k^7/2Q5/8/8/8/8/8/K^7 / c/C")
+    assert rules.legal_moves(stalemate) == [] and not rules.in_check(stalemate)
+    assert str(rules.outcome(stalemate)) == "draw by stalemate"
+
+
+def test_wrong_board_shape(rules: RuleSystem) -> None:
+    with pytest.raises(GGNError, match="8x8"):
+        rules.legal_moves(rules.position("k^8/9/9/9/9/9/9/K^8 / C/c"))
