@@ -307,3 +307,21 @@ def test_convert_rejects_an_invalid_legacy_document(tmp_path: Path) -> None:
     status, out, _ = call("convert", "-", "--mapping", "chess", "--indent", "0",
                           stdin=json.dumps(LEGACY_CHESS).encode())
     assert status == 0 and "C:P" in json.loads(out)
+
+
+def test_perft_counts_divides_and_reports_errors() -> None:
+    assert call("perft", "chess", "2") == (0, "400\n", "")
+    assert call("perft", "chess", "0") == (0, "1\n", "")
+    kiwipete = "+r3+k^2+r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/+R3+K^2+R / C/c"
+    assert call("perft", "chess", "1", "--feen", kiwipete) == (0, "48\n", "")
+    status, out, err = call("perft", "chess", "2", "--divide")
+    lines = out.splitlines()
+    assert (status, err, len(lines), lines[-1]) == (0, "", 21, "total: 400")
+    assert "C:P e2-e4: 20" in lines
+    status, out, err = call("perft", "chess", "1", "--feen", "8/8/8/8/8/8/8/8 / C/")
+    assert (status, out) == (1, "") and err.startswith("ggn perft: invalid FEEN")
+    status, _, err = call("perft", "chess", "1", "--feen", "9/9/9/9/9/9/9/9/9 / C/c")
+    assert status == 1 and "8x8" in err
+    assert call("perft", "go", "1")[0] == 2
+    status, _, err = call("perft", "chess", "-1")
+    assert status == 2 and "must be 0 or more" in err

@@ -26,7 +26,7 @@ from ggn._json import DEFAULT_MAX_ERRORS, decode, read_file
 from ggn.cell import Cell, Hand
 from ggn.convert import BUILTIN_MAPPINGS, builtin_mapping, convert, load_mapping
 from ggn.epin import Epin
-from ggn.errors import DocumentError, NotationError, Violation
+from ggn.errors import DocumentError, GGNError, NotationError, Violation
 from ggn.feen import Feen
 from ggn.gan import Gan
 from ggn.lcn import Conditions
@@ -36,6 +36,8 @@ from ggn.lint import lint
 from ggn.pin import Pin
 from ggn.position import Position, PositionError
 from ggn.qpi import Qpi
+from ggn.rules import divide, perft, rule_system
+from ggn.rules import names as rule_names
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
 from ggn.sin import Sin
@@ -262,6 +264,23 @@ def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
                                   "document, to this JSON file")
     convert_cmd.add_argument("--indent", type=int, default=2, metavar="N",
                              help="indentation of the JSON (default 2; 0 for one line)")
+
+    perft_cmd = commands.add_parser(
+        "perft", help="count the legal move paths of a built-in game",
+        description="Count the legal move paths of DEPTH plies from a position of a built-in "
+                    "game (its start position unless --feen is given), under the game's rule "
+                    "system: legal moves, promotion choices, castling, en passant, drops.",
+        epilog="examples:\n  ggn perft chess 3          # 8902\n"
+               "  ggn perft shogi 2 --divide\n"
+               "  ggn perft chess 2 --feen '+r3+k^2+r/8/8/8/8/8/8/+R3+K^2+R / C/c'",
+        formatter_class=formatter,
+    )
+    perft_cmd.add_argument("game", choices=list(rule_names()), metavar="GAME",
+                           help="one of: " + ", ".join(rule_names()))
+    perft_cmd.add_argument("depth", type=_depth, metavar="DEPTH", help="plies to count (0 or more)")
+    perft_cmd.add_argument("--feen", metavar="FEEN", help="the position; default: the game's start")
+    perft_cmd.add_argument("--divide", action="store_true",
+                           help="also print each legal move with the paths after it")
     return parser
 
 
@@ -279,6 +298,16 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def _depth(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
     return value
 
 
@@ -611,6 +640,22 @@ def _convert(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[byt
     return 0
 
 
+def _perft(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes] | None) -> int:
+    rules = rule_system(args.game)
+    try:
+        position = rules.position(args.feen)
+        if args.divide and args.depth > 0:
+            split = divide(rules, args.depth, position)
+            out.writelines(f"{play}: {count}\n" for play, count in split)
+            out.write(f"total: {sum(count for _, count in split)}\n")
+        else:
+            out.write(f"{perft(rules, args.depth, position)}\n")
+    except GGNError as error:
+        err.write(f"ggn perft: {error}\n")
+        return 1
+    return 0
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace, IO[str], IO[str], IO[bytes] | None], int]] = {
     "parse": _parse,
     "validate": _validate,
@@ -622,6 +667,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, IO[str], IO[str], IO[bytes] |
     "diff": _diff,
     "generate": _generate,
     "convert": _convert,
+    "perft": _perft,
 }
 
 
