@@ -4,7 +4,7 @@ Each game is a module with ``document()``, ``ruleset()`` (built once per process
 ``START``; the functions here look them up by name.
 
 >>> names()
-('chess',)
+('chess', 'shogi')
 >>> start("chess")
 '+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c'
 >>> ruleset("chess") is chess.ruleset()
@@ -12,7 +12,7 @@ True
 >>> ruleset("go")
 Traceback (most recent call last):
   ...
-ggn.errors.GGNError: unknown game 'go'; known games: chess
+ggn.errors.GGNError: unknown game 'go'; known games: chess, shogi
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from ggn.errors import GGNError
-from ggn.games import chess
+from ggn.games import chess, shogi
 from ggn.ruleset import Ruleset
 
-__all__ = ["GAMES", "BuiltinGame", "chess", "document", "names", "ruleset", "start"]
+__all__ = ["GAMES", "BuiltinGame", "chess", "document", "names", "ruleset", "shogi", "start"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +41,7 @@ class BuiltinGame:
 
 GAMES: Final[Mapping[str, BuiltinGame]] = MappingProxyType({
     "chess": BuiltinGame("chess", chess.START, chess.document, chess.ruleset),
+    "shogi": BuiltinGame("shogi", shogi.START, shogi.document, shogi.ruleset),
 })
 """The built-in games by name."""
 

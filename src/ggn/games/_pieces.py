@@ -4,6 +4,7 @@ A game is a rectangular board, a style letter and its pieces. Each piece is a PI
 first player writes it, the squares it may stand on, and its movements: vectors stepped
 along once (a leaper) or repeatedly (a rider), onto an empty square, an enemy one or
 either, possibly only from some squares and with more conditions on other squares.
+A piece held in hand may be dropped (:class:`Drop`) onto empty squares where it may stand.
 Everything is written in the moving side's own frame: ranks count forward, toward the
 opponent, and the second side's frame is the first's mirrored (or rotated) onto the board.
 
@@ -23,7 +24,7 @@ from typing import Literal
 
 from ggn.cell import Cell
 
-__all__ = ["Game", "Mode", "Movement", "Piece", "Square", "Vector", "ranks", "squares"]
+__all__ = ["Drop", "Game", "Mode", "Movement", "Piece", "Square", "Vector", "ranks", "squares"]
 
 Vector = tuple[int, int]
 """A displacement ``(files, ranks)`` in the moving side's frame: positive ranks go forward."""
@@ -64,13 +65,26 @@ class Movement:
 
 
 @dataclass(frozen=True, slots=True)
+class Drop:
+    """How a piece held in hand is put on the board (source ``*``): onto any empty square of
+    ``squares`` (``None``: every square the piece may stand on, so never where it could not
+    move again). ``file_deny``, a PIN (upper: the mover's piece), forbids the drop when that
+    piece stands on any other square of the destination's file (shogi's two-pawns rule)."""
+
+    squares: frozenset[Square] | None = None
+    file_deny: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Piece:
-    """A piece: its PIN for the first side, its movements, and where it may stand
-    (``None``: anywhere)."""
+    """A piece: its PIN for the first side, its movements, where it may stand (``None``:
+    anywhere; a move into a square it may not stand on is still listed, for the rule system
+    to complete, as a forced promotion), and how it is dropped from the hand (``None``: never)."""
 
     pin: str
     movements: tuple[Movement, ...]
     stands: frozenset[Square] | None = None
+    drop: Drop | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +179,24 @@ def _possibilities(
             path.append(name)
 
 
+def _drops(side: _Side, piece: Piece, drop: Drop) -> dict[str, list[dict[str, dict[str, str]]]]:
+    """The destinations of a drop: each empty square allowed, minus those ``file_deny`` forbids."""
+    allowed = drop.squares if drop.squares is not None else piece.stands
+    out: dict[str, list[dict[str, dict[str, str]]]] = {}
+    for square, name in side.names.items():
+        if allowed is not None and square not in allowed:
+            continue
+        possibility: dict[str, dict[str, str]] = {"must": {name: "empty"}}
+        if drop.file_deny is not None:
+            denied = side.qpi(drop.file_deny)
+            possibility["deny"] = {
+                side.names[(square[0], rank)]: denied
+                for rank in range(side.game.ranks) if rank != square[1]
+            }
+        out[name] = [possibility]
+    return out
+
+
 def build(game: Game) -> dict[str, dict[str, dict[str, list[dict[str, dict[str, str]]]]]]:
     """The GGN document of a game: both sides' pieces, every square each may stand on, every
     destination with its possibilities (conditions written along each ray from near to far)."""
@@ -187,5 +219,9 @@ def build(game: Game) -> dict[str, dict[str, dict[str, list[dict[str, dict[str, 
                             listed.append(possibility)
                 if destinations:
                     sources[name] = destinations
+            if piece.drop is not None:
+                drops = _drops(side, piece, piece.drop)
+                if drops:
+                    sources["*"] = drops
             document[side.qpi(piece.pin)] = sources
     return document
