@@ -22,7 +22,7 @@ from typing import Final
 
 from ggn._types import Side
 from ggn.cell import HAND, Cell, Hand
-from ggn.evaluate import Move, satisfied
+from ggn.evaluate import Move
 from ggn.lcn import EMPTY, ENEMY, StateValue
 from ggn.position import Geometry, Position, code_of
 from ggn.qpi import Qpi
@@ -268,6 +268,14 @@ def _interpreter(groups: list[list[_Rule]], writer: _Writer, enemy_sign: int) ->
     return slow
 
 
+_Arrival = tuple[
+    Qpi, Cell | Hand, int, int, Possibilities,
+    tuple[tuple[tuple[tuple[int, Test], ...], tuple[tuple[int, Test], ...]], ...],
+]
+"""A (piece, source) that lists a destination: the source's index (-1: the hand), the
+piece's code, the possibilities that can hold on this board and their tests by index."""
+
+
 class CompiledRuleset:
     """A ruleset compiled for one board shape: :meth:`moves` lists every move, :meth:`select`
     those of one piece, source or destination. :meth:`Ruleset.moves` makes and keeps one."""
@@ -280,7 +288,7 @@ class CompiledRuleset:
         # Per square index: piece code -> generator (compiled on first use).
         self._board: list[dict[int, Generator]] = [{} for _ in range(geometry.size)]
         self._hand: dict[tuple[Qpi, Side], Generator | None] = {}
-        self._arrivals: dict[Cell | Hand, list[tuple[Qpi, Cell | Hand, int, Possibilities]]] | None = None
+        self._arrivals: dict[Cell | Hand, list[_Arrival]] | None = None
         for piece, sources in ruleset.items():
             code = code_of(piece)
             for source in sources:
@@ -363,33 +371,55 @@ class CompiledRuleset:
         return out
 
     def _moves_to(self, position: Position, destination: Cell | Hand) -> list[Move]:
-        """Evaluate only the possibilities of one destination, through a reverse index."""
-        if self._arrivals is None:
-            arrivals: dict[Cell | Hand, list[tuple[Qpi, Cell | Hand, int, Possibilities]]] = {}
-            index = self.geometry.index
-            for piece, sources in self.ruleset.items():
-                for source, destinations in sources.items():
-                    number = -1 if isinstance(source, Hand) else index.get(source, -2)
-                    if number == -2:
-                        continue
-                    for target, possibilities in destinations.items():
-                        arrivals.setdefault(target, []).append((piece, source, number, possibilities))
-            self._arrivals = arrivals
+        """Evaluate only the possibilities of one destination, through a reverse index: for
+        each (piece, source) that lists it, the piece's code and its possibilities' tests by
+        square index, made on first use."""
         if destination is not HAND and destination not in self.geometry.index:
             return []
+        arrivals = self._arrivals
+        if arrivals is None:
+            arrivals = self._arrivals = self._index_arrivals()
         active = position.active
         hand = position.hand(active)
+        codes = position.codes
+        sign = -1 if active == "first" else 1
         out: list[Move] = []
-        for piece, source, number, possibilities in self._arrivals.get(destination, ()):
+        for piece, source, number, code, possibilities, tests in arrivals.get(destination, ()):
             if number < 0:
                 if hand.get(piece, 0) <= 0:
                     continue
-            elif piece.side != active or position.codes[number] != code_of(piece):
+            elif codes[number] != code or piece.side != active:
                 continue
-            allowed = tuple(p for p in possibilities if satisfied(p, position, active))
+            allowed = tuple(
+                possibility for possibility, (must, deny) in zip(possibilities, tests, strict=True)
+                if all(_meets(test, codes[square], sign) for square, test in must)
+                and not any(_meets(test, codes[square], sign) for square, test in deny)
+            )
             if allowed:
                 out.append(Move(piece, source, destination, allowed))
         return out
+
+    def _index_arrivals(self) -> dict[Cell | Hand, list[_Arrival]]:
+        arrivals: dict[Cell | Hand, list[_Arrival]] = {}
+        index = self.geometry.index
+        for piece, sources in self.ruleset.items():
+            code = code_of(piece)
+            for source, destinations in sources.items():
+                number = -1 if isinstance(source, Hand) else index.get(source, -2)
+                if number == -2:
+                    continue
+                for target, possibilities in destinations.items():
+                    kept: list[Possibility] = []
+                    tests: list[tuple[tuple[tuple[int, Test], ...], tuple[tuple[int, Test], ...]]] = []
+                    for possibility in possibilities:
+                        conditions = _conditions(possibility, self.geometry)
+                        if conditions is not None:  # else a must off the board: never holds
+                            kept.append(possibility)
+                            tests.append((tuple(conditions[0].items()), tuple(conditions[1].items())))
+                    if kept:
+                        arrivals.setdefault(target, []).append(
+                            (piece, source, number, code, tuple(kept), tuple(tests)))
+        return arrivals
 
     def moves(self, position: Position) -> list[Move]:
         """Every pseudo-legal move of ``position``."""
