@@ -4,7 +4,7 @@ Each game is a module with ``document()``, ``ruleset()`` (built once per process
 ``START``; the functions here look them up by name.
 
 >>> names()
-('chess', 'shogi')
+('chess', 'shogi', 'xiangqi', 'makruk')
 >>> start("chess")
 '+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c'
 >>> ruleset("chess") is chess.ruleset()
@@ -12,7 +12,7 @@ True
 >>> ruleset("go")
 Traceback (most recent call last):
   ...
-ggn.errors.GGNError: unknown game 'go'; known games: chess, shogi
+ggn.errors.GGNError: unknown game 'go'; known games: chess, shogi, xiangqi, makruk
 """
 
 from __future__ import annotations
@@ -23,10 +23,12 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from ggn.errors import GGNError
-from ggn.games import chess, shogi
+from ggn.games import chess, makruk, shogi, xiangqi
 from ggn.ruleset import Ruleset
 
-__all__ = ["GAMES", "BuiltinGame", "chess", "document", "names", "ruleset", "shogi", "start"]
+__all__ = [
+    "GAMES", "BuiltinGame", "chess", "document", "makruk", "names", "ruleset", "shogi", "start", "xiangqi",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,8 @@ class BuiltinGame:
 GAMES: Final[Mapping[str, BuiltinGame]] = MappingProxyType({
     "chess": BuiltinGame("chess", chess.START, chess.document, chess.ruleset),
     "shogi": BuiltinGame("shogi", shogi.START, shogi.document, shogi.ruleset),
+    "xiangqi": BuiltinGame("xiangqi", xiangqi.START, xiangqi.document, xiangqi.ruleset),
+    "makruk": BuiltinGame("makruk", makruk.START, makruk.document, makruk.ruleset),
 })
 """The built-in games by name."""
 

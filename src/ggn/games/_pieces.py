@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Literal
 
 from ggn.cell import Cell
@@ -48,6 +49,14 @@ class Movement:
     limits the squares the piece moves this way from (``None``: wherever it stands). ``also``
     adds conditions on other squares, as offsets from the source: ``"empty"``, ``"enemy"``, or
     a PIN whose case says whose piece it is (upper: the mover's, lower: the opponent's).
+
+    ``within`` limits the destinations (``None``: anywhere; a palace, one side of a river).
+    ``target``, a PIN as in ``also``, is the one piece a capture takes (``mode="capture"``).
+    ``lame`` makes each step blockable: the square half-way along it (each coordinate halved,
+    rounded toward zero: a xiangqi horse's leg, an elephant's eye) must be empty as well.
+    ``hops`` makes a hopper: of the squares passed over, exactly that many hold a piece (of
+    either side), written ``deny {square: "empty"}``, one possibility for each choice of them;
+    the others must be empty (the xiangqi cannon's capture over its screen).
     """
 
     vectors: tuple[Vector, ...]
@@ -56,12 +65,20 @@ class Movement:
     mode: Mode = "both"
     sources: frozenset[Square] | None = None
     also: tuple[tuple[Vector, str], ...] = ()
+    within: frozenset[Square] | None = None
+    target: str | None = None
+    lame: bool = False
+    hops: int = 0
 
     def __post_init__(self) -> None:
         if not self.vectors or (0, 0) in self.vectors:
             raise ValueError(f"a movement needs non-zero vectors, got {self.vectors!r}")
         if self.first < 1 or (self.last is not None and self.last < self.first):
             raise ValueError(f"a movement goes 1 <= first <= last steps, got {self.first}, {self.last}")
+        if self.target is not None and self.mode != "capture":
+            raise ValueError(f"a movement with a target captures it: mode 'capture', not {self.mode!r}")
+        if self.hops < 0:
+            raise ValueError(f"a movement hops over 0 or more pieces, got {self.hops}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,10 +166,18 @@ class _Side:
         return value if value in ("empty", "enemy") else self.qpi(value)
 
 
+def _screens(path: list[str], hops: int) -> Iterable[tuple[dict[str, str], dict[str, str]]]:
+    """Each way to pass over ``path`` with exactly ``hops`` of its squares occupied: the ``must``
+    (the others empty) and the ``deny`` (those not empty), both from near to far."""
+    for screens in combinations(path, hops):
+        yield ({name: "empty" for name in path if name not in screens},
+               dict.fromkeys(screens, "empty"))
+
+
 def _possibilities(
     side: _Side, movement: Movement, source: Square
-) -> Iterable[tuple[str, dict[str, str]]]:
-    """The destinations of one movement from one source, each with one possibility's ``must``."""
+) -> Iterable[tuple[str, dict[str, dict[str, str]]]]:
+    """The destinations of one movement from one source, each with one possibility."""
     names = side.names
     extra: dict[str, str] = {}
     for (file, rank), value in movement.also:
@@ -160,22 +185,31 @@ def _possibilities(
         if name is None:
             return  # a condition off the board never holds
         extra[name] = side.state(value)
-    modes = ("empty", "enemy") if movement.mode == "both" else (
-        ("empty",) if movement.mode == "move" else ("enemy",))
+    if movement.target is not None:
+        modes: tuple[str, ...] = (side.qpi(movement.target),)
+    else:
+        modes = ("empty", "enemy") if movement.mode == "both" else (
+            ("empty",) if movement.mode == "move" else ("enemy",))
     for file, rank in movement.vectors:
+        leg = (int(file / 2), int(rank / 2)) if movement.lame else (0, 0)
         path: list[str] = []
         step = 0
         while movement.last is None or step < movement.last:
+            if leg != (0, 0):  # the square half-way along this step must be empty too
+                name = names.get((source[0] + step * file + leg[0], source[1] + step * rank + leg[1]))
+                if name is None:
+                    break
+                path.append(name)
             step += 1
-            name = names.get((source[0] + step * file, source[1] + step * rank))
+            square = (source[0] + step * file, source[1] + step * rank)
+            name = names.get(square)
             if name is None:
                 break
-            if step >= movement.first:
-                for mode in modes:
-                    must = dict.fromkeys(path, "empty")
-                    must[name] = mode
-                    must.update(extra)
-                    yield name, must
+            if step >= movement.first and (movement.within is None or square in movement.within):
+                for must_path, deny in _screens(path, movement.hops):
+                    for mode in modes:
+                        must = {**must_path, name: mode, **extra}
+                        yield name, ({"must": must, "deny": deny} if deny else {"must": must})
             path.append(name)
 
 
@@ -212,9 +246,8 @@ def build(game: Game) -> dict[str, dict[str, dict[str, list[dict[str, dict[str, 
                 for movement in piece.movements:
                     if movement.sources is not None and square not in movement.sources:
                         continue
-                    for destination, must in _possibilities(side, movement, square):
+                    for destination, possibility in _possibilities(side, movement, square):
                         listed = destinations.setdefault(destination, [])
-                        possibility = {"must": must}
                         if possibility not in listed:  # the same conditions reached twice
                             listed.append(possibility)
                 if destinations:
