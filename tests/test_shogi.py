@@ -1,4 +1,5 @@
-"""Shogi: the generated GGN document, checked against python-shogi on positions of random games.
+"""Shogi: the generated GGN document, checked against python-shogi on positions of random games,
+and against cshogi as a second opinion.
 
 The fast subset runs by default; ``GGN_FULL=1 pytest tests/test_shogi.py`` runs the full
 comparison (1,200 positions).
@@ -10,6 +11,7 @@ import os
 import random
 from collections import Counter
 
+import cshogi
 import jsonschema
 import pytest
 import shogi
@@ -359,3 +361,57 @@ def test_compiled_moves_match_plain_evaluation(boards: list[shogi.Board]) -> Non
         assert fast == plain, board.sfen()
         checked += 1
     assert checked >= POSITIONS // REFERENCE_EVERY
+
+
+# --- a second opinion: cshogi ----------------------------------------------------------------
+def usi_cell(square: str) -> str:
+    """Our name of a USI square: file digit 9 is our ``a``, rank letter ``a`` our rank 9."""
+    return f"{FILES[9 - int(square[0])]}{9 - 'abcdefghi'.index(square[1])}"
+
+
+def cshogi_pairs(sfen: str) -> set[Pair]:
+    """cshogi's pseudo-legal moves, read from their USI spelling; promotions collapse."""
+    out: set[Pair] = set()
+    for move in cshogi.Board(sfen).pseudo_legal_moves:
+        usi = cshogi.move_to_usi(move)
+        if usi[1] == "*":
+            out.add(("*" + usi[0], usi_cell(usi[2:4])))
+        else:
+            out.add((usi_cell(usi[0:2]), usi_cell(usi[2:4])))
+    return out
+
+
+def is_pawn_drop_mate(board: shogi.Board, pair: Pair) -> bool:
+    """Whether ``pair`` drops a pawn that mates: the rule system forbids it (uchifuzume)."""
+    if pair[0] != "*P":
+        return False
+    file, rank = FILES.index(pair[1][0]), int(pair[1][1])
+    after = shogi.Board(board.sfen())
+    after.push(shogi.Move(None, (9 - rank) * 9 + file, False, shogi.PAWN))
+    return bool(after.is_checkmate())
+
+
+def test_random_positions_against_cshogi(boards: list[shogi.Board]) -> None:
+    # cshogi's pseudo-legal moves already apply two rules of the rule system: in check it lists
+    # only its evasions, and it leaves out a pawn drop that mates. Every move it lists, we list;
+    # every move we list beyond it is one of those, confirmed by python-shogi's legal moves.
+    seen: Counter[str] = Counter()
+    for board in boards:
+        ours = {our_pair(m) for m in our_moves(board)}
+        theirs = cshogi_pairs(board.sfen())
+        assert theirs <= ours, f"{board.sfen()}: cshogi alone {sorted(theirs - ours)}"
+        if ours == theirs:
+            seen["same"] += 1
+            continue
+        legal = {name_of(move) for move in board.legal_moves}
+        for pair in ours - theirs:
+            if board.is_check():
+                assert pair not in legal, f"{board.sfen()}: {pair} is a legal evasion cshogi lacks"
+                seen["not an evasion of check"] += 1
+            else:
+                assert is_pawn_drop_mate(board, pair), f"{board.sfen()}: we alone {pair}"
+                seen["pawn-drop mate"] += 1
+    assert seen["same"] >= POSITIONS * 9 // 10
+    assert seen["not an evasion of check"] >= 1
+    if FULL:  # the seeded games of the full run drop one mating pawn
+        assert seen["pawn-drop mate"] >= 1
