@@ -24,12 +24,18 @@ from ggn.errors import GGNError
 from ggn.position import Position
 from ggn.rules._system import IllegalMoveError, Outcome, Play, RuleSystem
 from ggn.rules.chess import Chess
+from ggn.rules.makruk import Makruk
+from ggn.rules.shogi import Shogi
+from ggn.rules.xiangqi import Xiangqi
 
-__all__ = ["SYSTEMS", "Chess", "IllegalMoveError", "Outcome", "Play", "RuleSystem", "divide", "names",
-           "perft", "rule_system"]
+__all__ = ["SYSTEMS", "Chess", "IllegalMoveError", "Makruk", "Outcome", "Play", "RuleSystem", "Shogi",
+           "Xiangqi", "divide", "names", "perft", "rule_system"]
 
 SYSTEMS: Final[dict[str, Callable[[], RuleSystem]]] = {
     "chess": Chess,
+    "shogi": Shogi,
+    "xiangqi": Xiangqi,
+    "makruk": Makruk,
 }
 """The rule system of each built-in game, by name."""
 

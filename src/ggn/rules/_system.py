@@ -213,9 +213,12 @@ class RuleSystem:
 
     name: ClassVar[str] = "generic"
 
-    def __init__(self, ruleset: Ruleset, start: str | None = None) -> None:
+    def __init__(
+        self, ruleset: Ruleset, start: str | None = None, shape: tuple[int, ...] | None = None
+    ) -> None:
         self.ruleset = ruleset
         self.start = start
+        self.shape = shape
         self._tables: dict[tuple[int, ...], _Tables] = {}
 
     def __repr__(self) -> str:
@@ -281,6 +284,9 @@ class RuleSystem:
     def _tables_for(self, position: Position) -> _Tables:
         tables = self._tables.get(position.geometry.shape)
         if tables is None:
+            if self.shape is not None and position.shape != self.shape:
+                board = "x".join(map(str, self.shape))
+                raise GGNError(f"{self.name} is played on a {board} board, not one of shape {position.shape}")
             tables = self._tables[position.geometry.shape] = _Tables(self.ruleset, position.geometry)
         return tables
 

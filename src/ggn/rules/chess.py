@@ -35,7 +35,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ggn.errors import GGNError
 from ggn.games import chess as chess_game
 from ggn.position import Position, code_of, piece_of
 from ggn.qpi import Qpi
@@ -54,7 +53,7 @@ class Chess(RuleSystem):
     name: ClassVar[str] = "chess"
 
     def __init__(self) -> None:
-        super().__init__(chess_game.ruleset(), chess_game.START)
+        super().__init__(chess_game.ruleset(), chess_game.START, (8, 8))
         # Per side (0 first, 1 second): its piece codes.
         self._pawn = (_code("C:P"), _code("c:p"))
         self._dashed = (_code("C:-P"), _code("c:-p"))
@@ -71,8 +70,6 @@ class Chess(RuleSystem):
         # The '-' pawns on the board (there is at most one, the opponent's): each loses its
         # mark with this move. The changes come first in every play, so that the play's own
         # changes (a capture of that pawn) win.
-        if position.shape != (8, 8):
-            raise GGNError(f"chess is played on an 8x8 board, not one of shape {position.shape}")
         codes = position.codes
         first, second = self._dashed
         return tuple((number, self._pawn[0] if code == first else self._pawn[1])
