@@ -9,6 +9,7 @@ import os
 import random
 import re
 from collections import Counter
+from typing import Any
 
 import cchess
 import jsonschema
@@ -20,6 +21,7 @@ from ggn import games
 from ggn.errors import NotationError
 from ggn.evaluate import Move, reference_moves
 from ggn.feen import Feen
+from ggn.games._pieces import Game, Movement, Piece, build, squares
 from ggn.games.xiangqi import START, document, from_fen, ruleset
 from ggn.lint import lint
 from ggn.position import Position
@@ -411,3 +413,39 @@ def test_random_positions_against_pyffish(boards: list[Board], kind: str) -> Non
     # The only difference, and the placements meet it often.
     if kind == "placements":
         assert differences["facing generals as a capture"] >= PLACEMENTS // 15
+
+
+# --- the piece descriptions behind the document ---------------------------------------------
+def test_hoppers_lame_leaps_zones_and_targets() -> None:
+    # A hopper over two pieces: one possibility for each choice of its screens, near to far.
+    hopper = Piece("C", (Movement(((0, 1),), last=None, mode="capture", hops=2),), stands=squares("a1"))
+    value = build(Game("h", files=1, ranks=5, style="X", pieces=(hopper,), start=""))["X:C"]["a1"]
+    assert list(value) == ["a4", "a5"]  # a2 and a3 have fewer than two squares before them
+    assert value["a4"] == [{"must": {"a4": "enemy"}, "deny": {"a2": "empty", "a3": "empty"}}]
+    assert value["a5"] == [
+        {"must": {"a4": "empty", "a5": "enemy"}, "deny": {"a2": "empty", "a3": "empty"}},
+        {"must": {"a3": "empty", "a5": "enemy"}, "deny": {"a2": "empty", "a4": "empty"}},
+        {"must": {"a2": "empty", "a5": "enemy"}, "deny": {"a3": "empty", "a4": "empty"}},
+    ]
+    # A lame rider: each step's leg, then its landing square, must be empty on the way.
+    rider = Piece("N", (Movement(((1, 2),), last=None, mode="move", lame=True),), stands=squares("a1"))
+    value = build(Game("l", files=5, ranks=5, style="X", pieces=(rider,), start=""))["X:N"]["a1"]
+    assert value == {"b3": [{"must": {"a2": "empty", "b3": "empty"}}],
+                     "c5": [{"must": {"a2": "empty", "b3": "empty", "b4": "empty", "c5": "empty"}}]}
+    # A zone for the destinations, and a capture of one given piece, seen by both sides.
+    king = Piece("K", (Movement(((0, 1), (1, 0)), within=squares("a1", "a2")),
+                       Movement(((0, 1),), last=None, mode="capture", target="k", within=squares("a3"))))
+    zoned = build(Game("z", files=2, ranks=3, style="X", pieces=(king,), start=""))
+    assert zoned["X:K"]["a1"] == {"a2": [{"must": {"a2": "empty"}}, {"must": {"a2": "enemy"}}],
+                                  "a3": [{"must": {"a2": "empty", "a3": "x:k"}}]}
+    assert "b1" not in zoned["X:K"]  # no destination in its zone: no source entry at all
+    assert zoned["x:k"]["a3"]["a1"] == [{"must": {"a2": "empty", "a1": "X:K"}}]
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"vectors": ((0, 1),), "target": "k"}, "with a target captures it: mode 'capture', not 'both'"),
+    ({"vectors": ((0, 1),), "hops": -1}, "hops over 0 or more pieces, got -1"),
+])
+def test_movement_checks_its_new_fields(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Movement(**kwargs)
