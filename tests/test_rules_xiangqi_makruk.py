@@ -1,0 +1,144 @@
+"""The xiangqi and makruk rule systems against pyffish (Fairy-Stockfish), an independent engine.
+
+On positions of seeded random games played by pyffish, our legal moves and pyffish's
+``legal_moves`` agree exactly (makruk's promotion to a met included; in xiangqi, the facing
+generals and moves into check are refused by the generic rule alone); the board after each of
+our plays is pyffish's after the same move (every capture and promotion, one other move in
+twelve); check and the end of the game agree (no legal move:
+xiangqi loses either way, makruk loses when in check and draws otherwise). Perft matches the
+published counts. GGN_FULL=1 compares 2,000 positions per game instead of 200, and runs perft
+to depth 4.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections import Counter
+
+import pyffish
+import pytest
+
+from ggn.games import makruk, xiangqi
+from ggn.position import Position
+from ggn.rules import Outcome, Play, RuleSystem, perft, rule_system
+
+FULL = os.environ.get("GGN_FULL") == "1"
+SEED = 20240621
+POSITIONS = 2000 if FULL else 200  # each pyffish call costs milliseconds
+_UCI = re.compile(r"([a-i](?:10|[1-9]))([a-i](?:10|[1-9]))([a-z]?)")
+
+Key = tuple[str, str, str]
+
+
+def to_feen(game: str, fen: str) -> str:
+    """Our FEEN of a pyffish FEN (a promoted met is marked ``~`` by pyffish)."""
+    return xiangqi.from_fen(fen) if game == "xiangqi" else makruk.from_fen(fen)
+
+
+def their_key(move: str) -> Key:
+    found = _UCI.fullmatch(move)
+    assert found is not None, move
+    return found[1], found[2], found[3]
+
+
+def our_key(play: Play) -> Key:
+    # pyffish writes the makruk promotion as a trailing 'm'.
+    return str(play.source), str(play.destination), "m" if play.choice is not None else ""
+
+
+def random_fens(game: str, seed: int, count: int) -> list[tuple[str, list[str]]]:
+    """Positions of random games played by pyffish (restarted after 100 plies or at the end); a
+    capture, or a pawn move in makruk, is preferred half of the time. Each with its legal moves."""
+    rng = random.Random(seed)
+    start = pyffish.start_fen(game)
+    fens: list[tuple[str, list[str]]] = []
+    fen, plies = start, 0
+    while len(fens) < count:
+        legal = pyffish.legal_moves(game, fen, [])
+        fens.append((fen, legal))
+        if not legal or plies >= 100:
+            fen, plies = start, 0
+            continue
+        board = Position.from_feen(to_feen(game, fen))
+        lively = [m for m in legal if board.piece_at(their_key(m)[1]) is not None
+                  or (game == "makruk" and str(board.piece_at(their_key(m)[0])).endswith(("P", "p")))]
+        move = rng.choice(lively if lively and rng.random() < 0.5 else legal)
+        fen = pyffish.get_fen(game, fen, [move], False, False, True)
+        plies += 1
+    return fens
+
+
+@pytest.mark.parametrize("game", ["xiangqi", "makruk"])
+def test_legal_moves_and_positions_after_agree_with_pyffish(game: str) -> None:
+    rules = rule_system(game)
+    seen: Counter[str] = Counter()
+    for fen, legal in random_fens(game, SEED, POSITIONS):
+        position = Position.from_feen(to_feen(game, fen))
+        plays = rules.legal_moves(position)
+        ours = {our_key(play): play for play in plays}
+        assert len(ours) == len(plays), f"{fen}: a move listed twice"
+        theirs = {their_key(move): move for move in legal}
+        assert set(ours) == set(theirs), (
+            f"{fen}: missing {sorted(set(theirs) - set(ours))}, extra {sorted(set(ours) - set(theirs))}")
+        in_check = pyffish.gives_check(game, fen, [])
+        assert rules.in_check(position) == in_check, fen
+        for number, (key, move) in enumerate(theirs.items()):
+            kind = "promotion" if key[2] else "capture" if position.piece_at(key[1]) else "other"
+            seen[kind] += 1
+            if kind == "other" and number % 12:
+                continue  # every capture and promotion, one other move in twelve
+            after = position.apply(ours[key].transition)
+            fen_after = pyffish.get_fen(game, fen, [move], False, False, True)
+            expected = Position.from_feen(to_feen(game, fen_after))
+            # Captured pieces stay in the capturer's hand here; pyffish keeps no hands.
+            assert (after.codes, after.active) == (expected.codes, expected.active), (
+                f"{fen} {move}: {after} instead of {expected}")
+        outcome = rules.outcome(position)
+        if theirs:
+            assert outcome is None, fen
+        else:
+            seen["end"] += 1
+            if game == "makruk" and not in_check:
+                assert outcome == Outcome(None, "stalemate"), fen
+            else:
+                reason = "checkmate" if in_check else "no legal move"
+                assert outcome == Outcome(position.inactive, reason), fen
+    assert seen["capture"] >= 100, seen
+    if game == "makruk":
+        assert seen["promotion"] >= 20, seen
+
+
+def test_facing_generals_are_refused_by_the_generic_rule() -> None:
+    rules = rule_system("xiangqi")
+    # The red chariot on e5 is the only piece between the generals: it may not leave the file.
+    position = rules.position("4g^4/9/9/9/9/4R4/9/9/9/4G^4 / X/x")
+    chariot = {str(play.destination) for play in rules.legal_moves(position) if str(play.source) == "e5"}
+    assert chariot == {"e2", "e3", "e4", "e6", "e7", "e8", "e9", "e10"}
+    assert pyffish.legal_moves("xiangqi", "4k4/9/9/9/9/4R4/9/9/9/4K4 w - - 0 1", []).count("e5d5") == 0
+
+
+def test_makruk_stalemate_is_a_draw_and_checkmate_a_loss() -> None:
+    rules = rule_system("makruk")
+    fen = "k7/8/2N5/8/8/8/8/1R2K3 b - - 0 1"
+    assert pyffish.legal_moves("makruk", fen, []) == [] and not pyffish.gives_check("makruk", fen, [])
+    assert rules.outcome(rules.position(to_feen("makruk", fen))) == Outcome(None, "stalemate")
+    mate = "k6R/8/2M5/1N6/8/8/8/4K3 b - - 0 1"
+    assert pyffish.legal_moves("makruk", mate, []) == [] and pyffish.gives_check("makruk", mate, [])
+    assert rules.outcome(rules.position(to_feen("makruk", mate))) == Outcome("first", "checkmate")
+
+
+@pytest.mark.parametrize(("game", "counts"), [
+    ("xiangqi", (44, 1920, 79_666)),
+    ("makruk", (23, 529, 12_012)),
+])
+def test_perft(game: str, counts: tuple[int, ...]) -> None:
+    rules: RuleSystem = rule_system(game)
+    assert [perft(rules, depth) for depth in range(1, len(counts) + 1)] == list(counts)
+
+
+@pytest.mark.skipif(not FULL, reason="deep perft: run with GGN_FULL=1")
+@pytest.mark.parametrize(("game", "count"), [("xiangqi", 3_290_240), ("makruk", 273_026)])
+def test_perft_deep(game: str, count: int) -> None:
+    assert perft(game, 4) == count
