@@ -78,11 +78,10 @@ def perft(game: str | RuleSystem, depth: int, position: Position | str | None = 
 def _count(rules: RuleSystem, position: Position, depth: int) -> int:
     if depth == 0:
         return 1
-    legal = rules._legal(position)
     if depth == 1:
-        return len(legal)
+        return rules._count(position)
     total = 0
-    for _, effect, child in legal:
+    for _, effect, child in rules._legal(position):
         total += _count(rules, rules._child(position, effect, child), depth - 1)
     return total
 

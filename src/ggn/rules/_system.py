@@ -46,8 +46,9 @@ changes of the Active Player."""
 Attack = Callable[[list[int]], bool]
 
 # The fields of a move's compact description: the move, source index (-1: hand), destination
-# index (-1: hand), the piece's code.
-MoveInfo = tuple[Move, int, int, int]
+# index (-1: hand), the piece's code, and whether the game's hooks must see it (else it is a
+# plain displacement from board to board, checked and made inline).
+MoveInfo = tuple[Move, int, int, int, bool]
 
 _INFO_BOUND: Final = 1 << 16  # move descriptions kept per board shape before starting afresh
 
@@ -253,7 +254,7 @@ class RuleSystem:
 
     def count(self, position: Position) -> int:
         """The number of legal plays of ``position``."""
-        return len(self._legal(position))
+        return self._count(position)
 
     def play(self, position: Position, play: Play | str) -> Position:
         """The position after a legal play, given as a :class:`Play` or its ``str()``; raise
@@ -276,7 +277,7 @@ class RuleSystem:
 
     def outcome(self, position: Position) -> Outcome | None:
         """How the game ends here if the player to move has no legal play, else None."""
-        if self._legal(position, stop=1):
+        if self._walk(position, None, 1):
             return None
         return self._no_move(position, self.in_check(position))
 
@@ -294,7 +295,10 @@ class RuleSystem:
         index = tables.geometry.index
         source = -1 if move.source is HAND else index[move.source]  # type: ignore[index]
         destination = -1 if move.destination is HAND else index[move.destination]  # type: ignore[index]
-        info = (move, source, destination, code_of(move.piece))
+        code = code_of(move.piece)
+        special = (source < 0 or destination < 0 or code in tables.terminal[0] or code in tables.terminal[1]
+                   or self._special(move, source, destination, code))
+        info = (move, source, destination, code, special)
         if len(tables.info) >= _INFO_BOUND:
             tables.info.clear()
         tables.info[id(move)] = info
@@ -333,6 +337,17 @@ class RuleSystem:
     def _legal(self, position: Position, stop: int = 0) -> list[tuple[Move, Effect, list[int]]]:
         """The legal plays of ``position``: (move, effect, board codes after); with ``stop``, at
         most that many."""
+        out: list[tuple[Move, Effect, list[int]]] = []
+        self._walk(position, out, stop)
+        return out
+
+    def _count(self, position: Position) -> int:
+        """The number of legal plays of ``position``, without making their effects."""
+        return self._walk(position, None, 0)
+
+    def _walk(self, position: Position, out: list[tuple[Move, Effect, list[int]]] | None, stop: int) -> int:
+        """Find the legal plays of ``position``: append them to ``out`` (unless None), return how
+        many (at most ``stop``, if given)."""
         tables = self._tables_for(position)
         codes = position.codes
         side = 0 if position.active == "first" else 1
@@ -340,36 +355,67 @@ class RuleSystem:
         kings = [number for number in position.occupied[side] if codes[number] in terminal]
         attacks = tables.attacks[1 - side]
         hand_attacks = bool(position.hands[1 - side]) and bool(tables.hand_arrivals[1 - side])
+        # The common case, one terminal piece and no drop that could reach it: one test.
+        single = attacks[kings[0]] if len(kings) == 1 and not hand_attacks else None
         infos = tables.info
-        context = self._prepare(position, tables)
-        effects_of = self._effects
-        allowed = self._allowed
-        out: list[tuple[Move, Effect, list[int]]] = []
+        prefix = self._prepare(position, tables)
+        special_taken = self._special_taken
+        found = 0
         for move in self.ruleset.moves(position):
             info = infos.get(id(move))
             if info is None or info[0] is not move:
                 info = self._info(tables, move)
-            for effect in effects_of(position, context, info):
-                changes = effect[1]
+            source, destination, code = info[1], info[2], info[3]
+            if not info[4] and codes[destination] not in special_taken:
+                # A plain displacement: the board after, tested before any effect is built.
                 child = codes.copy()
-                moved_king = False
-                for number, code in changes:
-                    child[number] = code
-                    if code in terminal or number in kings:
-                        moved_king = True
+                for number, value in prefix:
+                    child[number] = value
+                child[source] = 0
+                child[destination] = code
+                if single is not None:
+                    if single(child):
+                        continue
+                elif self._exposed(position, child, side, kings):
+                    continue
+                found += 1
+                if out is not None:
+                    taken = codes[destination]
+                    hand = ((self._captured(taken, move.piece), 1),) if taken else ()
+                    out.append((move, (None, (*prefix, (source, 0), (destination, code)), hand), child))
+                if found == stop:
+                    return found
+                continue
+            for effect in self._effects(position, prefix, info):
+                child = codes.copy()
+                for number, value in effect[1]:
+                    child[number] = value
                 targets = (
-                    [number for number, code in enumerate(child) if code in terminal] if moved_king else kings
+                    [number for number, value in enumerate(child) if value in terminal]
+                    if code in terminal else kings
                 )
-                for target in targets:
-                    if attacks[target](child) or (
-                            hand_attacks and self._hand_attack(position, tables, child, side, target)):
-                        break
-                else:
-                    if allowed(position, context, info, effect, child):
-                        out.append((move, effect, child))
-                        if stop and len(out) >= stop:
-                            return out
-        return out
+                if self._exposed(position, child, side, targets):
+                    continue
+                if not self._allowed(position, prefix, info, effect, child):
+                    continue
+                found += 1
+                if out is not None:
+                    out.append((move, effect, child))
+                if found == stop:
+                    return found
+        return found
+
+    def _exposed(self, position: Position, child: list[int], side: int, targets: list[int]) -> bool:
+        """Whether the other side of ``side`` can move onto one of the squares ``targets`` of
+        board ``child`` (the hands: those of ``position``)."""
+        tables = self._tables_for(position)
+        attacks = tables.attacks[1 - side]
+        hand_attacks = bool(position.hands[1 - side]) and bool(tables.hand_arrivals[1 - side])
+        for target in targets:
+            if attacks[target](child) or (
+                    hand_attacks and self._hand_attack(position, tables, child, side, target)):
+                return True
+        return False
 
     def _child(self, position: Position, effect: Effect, child: list[int]) -> Position:
         """The position after a play, from its effect and board codes (no checks: the effect
@@ -392,32 +438,45 @@ class RuleSystem:
             yield self._child(position, effect, child)
 
     # -- hooks ----------------------------------------------------------------------------
-    def _prepare(self, position: Position, tables: _Tables) -> Any:
-        """Whatever the game's hooks need once per position (passed to them as ``context``)."""
-        return None
+    _special_taken: frozenset[int] = frozenset()
+    """Codes of pieces whose capture has effects of the game's own (the hooks see the move)."""
 
-    def _effects(self, position: Position, context: Any, info: MoveInfo) -> list[Effect]:
+    def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
+        """Whether a board-to-board move of a non-terminal piece needs the game's hooks
+        (``_effects``, ``_allowed``); asked once per move of the compiled generator."""
+        return False
+
+    def _captured(self, taken: int, mover: Qpi) -> Qpi:
+        """The piece that a capture of ``taken`` puts into the mover's hand: by default the
+        piece as it stood (the Game Protocol's default)."""
+        return piece_of(taken)
+
+    def _prepare(self, position: Position, tables: _Tables) -> tuple[Change, ...]:
+        """Changes that every play of ``position`` makes first (the game's own bookkeeping)."""
+        return ()
+
+    def _effects(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo) -> list[Effect]:
         """The plays of one pseudo-legal move; by default its Game Protocol displacement."""
-        return [default_effect(position, info)]
+        return [self._default(position, prefix, info)]
 
-    def _allowed(self, position: Position, context: Any, info: MoveInfo, effect: Effect,
+    def _default(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo) -> Effect:
+        """The Game Protocol's displacement of a move, after ``prefix``, compactly (see
+        :meth:`ggn.evaluate.Move.transition`)."""
+        move, source, destination, code = info[0], info[1], info[2], info[3]
+        if source >= 0:
+            if destination >= 0:
+                taken = position.codes[destination]
+                hand = ((self._captured(taken, move.piece), 1),) if taken else ()
+                return (None, (*prefix, (source, 0), (destination, code)), hand)
+            return (None, (*prefix, (source, 0)), ((move.piece, 1),))
+        return (None, (*prefix, (destination, code)), ((move.piece, -1),))
+
+    def _allowed(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo, effect: Effect,
                  child: list[int]) -> bool:
-        """A game's own legality rules beyond the terminal-piece rule (``child``: the board after)."""
+        """A game's own legality rules beyond the terminal-piece rule (``child``: the board after);
+        asked only of the moves ``_special`` names, drops, and moves of terminal pieces."""
         return True
 
     def _no_move(self, position: Position, in_check: bool) -> Outcome:
         """The end of the game when the player to move has no legal play."""
         return Outcome(position.inactive, "checkmate" if in_check else "no legal move")
-
-
-def default_effect(position: Position, info: MoveInfo) -> Effect:
-    """The Game Protocol's displacement of a move, compactly (see :meth:`ggn.evaluate.Move.transition`)."""
-    move, source, destination, code = info
-    if source >= 0:
-        if destination >= 0:
-            taken = position.codes[destination]
-            if taken:
-                return (None, ((source, 0), (destination, code)), ((piece_of(taken), 1),))
-            return (None, ((source, 0), (destination, code)), ())
-        return (None, ((source, 0),), ((move.piece, 1),))
-    return (None, ((destination, code),), ((move.piece, -1),))

@@ -33,8 +33,9 @@ first player wins by checkmate
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
+from ggn.evaluate import Move
 from ggn.games import chess as chess_game
 from ggn.position import Position, code_of, piece_of
 from ggn.qpi import Qpi
@@ -65,8 +66,14 @@ class Chess(RuleSystem):
             tuple((Qpi.parse(f"{style}:{letter}"), _code(f"{style}:{letter}")) for letter in letters)
             for style, letters in (("C", "QRBN"), ("c", "qrbn"))
         )
+        self._special_codes = frozenset(
+            (*self._pawn, *self._dashed, *self._castling_king, *self._castling_rook))
+        self._special_taken = frozenset(self._castling_rook)
 
-    def _prepare(self, position: Position, tables: _Tables) -> Any:
+    def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
+        return code in self._special_codes
+
+    def _prepare(self, position: Position, tables: _Tables) -> tuple[Change, ...]:
         # The '-' pawns on the board (there is at most one, the opponent's): each loses its
         # mark with this move. The changes come first in every play, so that the play's own
         # changes (a capture of that pawn) win.
@@ -75,9 +82,9 @@ class Chess(RuleSystem):
         return tuple((number, self._pawn[0] if code == first else self._pawn[1])
                      for number, code in enumerate(codes) if code in (first, second))
 
-    def _effects(self, position: Position, context: Any, info: MoveInfo) -> list[Effect]:
-        _, source, destination, code = info
-        clear: tuple[Change, ...] = context
+    def _effects(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo) -> list[Effect]:
+        source, destination, code = info[1], info[2], info[3]
+        clear = prefix
         side = 0 if code > 0 else 1
         codes = position.codes
         taken = codes[destination]
@@ -125,9 +132,9 @@ class Chess(RuleSystem):
             return ((king, self._king[side]),)
         return ()
 
-    def _allowed(self, position: Position, context: Any, info: MoveInfo, effect: Effect,
+    def _allowed(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo, effect: Effect,
                  child: list[int]) -> bool:
-        _, source, destination, code = info
+        source, destination, code = info[1], info[2], info[3]
         side = 0 if code > 0 else 1
         if code != self._castling_king[side] or destination - source not in (2, -2):
             return True

@@ -18,12 +18,13 @@ makruk never drops it. The counting rules are not covered.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
+from ggn.evaluate import Move
 from ggn.games import makruk as makruk_game
-from ggn.position import Position, code_of, piece_of
+from ggn.position import Position, code_of
 from ggn.qpi import Qpi
-from ggn.rules._system import Effect, MoveInfo, Outcome, RuleSystem, default_effect
+from ggn.rules._system import Change, Effect, MoveInfo, Outcome, RuleSystem
 
 __all__ = ["Makruk"]
 
@@ -40,15 +41,19 @@ class Makruk(RuleSystem):
         self._met = (Qpi.parse("M:+M"), Qpi.parse("m:+m"))
         self._sixth = (5, 2)
 
-    def _effects(self, position: Position, context: Any, info: MoveInfo) -> list[Effect]:
-        _, source, destination, code = info
+    def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
+        side = 0 if code > 0 else 1
+        return code == self._bia[side] and destination // 8 == self._sixth[side]
+
+    def _effects(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo) -> list[Effect]:
+        source, destination, code = info[1], info[2], info[3]
         side = 0 if code > 0 else 1
         if code == self._bia[side] and destination // 8 == self._sixth[side]:
             taken = position.codes[destination]
-            hand = ((piece_of(taken), 1),) if taken else ()
+            hand = ((self._captured(taken, info[0].piece), 1),) if taken else ()
             met = self._met[side]
             return [(met, ((source, 0), (destination, code_of(met))), hand)]
-        return [default_effect(position, info)]
+        return [self._default(position, prefix, info)]
 
     def _no_move(self, position: Position, in_check: bool) -> Outcome:
         if in_check:

@@ -26,13 +26,14 @@ the impasse rules are not covered.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import ClassVar, Final
 
+from ggn.evaluate import Move
 from ggn.games import shogi as shogi_game
 from ggn.pin import Pin
 from ggn.position import Position, code_of, piece_of
 from ggn.qpi import Qpi
-from ggn.rules._system import Effect, MoveInfo, RuleSystem, default_effect
+from ggn.rules._system import Change, Effect, MoveInfo, RuleSystem
 
 __all__ = ["Shogi"]
 
@@ -70,10 +71,18 @@ class Shogi(RuleSystem):
             self._in_hand[key] = piece
         return piece
 
-    def _effects(self, position: Position, context: Any, info: MoveInfo) -> list[Effect]:
-        move, source, destination, code = info
+    def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
+        # A move that may promote: into, within or out of the zone.
+        if code not in self._promotions:
+            return False
+        rank_from, rank_to = (source // 9, destination // 9) if code > 0 else (
+            8 - source // 9, 8 - destination // 9)
+        return rank_from >= 6 or rank_to >= 6
+
+    def _effects(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo) -> list[Effect]:
+        move, source, destination, code = info[0], info[1], info[2], info[3]
         if source < 0 or destination < 0:
-            return [default_effect(position, info)]
+            return [self._default(position, prefix, info)]
         taken = position.codes[destination]
         hand = ((self._captured(taken, move.piece), 1),) if taken else ()
         promotion = self._promotions.get(code)
@@ -89,9 +98,9 @@ class Shogi(RuleSystem):
                 return [(None, ((source, 0), (destination, code)), hand), promote]
         return [(None, ((source, 0), (destination, code)), hand)]
 
-    def _allowed(self, position: Position, context: Any, info: MoveInfo, effect: Effect,
+    def _allowed(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo, effect: Effect,
                  child: list[int]) -> bool:
-        _, source, destination, code = info
+        source, destination, code = info[1], info[2], info[3]
         if source >= 0 or code not in self._pawns:
             return True
         # A pawn drop that checks (a drop uncovers nothing, so only the pawn itself can) must
@@ -102,4 +111,4 @@ class Shogi(RuleSystem):
         if not 0 <= ahead < 81 or child[ahead] not in tables.terminal[1 - side]:
             return True
         after = self._child(position, effect, child)
-        return bool(self._legal(after, stop=1))
+        return bool(self._walk(after, None, 1))
