@@ -46,9 +46,15 @@ changes of the Active Player."""
 Attack = Callable[[list[int]], bool]
 
 # The fields of a move's compact description: the move, source index (-1: hand), destination
-# index (-1: hand), the piece's code, and whether the game's hooks must see it (else it is a
-# plain displacement from board to board, checked and made inline).
-MoveInfo = tuple[Move, int, int, int, bool]
+# index (-1: hand), the piece's code, and its kind: a plain displacement from board to board,
+# checked and made inline (of a terminal piece or not), or one the game's hooks must see.
+MoveInfo = tuple[Move, int, int, int, int]
+_PLAIN, _TERMINAL, _SPECIAL = 0, 1, 2
+
+
+def _UNKNOWN(b: list[int]) -> bool:  # noqa: N802  (a sentinel: a test not compiled yet)
+    raise AssertionError("a sentinel, never called")
+
 
 _INFO_BOUND: Final = 1 << 16  # move descriptions kept per board shape before starting afresh
 
@@ -113,7 +119,7 @@ def _expression(
 class _Tables:
     """What a rule system precomputes for one board shape."""
 
-    __slots__ = ("arrivals", "attacks", "geometry", "hand_arrivals", "info", "terminal")
+    __slots__ = ("arrivals", "attacks", "geometry", "hand_arrivals", "info", "terminal", "through")
 
     def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
         self.geometry = geometry
@@ -133,11 +139,16 @@ class _Tables:
                 if number is None:
                     continue
                 for destination, possibilities in destinations.items():
-                    target = index.get(destination) if isinstance(destination, Cell) else None
-                    if target is None or not possibilities:
+                    if not isinstance(destination, Cell) or not possibilities:
+                        continue
+                    target = index.get(destination)
+                    if target is None:
                         continue
                     if number < 0:
-                        self.hand_arrivals[side].setdefault(target, []).append((piece, possibilities))
+                        # Only drops that could land on an occupied square can take a piece.
+                        kept = tuple(p for p in possibilities if p.must.get(destination) != EMPTY)
+                        if kept:
+                            self.hand_arrivals[side].setdefault(target, []).append((piece, kept))
                     else:
                         self.arrivals[side][target].append((number, code, possibilities))
         self.terminal = (frozenset(terminal[0]), frozenset(terminal[1]))
@@ -145,19 +156,32 @@ class _Tables:
             [self._lazy(0, d) for d in range(geometry.size)],
             [self._lazy(1, d) for d in range(geometry.size)],
         )
+        # Per attacking side: (square * size + read) -> the test of the moves onto ``square``
+        # whose conditions read the square ``read`` (None: there are none). Made on first use.
+        self.through: tuple[dict[int, Attack | None], dict[int, Attack | None]] = ({}, {})
         self.info: dict[int, MoveInfo] = {}
+
+    def attack_through(self, side: int, square: int, read: int) -> Attack | None:
+        """The test of the moves of ``side`` onto ``square`` that read the square ``read``."""
+        key = square * self.geometry.size + read
+        known = self.through[side]
+        if key not in known:
+            known[key] = self._compile(side, square, read)
+        return known[key]
 
     def _lazy(self, side: int, square: int) -> Attack:
         def first_call(b: list[int]) -> bool:
             made = self._compile(side, square)
+            assert made is not None
             self.attacks[side][square] = made
             return made(b)
 
         return first_call
 
-    def _compile(self, side: int, square: int) -> Attack:
+    def _compile(self, side: int, square: int, read: int = -1) -> Attack | None:
         """Whether a board piece of ``side`` can move onto ``square``, which holds a piece of the
-        other side (so possibilities that need the square empty are left out)."""
+        other side (so possibilities that need the square empty are left out); with ``read``,
+        only by the possibilities whose conditions read that square (None if there are none)."""
         index = self.geometry.index
         enemy_below = side == 0  # the attacker's enemies are second-side pieces: negative codes
         by_source: dict[int, dict[int, list[str]]] = {}
@@ -174,8 +198,12 @@ class _Tables:
                 if not holds:
                     continue
                 deny = [(index[cell], state) for cell, state in possibility.deny.items() if cell in index]
+                if read >= 0 and all(number != read for number, _ in must + deny):
+                    continue
                 by_source.setdefault(source, {}).setdefault(code, []).append(
                     _expression(must, deny, enemy_below))
+        if read >= 0 and not by_source:
+            return None
         lines = ["def attacked(b):"]
         for source, codes in by_source.items():
             lines.append(f" c = b[{source}]")
@@ -296,9 +324,11 @@ class RuleSystem:
         source = -1 if move.source is HAND else index[move.source]  # type: ignore[index]
         destination = -1 if move.destination is HAND else index[move.destination]  # type: ignore[index]
         code = code_of(move.piece)
-        special = (source < 0 or destination < 0 or code in tables.terminal[0] or code in tables.terminal[1]
-                   or self._special(move, source, destination, code))
-        info = (move, source, destination, code, special)
+        if source < 0 or destination < 0 or self._special(move, source, destination, code):
+            kind = _SPECIAL
+        else:
+            kind = _TERMINAL if code in tables.terminal[0] or code in tables.terminal[1] else _PLAIN
+        info = (move, source, destination, code, kind)
         if len(tables.info) >= _INFO_BOUND:
             tables.info.clear()
         tables.info[id(move)] = info
@@ -359,24 +389,68 @@ class RuleSystem:
         single = attacks[kings[0]] if len(kings) == 1 and not hand_attacks else None
         infos = tables.info
         prefix = self._prepare(position, tables)
+        # Not in check, and no square changed by every play: a plain move can only uncover an
+        # attack through the two squares it changes, so only the tests reading those run.
+        through = None
+        if single is not None and not prefix and not single(codes):
+            through = tables.through[1 - side]
+            attack_through = tables.attack_through
+            king = kings[0]
+            row = king * tables.geometry.size
         special_taken = self._special_taken
         found = 0
         for move in self.ruleset.moves(position):
             info = infos.get(id(move))
             if info is None or info[0] is not move:
                 info = self._info(tables, move)
-            source, destination, code = info[1], info[2], info[3]
-            if not info[4] and codes[destination] not in special_taken:
-                # A plain displacement: the board after, tested before any effect is built.
+            source, destination, code, kind = info[1], info[2], info[3], info[4]
+            if kind == _PLAIN and codes[destination] not in special_taken:
+                # A plain displacement: tested before any effect is built.
+                child = None
+                if through is not None:
+                    left = through.get(row + source, _UNKNOWN)
+                    if left is _UNKNOWN:
+                        left = attack_through(1 - side, king, source)
+                    arrived = through.get(row + destination, _UNKNOWN)
+                    if arrived is _UNKNOWN:
+                        arrived = attack_through(1 - side, king, destination)
+                    if left is not None or arrived is not None:
+                        child = codes.copy()
+                        child[source] = 0
+                        child[destination] = code
+                        if (left is not None and left(child)) or (arrived is not None and arrived(child)):
+                            continue
+                else:
+                    child = codes.copy()
+                    for number, value in prefix:
+                        child[number] = value
+                    child[source] = 0
+                    child[destination] = code
+                    if single is not None:
+                        if single(child):
+                            continue
+                    elif self._exposed(position, child, side, kings):
+                        continue
+                found += 1
+                if out is not None:
+                    if child is None:
+                        child = codes.copy()
+                        child[source] = 0
+                        child[destination] = code
+                    taken = codes[destination]
+                    hand = ((self._captured(taken, move.piece), 1),) if taken else ()
+                    out.append((move, (None, (*prefix, (source, 0), (destination, code)), hand), child))
+                if found == stop:
+                    return found
+                continue
+            if kind == _TERMINAL and codes[destination] not in special_taken:
                 child = codes.copy()
                 for number, value in prefix:
                     child[number] = value
                 child[source] = 0
                 child[destination] = code
-                if single is not None:
-                    if single(child):
-                        continue
-                elif self._exposed(position, child, side, kings):
+                if self._exposed(position, child, side,
+                                 [destination if number == source else number for number in kings]):
                     continue
                 found += 1
                 if out is not None:
@@ -390,10 +464,11 @@ class RuleSystem:
                 child = codes.copy()
                 for number, value in effect[1]:
                     child[number] = value
-                targets = (
-                    [number for number, value in enumerate(child) if value in terminal]
-                    if code in terminal else kings
-                )
+                targets = kings
+                if code in terminal:  # the terminal piece moved: where it (and any other) stands now
+                    targets = [number for number in kings if child[number] in terminal]
+                    targets += [number for number, value in effect[1]
+                                if value in terminal and number not in targets]
                 if self._exposed(position, child, side, targets):
                     continue
                 if not self._allowed(position, prefix, info, effect, child):
@@ -442,8 +517,8 @@ class RuleSystem:
     """Codes of pieces whose capture has effects of the game's own (the hooks see the move)."""
 
     def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
-        """Whether a board-to-board move of a non-terminal piece needs the game's hooks
-        (``_effects``, ``_allowed``); asked once per move of the compiled generator."""
+        """Whether a board-to-board move needs the game's hooks (``_effects``, ``_allowed``);
+        asked once per move of the compiled generator (drops always do)."""
         return False
 
     def _captured(self, taken: int, mover: Qpi) -> Qpi:
@@ -474,7 +549,7 @@ class RuleSystem:
     def _allowed(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo, effect: Effect,
                  child: list[int]) -> bool:
         """A game's own legality rules beyond the terminal-piece rule (``child``: the board after);
-        asked only of the moves ``_special`` names, drops, and moves of terminal pieces."""
+        asked only of the moves ``_special`` names, and of drops."""
         return True
 
     def _no_move(self, position: Position, in_check: bool) -> Outcome:

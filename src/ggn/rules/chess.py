@@ -35,8 +35,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ggn.cell import Cell
 from ggn.evaluate import Move
 from ggn.games import chess as chess_game
+from ggn.lcn import EMPTY
 from ggn.position import Position, code_of, piece_of
 from ggn.qpi import Qpi
 from ggn.rules._system import Change, Effect, MoveInfo, Outcome, RuleSystem, _Tables
@@ -66,11 +68,15 @@ class Chess(RuleSystem):
             tuple((Qpi.parse(f"{style}:{letter}"), _code(f"{style}:{letter}")) for letter in letters)
             for style, letters in (("C", "QRBN"), ("c", "qrbn"))
         )
-        self._special_codes = frozenset(
-            (*self._pawn, *self._dashed, *self._castling_king, *self._castling_rook))
+        self._special_codes = frozenset((*self._dashed, *self._castling_king, *self._castling_rook))
         self._special_taken = frozenset(self._castling_rook)
 
     def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
+        if code in self._pawn:
+            # A pawn's double step, promotion or en passant (onto an empty square diagonally).
+            return (destination - source in (16, -16) or destination >= 56 or destination < 8
+                    or ((destination - source) % 8 != 0 and isinstance(move.destination, Cell) and any(
+                        p.must.get(move.destination) == EMPTY for p in move.possibilities)))
         return code in self._special_codes
 
     def _prepare(self, position: Position, tables: _Tables) -> tuple[Change, ...]:
@@ -79,6 +85,8 @@ class Chess(RuleSystem):
         # changes (a capture of that pawn) win.
         codes = position.codes
         first, second = self._dashed
+        if first not in codes and second not in codes:
+            return ()
         return tuple((number, self._pawn[0] if code == first else self._pawn[1])
                      for number, code in enumerate(codes) if code in (first, second))
 
