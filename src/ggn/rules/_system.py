@@ -381,22 +381,29 @@ class RuleSystem:
         tables = self._tables_for(position)
         codes = position.codes
         side = 0 if position.active == "first" else 1
+        sign = 1 if side == 0 else -1
         terminal = tables.terminal[side]
         kings = [number for number in position.occupied[side] if codes[number] in terminal]
         attacks = tables.attacks[1 - side]
         hand_attacks = bool(position.hands[1 - side]) and bool(tables.hand_arrivals[1 - side])
-        # The common case, one terminal piece and no drop that could reach it: one test.
-        single = attacks[kings[0]] if len(kings) == 1 and not hand_attacks else None
-        infos = tables.info
         prefix = self._prepare(position, tables)
-        # Not in check, and no square changed by every play: a plain move can only uncover an
-        # attack through the two squares it changes, so only the tests reading those run.
-        through = None
-        if single is not None and not prefix and not single(codes):
+        # The board every play starts from: the position's, after the changes all plays make.
+        base = codes
+        if prefix:
+            base = codes.copy()
+            for number, value in prefix:
+                base[number] = value
+        # The common case: one terminal piece, no drop that could reach it, and not attacked on
+        # the base board. Then a play that moves neither it nor an opponent's piece can only
+        # uncover an attack through the squares it changes: only the tests reading those run.
+        through: dict[int, Attack | None] | None = None
+        king = row = 0
+        if len(kings) == 1 and not hand_attacks and not attacks[kings[0]](base):
             through = tables.through[1 - side]
-            attack_through = tables.attack_through
             king = kings[0]
             row = king * tables.geometry.size
+        attack_through = tables.attack_through
+        infos = tables.info
         special_taken = self._special_taken
         found = 0
         for move in self.ruleset.moves(position):
@@ -404,10 +411,10 @@ class RuleSystem:
             if info is None or info[0] is not move:
                 info = self._info(tables, move)
             source, destination, code, kind = info[1], info[2], info[3], info[4]
-            if kind == _PLAIN and codes[destination] not in special_taken:
+            if kind != _SPECIAL and codes[destination] not in special_taken:
                 # A plain displacement: tested before any effect is built.
                 child = None
-                if through is not None:
+                if through is not None and kind == _PLAIN:
                     left = through.get(row + source, _UNKNOWN)
                     if left is _UNKNOWN:
                         left = attack_through(1 - side, king, source)
@@ -415,45 +422,25 @@ class RuleSystem:
                     if arrived is _UNKNOWN:
                         arrived = attack_through(1 - side, king, destination)
                     if left is not None or arrived is not None:
-                        child = codes.copy()
+                        child = base.copy()
                         child[source] = 0
                         child[destination] = code
                         if (left is not None and left(child)) or (arrived is not None and arrived(child)):
                             continue
                 else:
-                    child = codes.copy()
-                    for number, value in prefix:
-                        child[number] = value
+                    child = base.copy()
                     child[source] = 0
                     child[destination] = code
-                    if single is not None:
-                        if single(child):
-                            continue
-                    elif self._exposed(position, child, side, kings):
+                    targets = kings if kind == _PLAIN else [
+                        destination if number == source else number for number in kings]
+                    if self._exposed(position, child, side, targets):
                         continue
                 found += 1
                 if out is not None:
                     if child is None:
-                        child = codes.copy()
+                        child = base.copy()
                         child[source] = 0
                         child[destination] = code
-                    taken = codes[destination]
-                    hand = ((self._captured(taken, move.piece), 1),) if taken else ()
-                    out.append((move, (None, (*prefix, (source, 0), (destination, code)), hand), child))
-                if found == stop:
-                    return found
-                continue
-            if kind == _TERMINAL and codes[destination] not in special_taken:
-                child = codes.copy()
-                for number, value in prefix:
-                    child[number] = value
-                child[source] = 0
-                child[destination] = code
-                if self._exposed(position, child, side,
-                                 [destination if number == source else number for number in kings]):
-                    continue
-                found += 1
-                if out is not None:
                     taken = codes[destination]
                     hand = ((self._captured(taken, move.piece), 1),) if taken else ()
                     out.append((move, (None, (*prefix, (source, 0), (destination, code)), hand), child))
@@ -461,16 +448,32 @@ class RuleSystem:
                     return found
                 continue
             for effect in self._effects(position, prefix, info):
-                child = codes.copy()
-                for number, value in effect[1]:
+                changes = effect[1]
+                child = base.copy()
+                for number, value in changes:
                     child[number] = value
-                targets = kings
-                if code in terminal:  # the terminal piece moved: where it (and any other) stands now
-                    targets = [number for number in kings if child[number] in terminal]
-                    targets += [number for number, value in effect[1]
-                                if value in terminal and number not in targets]
-                if self._exposed(position, child, side, targets):
-                    continue
+                if through is not None and code not in terminal and all(
+                        value * sign >= 0 for _, value in changes):
+                    # Only the mover's pieces moved or left: the tests reading what changed.
+                    exposed = False
+                    for number, value in changes:
+                        if value != base[number] or number == source:
+                            test = through.get(row + number, _UNKNOWN)
+                            if test is _UNKNOWN:
+                                test = attack_through(1 - side, king, number)
+                            if test is not None and test(child):
+                                exposed = True
+                                break
+                    if exposed:
+                        continue
+                else:
+                    targets = kings
+                    if code in terminal:  # the terminal piece moved: where it (and any other) stands now
+                        targets = [number for number in kings if child[number] in terminal]
+                        targets += [number for number, value in changes
+                                    if value in terminal and number not in targets]
+                    if self._exposed(position, child, side, targets):
+                        continue
                 if not self._allowed(position, prefix, info, effect, child):
                     continue
                 found += 1
