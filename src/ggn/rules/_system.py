@@ -46,9 +46,10 @@ changes of the Active Player."""
 Attack = Callable[[list[int]], bool]
 
 # The fields of a move's compact description: the move, source index (-1: hand), destination
-# index (-1: hand), the piece's code, and its kind: a plain displacement from board to board,
-# checked and made inline (of a terminal piece or not), or one the game's hooks must see.
-MoveInfo = tuple[Move, int, int, int, int]
+# index (-1: hand), the piece's code, its kind (a plain displacement from board to board,
+# checked and made inline, of a terminal piece or not; or one the game's hooks must see), and
+# the code a plain displacement leaves on the destination.
+MoveInfo = tuple[Move, int, int, int, int, int]
 _PLAIN, _TERMINAL, _SPECIAL = 0, 1, 2
 
 
@@ -328,7 +329,8 @@ class RuleSystem:
             kind = _SPECIAL
         else:
             kind = _TERMINAL if code in tables.terminal[0] or code in tables.terminal[1] else _PLAIN
-        info = (move, source, destination, code, kind)
+        info = (move, source, destination, code, kind,
+                code if kind == _SPECIAL else self._becomes(move, source, destination, code))
         if len(tables.info) >= _INFO_BOUND:
             tables.info.clear()
         tables.info[id(move)] = info
@@ -413,6 +415,7 @@ class RuleSystem:
             source, destination, code, kind = info[1], info[2], info[3], info[4]
             if kind != _SPECIAL and codes[destination] not in special_taken:
                 # A plain displacement: tested before any effect is built.
+                placed = info[5]
                 child = None
                 if through is not None and kind == _PLAIN:
                     left = through.get(row + source, _UNKNOWN)
@@ -424,13 +427,13 @@ class RuleSystem:
                     if left is not None or arrived is not None:
                         child = base.copy()
                         child[source] = 0
-                        child[destination] = code
+                        child[destination] = placed
                         if (left is not None and left(child)) or (arrived is not None and arrived(child)):
                             continue
                 else:
                     child = base.copy()
                     child[source] = 0
-                    child[destination] = code
+                    child[destination] = placed
                     targets = kings if kind == _PLAIN else [
                         destination if number == source else number for number in kings]
                     if self._exposed(position, child, side, targets):
@@ -440,10 +443,10 @@ class RuleSystem:
                     if child is None:
                         child = base.copy()
                         child[source] = 0
-                        child[destination] = code
+                        child[destination] = placed
                     taken = codes[destination]
                     hand = ((self._captured(taken, move.piece), 1),) if taken else ()
-                    out.append((move, (None, (*prefix, (source, 0), (destination, code)), hand), child))
+                    out.append((move, (None, (*prefix, (source, 0), (destination, placed)), hand), child))
                 if found == stop:
                     return found
                 continue
@@ -523,6 +526,11 @@ class RuleSystem:
         """Whether a board-to-board move needs the game's hooks (``_effects``, ``_allowed``);
         asked once per move of the compiled generator (drops always do)."""
         return False
+
+    def _becomes(self, move: Move, source: int, destination: int, code: int) -> int:
+        """The code a move that is not special leaves on its destination (by default the
+        moving piece's own); asked once per move of the compiled generator."""
+        return code
 
     def _captured(self, taken: int, mover: Qpi) -> Qpi:
         """The piece that a capture of ``taken`` puts into the mover's hand: by default the

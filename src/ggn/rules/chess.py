@@ -68,16 +68,24 @@ class Chess(RuleSystem):
             tuple((Qpi.parse(f"{style}:{letter}"), _code(f"{style}:{letter}")) for letter in letters)
             for style, letters in (("C", "QRBN"), ("c", "qrbn"))
         )
-        self._special_codes = frozenset((*self._dashed, *self._castling_king, *self._castling_rook))
+        self._pawns = frozenset((*self._pawn, *self._dashed))
+        self._special_codes = frozenset((*self._castling_king, *self._castling_rook))
         self._special_taken = frozenset(self._castling_rook)
 
     def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
-        if code in self._pawn:
-            # A pawn's double step, promotion or en passant (onto an empty square diagonally).
-            return (destination - source in (16, -16) or destination >= 56 or destination < 8
-                    or ((destination - source) % 8 != 0 and isinstance(move.destination, Cell) and any(
-                        p.must.get(move.destination) == EMPTY for p in move.possibilities)))
+        if code in self._pawns:
+            # A promotion or an en passant capture (onto an empty square diagonally).
+            return destination >= 56 or destination < 8 or (
+                (destination - source) % 8 != 0 and isinstance(move.destination, Cell)
+                and any(p.must.get(move.destination) == EMPTY for p in move.possibilities))
         return code in self._special_codes
+
+    def _becomes(self, move: Move, source: int, destination: int, code: int) -> int:
+        # A pawn's double step makes it '-'; any other pawn move leaves it plain.
+        if code in self._pawns:
+            side = 0 if code > 0 else 1
+            return self._dashed[side] if destination - source in (16, -16) else self._pawn[side]
+        return code
 
     def _prepare(self, position: Position, tables: _Tables) -> tuple[Change, ...]:
         # The '-' pawns on the board (there is at most one, the opponent's): each loses its
