@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from itertools import compress
 from types import MappingProxyType
 from typing import Final
 
@@ -119,6 +120,8 @@ class Geometry:
 
 
 # --- positions -----------------------------------------------------------------------------
+_POSITIVE: Final = (0).__lt__  # code > 0: a first-side piece
+_NEGATIVE: Final = (0).__gt__  # code < 0: a second-side piece
 _EMPTY_HAND: Final[Mapping[Qpi, int]] = MappingProxyType({})
 
 
@@ -165,9 +168,12 @@ class Position:
         setattr_ = object.__setattr__
         setattr_(self, "geometry", geometry)
         setattr_(self, "codes", codes)
+        # The occupied squares of each side, found at C speed (a generator expression here
+        # was a quarter of a legal perft's time).
+        squares = range(len(codes))
         setattr_(self, "occupied", (
-            tuple(i for i, code in enumerate(codes) if code > 0),
-            tuple(i for i, code in enumerate(codes) if code < 0),
+            tuple(compress(squares, map(_POSITIVE, codes))),
+            tuple(compress(squares, map(_NEGATIVE, codes))),
         ))
         setattr_(self, "hands", (MappingProxyType(hands[0]), MappingProxyType(hands[1])))
         setattr_(self, "active", active)
