@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
+from typing import Any
 
 import chess
 import pytest
@@ -21,6 +22,7 @@ from ggn.errors import GGNError
 from ggn.games.chess import START, from_fen
 from ggn.position import Position, piece_of
 from ggn.rules import IllegalMoveError, Outcome, Play, RuleSystem, divide, perft, rule_system
+from ggn.ruleset import Ruleset
 
 FULL = os.environ.get("GGN_FULL") == "1"
 SEED = 20240601
@@ -287,3 +289,44 @@ def test_checkmate_and_stalemate(rules: RuleSystem) -> None:
 def test_wrong_board_shape(rules: RuleSystem) -> None:
     with pytest.raises(GGNError, match="8x8"):
         rules.legal_moves(rules.position("k^8/9/9/9/9/9/9/K^8 / C/c"))
+
+
+# --- the generic rule system on a document of one's own ---------------------------------------
+def _steps(piece: str) -> dict[str, Any]:
+    """A one-step orthogonal mover on a 3x3 board, onto an empty square or an enemy."""
+    sources: dict[str, dict[str, Any]] = {}
+    for file in range(3):
+        for rank in range(3):
+            here = f"{'abc'[file]}{rank + 1}"
+            for df, dr in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+                f, r = file + df, rank + dr
+                if 0 <= f < 3 and 0 <= r < 3:
+                    there = f"{'abc'[f]}{r + 1}"
+                    ways = [{"must": {there: "empty"}}, {"must": {there: "enemy"}}]
+                    sources.setdefault(here, {})[there] = ways
+    return {piece: sources}
+
+
+def test_generic_rule_system_with_drops_that_capture() -> None:
+    value = {**_steps("C:K^"), **_steps("c:k^")}
+    # The first player may drop a rook from its hand onto any square holding an enemy piece.
+    value["C:R"] = {"*": {f"{f}{r}": [{"must": {f"{f}{r}": "enemy"}}] for f in "abc" for r in "123"}}
+    rules = RuleSystem(Ruleset.from_value(value))
+    with pytest.raises(GGNError, match="no start position"):
+        rules.position()
+    plain = rules.position("k^2/3/2K^ / c/C")
+    assert sorted(str(p) for p in rules.legal_moves(plain)) == ["c:k^ a3-a2", "c:k^ a3-b3"]
+    # With a rook in the first player's hand, every square of the second's king is attacked.
+    armed = rules.position("k^2/3/2K^ R/ c/C")
+    assert rules.in_check(armed) and rules.legal_moves(armed) == []
+    assert rules.outcome(armed) == Outcome("first", "checkmate")
+    first = rules.position("k^2/3/2K^ R/ C/c")
+    drop = rules.legal_moves(first)
+    assert "C:R *-a3" in {str(p) for p in drop}
+    # With no effects of its own, the generic system's transitions are the GGN defaults.
+    assert all(p.transition == p.move.transition(first) for p in drop)
+    assert all(p.transition == p.move.transition(plain) for p in rules.legal_moves(plain))
+    captured = rules.play(rules.position("k^2/3/2K^ R/ C/c"), "C:R *-a3")
+    assert captured.to_feen() == "R2/3/2K^ k^/ c/C"
+    # No terminal piece left to the second player: nothing to protect, and no legal move left.
+    assert rules.outcome(captured) == Outcome("first", "no legal move")

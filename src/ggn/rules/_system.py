@@ -555,6 +555,10 @@ class RuleSystem:
                 hand = ((self._captured(taken, move.piece), 1),) if taken else ()
                 return (None, (*prefix, (source, 0), (destination, code)), hand)
             return (None, (*prefix, (source, 0)), ((move.piece, 1),))
+        taken = position.codes[destination]
+        if taken:  # a drop onto a piece takes it, as a board move would
+            return (None, (*prefix, (destination, code)),
+                    ((move.piece, -1), (self._captured(taken, move.piece), 1)))
         return (None, (*prefix, (destination, code)), ((move.piece, -1),))
 
     def _allowed(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo, effect: Effect,
