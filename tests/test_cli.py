@@ -325,3 +325,16 @@ def test_perft_counts_divides_and_reports_errors() -> None:
     assert call("perft", "go", "1")[0] == 2
     status, _, err = call("perft", "chess", "-1")
     assert status == 2 and "must be 0 or more" in err
+
+
+@pytest.mark.parametrize(("game", "count"), [("shogi", "900"), ("xiangqi", "1920"), ("makruk", "529")])
+def test_perft_for_each_game(game: str, count: str) -> None:
+    assert call("perft", game, "2") == (0, count + "\n", "")
+
+
+def test_perft_from_a_shogi_position_with_drops() -> None:
+    # Five king moves, and the pawn dropped on any empty square but the eight of the last rank
+    # (e8, a check the king answers by taking the pawn, is no pawn-drop mate).
+    status, out, err = call("perft", "shogi", "1", "--feen", "4k^4/9/9/9/9/9/9/9/4K^4 P/ S/s")
+    assert (status, err) == (0, "")
+    assert int(out) == 5 + (81 - 2 - 8)
