@@ -142,3 +142,20 @@ def test_perft(game: str, counts: tuple[int, ...]) -> None:
 @pytest.mark.parametrize(("game", "count"), [("xiangqi", 3_290_240), ("makruk", 273_026)])
 def test_perft_deep(game: str, count: int) -> None:
     assert perft(game, 4) == count
+
+
+@pytest.mark.parametrize("game", ["xiangqi", "makruk"])
+def test_legality_is_the_reverse_index_query_of_the_text(game: str) -> None:
+    """The definition, through the ruleset's own reverse index: a pseudo-legal move is legal when,
+    after its default transition, ``ruleset.moves(after, destination=square)`` is empty for every
+    square holding a terminal piece of the mover (neither game has another legality rule)."""
+    rules = rule_system(game)
+    for fen, _ in random_fens(game, SEED + 1, 40):
+        position = Position.from_feen(to_feen(game, fen))
+        expected = set()
+        for move in rules.ruleset.moves(position):
+            after = position.apply(move.transition(position))
+            kings = [cell for cell, piece in after if piece.terminal and piece.side == position.active]
+            if not any(rules.ruleset.moves(after, destination=cell) for cell in kings):
+                expected.add((str(move.source), str(move.destination)))
+        assert {(str(p.source), str(p.destination)) for p in rules.legal_moves(position)} == expected, fen
