@@ -18,6 +18,7 @@ from typing import Any
 import chess
 import pytest
 
+from ggn.cell import Cell
 from ggn.errors import GGNError
 from ggn.games.chess import START, from_fen
 from ggn.position import Position, piece_of
@@ -182,8 +183,8 @@ def test_legal_moves_and_positions_after_agree_with_python_chess(
 
 def test_fast_path_and_transitions_agree(rules: RuleSystem, boards: list[chess.Board]) -> None:
     """The perft fast path makes the same positions as the readable plays' transitions, and a
-    move without effects of its own (a plain piece, no '-' pawn to clear) keeps the GGN move's
-    default transition."""
+    move without effects of its own (a plain piece, no '-' pawn to clear, no castling rook
+    taken) keeps the GGN move's default transition."""
     plain = 0
     for board in boards[::4]:
         position = Position.from_feen(feen_of(board))
@@ -191,6 +192,10 @@ def test_fast_path_and_transitions_agree(rules: RuleSystem, boards: list[chess.B
         assert list(rules._children(position)) == [position.apply(play.transition) for play in plays]
         dashed = any(piece.state == "diminished" for _, piece in position)
         for play in plays:
+            taken = position.piece_at(play.destination) if isinstance(play.destination, Cell) else None
+            # Taking the last '+' rook of a side also takes its king's '+': an effect of its own.
+            if taken is not None and taken.state == "enhanced":
+                continue
             if not dashed and play.piece.name in "QBNK" and play.piece.state == "normal":
                 assert play.transition == play.move.transition(position), f"{board.fen()} {play}"
                 plain += 1
