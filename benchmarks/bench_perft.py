@@ -3,8 +3,8 @@
 Perft counts the legal move paths of a given depth from a position; the nodes per second it
 reaches measure legal move generation, making and unmaking moves included. Each figure is
 the best of ``--repeat`` timed runs (:func:`time.perf_counter`), after one untimed run that
-compiles our generators and warms both sides up; the counts are checked against the
-published ones, so a fast wrong answer cannot pass.
+compiles our generators and warms up, the runs of ours and the peers' taken in turn; the
+counts are checked against the published ones, so a fast wrong answer cannot pass.
 
 - chess, from the start (depth 4: 197,281) and from Kiwipete (depth 3: 97,862):
   ours, :func:`ggn.rules.perft` (legality by the terminal-piece rule, effects as square
@@ -99,16 +99,19 @@ def shogi_perft(board: shogi.Board, depth: int) -> int:
     return nodes
 
 
-def best_of(repeat: int, run: Callable[[], int], expected: int, label: str) -> float:
-    """The shortest of ``repeat`` timed calls of ``run``; each must return ``expected``."""
-    best = float("inf")
+def best_of(repeat: int, runs: dict[str, Callable[[], int]], expected: int, label: str) -> dict[str, float]:
+    """The shortest of ``repeat`` timed calls of each run, taken in turn (ours, then each peer,
+    then again) so that a slow spell of a shared machine weighs on all alike; each call must
+    return ``expected``."""
+    best = dict.fromkeys(runs, float("inf"))
     for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        count = run()
-        best = min(best, time.perf_counter() - start)
-        if count != expected:
-            raise SystemExit(f"{label}: perft gave {count:,}, not the published {expected:,}")
+        for name, run in runs.items():
+            gc.collect()
+            start = time.perf_counter()
+            count = run()
+            best[name] = min(best[name], time.perf_counter() - start)
+            if count != expected:
+                raise SystemExit(f"{label}, {name}: perft gave {count:,}, not the published {expected:,}")
     return best
 
 
@@ -122,25 +125,21 @@ def measure(repeat: int, quick: bool = False) -> dict[str, Any]:
         cold_start = time.perf_counter()
         perft(rules, depth, position)  # compiles the generators and attack tests
         cold = time.perf_counter() - cold_start
-        peers: dict[str, float] = {}
-        seconds = best_of(repeat, partial(perft, rules, depth, position), count, label)
+        runs: dict[str, Callable[[], int]] = {"ggn": partial(perft, rules, depth, position)}
         if game == "chess":
             assert fen is not None
             board = chess.Board(fen)
-            chess_perft_count(board, depth)
-            peers["python-chess, last ply counted"] = best_of(
-                repeat, partial(chess_perft_count, board, depth), count, label)
-            peers["python-chess, moves made to the leaves"] = best_of(
-                repeat, partial(chess_perft_leaves, board, depth), count, label)
+            runs["python-chess, last ply counted"] = partial(chess_perft_count, board, depth)
+            runs["python-chess, moves made to the leaves"] = partial(chess_perft_leaves, board, depth)
         elif game == "shogi":
-            shogi_board = shogi.Board()
-            peers["python-shogi, last ply counted"] = best_of(
-                repeat, partial(shogi_perft, shogi_board, depth), count, label)
+            runs["python-shogi, last ply counted"] = partial(shogi_perft, shogi.Board(), depth)
+        times = best_of(repeat, runs, count, label)
+        seconds = times.pop("ggn")
         results.append({
             "case": label, "depth": depth, "nodes": count, "seconds": seconds,
             "nodes_per_s": count / seconds, "first_run_s": cold,
             "peers": {name: {"seconds": s, "nodes_per_s": count / s, "ratio": s / seconds}
-                      for name, s in peers.items()},
+                      for name, s in times.items()},
         })
     return {
         "repeat": repeat,
@@ -186,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Time legal perft: ggn's rule systems against python-chess and python-shogi."
     )
-    parser.add_argument("--repeat", type=_positive, default=3, help="timed runs of each (best is kept; 3)")
+    parser.add_argument("--repeat", type=_positive, default=5, help="timed runs of each (best is kept; 5)")
     parser.add_argument("--quick", action="store_true", help="one ply less everywhere (a smoke run)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
