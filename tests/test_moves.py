@@ -199,3 +199,14 @@ def test_fast_paths_are_the_full_list_filtered(
     ]
     got = rules.moves(position, piece=piece, source=source, destination=destination)
     assert sorted(got, key=_key) == expected
+
+
+def test_a_source_whose_conditions_never_hold_compiles_to_no_moves() -> None:
+    # Found by Hypothesis: the only possibility needs b1 empty and denies it empty, so its
+    # decision tree is empty and the generated function has no statement of its own.
+    rules = Ruleset.from_value({"C:K": {"a1": {"a1": [{"must": {"b1": "empty"}, "deny": {"b1": "empty"}}],
+                                               "a2": [{"must": {"b1": "enemy"}, "deny": {"b1": "enemy"}}]}}})
+    position = Position.from_feen("3/3/K2 / C/s")
+    assert rules.moves(position) == []
+    assert rules.moves(position, source="a1") == []
+    assert list(reference_moves(rules, position)) == []

@@ -242,6 +242,8 @@ def _compile(
     if fallback:
         writer.lines.append(" slow(b, ap, ex)")
         namespace["slow"] = _interpreter(fallback, writer, enemy_sign)
+    if len(writer.lines) == 1:  # every tree came out empty: no condition set can ever hold
+        writer.lines.append(" pass")
     source_text = "\n".join(writer.lines)
     code = compile(source_text, "<ggn compiled moves>", "exec")
     exec(code, namespace)  # noqa: S102  (source built above from integers only; see module doc)
