@@ -44,6 +44,7 @@ Effect = tuple[Qpi | None, tuple[Change, ...], HandChange]
 changes of the Active Player."""
 
 Attack = Callable[[list[int]], bool]
+Term = tuple[int, StateValue]  # a condition on a square, by index
 
 # The fields of a move's compact description: the move, source index (-1: hand), destination
 # index (-1: hand), the piece's code, its kind (a plain displacement from board to board,
@@ -120,7 +121,8 @@ def _expression(
 class _Tables:
     """What a rule system precomputes for one board shape."""
 
-    __slots__ = ("arrivals", "attacks", "geometry", "hand_arrivals", "info", "terminal", "through")
+    __slots__ = ("arrivals", "arriving", "attacks", "fragile_squares", "geometry", "hand_arrivals", "info",
+                 "terminal", "through")
 
     def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
         self.geometry = geometry
@@ -160,6 +162,10 @@ class _Tables:
         # Per attacking side: (square * size + read) -> the test of the moves onto ``square``
         # whose conditions read the square ``read`` (None: there are none). Made on first use.
         self.through: tuple[dict[int, Attack | None], dict[int, Attack | None]] = ({}, {})
+        # The same, once a piece of the attacked side stands on ``read``: the moves whose
+        # conditions on ``read`` can then still hold (None: there are none).
+        self.arriving: tuple[dict[int, Attack | None], dict[int, Attack | None]] = ({}, {})
+        self.fragile_squares: tuple[dict[int, frozenset[int]], dict[int, frozenset[int]]] = ({}, {})
         self.info: dict[int, MoveInfo] = {}
 
     def attack_through(self, side: int, square: int, read: int) -> Attack | None:
@@ -168,6 +174,16 @@ class _Tables:
         known = self.through[side]
         if key not in known:
             known[key] = self._compile(side, square, read)
+        return known[key]
+
+    def attack_arriving(self, side: int, square: int, read: int) -> Attack | None:
+        """The test of the moves of ``side`` onto ``square`` that read the square ``read`` and
+        can still be made once a piece of the other side stands there (a condition that it be
+        empty, or hold a piece of ``side``, or not hold an enemy, then fails)."""
+        key = square * self.geometry.size + read
+        known = self.arriving[side]
+        if key not in known:
+            known[key] = self._compile(side, square, read, filled=True)
         return known[key]
 
     def _lazy(self, side: int, square: int) -> Attack:
@@ -179,16 +195,14 @@ class _Tables:
 
         return first_call
 
-    def _compile(self, side: int, square: int, read: int = -1) -> Attack | None:
-        """Whether a board piece of ``side`` can move onto ``square``, which holds a piece of the
-        other side (so possibilities that need the square empty are left out); with ``read``,
-        only by the possibilities whose conditions read that square (None if there are none)."""
+    def _conditions(self, side: int, square: int) -> list[tuple[int, int, list[Term], list[Term]]]:
+        """The possibilities of board moves of ``side`` onto ``square`` that can hold when it
+        holds a piece of the other side: (source, code, must, deny), by square index."""
         index = self.geometry.index
-        enemy_below = side == 0  # the attacker's enemies are second-side pieces: negative codes
-        by_source: dict[int, dict[int, list[str]]] = {}
+        out: list[tuple[int, int, list[Term], list[Term]]] = []
         for source, code, possibilities in self.arrivals[side][square]:
             for possibility in possibilities:
-                must: list[tuple[int, StateValue]] = []
+                must: list[Term] = []
                 holds = True
                 for cell, state in possibility.must.items():
                     number = index.get(cell)
@@ -196,13 +210,38 @@ class _Tables:
                         holds = False
                         break
                     must.append((number, state))
-                if not holds:
-                    continue
-                deny = [(index[cell], state) for cell, state in possibility.deny.items() if cell in index]
-                if read >= 0 and all(number != read for number, _ in must + deny):
-                    continue
-                by_source.setdefault(source, {}).setdefault(code, []).append(
-                    _expression(must, deny, enemy_below))
+                if holds:
+                    deny = [(index[cell], state) for cell, state in possibility.deny.items() if cell in index]
+                    out.append((source, code, must, deny))
+        return out
+
+    def fragile(self, side: int, square: int) -> frozenset[int]:
+        """The squares ``read`` whose :meth:`attack_arriving` test of ``side`` onto ``square``
+        is not None: where a piece of the other side arriving could let ``side`` move onto it."""
+        known = self.fragile_squares[side]
+        found = known.get(square)
+        if found is None:
+            squares: set[int] = set()
+            for _, _, must, deny in self._conditions(side, square):
+                for read in {number for number, _ in must + deny}:
+                    if not _killed(must, deny, side, read):
+                        squares.add(read)
+            found = known[square] = frozenset(squares)
+        return found
+
+    def _compile(self, side: int, square: int, read: int = -1, filled: bool = False) -> Attack | None:
+        """Whether a board piece of ``side`` can move onto ``square``, which holds a piece of the
+        other side (so possibilities that need the square empty are left out); with ``read``,
+        only by the possibilities whose conditions read that square (None if there are none);
+        with ``filled`` too, only those that can hold with a piece of the other side on ``read``."""
+        enemy_below = side == 0  # the attacker's enemies are second-side pieces: negative codes
+        by_source: dict[int, dict[int, list[str]]] = {}
+        for source, code, must, deny in self._conditions(side, square):
+            if read >= 0 and all(number != read for number, _ in must + deny):
+                continue
+            if filled and _killed(must, deny, side, read):
+                continue
+            by_source.setdefault(source, {}).setdefault(code, []).append(_expression(must, deny, enemy_below))
         if read >= 0 and not by_source:
             return None
         lines = ["def attacked(b):"]
@@ -219,6 +258,15 @@ class _Tables:
         exec(compile("\n".join(lines), "<ggn attacks>", "exec"), namespace)  # noqa: S102
         function: Attack = namespace["attacked"]
         return function
+
+
+def _killed(must: list[Term], deny: list[Term], side: int, read: int) -> bool:
+    """Whether a possibility of a move of ``side`` fails once a piece of the other side stands
+    on ``read``: it needs that square empty or holding a piece of ``side``, or denies an enemy
+    there."""
+    return any(number == read and (state == EMPTY or (
+        isinstance(state, Qpi) and (state.side == "first") == (side == 0))) for number, state in must) or any(
+        number == read and state == ENEMY for number, state in deny)
 
 
 def _holds(state: StateValue, code: int, enemy_sign: int) -> bool:
@@ -405,6 +453,31 @@ class RuleSystem:
             king = kings[0]
             row = king * tables.geometry.size
         attack_through = tables.attack_through
+        arriving = tables.arriving[1 - side]
+        attack_arriving = tables.attack_arriving
+        # Then, once per source: if emptying it uncovers no attack, no plain move from it does
+        # (its piece arriving elsewhere can only block), unless it arrives on a fragile square,
+        # one that some move onto the terminal piece needs to hold a piece of the mover's.
+        fast = -1  # the kind of move that takes the fast path (none when in check)
+        free: set[int] = set()
+        fragile: frozenset[int] = frozenset()
+        if through is not None:
+            fast = _PLAIN
+            fragile = tables.fragile(1 - side, king)
+            scratch = None
+            for number in position.occupied[side]:
+                left = through.get(row + number, _UNKNOWN)
+                if left is _UNKNOWN:
+                    left = attack_through(1 - side, king, number)
+                if left is not None:
+                    if scratch is None:
+                        scratch = base.copy()
+                    scratch[number] = 0
+                    uncovers = left(scratch)
+                    scratch[number] = base[number]
+                    if uncovers:
+                        continue
+                free.add(number)
         infos = tables.info
         special_taken = self._special_taken
         found = 0
@@ -412,18 +485,41 @@ class RuleSystem:
             info = infos.get(id(move))
             if info is None or info[0] is not move:
                 info = self._info(tables, move)
-            source, destination, code, kind = info[1], info[2], info[3], info[4]
+            _, source, destination, code, kind, placed = info
+            if kind == fast and destination not in fragile and codes[destination] not in special_taken:
+                child = None
+                if source not in free:  # pinned: the piece must stay on the line it blocks
+                    child = base.copy()
+                    child[source] = 0
+                    child[destination] = placed
+                    left = through.get(row + source, _UNKNOWN)  # type: ignore[union-attr]
+                    if left is _UNKNOWN:
+                        left = attack_through(1 - side, king, source)
+                    if left is not None and left(child):
+                        continue
+                found += 1
+                if out is not None:
+                    if child is None:
+                        child = base.copy()
+                        child[source] = 0
+                        child[destination] = placed
+                    taken = codes[destination]
+                    hand = ((self._captured(taken, move.piece), 1),) if taken else ()
+                    out.append((move, (None, (*prefix, (source, 0), (destination, placed)), hand), child))
+                if found == stop:
+                    return found
+                continue
             if kind != _SPECIAL and codes[destination] not in special_taken:
                 # A plain displacement: tested before any effect is built.
-                placed = info[5]
                 child = None
                 if through is not None and kind == _PLAIN:
                     left = through.get(row + source, _UNKNOWN)
                     if left is _UNKNOWN:
                         left = attack_through(1 - side, king, source)
-                    arrived = through.get(row + destination, _UNKNOWN)
+                    # The mover's piece arrives on the destination: only the tests it cannot fail.
+                    arrived = arriving.get(row + destination, _UNKNOWN)
                     if arrived is _UNKNOWN:
-                        arrived = attack_through(1 - side, king, destination)
+                        arrived = attack_arriving(1 - side, king, destination)
                     if left is not None or arrived is not None:
                         child = base.copy()
                         child[source] = 0
@@ -461,9 +557,14 @@ class RuleSystem:
                     exposed = False
                     for number, value in changes:
                         if value != base[number] or number == source:
-                            test = through.get(row + number, _UNKNOWN)
-                            if test is _UNKNOWN:
-                                test = attack_through(1 - side, king, number)
+                            if value:  # a piece of the mover's arrives: the tests it cannot fail
+                                test = arriving.get(row + number, _UNKNOWN)
+                                if test is _UNKNOWN:
+                                    test = attack_arriving(1 - side, king, number)
+                            else:
+                                test = through.get(row + number, _UNKNOWN)
+                                if test is _UNKNOWN:
+                                    test = attack_through(1 - side, king, number)
                             if test is not None and test(child):
                                 exposed = True
                                 break
