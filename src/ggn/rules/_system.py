@@ -48,9 +48,10 @@ Term = tuple[int, StateValue]  # a condition on a square, by index
 
 # The fields of a move's compact description: the move, source index (-1: hand), destination
 # index (-1: hand), the piece's code, its kind (a plain displacement from board to board,
-# checked and made inline, of a terminal piece or not; or one the game's hooks must see), and
-# the code a plain displacement leaves on the destination.
-MoveInfo = tuple[Move, int, int, int, int, int]
+# checked and made inline, of a terminal piece or not; or one the game's hooks must see), the
+# code a plain displacement leaves on the destination, and, when plays are only counted, the
+# kind it counts as and how many plays it counts for (see ``RuleSystem._stand_in``).
+MoveInfo = tuple[Move, int, int, int, int, int, int, int]
 _PLAIN, _TERMINAL, _SPECIAL = 0, 1, 2
 
 
@@ -373,12 +374,21 @@ class RuleSystem:
         source = -1 if move.source is HAND else index[move.source]  # type: ignore[index]
         destination = -1 if move.destination is HAND else index[move.destination]  # type: ignore[index]
         code = code_of(move.piece)
+        terminal = code in tables.terminal[0] or code in tables.terminal[1]
+        plays = 1
         if source < 0 or destination < 0 or self._special(move, source, destination, code):
-            kind = _SPECIAL
+            kind = tally = _SPECIAL
+            placed = code
+            stand_in = None
+            if source >= 0 and destination >= 0:
+                stand_in = self._stand_in(move, source, destination, code)
+            if stand_in is not None:
+                placed, plays = stand_in
+                tally = _TERMINAL if terminal else _PLAIN
         else:
-            kind = _TERMINAL if code in tables.terminal[0] or code in tables.terminal[1] else _PLAIN
-        info = (move, source, destination, code, kind,
-                code if kind == _SPECIAL else self._becomes(move, source, destination, code))
+            kind = tally = _TERMINAL if terminal else _PLAIN
+            placed = self._becomes(move, source, destination, code)
+        info = (move, source, destination, code, kind, placed, tally, plays)
         if len(tables.info) >= _INFO_BOUND:
             tables.info.clear()
         tables.info[id(move)] = info
@@ -480,12 +490,16 @@ class RuleSystem:
                 free.add(number)
         infos = tables.info
         special_taken = self._special_taken
+        counting = out is None
+        limit = stop or 1 << 62
         found = 0
         for move in self.ruleset.moves(position):
             info = infos.get(id(move))
             if info is None or info[0] is not move:
                 info = self._info(tables, move)
-            _, source, destination, code, kind, placed = info
+            _, source, destination, code, kind, placed, tally, plays = info
+            if counting:
+                kind = tally
             if kind == fast and destination not in fragile and codes[destination] not in special_taken:
                 child = None
                 if source not in free:  # pinned: the piece must stay on the line it blocks
@@ -497,7 +511,7 @@ class RuleSystem:
                         left = attack_through(1 - side, king, source)
                     if left is not None and left(child):
                         continue
-                found += 1
+                found += plays
                 if out is not None:
                     if child is None:
                         child = base.copy()
@@ -506,8 +520,8 @@ class RuleSystem:
                     taken = codes[destination]
                     hand = ((self._captured(taken, move.piece), 1),) if taken else ()
                     out.append((move, (None, (*prefix, (source, 0), (destination, placed)), hand), child))
-                if found == stop:
-                    return found
+                if found >= limit:
+                    return limit
                 continue
             if kind != _SPECIAL and codes[destination] not in special_taken:
                 # A plain displacement: tested before any effect is built.
@@ -534,7 +548,7 @@ class RuleSystem:
                         destination if number == source else number for number in kings]
                     if self._exposed(position, child, side, targets):
                         continue
-                found += 1
+                found += plays
                 if out is not None:
                     if child is None:
                         child = base.copy()
@@ -543,8 +557,8 @@ class RuleSystem:
                     taken = codes[destination]
                     hand = ((self._captured(taken, move.piece), 1),) if taken else ()
                     out.append((move, (None, (*prefix, (source, 0), (destination, placed)), hand), child))
-                if found == stop:
-                    return found
+                if found >= limit:
+                    return limit
                 continue
             for effect in self._effects(position, prefix, info):
                 changes = effect[1]
@@ -583,8 +597,8 @@ class RuleSystem:
                 found += 1
                 if out is not None:
                     out.append((move, effect, child))
-                if found == stop:
-                    return found
+                if found >= limit:
+                    return limit
         return found
 
     def _exposed(self, position: Position, child: list[int], side: int, targets: list[int]) -> bool:
@@ -627,6 +641,15 @@ class RuleSystem:
         """Whether a board-to-board move needs the game's hooks (``_effects``, ``_allowed``);
         asked once per move of the compiled generator (drops always do)."""
         return False
+
+    def _stand_in(self, move: Move, source: int, destination: int, code: int) -> tuple[int, int] | None:
+        """For a board-to-board move that :meth:`_special` names, when plays are only counted:
+        ``(code, plays)`` if its plays are legal exactly when its plain displacement leaving
+        ``code`` on the destination is (the game's other changes never make or break a move
+        onto a terminal piece, nor do its own rules forbid a play), and it makes ``plays``
+        plays; None (the default) when the hooks must see it. Captures of the pieces
+        ``_special_taken`` names still go to the hooks."""
+        return None
 
     def _becomes(self, move: Move, source: int, destination: int, code: int) -> int:
         """The code a move that is not special leaves on its destination (by default the

@@ -74,11 +74,30 @@ class Chess(RuleSystem):
 
     def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
         if code in self._pawns:
-            # A promotion or an en passant capture (onto an empty square diagonally).
-            return destination >= 56 or destination < 8 or (
-                (destination - source) % 8 != 0 and isinstance(move.destination, Cell)
-                and any(p.must.get(move.destination) == EMPTY for p in move.possibilities))
+            # A promotion or an en passant capture.
+            return destination >= 56 or destination < 8 or self._en_passant(move, source, destination)
         return code in self._special_codes
+
+    @staticmethod
+    def _en_passant(move: Move, source: int, destination: int) -> bool:
+        """Whether a pawn move is an en passant capture: diagonal, onto an empty square."""
+        return (destination - source) % 8 != 0 and isinstance(move.destination, Cell) and any(
+            p.must.get(move.destination) == EMPTY for p in move.possibilities)
+
+    def _stand_in(self, move: Move, source: int, destination: int, code: int) -> tuple[int, int] | None:
+        # The opponent's moves onto a king never read a '+' or what a pawn becomes, only
+        # where pieces stand: a promotion counts as its four pieces, a move of a '+' king
+        # (not castling) or rook as the plain move. En passant and castling go to the hooks.
+        side = 0 if code > 0 else 1
+        if code in self._pawns:
+            if self._en_passant(move, source, destination):
+                return None
+            return self._promotions[side][0][1], len(self._promotions[side])
+        if code == self._castling_king[side]:
+            return None if destination - source in (2, -2) else (self._king[side], 1)
+        if code == self._castling_rook[side]:
+            return self._rook[side], 1
+        return None
 
     def _becomes(self, move: Move, source: int, destination: int, code: int) -> int:
         # A pawn's double step makes it '-'; any other pawn move leaves it plain.
