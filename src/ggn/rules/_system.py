@@ -468,26 +468,15 @@ class RuleSystem:
         # Then, once per source: if emptying it uncovers no attack, no plain move from it does
         # (its piece arriving elsewhere can only block), unless it arrives on a fragile square,
         # one that some move onto the terminal piece needs to hold a piece of the mover's.
+        # Sources are looked at on their first plain move: ``free`` or ``pinned``.
         fast = -1  # the kind of move that takes the fast path (none when in check)
         free: set[int] = set()
+        pinned: set[int] = set()
         fragile: frozenset[int] = frozenset()
+        scratch: list[int] | None = None
         if through is not None:
             fast = _PLAIN
             fragile = tables.fragile(1 - side, king)
-            scratch = None
-            for number in position.occupied[side]:
-                left = through.get(row + number, _UNKNOWN)
-                if left is _UNKNOWN:
-                    left = attack_through(1 - side, king, number)
-                if left is not None:
-                    if scratch is None:
-                        scratch = base.copy()
-                    scratch[number] = 0
-                    uncovers = left(scratch)
-                    scratch[number] = base[number]
-                    if uncovers:
-                        continue
-                free.add(number)
         infos = tables.info
         special_taken = self._special_taken
         counting = out is None
@@ -502,15 +491,25 @@ class RuleSystem:
                 kind = tally
             if kind == fast and destination not in fragile and codes[destination] not in special_taken:
                 child = None
-                if source not in free:  # pinned: the piece must stay on the line it blocks
-                    child = base.copy()
-                    child[source] = 0
-                    child[destination] = placed
+                if source not in free:
                     left = through.get(row + source, _UNKNOWN)  # type: ignore[union-attr]
                     if left is _UNKNOWN:
                         left = attack_through(1 - side, king, source)
-                    if left is not None and left(child):
-                        continue
+                    if source not in pinned:  # its first move: does emptying it uncover an attack?
+                        uncovers = False
+                        if left is not None:
+                            if scratch is None:
+                                scratch = base.copy()
+                            scratch[source] = 0
+                            uncovers = left(scratch)
+                            scratch[source] = base[source]
+                        (pinned if uncovers else free).add(source)
+                    if source in pinned:  # the piece must stay on the line it blocks
+                        child = base.copy()
+                        child[source] = 0
+                        child[destination] = placed
+                        if left(child):  # type: ignore[misc]
+                            continue
                 found += plays
                 if out is not None:
                     if child is None:
