@@ -458,6 +458,7 @@ class RuleSystem:
         # uncover an attack through the squares it changes: only the tests reading those run.
         through: dict[int, Attack | None] | None = None
         king = row = 0
+        lone = len(kings) == 1 and not hand_attacks
         if len(kings) == 1 and not hand_attacks and not attacks[kings[0]](base):
             through = tables.through[1 - side]
             king = kings[0]
@@ -482,11 +483,45 @@ class RuleSystem:
         counting = out is None
         limit = stop or 1 << 62
         found = 0
-        for move in self.ruleset.moves(position):
-            info = infos.get(id(move))
-            if info is None or info[0] is not move:
-                info = self._info(tables, move)
-            _, source, destination, code, kind, placed, tally, plays = info
+        moves = self.ruleset.moves(position)
+        items: list[MoveInfo] = []
+        if counting and not stop and through is not None:
+            # Only counting (perft's last ply), not in check: the plain moves from sources
+            # known not to be pinned are counted here; the loop below sees the others.
+            keep = items.append
+            for move in moves:
+                info = infos.get(id(move))
+                if info is None or info[0] is not move:
+                    info = self._info(tables, move)
+                if info[6] == _PLAIN and info[2] not in fragile and codes[info[2]] not in special_taken:
+                    source = info[1]
+                    if source in free:
+                        found += info[7]
+                        continue
+                    if source not in pinned:  # its first move: does emptying it uncover an attack?
+                        left = through.get(row + source, _UNKNOWN)
+                        if left is _UNKNOWN:
+                            left = attack_through(1 - side, king, source)
+                        if left is not None:
+                            if scratch is None:
+                                scratch = base.copy()
+                            scratch[source] = 0
+                            uncovers = left(scratch)
+                            scratch[source] = base[source]
+                            if uncovers:
+                                pinned.add(source)
+                                keep(info)
+                                continue
+                        free.add(source)
+                        found += info[7]
+                        continue
+                keep(info)
+        else:
+            for move in moves:
+                info = infos.get(id(move))
+                items.append(info if info is not None and info[0] is move else self._info(tables, move))
+        for info in items:
+            move, source, destination, code, kind, placed, tally, plays = info
             if counting:
                 kind = tally
             if kind == fast and destination not in fragile and codes[destination] not in special_taken:
@@ -539,6 +574,12 @@ class RuleSystem:
                         child[destination] = placed
                         if (left is not None and left(child)) or (arrived is not None and arrived(child)):
                             continue
+                elif kind == _TERMINAL and lone:  # the only terminal piece moves: onto an attacked square?
+                    child = base.copy()
+                    child[source] = 0
+                    child[destination] = placed
+                    if attacks[destination](child):
+                        continue
                 else:
                     child = base.copy()
                     child[source] = 0
