@@ -181,6 +181,31 @@ class Position:
         setattr_(self, "_hash", None)
         return self
 
+    @classmethod
+    def _make_known(
+        cls,
+        geometry: Geometry,
+        codes: list[int],
+        hands: tuple[dict[Qpi, int], dict[Qpi, int]],
+        active: Side,
+        styles: tuple[Sin, Sin],
+        *,
+        occupied: tuple[tuple[int, ...], tuple[int, ...]],
+    ) -> Position:
+        """As :meth:`_make`, with each side's occupied squares given (ascending, as ``_make``
+        finds them) by a caller that knows them already: a rule system updating its parent's
+        for the few squares a move changes, instead of a scan of the board."""
+        self = object.__new__(cls)
+        setattr_ = object.__setattr__
+        setattr_(self, "geometry", geometry)
+        setattr_(self, "codes", codes)
+        setattr_(self, "occupied", occupied)
+        setattr_(self, "hands", (MappingProxyType(hands[0]), MappingProxyType(hands[1])))
+        setattr_(self, "active", active)
+        setattr_(self, "styles", styles)
+        setattr_(self, "_hash", None)
+        return self
+
     # -- views ----------------------------------------------------------------------------
     @property
     def shape(self) -> tuple[int, ...]:

@@ -17,6 +17,7 @@ index: every (source, piece) that can arrive on the square, and the conditions i
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
@@ -667,7 +668,20 @@ class RuleSystem:
                 else:
                     del mine[piece]
         active: Side = "second" if position.active == "first" else "first"
-        return Position._make(position.geometry, child, (first_hand, second_hand), active, position.styles)
+        # Each side's occupied squares: the parent's, updated for the squares the play changes.
+        first, second = list(position.occupied[0]), list(position.occupied[1])
+        for number, _ in effect[1]:
+            if number in first:
+                first.remove(number)
+            elif number in second:
+                second.remove(number)
+            value = child[number]
+            if value > 0:
+                insort(first, number)
+            elif value < 0:
+                insort(second, number)
+        return Position._make_known(position.geometry, child, (first_hand, second_hand), active,
+                                    position.styles, occupied=(tuple(first), tuple(second)))
 
     def _children(self, position: Position) -> Iterator[Position]:
         for _, effect, child in self._legal(position):
