@@ -114,8 +114,13 @@ class Chess(RuleSystem):
         first, second = self._dashed
         if first not in codes and second not in codes:
             return ()
-        return tuple((number, self._pawn[0] if code == first else self._pawn[1])
-                     for number, code in enumerate(codes) if code in (first, second))
+        changes = []
+        for dashed, plain in zip(self._dashed, self._pawn, strict=True):
+            number = -1
+            for _ in range(codes.count(dashed)):
+                number = codes.index(dashed, number + 1)
+                changes.append((number, plain))
+        return tuple(sorted(changes))
 
     def _effects(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo) -> list[Effect]:
         source, destination, code = info[1], info[2], info[3]
