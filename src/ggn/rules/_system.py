@@ -491,8 +491,10 @@ class RuleSystem:
             # known not to be pinned are counted here; the loop below sees the others.
             keep = items.append
             for move in moves:
-                info = infos.get(id(move))
-                if info is None or info[0] is not move:
+                # The cache holds each move it describes, so an id in it is never another's.
+                try:
+                    info = infos[id(move)]
+                except KeyError:
                     info = self._info(tables, move)
                 if info[6] == _PLAIN and info[2] not in fragile and codes[info[2]] not in special_taken:
                     source = info[1]
@@ -519,8 +521,10 @@ class RuleSystem:
                 keep(info)
         else:
             for move in moves:
-                info = infos.get(id(move))
-                items.append(info if info is not None and info[0] is move else self._info(tables, move))
+                try:
+                    items.append(infos[id(move)])
+                except KeyError:
+                    items.append(self._info(tables, move))
         for info in items:
             move, source, destination, code, kind, placed, tally, plays = info
             if counting:
