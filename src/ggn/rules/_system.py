@@ -460,10 +460,12 @@ class RuleSystem:
         through: dict[int, Attack | None] | None = None
         king = row = 0
         lone = len(kings) == 1 and not hand_attacks
+        self._calm = None
         if len(kings) == 1 and not hand_attacks and not attacks[kings[0]](base):
             through = tables.through[1 - side]
             king = kings[0]
             row = king * tables.geometry.size
+            self._calm = position
         attack_through = tables.attack_through
         arriving = tables.arriving[1 - side]
         attack_arriving = tables.attack_arriving
@@ -692,6 +694,12 @@ class RuleSystem:
             yield self._child(position, effect, child)
 
     # -- hooks ----------------------------------------------------------------------------
+    _calm: Position | None = None
+    """While the hooks of a position's plays run: that position if its one terminal piece is
+    known not to be attacked (on its board after :meth:`_prepare`'s changes), else None or
+    another position (a hook that walks a position of its own resets it): a hint only, to
+    spare a test whose answer is known."""
+
     _special_taken: frozenset[int] = frozenset()
     """Codes of pieces whose capture has effects of the game's own (the hooks see the move)."""
 

@@ -151,7 +151,11 @@ class Chess(RuleSystem):
             # The king moves: every castling right of its side goes, the rooks' included.
             rook, plain = self._castling_rook[side], self._rook[side]
             base = source - source % 8
-            rights = tuple((corner, plain) for corner in (base, base + 7) if codes[corner] == rook)
+            rights: tuple[Change, ...] = ()
+            if codes[base] == rook:
+                rights = ((base, plain),)
+            if codes[base + 7] == rook:
+                rights = (*rights, (base + 7, plain))
             king = self._king[side]
             if destination - source in (2, -2):
                 corner = base + (7 if destination > source else 0)
@@ -182,7 +186,8 @@ class Chess(RuleSystem):
         # the square it passes over, must not be attacked (into check is the generic rule).
         tables = self._tables_for(position)
         attacks = tables.attacks[1 - side]
-        if attacks[source](position.codes):
+        # (The '-' marks _prepare clears never change an attack: a calm position is not in check.)
+        if self._calm is not position and attacks[source](position.codes):
             return False
         passed = (source + destination) // 2
         board = position.codes.copy()
