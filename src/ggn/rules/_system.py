@@ -481,6 +481,20 @@ class RuleSystem:
         if through is not None:
             fast = _PLAIN
             fragile = tables.fragile(1 - side, king)
+            if not fragile or (len(fragile) == 1 and king in fragile):
+                # No move onto the terminal piece reads a square holding one of the mover's
+                # pieces unless that piece stops it: then an attack that emptying one source
+                # would uncover is there too with all of them gone. Not attacked so, no source
+                # is pinned.
+                bare = base.copy()
+                for number in position.occupied[side]:
+                    bare[number] = 0
+                for number, value in prefix:
+                    if value * sign > 0:
+                        bare[number] = 0
+                bare[king] = base[king]
+                if not attacks[king](bare):
+                    free.update(position.occupied[side])
         infos = tables.info
         special_taken = self._special_taken
         counting = out is None
