@@ -16,7 +16,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from itertools import compress
 from types import MappingProxyType
 from typing import Final
 
@@ -120,8 +119,6 @@ class Geometry:
 
 
 # --- positions -----------------------------------------------------------------------------
-_POSITIVE: Final = (0).__lt__  # code > 0: a first-side piece
-_NEGATIVE: Final = (0).__gt__  # code < 0: a second-side piece
 _EMPTY_HAND: Final[Mapping[Qpi, int]] = MappingProxyType({})
 
 
@@ -164,22 +161,15 @@ class Position:
         active: Side,
         styles: tuple[Sin, Sin],
     ) -> Position:
-        self = object.__new__(cls)
-        setattr_ = object.__setattr__
-        setattr_(self, "geometry", geometry)
-        setattr_(self, "codes", codes)
-        # The occupied squares of each side, found at C speed (a generator expression here
-        # was a quarter of a legal perft's time).
-        squares = range(len(codes))
-        setattr_(self, "occupied", (
-            tuple(compress(squares, map(_POSITIVE, codes))),
-            tuple(compress(squares, map(_NEGATIVE, codes))),
-        ))
-        setattr_(self, "hands", (MappingProxyType(hands[0]), MappingProxyType(hands[1])))
-        setattr_(self, "active", active)
-        setattr_(self, "styles", styles)
-        setattr_(self, "_hash", None)
-        return self
+        # Each side's occupied squares, ascending. A plain loop: 3 us on a chess board, where
+        # compress() over map((0).__lt__, codes) took 10 us and a generator expression more.
+        first: list[int] = []
+        second: list[int] = []
+        for number, code in enumerate(codes):
+            if code:
+                (first if code > 0 else second).append(number)
+        return cls._make_known(geometry, codes, hands, active, styles,
+                               occupied=(tuple(first), tuple(second)))
 
     @classmethod
     def _make_known(
