@@ -366,7 +366,8 @@ class RuleSystem:
         if tables is None:
             if self.shape is not None and position.shape != self.shape:
                 board = "x".join(map(str, self.shape))
-                raise GGNError(f"{self.name} is played on a board of {board} squares, not one of shape {position.shape}")
+                raise GGNError(f"{self.name} is played on a board of {board} squares, "
+                               f"not one of shape {position.shape}")
             tables = self._tables[position.geometry.shape] = _Tables(self.ruleset, position.geometry)
         return tables
 
