@@ -30,6 +30,7 @@ from functools import cache
 from typing import Any, Final
 
 from ggn.errors import NotationError
+from ggn.games._fen import fields, rows, turn_error
 from ggn.games._pieces import Game, Movement, Piece, Vector, build, ranks
 from ggn.ruleset import Ruleset
 
@@ -104,26 +105,10 @@ def from_fen(fen: str, promoted: frozenset[str] = frozenset()) -> str:
         4k3/8/8/8/8/8/8/3K3 w
                         ^^^
     """
-    if not isinstance(fen, str):
-        raise NotationError("FEN", repr(fen), f"expected a string, got {type(fen).__name__}")
-    fields = fen.split(" ")
-    if len(fields) < 2:
-        raise NotationError("FEN", fen, "expected the placement and the side to move, separated by a space")
-    placement, turn = fields[:2]
-    rows = placement.split("/")
-    if len(rows) != 8:
-        raise NotationError("FEN", fen, f"expected 8 ranks separated by '/', got {len(rows)}", 0,
-                            len(placement))
+    placement, turn = fields(fen)
     out: list[str] = []
-    start = 0
-    for row_number, row in enumerate(rows):
-        rank = 8 - row_number
-        span = (start, start + len(row))
-        start += len(row) + 1
-        if not _FEN_RANK.fullmatch(row):
-            raise NotationError("FEN", fen, f"rank {rank} {row!r} is not made of piece letters "
-                                            "(kmsnrp, KMSNRP, a met possibly marked '~') and digits 1-8",
-                                *span)
+    for rank, row, span in rows(fen, placement, 8, _FEN_RANK,
+                                "piece letters (kmsnrp, KMSNRP, a met possibly marked '~') and digits 1-8"):
         text, gap, file = "", 0, 0
         for token in _FEN_TOKEN.findall(row):
             if token.isdigit():
@@ -144,6 +129,5 @@ def from_fen(fen: str, promoted: frozenset[str] = frozenset()) -> str:
             raise NotationError("FEN", fen, f"rank {rank} {row!r} covers {file} squares, not 8", *span)
         out.append(text + (str(gap) if gap else ""))
     if turn not in ("w", "b"):
-        raise NotationError("FEN", fen, f"the side to move is 'w' or 'b', not {turn!r}",
-                            len(placement) + 1, len(placement) + 1 + len(turn))
+        raise turn_error(fen, placement, turn, "'w' or 'b'")
     return f"{'/'.join(out)} / {'m/M' if turn == 'b' else 'M/m'}"

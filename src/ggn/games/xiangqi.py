@@ -41,6 +41,7 @@ from functools import cache
 from typing import Any, Final
 
 from ggn.errors import NotationError
+from ggn.games._fen import fields, rows, turn_error
 from ggn.games._pieces import Game, Movement, Piece, Vector, build, ranks, squares
 from ggn.ruleset import Ruleset
 
@@ -131,25 +132,10 @@ def from_fen(fen: str) -> str:
         4k4/9/9/9/9/9/9/9/9/3K4 w
                             ^^^
     """
-    if not isinstance(fen, str):
-        raise NotationError("FEN", repr(fen), f"expected a string, got {type(fen).__name__}")
-    fields = fen.split(" ")
-    if len(fields) < 2:
-        raise NotationError("FEN", fen, "expected the placement and the side to move, separated by a space")
-    placement, turn = fields[:2]
-    rows = placement.split("/")
-    if len(rows) != 10:
-        raise NotationError("FEN", fen, f"expected 10 ranks separated by '/', got {len(rows)}", 0,
-                            len(placement))
+    placement, turn = fields(fen)
     out: list[str] = []
-    start = 0
-    for row_number, row in enumerate(rows):
-        rank = 10 - row_number
-        span = (start, start + len(row))
-        start += len(row) + 1
-        if not _FEN_RANK.fullmatch(row):
-            raise NotationError("FEN", fen, f"rank {rank} {row!r} is not made of piece letters "
-                                            "(kaebhnrcp, KAEBHNRCP) and digits 1-9", *span)
+    for rank, row, span in rows(fen, placement, 10, _FEN_RANK,
+                                "piece letters (kaebhnrcp, KAEBHNRCP) and digits 1-9"):
         covered, tokens = 0, []
         for ch in row:
             if ch.isdigit():
@@ -164,8 +150,7 @@ def from_fen(fen: str) -> str:
                                 *span)
         out.append(_merge_gaps(tokens))
     if turn not in ("w", "r", "b"):
-        raise NotationError("FEN", fen, f"the side to move is 'w' (or 'r') or 'b', not {turn!r}",
-                            len(placement) + 1, len(placement) + 1 + len(turn))
+        raise turn_error(fen, placement, turn, "'w' (or 'r') or 'b'")
     return f"{'/'.join(out)} / {'x/X' if turn == 'b' else 'X/x'}"
 
 
