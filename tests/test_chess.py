@@ -20,6 +20,7 @@ from ggn.lint import lint
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
+from oracle_boards import chess_feen as feen_of
 
 SEED = 20240601
 POSITIONS = 2000  # positions of random games compared with python-chess
@@ -31,37 +32,7 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
 Pair = tuple[str, str]
 
 
-# --- python-chess to FEEN, straight from the board (independent of from_fen) ----------------
-def feen_of(board: chess.Board) -> str:
-    """Our FEEN of a python-chess board: castling rights as ``+`` on the king and the rook of
-    each right's corner, the en passant square as ``-`` on the pawn in front of it."""
-    tokens = {square: piece.symbol() for square, piece in board.piece_map().items()}
-    rights = board.clean_castling_rights()
-    for color in (chess.WHITE, chess.BLACK):
-        corners = rights & chess.BB_BACKRANKS & board.occupied_co[color]
-        if corners:
-            king = board.king(color)
-            assert king is not None
-            tokens[king] = "+" + tokens[king]
-            for corner in chess.scan_forward(corners):
-                tokens[corner] = "+" + tokens[corner]
-    if board.ep_square is not None:
-        pawn = board.ep_square + (-8 if board.turn == chess.WHITE else 8)
-        tokens[pawn] = "-" + tokens[pawn]
-    rows = []
-    for rank in range(7, -1, -1):
-        row, gap = "", 0
-        for file in range(8):
-            token = tokens.get(chess.square(file, rank))
-            if token is None:
-                gap += 1
-                continue
-            row += (str(gap) if gap else "") + token + ("^" if token[-1] in "Kk" else "")
-            gap = 0
-        rows.append(row + (str(gap) if gap else ""))
-    return "/".join(rows) + (" / C/c" if board.turn == chess.WHITE else " / c/C")
-
-
+# python-chess to FEEN straight from the board (independent of from_fen): oracle_boards.chess_feen
 def random_boards(seed: int, count: int) -> list[chess.Board]:
     """``count`` positions of random games: each move drawn uniformly among the legal ones."""
     rng = random.Random(seed)

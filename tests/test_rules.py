@@ -24,6 +24,8 @@ from ggn.games.chess import START, from_fen
 from ggn.position import Position, piece_of
 from ggn.rules import IllegalMoveError, Outcome, Play, RuleSystem, divide, perft, rule_system
 from ggn.ruleset import Ruleset
+from oracle_boards import chess_feen as feen_of
+from oracle_boards import chess_tokens as tokens_of
 
 FULL = os.environ.get("GGN_FULL") == "1"
 SEED = 20240601
@@ -45,44 +47,7 @@ def rules() -> RuleSystem:
     return rule_system("chess")
 
 
-# --- python-chess to FEEN, straight from the board (independent of from_fen) ----------------
-def tokens_of(board: chess.Board) -> dict[int, str]:
-    """The PIN of each occupied square (python-chess numbering, which is ours: a1 = 0, b1 = 1):
-    ``+`` on the king and rook of each castling right, ``-`` on the pawn that has just made its
-    double step, ``^`` on kings."""
-    tokens = {square: piece.symbol() for square, piece in board.piece_map().items()}
-    rights = board.clean_castling_rights()
-    for color in (chess.WHITE, chess.BLACK):
-        corners = rights & chess.BB_BACKRANKS & board.occupied_co[color]
-        if corners:
-            king = board.king(color)
-            assert king is not None
-            tokens[king] = "+" + tokens[king]
-            for corner in chess.scan_forward(corners):
-                tokens[corner] = "+" + tokens[corner]
-    if board.ep_square is not None:
-        pawn = board.ep_square + (-8 if board.turn == chess.WHITE else 8)
-        tokens[pawn] = "-" + tokens[pawn]
-    return {square: token + ("^" if token[-1] in "Kk" else "") for square, token in tokens.items()}
-
-
-def feen_of(board: chess.Board) -> str:
-    """Our FEEN of a python-chess board (empty hands)."""
-    tokens = tokens_of(board)
-    rows = []
-    for rank in range(7, -1, -1):
-        row, gap = "", 0
-        for file in range(8):
-            token = tokens.get(chess.square(file, rank))
-            if token is None:
-                gap += 1
-                continue
-            row += (str(gap) if gap else "") + token
-            gap = 0
-        rows.append(row + (str(gap) if gap else ""))
-    return "/".join(rows) + (" / C/c" if board.turn == chess.WHITE else " / c/C")
-
-
+# python-chess to FEEN straight from the board (independent of from_fen): oracle_boards
 def our_tokens(position: Position) -> dict[int, str]:
     return {number: str(piece_of(code).pin) for number, code in enumerate(position.codes) if code}
 

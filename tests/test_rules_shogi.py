@@ -20,11 +20,12 @@ import shogi
 
 from ggn.position import Position
 from ggn.rules import Outcome, Play, RuleSystem, perft, rule_system
+from oracle_boards import shogi_cell as cell
+from oracle_boards import shogi_feen as feen_of
 
 FULL = os.environ.get("GGN_FULL") == "1"
 SEED = 20240611
 POSITIONS = 2000 if FULL else 300
-FILES = "abcdefghi"
 
 Key = tuple[str, str, str]
 
@@ -32,34 +33,6 @@ Key = tuple[str, str, str]
 @pytest.fixture(scope="module")
 def rules() -> RuleSystem:
     return rule_system("shogi")
-
-
-def cell(square: int) -> str:
-    """Our name of a python-shogi square: its square 0 is ``9a``, the top left, our ``a9``."""
-    return f"{FILES[square % 9]}{9 - square // 9}"
-
-
-def feen_of(board: shogi.Board) -> str:
-    """Our FEEN of a python-shogi board, built from its squares and hands."""
-    rows = []
-    for row in range(9):
-        text, gap = "", 0
-        for column in range(9):
-            piece = board.piece_at(row * 9 + column)
-            if piece is None:
-                gap += 1
-                continue
-            mark = "^" if piece.piece_type == shogi.KING else ""
-            text += (str(gap) if gap else "") + piece.symbol() + mark
-            gap = 0
-        rows.append(text + (str(gap) if gap else ""))
-    hands = []
-    for color in (shogi.BLACK, shogi.WHITE):
-        items = sorted(((count, shogi.Piece(kind, color).symbol())
-                        for kind, count in board.pieces_in_hand[color].items() if count),
-                       key=lambda item: (-item[0], item[1]))
-        hands.append("".join((str(count) if count > 1 else "") + letter for count, letter in items))
-    return f"{'/'.join(rows)} {hands[0]}/{hands[1]} {'S/s' if board.turn == shogi.BLACK else 's/S'}"
 
 
 def their_key(move: shogi.Move) -> Key:

@@ -26,6 +26,8 @@ from ggn.lint import lint
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
+from oracle_boards import shogi_cell as cell
+from oracle_boards import shogi_feen as feen_of
 
 SEED = 20240611
 FULL = os.environ.get("GGN_FULL") == "1"
@@ -40,35 +42,7 @@ Pair = tuple[str, str]
 FILES = "abcdefghi"
 
 
-# --- python-shogi to FEEN, straight from the board (independent of from_sfen) ---------------
-def cell(square: int) -> str:
-    """Our name of a python-shogi square: its square 0 is ``9a``, the top left, our ``a9``."""
-    return f"{FILES[square % 9]}{9 - square // 9}"
-
-
-def feen_of(board: shogi.Board) -> str:
-    rows = []
-    for row in range(9):
-        text, gap = "", 0
-        for column in range(9):
-            piece = board.piece_at(row * 9 + column)
-            if piece is None:
-                gap += 1
-                continue
-            symbol = piece.symbol() + ("^" if piece.piece_type == shogi.KING else "")
-            text += (str(gap) if gap else "") + symbol
-            gap = 0
-        rows.append(text + (str(gap) if gap else ""))
-    hands = []
-    for color in (shogi.BLACK, shogi.WHITE):
-        items = sorted(((count, shogi.Piece(kind, color).symbol())
-                        for kind, count in board.pieces_in_hand[color].items() if count),
-                       key=lambda item: (-item[0], item[1]))
-        hands.append("".join((str(count) if count > 1 else "") + letter for count, letter in items))
-    turn = "S/s" if board.turn == shogi.BLACK else "s/S"
-    return f"{'/'.join(rows)} {hands[0]}/{hands[1]} {turn}"
-
-
+# python-shogi to FEEN straight from the board (independent of from_sfen): oracle_boards
 def random_boards(seed: int, count: int) -> list[shogi.Board]:
     """``count`` positions of random games: each move drawn uniformly among the legal ones."""
     rng = random.Random(seed)

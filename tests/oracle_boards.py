@@ -1,0 +1,77 @@
+"""Positions of the oracle engines (python-chess, python-shogi) written in our notation straight
+from their boards, independently of the library's own FEN and SFEN readers; shared by the tests
+that compare moves (``test_chess``, ``test_shogi``) and legal play (``test_rules*``)."""
+
+from __future__ import annotations
+
+import chess
+import shogi
+
+__all__ = ["chess_feen", "chess_tokens", "shogi_cell", "shogi_feen"]
+
+FILES = "abcdefghi"
+
+
+def chess_tokens(board: chess.Board) -> dict[int, str]:
+    """The PIN of each occupied square (python-chess numbering, which is ours: a1 = 0, b1 = 1):
+    ``+`` on the king and rook of each castling right, ``-`` on the pawn that has just made its
+    double step, ``^`` on kings."""
+    tokens = {square: piece.symbol() for square, piece in board.piece_map().items()}
+    rights = board.clean_castling_rights()
+    for color in (chess.WHITE, chess.BLACK):
+        corners = rights & chess.BB_BACKRANKS & board.occupied_co[color]
+        if corners:
+            king = board.king(color)
+            assert king is not None
+            tokens[king] = "+" + tokens[king]
+            for corner in chess.scan_forward(corners):
+                tokens[corner] = "+" + tokens[corner]
+    if board.ep_square is not None:
+        pawn = board.ep_square + (-8 if board.turn == chess.WHITE else 8)
+        tokens[pawn] = "-" + tokens[pawn]
+    return {square: token + ("^" if token[-1] in "Kk" else "") for square, token in tokens.items()}
+
+
+def chess_feen(board: chess.Board) -> str:
+    """Our FEEN of a python-chess board (empty hands)."""
+    tokens = chess_tokens(board)
+    rows = []
+    for rank in range(7, -1, -1):
+        row, gap = "", 0
+        for file in range(8):
+            token = tokens.get(chess.square(file, rank))
+            if token is None:
+                gap += 1
+                continue
+            row += (str(gap) if gap else "") + token
+            gap = 0
+        rows.append(row + (str(gap) if gap else ""))
+    return "/".join(rows) + (" / C/c" if board.turn == chess.WHITE else " / c/C")
+
+
+def shogi_cell(square: int) -> str:
+    """Our name of a python-shogi square: its square 0 is ``9a``, the top left, our ``a9``."""
+    return f"{FILES[square % 9]}{9 - square // 9}"
+
+
+def shogi_feen(board: shogi.Board) -> str:
+    """Our FEEN of a python-shogi board, built from its squares and hands."""
+    rows = []
+    for row in range(9):
+        text, gap = "", 0
+        for column in range(9):
+            piece = board.piece_at(row * 9 + column)
+            if piece is None:
+                gap += 1
+                continue
+            mark = "^" if piece.piece_type == shogi.KING else ""
+            text += (str(gap) if gap else "") + piece.symbol() + mark
+            gap = 0
+        rows.append(text + (str(gap) if gap else ""))
+    hands = []
+    for color in (shogi.BLACK, shogi.WHITE):
+        items = sorted(((count, shogi.Piece(kind, color).symbol())
+                        for kind, count in board.pieces_in_hand[color].items() if count),
+                       key=lambda item: (-item[0], item[1]))
+        hands.append("".join((str(count) if count > 1 else "") + letter for count, letter in items))
+    return f"{'/'.join(rows)} {hands[0]}/{hands[1]} {'S/s' if board.turn == shogi.BLACK else 's/S'}"
