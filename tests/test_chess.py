@@ -16,7 +16,7 @@ from ggn.evaluate import Move, reference_moves
 from ggn.feen import Feen
 from ggn.games._pieces import Game, Movement, Piece, build, ranks, squares
 from ggn.games.chess import START, document, from_fen, ruleset
-from ggn.lint import lint
+from ggn.linter import lint
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema

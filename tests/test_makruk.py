@@ -20,7 +20,7 @@ from ggn.errors import NotationError
 from ggn.evaluate import Move, reference_moves
 from ggn.feen import Feen
 from ggn.games.makruk import START, document, from_fen, ruleset
-from ggn.lint import lint
+from ggn.linter import lint
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 

@@ -22,7 +22,7 @@ from ggn.evaluate import Move, reference_moves
 from ggn.feen import Feen
 from ggn.games._pieces import Drop, Game, Movement, Piece, build, ranks
 from ggn.games.shogi import START, document, from_sfen, ruleset
-from ggn.lint import lint
+from ggn.linter import lint
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema

@@ -27,7 +27,7 @@ from ggn.feen import Feen
 from ggn.gan import Gan, LegacyPiece
 from ggn.lcn import Conditions, StateValue
 from ggn.legacy import LegacyEntry, LegacyRuleset
-from ggn.lint import LintWarning, lint
+from ggn.linter import LintWarning, lint
 from ggn.pin import Pin
 from ggn.position import Position, PositionError
 from ggn.qpi import Qpi

@@ -32,7 +32,7 @@ from ggn.gan import Gan
 from ggn.lcn import Conditions
 from ggn.legacy import LegacyRuleset
 from ggn.legacy_eval import ConversionError, GanMapping
-from ggn.lint import lint
+from ggn.linter import lint
 from ggn.pin import Pin
 from ggn.position import Position, PositionError
 from ggn.qpi import Qpi
