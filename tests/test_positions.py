@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ggn import Cell, Feen, Qpi, Sin, Transition
+from ggn import Cell, Feen, GGNError, Qpi, Sin, Transition
 from ggn._types import Side
 from ggn.position import Geometry, Position, PositionError, code_of, piece_of
 from ggn.transitions import apply, compose, diff, invert
@@ -33,12 +33,12 @@ def test_feen_vectors_round_trip_through_positions(case: dict[str, object]) -> N
 
 def test_compact_form() -> None:
     position = Position.from_feen(CHESS)
-    assert position.geometry is Geometry((8, 8))
-    assert position.geometry.cells[0] == Cell.parse("a1")
-    assert position.geometry.cells[63] == Cell.parse("h8")
+    assert position._geometry is Geometry((8, 8))
+    assert Geometry((8, 8)).cells[0] == Cell.parse("a1")
+    assert Geometry((8, 8)).cells[63] == Cell.parse("h8")
     assert position.codes[4] == code_of(Qpi.parse("C:+K^")) > 0
     assert position.codes[60] == code_of(Qpi.parse("c:+k^")) < 0
-    assert position.occupied == (tuple(range(16)), tuple(range(48, 64)))
+    assert position._occupied == (tuple(range(16)), tuple(range(48, 64)))
     assert piece_of(position.codes[0]) == Qpi.parse("C:+R")
     with pytest.raises(ValueError, match="empty square"):
         piece_of(0)
@@ -138,7 +138,7 @@ def positions(draw: st.DrawFn, shape: tuple[int, ...] | None = None) -> Position
 
 @st.composite
 def transitions_for(draw: st.DrawFn, position: Position) -> Transition:
-    cells = position.geometry.cells
+    cells = Geometry(position.shape).cells
     board = {
         cell: draw(st.one_of(st.none(), pieces))
         for cell in draw(st.lists(st.sampled_from(cells), max_size=4, unique=True))
@@ -194,3 +194,23 @@ def test_compose_is_one_after_the_other(a: Position, data: st.DataObject) -> Non
 def test_a_board_too_large_to_hold_is_a_clear_error() -> None:
     with pytest.raises(PositionError, match="more than the 4,194,304 a Position holds"):
         Position.from_feen("K99999999 / C/c")
+
+
+def test_compact_form_is_private_and_read_only() -> None:
+    # Issue 8, item 4: the generator's list of codes was a public, mutable attribute.
+    position = Position.from_feen(CHESS)
+    codes = position.codes
+    assert isinstance(codes, tuple) and len(codes) == 64
+    assert codes == tuple(position._codes)
+    with pytest.raises(AttributeError):
+        position.codes = ()  # type: ignore[misc]
+    for name in ("geometry", "occupied", "hands"):
+        assert not hasattr(position, name), name
+
+
+def test_hand_rejects_a_wrong_player() -> None:
+    position = Position.from_feen("K3p 2P/p c/C")
+    with pytest.raises(TypeError, match=r"player must be 'first' or 'second'.*int"):
+        position.hand(0)  # type: ignore[arg-type]
+    with pytest.raises(GGNError, match="a player is 'first' or 'second', not 'third'"):
+        position.hand("third")  # type: ignore[arg-type]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-__all__ = ["SIDES", "STATES", "Side", "State", "opponent"]
+from ggn.errors import GGNError
+
+__all__ = ["SIDES", "STATES", "Side", "State", "opponent", "player_index"]
 
 Side = Literal["first", "second"]
 """A Piece Side or a player: the first (uppercase) or the second (lowercase)."""
@@ -19,3 +21,18 @@ STATES: tuple[State, State, State] = ("normal", "enhanced", "diminished")
 def opponent(side: Side) -> Side:
     """The other side."""
     return "second" if side == "first" else "first"
+
+
+def player_index(player: object) -> int:
+    """0 for ``"first"``, 1 for ``"second"``: the one check behind every ``hand(player)``.
+
+    Raise :class:`TypeError` for a value that is not a string and
+    :class:`~ggn.errors.GGNError` for any other string.
+    """
+    if player == "first":
+        return 0
+    if player == "second":
+        return 1
+    if not isinstance(player, str):
+        raise TypeError(f"player must be 'first' or 'second' (a str), not {type(player).__name__}")
+    raise GGNError(f"a player is 'first' or 'second', not {player[:40]!r}")

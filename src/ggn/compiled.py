@@ -313,7 +313,7 @@ class CompiledRuleset:
         return first_call
 
     def _check(self, position: Position) -> None:
-        if position.geometry is not self.geometry:
+        if position._geometry is not self.geometry:
             raise ValueError(
                 f"compiled for a board of shape {self.geometry.shape}, given one of {position.shape}"
             )
@@ -340,13 +340,13 @@ class CompiledRuleset:
                 move for move in self._moves_to(position, destination)
                 if (piece is None or move.piece == piece) and (source is None or move.source == source)
             ]
-        codes = position.codes
+        codes = position._codes
         active = position.active
         out: list[Move] = []
         ap, ex = out.append, out.extend
         side = 0 if active == "first" else 1
         if source is None or source is HAND:
-            hand = position.hands[side]
+            hand = position._hands[side]
             for held in hand if piece is None else ([piece] if piece in hand else []):
                 generate = self._hand_generator(held, active)
                 if generate is not None:
@@ -360,7 +360,7 @@ class CompiledRuleset:
             if number is not None:
                 numbers = (number,)
         else:
-            numbers = position.occupied[side]
+            numbers = position._occupied[side]
         wanted = None if piece is None else code_of(piece)
         board = self._board
         for number in numbers:
@@ -383,7 +383,7 @@ class CompiledRuleset:
             arrivals = self._arrivals = self._index_arrivals()
         active = position.active
         hand = position.hand(active)
-        codes = position.codes
+        codes = position._codes
         sign = -1 if active == "first" else 1
         out: list[Move] = []
         for piece, source, number, code, possibilities, tests in arrivals.get(destination, ()):
@@ -425,18 +425,18 @@ class CompiledRuleset:
 
     def moves(self, position: Position) -> list[Move]:
         """Every pseudo-legal move of ``position``."""
-        if position.geometry is not self.geometry:
+        if position._geometry is not self.geometry:
             self._check(position)
-        codes = position.codes
+        codes = position._codes
         out: list[Move] = []
         ap, ex = out.append, out.extend
         board = self._board
         side = 0 if position.active == "first" else 1
-        for number in position.occupied[side]:
+        for number in position._occupied[side]:
             generate = board[number].get(codes[number])
             if generate is not None:
                 generate(codes, ap, ex)
-        hand = position.hands[side]
+        hand = position._hands[side]
         if hand:
             active = position.active
             for piece in hand:

@@ -63,10 +63,10 @@ class Move:
         else:
             gained[self.piece] = -1
         if isinstance(self.destination, Cell):
-            number = position.geometry.index.get(self.destination)
+            number = position._geometry.index.get(self.destination)
             if number is None:
                 raise GGNError(f"{self.destination} is not a square of a board of shape {position.shape}")
-            taken = position.codes[number]
+            taken = position._codes[number]
             if taken:
                 captured = piece_of(taken)
                 gained[captured] = gained.get(captured, 0) + 1
@@ -90,8 +90,8 @@ def condition_holds(state: StateValue, code: int, active: Side) -> bool:
 
 
 def _all_hold(conditions: Conditions, position: Position, active: Side) -> bool:
-    index = position.geometry.index
-    codes = position.codes
+    index = position._geometry.index
+    codes = position._codes
     for cell, state in conditions.items():
         number = index.get(cell)
         if number is None or not condition_holds(state, codes[number], active):
@@ -100,8 +100,8 @@ def _all_hold(conditions: Conditions, position: Position, active: Side) -> bool:
 
 
 def _any_holds(conditions: Conditions, position: Position, active: Side) -> bool:
-    index = position.geometry.index
-    codes = position.codes
+    index = position._geometry.index
+    codes = position._codes
     for cell, state in conditions.items():
         number = index.get(cell)
         if number is not None and condition_holds(state, codes[number], active):
@@ -151,8 +151,8 @@ def reference_moves(ruleset: Ruleset, position: Position) -> Iterator[Move]:
     hand (source ``*``); destinations off the board are skipped.
     """
     active = position.active
-    index = position.geometry.index
-    codes = position.codes
+    index = position._geometry.index
+    codes = position._codes
     hand = position.hand(active)
     for piece, sources in ruleset.items():
         for source, destinations in sources.items():

@@ -1,10 +1,11 @@
 """Positions: a board of any shape FEEN can write, both hands, the active player and styles.
 
 A :class:`Position` is an immutable value, built from FEEN and written back to
-it. Beside the readable views (``board``, ``hands``) it carries the compact
-form the move generator reads: a list of small signed integer piece codes by
-square index (positive for first-side pieces, negative for second-side ones,
-0 for empty) and, per side, the indices of the squares its pieces occupy.
+it. Beside the readable views (``board``, ``hand(player)``, ``piece_at``) it
+carries, privately, the compact form the move generator reads: a list of small
+signed integer piece codes by square index (positive for first-side pieces,
+negative for second-side ones, 0 for empty; read-only as :attr:`Position.codes`)
+and, per side, the indices of the squares its pieces occupy.
 
 >>> position = Position.from_feen("+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c")
 >>> position.piece_at("e1"), position.piece_at("e4"), position.active
@@ -19,7 +20,7 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Final
 
-from ggn._types import Side
+from ggn._types import Side, player_index
 from ggn.cell import Cell, _parse_cell
 from ggn.errors import GGNError, NotationError
 from ggn.feen import Feen
@@ -125,17 +126,17 @@ _EMPTY_HAND: Final[Mapping[Qpi, int]] = MappingProxyType({})
 class Position:
     """A position of the Game Protocol: board, two hands, active player, two styles.
 
-    Immutable and hashable; :meth:`apply` returns a new position. ``codes``
-    and ``occupied`` are the compact form for move generation: read them,
-    never change them.
+    Immutable and hashable; :meth:`apply` returns a new position. The compact form for
+    move generation (``_codes``, ``_occupied``, ``_geometry``, ``_hands``) is private: the
+    library's own hot paths read it directly, and :attr:`codes` offers a read-only copy.
     """
 
-    __slots__ = ("_hash", "active", "codes", "geometry", "hands", "occupied", "styles")
+    __slots__ = ("_codes", "_geometry", "_hands", "_hash", "_occupied", "active", "styles")
 
-    geometry: Geometry
-    codes: list[int]
-    occupied: tuple[tuple[int, ...], tuple[int, ...]]
-    hands: tuple[Mapping[Qpi, int], Mapping[Qpi, int]]
+    _geometry: Geometry
+    _codes: list[int]
+    _occupied: tuple[tuple[int, ...], tuple[int, ...]]
+    _hands: tuple[Mapping[Qpi, int], Mapping[Qpi, int]]
     active: Side
     styles: tuple[Sin, Sin]
     _hash: int | None
@@ -187,10 +188,10 @@ class Position:
         for the few squares a move changes, instead of a scan of the board."""
         self = object.__new__(cls)
         setattr_ = object.__setattr__
-        setattr_(self, "geometry", geometry)
-        setattr_(self, "codes", codes)
-        setattr_(self, "occupied", occupied)
-        setattr_(self, "hands", (MappingProxyType(hands[0]), MappingProxyType(hands[1])))
+        setattr_(self, "_geometry", geometry)
+        setattr_(self, "_codes", codes)
+        setattr_(self, "_occupied", occupied)
+        setattr_(self, "_hands", (MappingProxyType(hands[0]), MappingProxyType(hands[1])))
         setattr_(self, "active", active)
         setattr_(self, "styles", styles)
         setattr_(self, "_hash", None)
@@ -199,7 +200,7 @@ class Position:
     # -- views ----------------------------------------------------------------------------
     @property
     def shape(self) -> tuple[int, ...]:
-        return self.geometry.shape
+        return self._geometry.shape
 
     @property
     def inactive(self) -> Side:
@@ -208,24 +209,36 @@ class Position:
     @property
     def board(self) -> dict[Cell, Qpi]:
         """The occupied squares and their pieces (a new dict)."""
-        cells = self.geometry.cells
-        return {cells[i]: piece_of(code) for i, code in enumerate(self.codes) if code}
+        cells = self._geometry.cells
+        return {cells[i]: piece_of(code) for i, code in enumerate(self._codes) if code}
+
+    @property
+    def codes(self) -> tuple[int, ...]:
+        """The signed integer piece code of every square, by index (a new tuple).
+
+        Squares are numbered as :class:`Geometry` numbers them (``a1`` first, then along the
+        file letters); a code is positive for a first-side piece, negative for a second-side
+        one, 0 for an empty square (:func:`piece_of` gives the piece of a code).
+        """
+        return tuple(self._codes)
 
     def hand(self, player: Side) -> Mapping[Qpi, int]:
-        """A player's hand: pieces to positive counts."""
-        return self.hands[0] if player == "first" else self.hands[1]
+        """A player's hand (``"first"`` or ``"second"``): a read-only mapping of pieces to
+        positive counts. A non-string raises :class:`TypeError`, another string
+        :class:`~ggn.errors.GGNError`."""
+        return self._hands[player_index(player)]
 
     def piece_at(self, cell: Cell | str) -> Qpi | None:
         """The piece on a square, or None if it is empty; raise if it is not on the board."""
-        number = self.geometry.index_of(cell)
+        number = self._geometry.index_of(cell)
         if number is None:
             raise PositionError(f"{str(cell)!r} is not a square of a board of shape {self.shape}")
-        code = self.codes[number]
+        code = self._codes[number]
         return piece_of(code) if code else None
 
     def __iter__(self) -> Iterator[tuple[Cell, Qpi]]:
-        cells = self.geometry.cells
-        for i, code in enumerate(self.codes):
+        cells = self._geometry.cells
+        for i, code in enumerate(self._codes):
             if code:
                 yield cells[i], piece_of(code)
 
@@ -236,8 +249,8 @@ class Position:
         It cannot apply when it names a square off this board, puts a piece whose style is
         neither player's, takes a hand count below zero, or leaves more pieces than squares.
         """
-        geometry = self.geometry
-        codes = self.codes
+        geometry = self._geometry
+        codes = self._codes
         changes: list[tuple[int, int]] = []
         for cell, piece in transition.board.items():
             number = geometry.index.get(cell)
@@ -249,7 +262,7 @@ class Position:
             if piece is not None:
                 self._check_style(piece, f"on {cell}")
             changes.append((number, 0 if piece is None else code_of(piece)))
-        hands = (dict(self.hands[0]), dict(self.hands[1]))
+        hands = (dict(self._hands[0]), dict(self._hands[1]))
         for player, hand, diff in ((0, hands[0], transition.first_hand),
                                    (1, hands[1], transition.second_hand)):
             for piece, delta in diff.items():
@@ -296,7 +309,7 @@ class Position:
         return Feen(
             self.shape,
             self.board,
-            {"first": dict(self.hands[0]), "second": dict(self.hands[1])},
+            {"first": dict(self._hands[0]), "second": dict(self._hands[1])},
             self.active,
             self.styles,
         )
@@ -310,20 +323,20 @@ class Position:
     # -- value semantics ------------------------------------------------------------------
     def _key(self) -> tuple[object, ...]:
         return (
-            self.geometry.shape, tuple(self.codes), self.active, self.styles,
-            frozenset(self.hands[0].items()), frozenset(self.hands[1].items()),
+            self._geometry.shape, tuple(self._codes), self.active, self.styles,
+            frozenset(self._hands[0].items()), frozenset(self._hands[1].items()),
         )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
             return NotImplemented
         return self is other or (
-            self.codes == other.codes
+            self._codes == other._codes
             and self.active == other.active
-            and self.geometry is other.geometry
+            and self._geometry is other._geometry
             and self.styles == other.styles
-            and self.hands[0] == other.hands[0]
-            and self.hands[1] == other.hands[1]
+            and self._hands[0] == other._hands[0]
+            and self._hands[1] == other._hands[1]
         )
 
     def __hash__(self) -> int:

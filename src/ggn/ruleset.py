@@ -163,7 +163,7 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
         """
         last = self._last
         if last is not None and piece is None and source is None and destination is None \
-                and last.geometry is position.geometry:
+                and last.geometry is position._geometry:
             moves: list[Move] = last.moves(position)  # the common case, first and fast
             return moves
         # Layer 4 (positions and evaluation) is imported here, at call time, on purpose: the
@@ -172,7 +172,7 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
 
         compiled = self._compiled.get(position.shape)
         if compiled is None:
-            compiled = self._compiled[position.shape] = CompiledRuleset(self, position.geometry)
+            compiled = self._compiled[position.shape] = CompiledRuleset(self, position._geometry)
         self._last = compiled
         if piece is None and source is None and destination is None:
             every: list[Move] = compiled.moves(position)

@@ -42,21 +42,21 @@ def diff(before: Position, after: Position) -> Transition:
 
     Both must share a board shape and styles: STN records neither.
     """
-    if before.geometry is not after.geometry:
+    if before._geometry is not after._geometry:
         raise PositionError(
             f"positions of different board shapes ({before.shape} and {after.shape}) have no STN diff"
         )
     if before.styles != after.styles:
         raise PositionError("positions with different styles have no STN diff: STN does not record styles")
-    cells = before.geometry.cells
+    cells = before._geometry.cells
     board: dict[Cell, Qpi | None] = {}
-    for number, (old, new) in enumerate(zip(before.codes, after.codes, strict=True)):
+    for number, (old, new) in enumerate(zip(before._codes, after._codes, strict=True)):
         if old != new:
             board[cells[number]] = piece_of(new) if new else None
     return Transition(
         board,
-        _hand_diff(dict(before.hands[0]), dict(after.hands[0])),
-        _hand_diff(dict(before.hands[1]), dict(after.hands[1])),
+        _hand_diff(dict(before._hands[0]), dict(after._hands[0])),
+        _hand_diff(dict(before._hands[1]), dict(after._hands[1])),
         before.active != after.active,
     )
 
@@ -65,10 +65,10 @@ def invert(transition: Transition, before: Position) -> Transition:
     """The transition that undoes ``transition``, given the position it applied to."""
     board: dict[Cell, Qpi | None] = {}
     for cell in transition.board:
-        number = before.geometry.index.get(cell)
+        number = before._geometry.index.get(cell)
         if number is None:
             raise PositionError(f"the transition sets {cell}, which is not on the board it applied to")
-        code = before.codes[number]
+        code = before._codes[number]
         board[cell] = piece_of(code) if code else None
     return Transition(
         board,

@@ -317,7 +317,7 @@ class RuleSystem:
 
     def legal_moves(self, position: Position) -> list[Play]:
         """Every legal play of ``position``, each with its full STN transition."""
-        cells = position.geometry.cells
+        cells = position._geometry.cells
         first = position.active == "first"
         plays = []
         for move, effect, _ in self._legal(position):
@@ -352,7 +352,7 @@ class RuleSystem:
         """Whether the opponent has a pseudo-legal move onto a terminal piece of the player to move."""
         tables = self._tables_for(position)
         side = 0 if position.active == "first" else 1
-        return self._threatened(position, tables, position.codes, side)
+        return self._threatened(position, tables, position._codes, side)
 
     def outcome(self, position: Position) -> Outcome | None:
         """How the game ends here if the player to move has no legal play, else None."""
@@ -362,13 +362,13 @@ class RuleSystem:
 
     # -- the fast path --------------------------------------------------------------------
     def _tables_for(self, position: Position) -> _Tables:
-        tables = self._tables.get(position.geometry.shape)
+        tables = self._tables.get(position._geometry.shape)
         if tables is None:
             if self.shape is not None and position.shape != self.shape:
                 board = "x".join(map(str, self.shape))
                 raise GGNError(f"{self.name} is played on a board of {board} squares, "
                                f"not one of shape {position.shape}")
-            tables = self._tables[position.geometry.shape] = _Tables(self.ruleset, position.geometry)
+            tables = self._tables[position._geometry.shape] = _Tables(self.ruleset, position._geometry)
         return tables
 
     def _info(self, tables: _Tables, move: Move) -> MoveInfo:
@@ -412,7 +412,7 @@ class RuleSystem:
         arrivals = tables.hand_arrivals[1 - side].get(square)
         if not arrivals:
             return False
-        hand = position.hands[1 - side]
+        hand = position._hands[1 - side]
         index = tables.geometry.index
         enemy_sign = 1 if side == 0 else -1
         for piece, possibilities in arrivals:
@@ -441,13 +441,13 @@ class RuleSystem:
         """Find the legal plays of ``position``: append them to ``out`` (unless None), return how
         many (at most ``stop``, if given)."""
         tables = self._tables_for(position)
-        codes = position.codes
+        codes = position._codes
         side = 0 if position.active == "first" else 1
         sign = 1 if side == 0 else -1
         terminal = tables.terminal[side]
-        kings = [number for number in position.occupied[side] if codes[number] in terminal]
+        kings = [number for number in position._occupied[side] if codes[number] in terminal]
         attacks = tables.attacks[1 - side]
-        hand_attacks = bool(position.hands[1 - side]) and bool(tables.hand_arrivals[1 - side])
+        hand_attacks = bool(position._hands[1 - side]) and bool(tables.hand_arrivals[1 - side])
         prefix = self._prepare(position, tables)
         # The board every play starts from: the position's, after the changes all plays make.
         base = codes
@@ -488,14 +488,14 @@ class RuleSystem:
                 # would uncover is there too with all of them gone. Not attacked so, no source
                 # is pinned.
                 bare = base.copy()
-                for number in position.occupied[side]:
+                for number in position._occupied[side]:
                     bare[number] = 0
                 for number, value in prefix:
                     if value * sign > 0:
                         bare[number] = 0
                 bare[king] = base[king]
                 if not attacks[king](bare):
-                    free.update(position.occupied[side])
+                    free.update(position._occupied[side])
         infos = tables.info
         special_taken = self._special_taken
         counting = out is None
@@ -668,7 +668,7 @@ class RuleSystem:
         board ``child`` (the hands: those of ``position``)."""
         tables = self._tables_for(position)
         attacks = tables.attacks[1 - side]
-        hand_attacks = bool(position.hands[1 - side]) and bool(tables.hand_arrivals[1 - side])
+        hand_attacks = bool(position._hands[1 - side]) and bool(tables.hand_arrivals[1 - side])
         for target in targets:
             if attacks[target](child) or (
                     hand_attacks and self._hand_attack(position, tables, child, side, target)):
@@ -678,7 +678,7 @@ class RuleSystem:
     def _child(self, position: Position, effect: Effect, child: list[int]) -> Position:
         """The position after a play, from its effect and board codes (no checks: the effect
         comes from :meth:`_legal`)."""
-        first_hand, second_hand = dict(position.hands[0]), dict(position.hands[1])
+        first_hand, second_hand = dict(position._hands[0]), dict(position._hands[1])
         hand = effect[2]
         if hand:
             mine = first_hand if position.active == "first" else second_hand
@@ -690,7 +690,7 @@ class RuleSystem:
                     del mine[piece]
         active: Side = "second" if position.active == "first" else "first"
         # Each side's occupied squares: the parent's, updated for the squares the play changes.
-        first, second = list(position.occupied[0]), list(position.occupied[1])
+        first, second = list(position._occupied[0]), list(position._occupied[1])
         for number, _ in effect[1]:
             if number in first:
                 first.remove(number)
@@ -701,7 +701,7 @@ class RuleSystem:
                 insort(first, number)
             elif value < 0:
                 insort(second, number)
-        return Position._make_known(position.geometry, child, (first_hand, second_hand), active,
+        return Position._make_known(position._geometry, child, (first_hand, second_hand), active,
                                     position.styles, occupied=(tuple(first), tuple(second)))
 
     def _children(self, position: Position) -> Iterator[Position]:
@@ -756,11 +756,11 @@ class RuleSystem:
         move, source, destination, code = info[0], info[1], info[2], info[3]
         if source >= 0:
             if destination >= 0:
-                taken = position.codes[destination]
+                taken = position._codes[destination]
                 hand = ((self._captured(taken, move.piece), 1),) if taken else ()
                 return (None, (*prefix, (source, 0), (destination, code)), hand)
             return (None, (*prefix, (source, 0)), ((move.piece, 1),))
-        taken = position.codes[destination]
+        taken = position._codes[destination]
         if taken:  # a drop onto a piece takes it, as a board move would
             return (None, (*prefix, (destination, code)),
                     ((move.piece, -1), (self._captured(taken, move.piece), 1)))

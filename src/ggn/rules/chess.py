@@ -110,7 +110,7 @@ class Chess(RuleSystem):
         # The '-' pawns on the board (there is at most one, the opponent's): each loses its
         # mark with this move. The changes come first in every play, so that the play's own
         # changes (a capture of that pawn) win.
-        codes = position.codes
+        codes = position._codes
         first, second = self._dashed
         if first not in codes and second not in codes:
             return ()
@@ -126,7 +126,7 @@ class Chess(RuleSystem):
         source, destination, code = info[1], info[2], info[3]
         clear = prefix
         side = 0 if code > 0 else 1
-        codes = position.codes
+        codes = position._codes
         taken = codes[destination]
         hand = ((piece_of(taken), 1),) if taken else ()
         if taken == self._castling_rook[1 - side]:
@@ -187,10 +187,10 @@ class Chess(RuleSystem):
         tables = self._tables_for(position)
         attacks = tables.attacks[1 - side]
         # (The '-' marks _prepare clears never change an attack: a calm position is not in check.)
-        if self._calm is not position and attacks[source](position.codes):
+        if self._calm is not position and attacks[source](position._codes):
             return False
         passed = (source + destination) // 2
-        board = position.codes.copy()
+        board = position._codes.copy()
         board[source] = 0
         board[passed] = code
         return not attacks[passed](board)

@@ -49,7 +49,7 @@ class Makruk(RuleSystem):
         source, destination, code = info[1], info[2], info[3]
         side = 0 if code > 0 else 1
         if code == self._bia[side] and destination // 8 == self._sixth[side]:
-            taken = position.codes[destination]
+            taken = position._codes[destination]
             hand = ((self._captured(taken, info[0].piece), 1),) if taken else ()
             met = self._met[side]
             return [(met, ((source, 0), (destination, code_of(met))), hand)]

@@ -83,7 +83,7 @@ class Shogi(RuleSystem):
         move, source, destination, code = info[0], info[1], info[2], info[3]
         if source < 0 or destination < 0:
             return [self._default(position, prefix, info)]
-        taken = position.codes[destination]
+        taken = position._codes[destination]
         hand = ((self._captured(taken, move.piece), 1),) if taken else ()
         promotion = self._promotions.get(code)
         if promotion is not None:
