@@ -49,10 +49,11 @@ def test_start_positions(text: str, shape: tuple[int, ...], style: str, kings: d
     assert feen.styles == (Sin.parse(style), Sin.parse(style.lower()))
     terminal = {str(cell): str(qpi) for cell, qpi in feen.board.items() if qpi.terminal}
     assert terminal == kings
-    assert dict(feen.hands["first"]) == {} and dict(feen.hands["second"]) == {}
+    assert dict(feen.hand("first")) == {} and dict(feen.hand("second")) == {}
     assert all(qpi.native for qpi in feen.board.values())
     # Rebuilt from its parts, it is the same value and the same string.
-    rebuilt = Feen(feen.shape, dict(feen.board), feen.hands, feen.active, feen.styles)
+    hands = {"first": feen.hand("first"), "second": feen.hand("second")}
+    rebuilt = Feen(feen.shape, dict(feen.board), hands, feen.active, feen.styles)
     assert rebuilt == feen
     assert hash(rebuilt) == hash(feen)
     assert str(rebuilt) == text
@@ -111,9 +112,9 @@ def test_cross_style_pieces() -> None:
 
 def test_hands_belong_to_players_and_hold_either_side() -> None:
     feen = Feen.parse("9/9 2PKp/3b'r s/S")
-    assert dict(feen.hands["first"]) == {q("S:P"): 2, q("S:K"): 1, q("s:p"): 1}
-    assert dict(feen.hands["second"]) == {q("S:b"): 3, q("s:r"): 1}
-    assert list(feen.hands["first"]) == [q("S:P"), q("S:K"), q("s:p")]
+    assert dict(feen.hand("first")) == {q("S:P"): 2, q("S:K"): 1, q("s:p"): 1}
+    assert dict(feen.hand("second")) == {q("S:b"): 3, q("s:r"): 1}
+    assert list(feen.hand("first")) == [q("S:P"), q("S:K"), q("s:p")]
     assert feen.active == "second"
     assert feen.inactive == "first"
 
@@ -181,7 +182,7 @@ def test_mappings_are_read_only_and_values_hashable() -> None:
     with pytest.raises(TypeError):
         feen.board[at("e4")] = q("C:P")  # type: ignore[index]
     with pytest.raises(TypeError):
-        feen.hands["first"][q("C:P")] = 1  # type: ignore[index]
+        feen.hand("first")[q("C:P")] = 1  # type: ignore[index]
     with pytest.raises(AttributeError):
         feen.active = "second"
     assert len({feen, Feen.parse(CHESS), Feen.parse(MAKRUK)}) == 2
@@ -192,7 +193,7 @@ def test_constructor_orders_and_drops_zero_counts() -> None:
     board = {at("h1"): q("C:R"), at("a8"): q("c:r"), at("e1"): q("C:K^")}
     feen = Feen((8, 8), board, {"second": {q("c:p"): 0, q("C:q"): 2}}, "second", (C, c))
     assert list(map(str, feen.board)) == ["a8", "e1", "h1"]
-    assert dict(feen.hands["second"]) == {q("C:q"): 2}
+    assert dict(feen.hand("second")) == {q("C:q"): 2}
     assert str(feen) == "r7/8/8/8/8/8/8/4K^2R /2q' c/C"
     assert feen == Feen((8, 8), dict(reversed(board.items())), {"second": {q("C:q"): 2}},
                         "second", (C, c))

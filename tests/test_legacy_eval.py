@@ -131,17 +131,17 @@ def test_move_capture_promotion_and_drop() -> None:
 
 def test_the_mover_hand_is_the_active_player_hand() -> None:
     capture = _entry({}, {}, in_hand_add="chess:pawn")
-    assert entry_transition(capture, "first", CHESS).first_hand == {Qpi.parse("c:p"): 1}
-    assert not entry_transition(capture, "first", CHESS).second_hand
-    assert entry_transition(capture, "second", CHESS).second_hand == {Qpi.parse("c:p"): 1}
-    assert not entry_transition(capture, "second", CHESS).first_hand
+    assert entry_transition(capture, "first", CHESS).hand("first") == {Qpi.parse("c:p"): 1}
+    assert not entry_transition(capture, "first", CHESS).hand("second")
+    assert entry_transition(capture, "second", CHESS).hand("second") == {Qpi.parse("c:p"): 1}
+    assert not entry_transition(capture, "second", CHESS).hand("first")
 
 
 def test_add_and_remove_of_one_piece_cancel_and_the_turn_always_passes() -> None:
     both = _entry({}, {}, in_hand_add="CHESS:PAWN", in_hand_del="CHESS:PAWN")
     assert entry_transition(both, "first", CHESS) == Transition.of(toggle=True)
     swap = _entry({}, {}, in_hand_add="CHESS:QUEEN", in_hand_del="CHESS:PAWN")
-    assert entry_transition(swap, "first", CHESS).first_hand == {Qpi.parse("C:Q"): 1, Qpi.parse("C:P"): -1}
+    assert entry_transition(swap, "first", CHESS).hand("first") == {Qpi.parse("C:Q"): 1, Qpi.parse("C:P"): -1}
     assert entry_transition(_entry({}), "first", CHESS).to_value() == {"toggle": True}
 
 

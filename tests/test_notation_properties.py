@@ -135,7 +135,8 @@ def test_legacy_piece_round_trip(piece: LegacyPiece) -> None:
 @given(feens())
 def test_feen_round_trip(feen: Feen) -> None:
     _round_trip(Feen.parse, feen)
-    rebuilt = Feen(feen.shape, dict(feen.board), feen.hands, feen.active, feen.styles)
+    hands = {"first": feen.hand("first"), "second": feen.hand("second")}
+    rebuilt = Feen(feen.shape, dict(feen.board), hands, feen.active, feen.styles)
     assert rebuilt == feen
     fields = feen.fields()
     assert fields["board"] == {str(cell): str(qpi) for cell, qpi in feen.board.items()}

@@ -18,7 +18,7 @@ player for a native piece, the other player for a derived one (``'``).
 ((8, 8), 'second', (Sin.parse('C'), Sin.parse('c')))
 >>> feen.board[Cell.parse("e8")]
 Qpi.parse('c:k^')
->>> dict(feen.hands["first"])
+>>> dict(feen.hand("first"))
 {Qpi.parse('C:P'): 2, Qpi.parse('C:Q'): 1}
 
 Parsing is strict: only the canonical spelling of a position is accepted.
@@ -44,7 +44,7 @@ from typing import Any, Final, final
 
 from ggn._cache import Memo
 from ggn._decimal import decimal_text, decimal_value
-from ggn._types import Side, State
+from ggn._types import Side, State, player_index
 from ggn.cell import Cell, _index_to_letters
 from ggn.epin import Epin, parse_epin_at
 from ggn.errors import NotationError
@@ -94,13 +94,13 @@ def _ordinal(number: int) -> str:
 
 @final
 class Feen:
-    """A position: board ``shape``, ``board`` pieces, ``hands``, ``active`` player, ``styles``.
+    """A position: board ``shape``, ``board`` pieces, ``hand(player)``, ``active`` player, ``styles``.
 
     - ``shape`` is ``(files,)``, ``(files, ranks)`` or ``(files, ranks, layers)``.
     - ``board`` is a read-only mapping from :class:`~ggn.cell.Cell` to
       :class:`~ggn.qpi.Qpi`, in the order the placement writes the squares.
-    - ``hands`` maps ``"first"`` and ``"second"`` to read-only mappings from
-      :class:`~ggn.qpi.Qpi` to a positive count, in canonical hand order.
+    - ``hand(player)`` gives the hand of ``"first"`` or ``"second"``: a read-only mapping
+      from :class:`~ggn.qpi.Qpi` to a positive count, in canonical hand order.
     - ``styles`` is ``(first player's Sin, second player's Sin)``.
 
     ``str()`` gives the canonical FEEN string and ``parse(str(f)) == f``.
@@ -116,7 +116,7 @@ class Feen:
     _board_items: _BoardItems
     _hand_items: tuple[_HandItems, _HandItems]
     _board: Mapping[Cell, Qpi]
-    _hands: Mapping[Side, Mapping[Qpi, int]]
+    _hands: tuple[Mapping[Qpi, int], Mapping[Qpi, int]]
     _text: str | None
     _hash: int | None
 
@@ -214,10 +214,9 @@ class Feen:
         init(self, "active", active)
         init(self, "styles", styles)
         init(self, "_board", MappingProxyType(dict(board_items)))
-        init(self, "_hands", MappingProxyType({
-            "first": MappingProxyType(dict(hand_items[0])),
-            "second": MappingProxyType(dict(hand_items[1])),
-        }))
+        init(self, "_hands", (
+            MappingProxyType(dict(hand_items[0])), MappingProxyType(dict(hand_items[1]))
+        ))
         init(self, "_text", text)
         init(self, "_hash", None)
 
@@ -242,10 +241,11 @@ class Feen:
         """The occupied squares, in the order the placement writes them."""
         return self._board
 
-    @property
-    def hands(self) -> Mapping[Side, Mapping[Qpi, int]]:
-        """Each player's hand: ``"first"`` and ``"second"``, pieces to counts."""
-        return self._hands
+    def hand(self, player: Side) -> Mapping[Qpi, int]:
+        """A player's hand (``"first"`` or ``"second"``): a read-only mapping of pieces to
+        positive counts. A non-string raises :class:`TypeError`, another string
+        :class:`~ggn.errors.GGNError`."""
+        return self._hands[player_index(player)]
 
     @property
     def inactive(self) -> Side:

@@ -150,7 +150,7 @@ class Position:
         index = geometry.index
         for cell, piece in value.board.items():
             codes[index[cell]] = code_of(piece)
-        hands = (dict(value.hands["first"]), dict(value.hands["second"]))
+        hands = (dict(value.hand("first")), dict(value.hand("second")))
         return cls._make(geometry, codes, hands, value.active, value.styles)
 
     @classmethod
@@ -263,8 +263,8 @@ class Position:
                 self._check_style(piece, f"on {cell}")
             changes.append((number, 0 if piece is None else code_of(piece)))
         hands = (dict(self._hands[0]), dict(self._hands[1]))
-        for player, hand, diff in ((0, hands[0], transition.first_hand),
-                                   (1, hands[1], transition.second_hand)):
+        for player, hand, diff in ((0, hands[0], transition.hand("first")),
+                                   (1, hands[1], transition.hand("second"))):
             for piece, delta in diff.items():
                 count = hand.get(piece, 0) + delta
                 if count < 0:

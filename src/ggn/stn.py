@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Final
 
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
 from ggn._json import Collector, describe
-from ggn._types import Side
+from ggn._types import Side, player_index
 from ggn.cell import Cell, _parse_cell
 from ggn.errors import NotationError, extend
 from ggn.qpi import Qpi, _parse_qpi
@@ -46,8 +46,8 @@ class HandDiff(FrozenMap[Qpi, int]):
 class Transition(Document):
     """An STN document, validated and read-only.
 
-    ``board``, ``first_hand`` and ``second_hand`` are read-only mappings (look
-    keys up as strings or parsed values); ``toggle`` says whether the turn passes.
+    ``board`` and ``hand(player)`` (``"first"`` or ``"second"``) are read-only mappings
+    (look keys up as strings or parsed values); ``toggle`` says whether the turn passes.
     Two transitions are equal when they describe the same change.
     """
 
@@ -87,16 +87,6 @@ class Transition(Document):
         return self._board
 
     @property
-    def first_hand(self) -> HandDiff:
-        """``first_player_hand_diff``: count changes of the first player's hand."""
-        return self._first_hand
-
-    @property
-    def second_hand(self) -> HandDiff:
-        """``second_player_hand_diff``: count changes of the second player's hand."""
-        return self._second_hand
-
-    @property
     def toggle(self) -> bool:
         """Whether the Active Player changes."""
         return self._toggle
@@ -120,16 +110,14 @@ class Transition(Document):
         return cls.from_value(value)
 
     def hand(self, player: Side) -> HandDiff:
-        """The hand diff of a player: ``"first"`` or ``"second"``."""
-        if player == "first":
-            return self.first_hand
-        if player == "second":
-            return self.second_hand
-        raise ValueError(f"a player is 'first' or 'second', not {player!r}")
+        """The count changes of a player's hand (``"first"``: ``first_player_hand_diff``,
+        ``"second"``: ``second_player_hand_diff``), a read-only mapping. A non-string raises
+        :class:`TypeError`, another string :class:`~ggn.errors.GGNError`."""
+        return self._second_hand if player_index(player) else self._first_hand
 
     def __bool__(self) -> bool:
         """False for the empty transition, which changes nothing."""
-        return bool(self.board or self.first_hand or self.second_hand or self.toggle)
+        return bool(self.board or self._first_hand or self._second_hand or self.toggle)
 
     def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
         """Plain JSON-ready values; ``explicit`` writes all four fields even when empty."""
@@ -139,10 +127,10 @@ class Transition(Document):
                 str(cell): (None if piece is None else str(piece))
                 for cell, piece in self.board.items()
             }
-        if explicit or self.first_hand:
-            value["first_player_hand_diff"] = {str(k): v for k, v in self.first_hand.items()}
-        if explicit or self.second_hand:
-            value["second_player_hand_diff"] = {str(k): v for k, v in self.second_hand.items()}
+        if explicit or self._first_hand:
+            value["first_player_hand_diff"] = {str(k): v for k, v in self._first_hand.items()}
+        if explicit or self._second_hand:
+            value["second_player_hand_diff"] = {str(k): v for k, v in self._second_hand.items()}
         if explicit or self.toggle:
             value["toggle"] = self.toggle
         return value
@@ -152,16 +140,16 @@ class Transition(Document):
             return NotImplemented
         return (
             self.board == other.board
-            and self.first_hand == other.first_hand
-            and self.second_hand == other.second_hand
+            and self._first_hand == other._first_hand
+            and self._second_hand == other._second_hand
             and self.toggle == other.toggle
         )
 
     def __hash__(self) -> int:
         return hash((
             frozenset(self.board.items()),
-            frozenset(self.first_hand.items()),
-            frozenset(self.second_hand.items()),
+            frozenset(self._first_hand.items()),
+            frozenset(self._second_hand.items()),
             self.toggle,
         ))
 

@@ -72,8 +72,8 @@ def invert(transition: Transition, before: Position) -> Transition:
         board[cell] = piece_of(code) if code else None
     return Transition(
         board,
-        {piece: -delta for piece, delta in transition.first_hand.items()},
-        {piece: -delta for piece, delta in transition.second_hand.items()},
+        {piece: -delta for piece, delta in transition.hand("first").items()},
+        {piece: -delta for piece, delta in transition.hand("second").items()},
         transition.toggle,
     )
 
@@ -93,7 +93,7 @@ def compose(first: Transition, second: Transition) -> Transition:
     """``first`` then ``second``, as one transition."""
     return Transition(
         {**first.board, **second.board},
-        _add(dict(first.first_hand), dict(second.first_hand)),
-        _add(dict(first.second_hand), dict(second.second_hand)),
+        _add(dict(first.hand("first")), dict(second.hand("first"))),
+        _add(dict(first.hand("second")), dict(second.hand("second"))),
         first.toggle != second.toggle,
     )
