@@ -6,6 +6,9 @@ from collections.abc import Mapping
 
 import pytest
 
+import ggn
+import ggn.evaluate
+import ggn.move
 from ggn import Feen, GGNError, Position, Qpi, Transition
 
 SHOGI = "9/9/9/9/9/9/9/9/k^8 2P/p s/S"
@@ -34,3 +37,9 @@ def test_one_way_to_read_a_hand(holder: Feen | Position | Transition) -> None:
         holder.hand("First")  # type: ignore[arg-type]
     for gone in ("hands", "first_hand", "second_hand"):
         assert not hasattr(holder, gone), gone
+
+
+def test_move_has_a_module_of_its_own() -> None:
+    assert ggn.Move is ggn.move.Move is ggn.evaluate.Move
+    assert ggn.Move.__module__ == "ggn.move"
+    assert "Move" in ggn.move.__all__ and "Move" in ggn.evaluate.__all__

@@ -22,12 +22,12 @@ True
 from ggn.cell import HAND, Cell, Hand, Location, parse_location
 from ggn.epin import Epin
 from ggn.errors import DocumentError, GGNError, NotationError, NotFoundError, Violation
-from ggn.evaluate import Move
 from ggn.feen import Feen
 from ggn.gan import Gan, LegacyPiece
 from ggn.lcn import Conditions, StateValue
 from ggn.legacy import LegacyEntry, LegacyRuleset
 from ggn.linter import LintWarning, lint
+from ggn.move import Move
 from ggn.pin import Pin
 from ggn.position import Position, PositionError
 from ggn.qpi import Qpi

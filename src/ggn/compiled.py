@@ -3,7 +3,7 @@
 For each (piece, source, active side) the possibilities of every destination become a
 decision tree over the squares their conditions read, one square at a time: is it empty,
 one of the exact pieces the conditions name, another enemy, another friend? Each leaf adds
-a ready-made tuple of :class:`~ggn.evaluate.Move` objects. Destinations whose conditions
+a ready-made tuple of :class:`~ggn.move.Move` objects. Destinations whose conditions
 share no square are independent and get trees of their own, side by side, so a rider's rays
 cost the sum of their lengths, not the product.
 
@@ -22,8 +22,8 @@ from typing import Final
 
 from ggn._types import Side
 from ggn.cell import HAND, Cell, Hand
-from ggn.evaluate import Move
 from ggn.lcn import EMPTY, ENEMY, StateValue
+from ggn.move import Move
 from ggn.position import Geometry, Position, code_of
 from ggn.qpi import Qpi
 from ggn.ruleset import Possibilities, Possibility, Ruleset

@@ -30,7 +30,7 @@ from ggn.lcn import NO_CONDITIONS, Conditions, check_conditions
 from ggn.qpi import Qpi, _parse_qpi
 
 if TYPE_CHECKING:
-    from ggn.evaluate import Move
+    from ggn.move import Move
     from ggn.position import Position
 
 __all__ = ["PieceRules", "Possibilities", "Possibility", "Ruleset", "SourceRules"]

@@ -25,8 +25,8 @@ from typing import Any, ClassVar, Final
 from ggn._types import Side
 from ggn.cell import HAND, Cell, Hand
 from ggn.errors import GGNError
-from ggn.evaluate import Move
 from ggn.lcn import EMPTY, ENEMY, StateValue
+from ggn.move import Move
 from ggn.position import Geometry, Position, code_of, piece_of
 from ggn.qpi import Qpi
 from ggn.ruleset import Possibilities, Ruleset
@@ -752,7 +752,7 @@ class RuleSystem:
 
     def _default(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo) -> Effect:
         """The Game Protocol's displacement of a move, after ``prefix``, compactly (see
-        :meth:`ggn.evaluate.Move.transition`)."""
+        :meth:`ggn.move.Move.transition`)."""
         move, source, destination, code = info[0], info[1], info[2], info[3]
         if source >= 0:
             if destination >= 0:

@@ -36,9 +36,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ggn.cell import Cell
-from ggn.evaluate import Move
 from ggn.games import chess as chess_game
 from ggn.lcn import EMPTY
+from ggn.move import Move
 from ggn.position import Position, code_of, piece_of
 from ggn.qpi import Qpi
 from ggn.rules._system import Change, Effect, MoveInfo, Outcome, RuleSystem, _Tables

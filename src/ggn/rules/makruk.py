@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ggn.evaluate import Move
 from ggn.games import makruk as makruk_game
+from ggn.move import Move
 from ggn.position import Position, code_of
 from ggn.qpi import Qpi
 from ggn.rules._system import Change, Effect, MoveInfo, Outcome, RuleSystem

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from ggn.evaluate import Move
 from ggn.games import shogi as shogi_game
+from ggn.move import Move
 from ggn.pin import Pin
 from ggn.position import Position, code_of, piece_of
 from ggn.qpi import Qpi
