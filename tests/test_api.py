@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
+import importlib
+import pickle
+import pkgutil
 from collections.abc import Mapping
+from types import ModuleType
 
 import pytest
 
 import ggn
+import ggn.errors
 import ggn.evaluate
+import ggn.legacy_eval
 import ggn.move
+import ggn.position
+import ggn.rules._system
 from ggn import Feen, GGNError, Position, Qpi, Transition
+from ggn.errors import (
+    ConversionError,
+    DocumentError,
+    IllegalMoveError,
+    LabelError,
+    NotationError,
+    NotFoundError,
+    PositionError,
+    UnmappedPieceError,
+    Violation,
+)
+from ggn.gan import LegacyPiece
 
 SHOGI = "9/9/9/9/9/9/9/9/k^8 2P/p s/S"
 
@@ -43,3 +63,68 @@ def test_move_has_a_module_of_its_own() -> None:
     assert ggn.Move is ggn.move.Move is ggn.evaluate.Move
     assert ggn.Move.__module__ == "ggn.move"
     assert "Move" in ggn.move.__all__ and "Move" in ggn.evaluate.__all__
+
+
+# --- every exception class in ggn.errors ----------------------------------------------------
+ERRORS = [
+    NotationError("QPI", "C:++K", "at most one state modifier (+ or -)", 3, 4),
+    DocumentError("GGN", (Violation("/K", "piece 'K' is not a QPI"), Violation("", "bad")), truncated=True),
+    NotFoundError.unknown("game", "chess960", ["chess", "shogi"]),
+    PositionError("the transition takes 2 s:p from the second player's hand, which holds 1"),
+    IllegalMoveError("C:K e1-e2 is not a legal move"),
+    ConversionError("cannot say it", "/board_patch/e4"),
+    UnmappedPieceError(LegacyPiece.parse("CHESS:ROOK"), "no QPI for CHESS:ROOK", "/board_patch/a1"),
+    LabelError("x-y", "'x-y' is not a CELL", "/board_check/x-y"),
+]
+
+
+def _state(error: BaseException) -> tuple[object, ...]:
+    return (type(error), str(error), error.args, dict(vars(error)))
+
+
+@pytest.mark.parametrize("error", ERRORS, ids=lambda e: type(e).__name__)
+def test_every_error_pickles_to_an_equal_error(error: GGNError) -> None:
+    again = pickle.loads(pickle.dumps(error))
+    assert _state(again) == _state(error)
+    assert isinstance(again, GGNError) and isinstance(again, ValueError)
+
+
+def test_every_exception_class_is_defined_in_errors() -> None:
+    classes = {
+        name: value for name, value in vars(ggn.errors).items()
+        if isinstance(value, type) and issubclass(value, BaseException)
+    }
+    assert set(classes) == {type(error).__name__ for error in ERRORS} | {"GGNError"}
+    for name, cls in classes.items():
+        assert cls.__module__ == "ggn.errors", name
+        assert name in ggn.errors.__all__ and getattr(ggn, name) is cls, name
+    # Each is the same object where it was defined before, and listed there.
+    for module, names in (
+        (ggn.position, ["PositionError"]),
+        (ggn.rules._system, ["IllegalMoveError"]),
+        (ggn.legacy_eval, ["ConversionError", "UnmappedPieceError", "LabelError"]),
+    ):
+        for name in names:
+            assert getattr(module, name) is classes[name] and name in module.__all__, (module, name)
+    # Every class defined anywhere in the package that is an exception is one of these (the
+    # private control-flow signals aside).
+    for module in _modules():
+        for name, value in vars(module).items():
+            if isinstance(value, type) and issubclass(value, GGNError):
+                assert value.__module__ == "ggn.errors", f"{module.__name__}.{name}"
+
+
+def test_the_hierarchy_is_kept() -> None:
+    assert issubclass(NotFoundError, GGNError) and issubclass(NotFoundError, KeyError)
+    for cls in (NotationError, DocumentError, PositionError, IllegalMoveError, ConversionError):
+        assert cls.__bases__ == (GGNError,), cls
+    assert issubclass(UnmappedPieceError, ConversionError) and issubclass(LabelError, ConversionError)
+
+
+def _modules() -> list[ModuleType]:
+    found = []
+    for info in pkgutil.walk_packages(ggn.__path__, "ggn."):
+        if info.name == "ggn.__main__":
+            continue
+        found.append(importlib.import_module(info.name))
+    return found

@@ -21,7 +21,18 @@ True
 
 from ggn.cell import HAND, Cell, Hand, Location, parse_location
 from ggn.epin import Epin
-from ggn.errors import DocumentError, GGNError, NotationError, NotFoundError, Violation
+from ggn.errors import (
+    ConversionError,
+    DocumentError,
+    GGNError,
+    IllegalMoveError,
+    LabelError,
+    NotationError,
+    NotFoundError,
+    PositionError,
+    UnmappedPieceError,
+    Violation,
+)
 from ggn.feen import Feen
 from ggn.gan import Gan, LegacyPiece
 from ggn.lcn import Conditions, StateValue
@@ -29,7 +40,7 @@ from ggn.legacy import LegacyEntry, LegacyRuleset
 from ggn.linter import LintWarning, lint
 from ggn.move import Move
 from ggn.pin import Pin
-from ggn.position import Position, PositionError
+from ggn.position import Position
 from ggn.qpi import Qpi
 from ggn.ruleset import PieceRules, Possibility, Ruleset, SourceRules
 from ggn.schemas import load_schema
@@ -40,12 +51,15 @@ __all__ = [
     "HAND",
     "Cell",
     "Conditions",
+    "ConversionError",
     "DocumentError",
     "Epin",
     "Feen",
     "GGNError",
     "Gan",
     "Hand",
+    "IllegalMoveError",
+    "LabelError",
     "LegacyEntry",
     "LegacyPiece",
     "LegacyRuleset",
@@ -65,6 +79,7 @@ __all__ = [
     "SourceRules",
     "StateValue",
     "Transition",
+    "UnmappedPieceError",
     "Violation",
     "lint",
     "load_schema",

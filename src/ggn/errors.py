@@ -10,19 +10,38 @@ not know this package.
 - :class:`DocumentError`: a JSON document (GGN, LCN, STN, legacy GGN) is
   malformed or breaks a rule of its text. It carries every violation found
   (bounded in number), each with an RFC 6901 JSON Pointer to the offending value.
-- :class:`NotFoundError`: a lookup in a valid document named something the
-  document does not hold.
+- :class:`NotFoundError` (also a :class:`KeyError`): a name (a game, a mapping,
+  a schema, a rule system) or a key of a valid document that is not there; the
+  message lists what there is.
+- :class:`PositionError`: an operation on a position that cannot be carried out.
+- :class:`IllegalMoveError`: a move played where it is not legal.
+- :class:`ConversionError` (with :class:`UnmappedPieceError` and
+  :class:`LabelError`): legacy GGN that cannot be said in GGN 1.0.0 terms.
+
+Every exception class of the package is defined here; the modules that raise
+them re-export them (``ggn.position.PositionError`` is this ``PositionError``).
+Each pickles and unpickles to an equal error, message and attributes included.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ggn.gan import LegacyPiece
 
 __all__ = [
+    "ConversionError",
     "DocumentError",
     "GGNError",
+    "IllegalMoveError",
+    "LabelError",
     "NotFoundError",
     "NotationError",
+    "PositionError",
+    "UnmappedPieceError",
     "Violation",
     "pointer",
 ]
@@ -163,11 +182,76 @@ class DocumentError(GGNError):
 
 
 class NotFoundError(GGNError, KeyError):
-    """A lookup named something a valid document does not hold."""
+    """A name or key that is not there: a game, a mapping, a schema, a rule system, or a key
+    of a valid document. The message says what was asked and lists what there is.
+
+    Also a :class:`KeyError`, so ``except KeyError`` around a lookup keeps working; unlike a
+    plain ``KeyError``, ``str()`` is the message itself, not its ``repr``.
+    """
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
+    @classmethod
+    def unknown(cls, what: str, name: object, known: Iterable[str]) -> NotFoundError:
+        """The error for an unknown ``name`` among the ``known`` names of ``what`` (``"game"``,
+        ``"schema"``, ...), the name quoted with ``!r`` and bounded in length.
+
+        >>> str(NotFoundError.unknown("game", "chess960", ["chess", "shogi"]))
+        "no game 'chess960'; there are: chess, shogi"
+        """
+        shown = name[:40] if isinstance(name, str) else name
+        listed = ", ".join(known) or "none"
+        return cls(f"no {what} {shown!r}; there are: {listed}")
+
     def __str__(self) -> str:
         return self.message
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.message,))
+
+
+class PositionError(GGNError):
+    """An operation on a position that cannot be carried out (the position is unchanged)."""
+
+
+class IllegalMoveError(GGNError):
+    """A move that is not legal in the position it is played in."""
+
+
+class ConversionError(GGNError):
+    """Something of the legacy format that cannot be said in GGN 1.0.0, QPI, CELL or STN terms.
+
+    ``where`` is a JSON Pointer to what is at fault, relative to the entry (``"/board_patch/e4"``,
+    ``"/in_hand_add"``), or ``""`` when there is no entry.
+    """
+
+    def __init__(self, message: str, where: str = "") -> None:
+        super().__init__(message)
+        self.where = where
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (str(self), self.where))
+
+
+class UnmappedPieceError(ConversionError):
+    """A legacy piece that the mapping gives no QPI for (``piece``), or a wrong one."""
+
+    def __init__(self, piece: LegacyPiece, message: str, where: str = "") -> None:
+        super().__init__(message, where)
+        self.piece = piece
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.piece, str(self), self.where))
+
+
+class LabelError(ConversionError):
+    """A square label of the legacy format (which allows any labelling) that is not a CELL."""
+
+    def __init__(self, label: str, message: str, where: str = "") -> None:
+        super().__init__(message, where)
+        self.label = label
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.label, str(self), self.where))

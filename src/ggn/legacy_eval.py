@@ -45,13 +45,14 @@ from ggn._document import Document, FrozenMap, report_duplicates
 from ggn._json import Collector, describe
 from ggn._types import Side, opponent
 from ggn.cell import Cell, _parse_cell
-from ggn.errors import GGNError, NotationError, extend
+from ggn.errors import ConversionError, GGNError, LabelError, NotationError, UnmappedPieceError, extend
 from ggn.gan import LegacyPiece
 from ggn.legacy import LegacyEntry
 from ggn.qpi import Qpi, _parse_qpi
 from ggn.sin import Sin
 from ggn.stn import Transition
 
+# The three errors are defined in ggn.errors with every other error, and re-exported here.
 __all__ = [
     "ConversionError",
     "GanMapping",
@@ -66,34 +67,6 @@ __all__ = [
 
 _parse_piece: Final = Memo(LegacyPiece.parse)
 _CACHE_BOUND: Final = 4096
-
-
-class ConversionError(GGNError):
-    """Something of the legacy format that cannot be said in GGN 1.0.0, QPI, CELL or STN terms.
-
-    ``where`` is a JSON Pointer to what is at fault, relative to the entry (``"/board_patch/e4"``,
-    ``"/in_hand_add"``), or ``""`` when there is no entry.
-    """
-
-    def __init__(self, message: str, where: str = "") -> None:
-        super().__init__(message)
-        self.where = where
-
-
-class UnmappedPieceError(ConversionError):
-    """A legacy piece that the mapping gives no QPI for (``piece``), or a wrong one."""
-
-    def __init__(self, piece: LegacyPiece, message: str, where: str = "") -> None:
-        super().__init__(message, where)
-        self.piece = piece
-
-
-class LabelError(ConversionError):
-    """A square label of the legacy format (which allows any labelling) that is not a CELL."""
-
-    def __init__(self, label: str, message: str, where: str = "") -> None:
-        super().__init__(message, where)
-        self.label = label
 
 
 Squares: TypeAlias = Mapping[str, LegacyPiece | str | None]
@@ -138,7 +111,7 @@ class GanMapping(Document):
     >>> mapping("SHOGI:ROOK")
     Traceback (most recent call last):
       ...
-    ggn.legacy_eval.UnmappedPieceError: no QPI for 'SHOGI:ROOK' in the mapping; add an entry such as ...
+    ggn.errors.UnmappedPieceError: no QPI for 'SHOGI:ROOK' in the mapping; add an entry such as ...
 
     Load one with :meth:`loads`, :meth:`load` (a JSON object of strings) or :meth:`of`; ``a | b``
     combines two, ``b`` winning where both name a piece.

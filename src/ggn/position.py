@@ -22,17 +22,14 @@ from typing import Final
 
 from ggn._types import Side, player_index
 from ggn.cell import Cell, _parse_cell
-from ggn.errors import GGNError, NotationError
+from ggn.errors import NotationError, PositionError
 from ggn.feen import Feen
 from ggn.qpi import Qpi
 from ggn.sin import Sin
 from ggn.stn import Transition
 
+# PositionError is defined in ggn.errors with every other error, and re-exported here.
 __all__ = ["MAX_SQUARES", "Geometry", "Position", "PositionError", "code_of", "piece_of"]
-
-
-class PositionError(GGNError):
-    """An operation on a position that cannot be carried out (the position is unchanged)."""
 
 
 # --- piece codes ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from ggn.errors import GGNError
+from ggn.errors import GGNError, NotFoundError
 from ggn.position import Position
 from ggn.rules._system import IllegalMoveError, Outcome, Play, RuleSystem
 from ggn.rules.chess import Chess
@@ -28,8 +28,8 @@ from ggn.rules.makruk import Makruk
 from ggn.rules.shogi import Shogi
 from ggn.rules.xiangqi import Xiangqi
 
-__all__ = ["SYSTEMS", "Chess", "IllegalMoveError", "Makruk", "Outcome", "Play", "RuleSystem", "Shogi",
-           "Xiangqi", "divide", "names", "perft", "rule_system"]
+__all__ = ["MAX_PERFT_DEPTH", "SYSTEMS", "Chess", "IllegalMoveError", "Makruk", "Outcome", "Play",
+           "RuleSystem", "Shogi", "Xiangqi", "divide", "names", "perft", "rule_system"]
 
 SYSTEMS: Final[dict[str, Callable[[], RuleSystem]]] = {
     "chess": Chess,
@@ -42,6 +42,12 @@ SYSTEMS: Final[dict[str, Callable[[], RuleSystem]]] = {
 _MADE: dict[str, RuleSystem] = {}
 
 
+MAX_PERFT_DEPTH: Final = 64
+"""The deepest perft counted. The paths grow exponentially with the depth (roughly the number of
+moves of a position to the power of the depth), so no deeper count would finish: it is refused at
+once, rather than left to run for ever."""
+
+
 def names() -> tuple[str, ...]:
     """The games that have a rule system."""
     return tuple(SYSTEMS)
@@ -49,40 +55,76 @@ def names() -> tuple[str, ...]:
 
 def rule_system(name: str) -> RuleSystem:
     """The rule system of a built-in game (made once per process)."""
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
     made = _MADE.get(name)
     if made is None:
         maker = SYSTEMS.get(name)
         if maker is None:
-            raise GGNError(f"no rule system for {name!r}; there are: {', '.join(SYSTEMS)}")
+            raise NotFoundError(f"no rule system for {name[:40]!r}; there are: {', '.join(SYSTEMS)}")
         made = _MADE[name] = maker()
     return made
 
 
 def _resolve(game: str | RuleSystem, position: Position | str | None) -> tuple[RuleSystem, Position]:
-    rules = rule_system(game) if isinstance(game, str) else game
+    if isinstance(game, RuleSystem):
+        rules = game
+    elif isinstance(game, str):
+        rules = rule_system(game)
+    else:
+        raise TypeError(f"game must be a RuleSystem or a game's name, got {type(game).__name__}")
+    # The position (and its board shape) is checked before any board is built.
     return rules, rules.position(position)
+
+
+def _check_depth(depth: int, least: int, what: str) -> None:
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise TypeError(f"depth must be an int, got {type(depth).__name__}")
+    if depth < least:
+        raise GGNError(f"{what} needs a depth of {least} or more, got {depth}")
+    if depth > MAX_PERFT_DEPTH:
+        raise GGNError(f"{what} depth {depth} is over the limit of {MAX_PERFT_DEPTH}: the number of "
+                       "paths grows exponentially with the depth, so the count would never finish")
 
 
 def perft(game: str | RuleSystem, depth: int, position: Position | str | None = None) -> int:
     """The number of legal move paths of ``depth`` plies from ``position`` (default: the start).
 
     ``game`` is a rule system or the name of a built-in game; ``position`` a
-    :class:`~ggn.position.Position` or FEEN.
+    :class:`~ggn.position.Position` or FEEN. ``depth`` is 0 to :data:`MAX_PERFT_DEPTH`.
     """
-    if depth < 0:
-        raise GGNError(f"perft depth must be 0 or more, got {depth}")
+    _check_depth(depth, 0, "perft")
     rules, start = _resolve(game, position)
     return _count(rules, start, depth)
 
 
 def _count(rules: RuleSystem, position: Position, depth: int) -> int:
+    """Perft by a walk with an explicit stack (no recursion: any depth fits): each level holds
+    the legal plays of a position still to visit, and that position."""
     if depth == 0:
         return 1
     if depth == 1:
         return rules._count(position)
+    legal, child_of, count = rules._legal, rules._child, rules._count
     total = 0
-    for _, effect, child in rules._legal(position):
-        total += _count(rules, rules._child(position, effect, child), depth - 1)
+    # The walk goes down while more than one ply is left below the child: the last ply is
+    # only counted, not made.
+    last = depth - 1
+    plays = [iter(legal(position))]
+    parents = [position]
+    while plays:
+        parent = parents[-1]
+        for _, effect, child in plays[-1]:
+            node = child_of(parent, effect, child)
+            if len(plays) == last:
+                total += count(node)
+            else:
+                plays.append(iter(legal(node)))
+                parents.append(node)
+                break
+        else:
+            plays.pop()
+            parents.pop()
     return total
 
 
@@ -90,8 +132,7 @@ def divide(
     game: str | RuleSystem, depth: int, position: Position | str | None = None
 ) -> list[tuple[Play, int]]:
     """Perft split by first move: each legal play with the paths of ``depth - 1`` plies after it."""
-    if depth < 1:
-        raise GGNError(f"divide needs a depth of 1 or more, got {depth}")
+    _check_depth(depth, 1, "divide")
     rules, start = _resolve(game, position)
     return [(play, _count(rules, start.apply(play.transition), depth - 1))
             for play in rules.legal_moves(start)]

@@ -24,7 +24,8 @@ from typing import Any, ClassVar, Final
 
 from ggn._types import Side
 from ggn.cell import HAND, Cell, Hand
-from ggn.errors import GGNError
+from ggn.errors import GGNError, IllegalMoveError
+from ggn.feen import Feen
 from ggn.lcn import EMPTY, ENEMY, StateValue
 from ggn.move import Move
 from ggn.position import Geometry, Position, code_of, piece_of
@@ -32,6 +33,7 @@ from ggn.qpi import Qpi
 from ggn.ruleset import Possibilities, Ruleset
 from ggn.stn import Transition
 
+# IllegalMoveError is defined in ggn.errors with every other error, and re-exported here.
 __all__ = ["IllegalMoveError", "Outcome", "Play", "RuleSystem"]
 
 Change = tuple[int, int]
@@ -61,10 +63,6 @@ def _UNKNOWN(b: list[int]) -> bool:  # noqa: N802  (a sentinel: a test not compi
 
 
 _INFO_BOUND: Final = 1 << 16  # move descriptions kept per board shape before starting afresh
-
-
-class IllegalMoveError(GGNError):
-    """A move that is not legal in the position it is played in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,18 +303,40 @@ class RuleSystem:
         return f"<{type(self).__name__} rule system>"
 
     # -- public ---------------------------------------------------------------------------
-    def position(self, feen: str | Position | None = None) -> Position:
-        """A position from FEEN (or the start position when None)."""
+    def position(self, feen: str | Feen | Position | None = None) -> Position:
+        """A position from FEEN (or the start position when None).
+
+        The board's shape is checked against the game's before the board is built: a FEEN
+        of millions of squares is refused at once, not after building them.
+        """
         if isinstance(feen, Position):
-            return feen
+            return self._checked(feen)
         if feen is None:
             if self.start is None:
                 raise GGNError(f"the {self.name} rule system has no start position; give one in FEEN")
             feen = self.start
+        if isinstance(feen, str):
+            feen = Feen.parse(feen)
+        elif not isinstance(feen, Feen):
+            raise TypeError(f"position must be a Position, a FEEN string or None, got {type(feen).__name__}")
+        self._check_shape(feen.shape)
         return Position.from_feen(feen)
+
+    def _check_shape(self, shape: tuple[int, ...]) -> None:
+        if self.shape is not None and shape != self.shape:
+            board = "x".join(map(str, self.shape))
+            raise GGNError(f"{self.name} is played on a board of {board} squares, not one of shape {shape}")
+
+    def _checked(self, position: Position) -> Position:
+        """``position``, once known to be a Position of the game's board shape."""
+        if not isinstance(position, Position):
+            raise TypeError(f"position must be a Position, got {type(position).__name__}")
+        self._check_shape(position.shape)
+        return position
 
     def legal_moves(self, position: Position) -> list[Play]:
         """Every legal play of ``position``, each with its full STN transition."""
+        self._checked(position)
         cells = position._geometry.cells
         first = position.active == "first"
         plays = []
@@ -333,11 +353,13 @@ class RuleSystem:
 
     def count(self, position: Position) -> int:
         """The number of legal plays of ``position``."""
-        return self._count(position)
+        return self._count(self._checked(position))
 
     def play(self, position: Position, play: Play | str) -> Position:
         """The position after a legal play, given as a :class:`Play` or its ``str()``; raise
         :class:`IllegalMoveError` if it is not one of the position's legal plays."""
+        if not isinstance(play, Play | str):
+            raise TypeError(f"play must be a Play or its str(), got {type(play).__name__}")
         wanted = str(play)
         legal = self.legal_moves(position)
         for candidate in legal:
@@ -350,13 +372,13 @@ class RuleSystem:
 
     def in_check(self, position: Position) -> bool:
         """Whether the opponent has a pseudo-legal move onto a terminal piece of the player to move."""
-        tables = self._tables_for(position)
+        tables = self._tables_for(self._checked(position))
         side = 0 if position.active == "first" else 1
         return self._threatened(position, tables, position._codes, side)
 
     def outcome(self, position: Position) -> Outcome | None:
         """How the game ends here if the player to move has no legal play, else None."""
-        if self._walk(position, None, 1):
+        if self._walk(self._checked(position), None, 1):
             return None
         return self._no_move(position, self.in_check(position))
 
@@ -364,10 +386,7 @@ class RuleSystem:
     def _tables_for(self, position: Position) -> _Tables:
         tables = self._tables.get(position._geometry.shape)
         if tables is None:
-            if self.shape is not None and position.shape != self.shape:
-                board = "x".join(map(str, self.shape))
-                raise GGNError(f"{self.name} is played on a board of {board} squares, "
-                               f"not one of shape {position.shape}")
+            self._check_shape(position.shape)
             tables = self._tables[position._geometry.shape] = _Tables(self.ruleset, position._geometry)
         return tables
 
