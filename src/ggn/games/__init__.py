@@ -23,11 +23,13 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from ggn.errors import GGNError
+from ggn.feen import Feen
 from ggn.games import chess, makruk, shogi, xiangqi
 from ggn.ruleset import Ruleset
 
 __all__ = [
-    "GAMES", "BuiltinGame", "chess", "document", "makruk", "names", "ruleset", "shogi", "start", "xiangqi",
+    "GAMES", "BuiltinGame", "chess", "document", "makruk", "names", "ruleset", "shape", "shogi", "start",
+    "xiangqi",
 ]
 
 
@@ -75,3 +77,13 @@ def ruleset(name: str) -> Ruleset:
 def start(name: str) -> str:
     """The start position of a game, in FEEN."""
     return _game(name).start
+
+
+def shape(name: str) -> tuple[int, ...]:
+    """The board shape of a game, ``(files, ranks)``, read from its start position: a position
+    of the game can be checked against it before its board is built.
+
+    >>> shape("xiangqi")
+    (9, 10)
+    """
+    return Feen.parse(_game(name).start).shape
