@@ -6,9 +6,16 @@ possibilities that repeat or are implied by another, squares that are not on
 the board it is meant for. None of these is an error of the text; each is a
 :class:`LintWarning` with the JSON Pointer path of what it concerns.
 
-The side of the moving piece is the Active Player's side whenever the entry is
-used (a player moves their own pieces), so ``"enemy"`` can be compared with
-exact pieces: with the mover ``C:R``, ``"c:p"`` is an enemy and ``"C:P"`` is not.
+``"enemy"`` is relative to the Active Player, not to the piece. A piece on the
+board is moved only by the player of its side, so for a board source the mover's
+side is the piece's: with the mover ``C:R``, ``"c:p"`` is an enemy and ``"C:P"``
+is not. A hand may hold pieces of either side, so a drop (source ``*``) may be
+made by either player, and a pair of conditions is flagged only when it says the
+same thing for both.
+
+Repeated and implied possibilities are found through an index from each
+condition to the possibilities that hold it (bit sets for the common ones), so a
+destination with thousands of possibilities is linted in near-linear time.
 
 >>> from ggn.ruleset import Ruleset
 >>> rules = Ruleset.loads(
@@ -20,11 +27,12 @@ exact pieces: with the mover ``C:R``, ``"c:p"`` is an enemy and ``"C:P"`` is not
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ggn._types import Side
+from ggn._types import SIDES, Side
 from ggn.cell import Cell, Hand
 from ggn.errors import extend
 from ggn.lcn import EMPTY, ENEMY, Conditions, StateValue
@@ -52,8 +60,11 @@ def _describe(state: StateValue) -> str:
     return f"to hold {state}" if isinstance(state, Qpi) else f"to be {state}"
 
 
-def _verdict(must: StateValue, deny: StateValue, mover: Side) -> Literal["contradiction", "redundant", "ok"]:
-    """How a must and a deny on the same square relate, for a mover of side ``mover``."""
+Verdict = Literal["contradiction", "redundant", "ok"]
+
+
+def _verdict_for(must: StateValue, deny: StateValue, mover: Side) -> Verdict:
+    """How a must and a deny on the same square relate when the Active Player is ``mover``."""
     if must == deny:
         return "contradiction"
     if must == EMPTY:
@@ -71,13 +82,132 @@ def _verdict(must: StateValue, deny: StateValue, mover: Side) -> Literal["contra
     return "redundant"  # two different exact pieces
 
 
-def _implies(stronger: Possibility, weaker: Possibility) -> bool:
-    """Whether every position satisfying ``stronger`` satisfies ``weaker`` (syntactically)."""
-    must, deny = stronger.must, stronger.deny
-    for cell, state in weaker.must.items():
-        if must.get(cell) != state:
-            return False
-    return all(deny.get(cell) == state for cell, state in weaker.deny.items())
+def _verdict(must: StateValue, deny: StateValue, movers: tuple[Side, ...]) -> Verdict:
+    """The verdict that holds for every Active Player in ``movers``, else ``"ok"``.
+
+    A possibility that can hold for one mover is no contradiction, and a deny that
+    can fire for one mover is not redundant: for a drop both players count.
+    """
+    verdicts = {_verdict_for(must, deny, mover) for mover in movers}
+    return verdicts.pop() if len(verdicts) == 1 else "ok"
+
+
+_DENSE = 64
+"""Conditions held by this many possibilities of a destination get a bit set of them.
+
+Below it, the possibilities holding a condition are few enough to test one by
+one; above it, one big-integer AND tests them all at once.
+"""
+
+
+_FEW = 12
+"""Up to this many possibilities, testing each pair costs less than building the index."""
+
+
+def _lowest(bits: int) -> int:
+    return (bits & -bits).bit_length() - 1
+
+
+def _first_related_pairwise(possibilities: Sequence[Possibility], index: int) -> int:
+    possibility = possibilities[index]
+    for earlier in range(index):
+        other = possibilities[earlier]
+        if _holds_all(possibility, other) or _holds_all(other, possibility):
+            return earlier
+    return -1
+
+
+def _first_related(possibilities: Sequence[Possibility]) -> list[int]:
+    """For each possibility, the first earlier one that it implies or that implies it, else -1.
+
+    Possibility ``j`` implies ``i`` (syntactically) when the conditions of ``i``
+    are a subset of those of ``j``. The earliest ``j`` is the lower of the first
+    earlier superset and the first earlier subset. A superset of ``i`` holds
+    every condition of ``i``, so it is found among the holders of the rarest
+    condition of ``i``; the subsets of ``i`` are found the other way round, each
+    ``j`` claiming the later supersets of its own that no one claimed before.
+    """
+    count = len(possibilities)
+    if count <= _FEW:
+        return [_first_related_pairwise(possibilities, index) for index in range(count)]
+    ids: dict[tuple[bool, Cell, StateValue], int] = {}
+    sets: list[frozenset[int]] = []
+    holders: list[list[int]] = []
+    for index, possibility in enumerate(possibilities):
+        numbers = []
+        for is_deny, conditions in ((False, possibility.must), (True, possibility.deny)):
+            for cell, state in conditions.items():
+                key = (is_deny, cell, state)
+                number = ids.get(key)
+                if number is None:
+                    number = ids[key] = len(holders)
+                    holders.append([])
+                holders[number].append(index)
+                numbers.append(number)
+        sets.append(frozenset(numbers))
+
+    masks: dict[int, int] = {}
+    for number, held_by in enumerate(holders):
+        if len(held_by) >= _DENSE:
+            packed = bytearray((count + 7) // 8)
+            for index in held_by:
+                packed[index >> 3] |= 1 << (index & 7)
+            masks[number] = int.from_bytes(packed, "little")
+    everyone = (1 << count) - 1
+
+    def rarest(members: frozenset[int]) -> int:
+        return min(members, key=lambda number: len(holders[number]))
+
+    def all_of(members: frozenset[int]) -> int:
+        bits = everyone
+        for number in members:
+            bits &= masks[number]
+        return bits
+
+    first_superset = [-1] * count
+    for index in range(1, count):
+        members = sets[index]
+        if not members:
+            first_superset[index] = 0
+            continue
+        number = rarest(members)
+        if number in masks:  # the rarest is common, so every condition of it is
+            bits = all_of(members) & ((1 << index) - 1)
+            if bits:
+                first_superset[index] = _lowest(bits)
+            continue
+        held_by = holders[number]
+        first_superset[index] = next(
+            (other for other in held_by[:bisect_left(held_by, index)] if members <= sets[other]), -1
+        )
+
+    first_subset = [-1] * count
+    unclaimed = everyone
+    for index in range(count - 1):
+        members = sets[index]
+        number = rarest(members) if members else -1
+        if number == -1 or number in masks:
+            later = everyone ^ ((1 << (index + 1)) - 1)
+            bits = (all_of(members) if members else everyone) & later & unclaimed
+            unclaimed ^= bits
+            while bits:
+                low = bits & -bits
+                first_subset[low.bit_length() - 1] = index
+                bits ^= low
+            continue
+        held_by = holders[number]
+        for other in held_by[bisect_right(held_by, index):]:
+            if first_subset[other] == -1 and members <= sets[other]:
+                first_subset[other] = index
+                unclaimed ^= 1 << other
+
+    return [
+        min(superset, subset) if superset >= 0 and subset >= 0 else max(superset, subset)
+        for superset, subset in zip(first_superset, first_subset, strict=True)
+    ]
+
+
+_UNRELATED = [-1]
 
 
 def _on_board(cell: Cell, shape: Sequence[int]) -> bool:
@@ -87,13 +217,13 @@ def _on_board(cell: Cell, shape: Sequence[int]) -> bool:
 
 
 def _check_conditions(
-    possibility: Possibility, path: str, mover: Side
+    possibility: Possibility, path: str, movers: tuple[Side, ...]
 ) -> Iterator[LintWarning]:
     for cell, deny in possibility.deny.items():
         must = possibility.must.get(cell)
         if must is None:
             continue
-        verdict = _verdict(must, deny, mover)
+        verdict = _verdict(must, deny, movers)
         where = extend(extend(path, "deny"), str(cell))
         if verdict == "contradiction":
             forbids = "it" if must == deny else f"an enemy there ({must} is one)"
@@ -142,39 +272,48 @@ def lint(ruleset: Ruleset, shape: Sequence[int] | None = None) -> list[LintWarni
             source_path = extend(piece_path, str(source))
             if isinstance(source, Cell):
                 place(source, source_path)
+            movers = SIDES if isinstance(source, Hand) else (piece.side,)
             for destination, possibilities in destinations.items():
                 dest_path = extend(source_path, str(destination))
                 if not isinstance(destination, Hand):
                     place(destination, dest_path)
+                related = _first_related(possibilities) if len(possibilities) > 1 else _UNRELATED
                 for index, possibility in enumerate(possibilities):
                     path = f"{dest_path}/{index}"
                     for field, conditions in (("must", possibility.must), ("deny", possibility.deny)):
                         _place_all(conditions, extend(path, field), place)
-                    warnings.extend(_check_conditions(possibility, path, piece.side))
-                    for earlier in range(index):
-                        other = possibilities[earlier]
-                        if other == possibility:
-                            warnings.append(LintWarning(
-                                path, f"possibility {index} repeats possibility {earlier}", "duplicate"
-                            ))
-                            break
-                        if _implies(possibility, other):
-                            warnings.append(LintWarning(
-                                path,
-                                f"possibility {index} adds nothing: whenever it holds, possibility "
-                                f"{earlier} holds too",
-                                "implied",
-                            ))
-                            break
-                        if _implies(other, possibility):
-                            warnings.append(LintWarning(
-                                f"{dest_path}/{earlier}",
-                                f"possibility {earlier} adds nothing: whenever it holds, possibility "
-                                f"{index} holds too",
-                                "implied",
-                            ))
-                            break
+                    warnings.extend(_check_conditions(possibility, path, movers))
+                    earlier = related[index]
+                    if earlier >= 0:
+                        warnings.append(_relation(possibilities, earlier, index, dest_path))
     return warnings
+
+
+def _relation(possibilities: Sequence[Possibility], earlier: int, index: int, dest_path: str) -> LintWarning:
+    """The warning for the first earlier possibility related to the one at ``index``."""
+    first, second = possibilities[earlier], possibilities[index]
+    if first == second:
+        return LintWarning(f"{dest_path}/{index}", f"possibility {index} repeats possibility {earlier}",
+                           "duplicate")
+    if _holds_all(second, first):
+        return LintWarning(
+            f"{dest_path}/{index}",
+            f"possibility {index} adds nothing: whenever it holds, possibility {earlier} holds too",
+            "implied",
+        )
+    return LintWarning(
+        f"{dest_path}/{earlier}",
+        f"possibility {earlier} adds nothing: whenever it holds, possibility {index} holds too",
+        "implied",
+    )
+
+
+def _holds_all(stronger: Possibility, weaker: Possibility) -> bool:
+    """Whether ``stronger`` has every condition of ``weaker``, so whenever it holds, so does that."""
+    must, deny = stronger.must, stronger.deny
+    return all(must.get(cell) == state for cell, state in weaker.must.items()) and all(
+        deny.get(cell) == state for cell, state in weaker.deny.items()
+    )
 
 
 def _place_all(conditions: Conditions, path: str, place: Callable[[Cell, str], None]) -> None:
