@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import importlib
+import io
 import pickle
 import pkgutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 import ggn
+import ggn.convert
 import ggn.errors
 import ggn.evaluate
+import ggn.games
 import ggn.legacy_eval
 import ggn.move
 import ggn.position
+import ggn.rules
 import ggn.rules._system
+import ggn.schemas
 from ggn import Feen, GGNError, Position, Qpi, Transition
+from ggn.cli import run
 from ggn.errors import (
     ConversionError,
     DocumentError,
@@ -128,3 +135,53 @@ def _modules() -> list[ModuleType]:
             continue
         found.append(importlib.import_module(info.name))
     return found
+
+
+# --- an unknown name is NotFoundError, listing the known names ------------------------------
+FOUR = "chess, shogi, xiangqi, makruk"
+
+
+@pytest.mark.parametrize(
+    ("lookup", "name", "message"),
+    [
+        (ggn.games.ruleset, "go", f"no game 'go'; there are: {FOUR}"),
+        (ggn.games.start, "go", f"no game 'go'; there are: {FOUR}"),
+        (ggn.rules.rule_system, "go", f"no rule system for 'go'; there are: {FOUR}"),
+        (ggn.schemas.load_schema, "gan", "no schema 'gan'; there are: ggn, lcn, stn"),
+        (ggn.convert.builtin_mapping, "go", f"no built-in mapping 'go'; there are: {FOUR}"),
+    ],
+    ids=["games.ruleset", "games.start", "rules.rule_system", "schemas.load_schema", "builtin_mapping"],
+)
+def test_an_unknown_name_is_not_found(lookup: Callable[[str], object], name: str, message: str) -> None:
+    with pytest.raises(NotFoundError) as caught:
+        lookup(name)
+    assert str(caught.value) == message
+    assert isinstance(caught.value, KeyError) and isinstance(caught.value, GGNError)
+
+
+@pytest.mark.parametrize("lookup", [ggn.games.ruleset, ggn.rules.rule_system, ggn.schemas.load_schema])
+def test_a_name_that_is_not_a_string_is_a_type_error(lookup: Callable[[object], object]) -> None:
+    with pytest.raises(TypeError, match="name must be a str, got int"):
+        lookup(3)
+
+
+def test_a_long_unknown_name_is_quoted_bounded() -> None:
+    with pytest.raises(NotFoundError) as caught:
+        ggn.games.ruleset("x" * 10_000)
+    assert len(str(caught.value)) < 200
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["generate", "go"], ["schema", "gan"], ["perft", "go", "1"], ["convert", "{legacy}", "--mapping", "go"]],
+    ids=["generate", "schema", "perft", "convert"],
+)
+def test_an_unknown_name_on_the_command_line_is_a_usage_error(argv: list[str], tmp_path: Path) -> None:
+    legacy = tmp_path / "legacy.json"
+    legacy.write_text('{"CHESS:ROOK": {"a1": {"a2": [{"board_check": {"a2": "empty"}, '
+                      '"board_patch": {"a1": null, "a2": "CHESS:ROOK"}}]}}}')
+    out, err = io.StringIO(), io.StringIO()
+    status = run([arg.format(legacy=legacy) for arg in argv], out, err)
+    assert status == 2, err.getvalue()
+    assert "go" in err.getvalue() or "gan" in err.getvalue()
+    assert "Traceback" not in err.getvalue()

@@ -181,7 +181,7 @@ def test_games_registry() -> None:
     assert games.document("chess") == document()
     assert Feen.parse(START).active == "first"
     for call in (games.start, games.ruleset, games.document):
-        with pytest.raises(GGNError, match=r"unknown game 'shatranj'; known games: chess"):
+        with pytest.raises(GGNError, match=r"no game 'shatranj'; there are: chess"):
             call("shatranj")
 
 

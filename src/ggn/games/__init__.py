@@ -12,7 +12,7 @@ True
 >>> ruleset("go")
 Traceback (most recent call last):
   ...
-ggn.errors.GGNError: unknown game 'go'; known games: chess, shogi, xiangqi, makruk
+ggn.errors.NotFoundError: no game 'go'; there are: chess, shogi, xiangqi, makruk
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
-from ggn.errors import GGNError
+from ggn.errors import NotFoundError
 from ggn.feen import Feen
 from ggn.games import chess, makruk, shogi, xiangqi
 from ggn.ruleset import Ruleset
@@ -58,9 +58,11 @@ def names() -> tuple[str, ...]:
 
 
 def _game(name: str) -> BuiltinGame:
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
     game = GAMES.get(name)
     if game is None:
-        raise GGNError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+        raise NotFoundError.unknown("game", name, GAMES)
     return game
 
 

@@ -24,6 +24,8 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
+from ggn.errors import NotFoundError
+
 __all__ = ["SCHEMA_IDS", "SchemaName", "load_schema"]
 
 SchemaName = Literal["ggn", "lcn", "stn"]
@@ -47,11 +49,12 @@ def load_schema(name: SchemaName) -> dict[str, Any]:
     >>> load_schema("xyz")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown schema 'xyz': expected one of 'ggn', 'lcn', 'stn'
+    ggn.errors.NotFoundError: no schema 'xyz'; there are: ggn, lcn, stn
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
     if name not in SCHEMA_IDS:
-        known = ", ".join(repr(known) for known in SCHEMA_IDS)
-        raise ValueError(f"unknown schema {name!r}: expected one of {known}")
+        raise NotFoundError.unknown("schema", name, SCHEMA_IDS)
     text = resources.files(__name__).joinpath(f"{name}-{_VERSION}.schema.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
