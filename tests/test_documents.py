@@ -154,7 +154,8 @@ def test_size_limit() -> None:
 
 
 def test_not_json_text() -> None:
-    with pytest.raises(DocumentError, match="expected JSON text as str or bytes, got dict"):
+    # A wrong Python type is the caller's error, not the document's (issue 8, row 17).
+    with pytest.raises(TypeError, match=r"text must be JSON text \(str or bytes\), got dict"):
         Ruleset.loads(CASTLING)  # type: ignore[arg-type]
 
 

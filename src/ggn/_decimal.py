@@ -11,11 +11,21 @@ converted in pieces short enough for any setting of that limit.
 5001
 >>> decimal_value(decimal_text(7**9000)) == 7**9000
 True
+
+Messages quote integers through :func:`shown`, which abbreviates the long ones:
+
+>>> shown(12345), shown(-(10**5000) - 7)
+('12345', '-10000000000...00000000007 (5,001 digits)')
+>>> shown_tuple((8, 10**50))
+'(8, 10000000000...00000000000 (51 digits))'
 """
 
 from __future__ import annotations
 
-__all__ = ["decimal_text", "decimal_value"]
+import math
+from collections.abc import Iterable
+
+__all__ = ["decimal_text", "decimal_value", "shown", "shown_tuple"]
 
 _CHUNK = 600  # digits converted at once: below the smallest limit CPython accepts (640)
 _CHUNK_POWER = 10**_CHUNK
@@ -39,3 +49,32 @@ def decimal_text(value: int) -> str:
     scale: int = 10**half
     high, low = divmod(value, scale)
     return decimal_text(high) + decimal_text(low).rjust(half, "0")
+
+
+_SHOWN_DIGITS = 30  # integers up to this many digits are quoted whole in messages
+_ENDS = 11  # digits kept at each end of a longer one
+
+
+def shown(value: int) -> str:
+    """An integer for a message: whole when short, else its ends and its number of digits.
+
+    Cheap for any length: the leading digits come from one division whose quotient is
+    short, which costs time in proportion to the length, not its square.
+    """
+    if -(10**_SHOWN_DIGITS) < value < 10**_SHOWN_DIGITS:
+        return str(value)
+    sign = "-" if value < 0 else ""
+    value = abs(value)
+    digits = max(_SHOWN_DIGITS, int(value.bit_length() * math.log10(2)))  # exact or one short
+    head = value // 10 ** (digits - _ENDS)
+    if head >= 10**_ENDS:
+        digits += 1
+        head //= 10
+    tail = str(value % 10**_ENDS).rjust(_ENDS, "0")
+    return f"{sign}{head}...{tail} ({digits:,} digits)"
+
+
+def shown_tuple(values: Iterable[int]) -> str:
+    """A tuple of integers (a board's shape) for a message, as :func:`shown` writes each."""
+    parts = [shown(value) for value in values]
+    return f"({parts[0]},)" if len(parts) == 1 else "(" + ", ".join(parts) + ")"

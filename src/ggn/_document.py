@@ -4,7 +4,6 @@ collection, read-only mappings with helpful lookup errors, and dumping.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterator, Mapping
 from typing import IO, Any, ClassVar, Generic, TypeVar
@@ -18,8 +17,10 @@ from ggn._json import (
     Source,
     decode,
     describe,
+    dumps,
     read_file,
 )
+from ggn._types import expect
 from ggn.errors import DocumentError, NotationError, NotFoundError, Violation, extend
 
 __all__ = ["Document", "FrozenMap", "parse_key", "report_duplicates"]
@@ -157,6 +158,7 @@ class Document:
 
     @classmethod
     def _run(cls: type[D], value: Any, max_errors: int) -> tuple[D | None, Collector]:
+        expect(max_errors, int, "max_errors", "an int")
         out = Collector(max_errors)
         document: D | None = None
         try:
@@ -185,6 +187,8 @@ class Document:
         max_bytes: int = DEFAULT_MAX_BYTES,
     ) -> D:
         """Build from JSON text (``str``) or UTF-8 bytes."""
+        expect(text, (str, bytes, bytearray, memoryview), "text", "JSON text (str or bytes)")
+        expect(max_bytes, int, "max_bytes", "an int")
         value, faults = decode(text, max_bytes)
         if faults:
             raise DocumentError(cls._kind, tuple(faults))
@@ -199,6 +203,9 @@ class Document:
         max_bytes: int = DEFAULT_MAX_BYTES,
     ) -> D:
         """Build from a file, given as a path or an open file object."""
+        if not hasattr(file, "read"):
+            expect(file, (str, os.PathLike), "file", "a path (str or os.PathLike) or a file object")
+        expect(max_bytes, int, "max_bytes", "an int")
         data, faults = read_file(file, max_bytes)
         if faults or data is None:
             raise DocumentError(cls._kind, tuple(faults))
@@ -216,7 +223,11 @@ class Document:
 
     def dumps(self, *, indent: int | None = 2, explicit: bool = False) -> str:
         """Canonical JSON text; loading it gives back an equal document."""
-        return json.dumps(self.to_value(explicit=explicit), indent=indent, ensure_ascii=False)
+        if indent is not None:
+            expect(indent, int, "indent", "an int or None")
+            if indent < 0:
+                raise ValueError(f"indent must be 0 or more, got {indent}")
+        return dumps(self.to_value(explicit=explicit), indent=indent)
 
     def dump(self, file: IO[str], *, indent: int | None = 2, explicit: bool = False) -> None:
         """Write :meth:`dumps` to a text file, with a final newline."""

@@ -9,7 +9,13 @@ never as a traceback:
 - duplicate keys are kept visible: an object that had them decodes to a
   :class:`DuplicateKeys` dict that remembers the repeated keys, so the
   validator that walks the value can report each with its JSON Pointer path;
-- malformed JSON names the line and column;
+- a number Python would not read faithfully (an integer of more than
+  :data:`MAX_INTEGER_DIGITS` digits, which ``int()`` refuses or takes quadratic
+  time over, or a number beyond the range of a float, which would read as
+  infinity) decodes to a :class:`WrittenNumber` that keeps the text as written:
+  no document takes it, and the validator that finds it reports it at its path,
+  quoting what was written;
+- malformed JSON names the line and column (``NaN`` and ``Infinity`` included);
 - input over ``max_bytes``, nesting deeper than the parser can follow, bytes
   that are not UTF-8 and a byte order mark are reported at the path ``""``.
 """
@@ -18,21 +24,28 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
+import re
+import secrets
 from collections.abc import Iterator
 from typing import IO, Any, Final
 
+from ggn._decimal import decimal_text, decimal_value, shown
 from ggn.errors import Violation
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_ERRORS",
+    "MAX_INTEGER_DIGITS",
     "Collector",
     "DuplicateKeys",
     "Full",
     "Source",
+    "WrittenNumber",
     "decode",
     "describe",
+    "dumps",
     "read_file",
 ]
 
@@ -41,6 +54,9 @@ DEFAULT_MAX_BYTES: Final = 256 * 1024 * 1024
 
 DEFAULT_MAX_ERRORS: Final = 100
 """Most violations reported by default before the rest are left out."""
+
+MAX_INTEGER_DIGITS: Final = 4300
+"""Longest integer a document may write (CPython's default bound on ``int()`` of text)."""
 
 Source = str | bytes | bytearray | memoryview
 
@@ -72,6 +88,35 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return DuplicateKeys(pairs, repeated)
 
 
+class WrittenNumber:
+    """A JSON number kept as written: an integer of more than :data:`MAX_INTEGER_DIGITS`
+    digits, or a number beyond the range of a float. No document takes one; its validator
+    reports it, at its path, through :func:`describe`."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"WrittenNumber({self.text[:40]!r}{'...' if len(self.text) > 40 else ''})"
+
+
+def _integer(text: str) -> int | WrittenNumber:
+    digits = len(text) - (text[0] == "-")
+    if digits > MAX_INTEGER_DIGITS:
+        return WrittenNumber(text)
+    if digits <= 600:  # below the smallest bound on int() CPython can be set to (640)
+        return int(text)
+    value = decimal_value(text.lstrip("-"))
+    return -value if text[0] == "-" else value
+
+
+def _float(text: str) -> float | WrittenNumber:
+    value = float(text)
+    return WrittenNumber(text) if math.isinf(value) else value
+
+
 class _NonFinite(Exception):  # noqa: N818  (a signal caught below, never raised to users)
     def __init__(self, name: str) -> None:
         super().__init__(name)
@@ -82,7 +127,18 @@ def _constant(name: str) -> Any:
     raise _NonFinite(name)
 
 
-_DECODER: Final = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_constant)
+_DECODER: Final = json.JSONDecoder(
+    object_pairs_hook=_object, parse_constant=_constant, parse_int=_integer, parse_float=_float
+)
+
+# A JSON string, or (group 1) one of the words Python's reader takes for numbers. Used only
+# after the decoder met such a word, on text that is valid JSON up to it, so the first word
+# outside a string is the one it met.
+_WORD: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|(-?Infinity|NaN)')
+
+
+def _line_column(text: str, pos: int) -> tuple[int, int]:
+    return text.count("\n", 0, pos) + 1, pos - text.rfind("\n", 0, pos)
 
 
 def _fault(message: str) -> list[Violation]:
@@ -128,15 +184,16 @@ def decode(source: Source, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, lis
     except json.JSONDecodeError as error:
         return None, _fault(f"malformed JSON at line {error.lineno}, column {error.colno}: {error.msg}")
     except _NonFinite as error:
-        return None, _fault(f"malformed JSON: {error.name} is not a JSON number")
+        found = next((m for m in _WORD.finditer(text) if m.group(1)), None)
+        line, column = _line_column(text, found.start(1) if found else 0)
+        return None, _fault(
+            f"malformed JSON at line {line}, column {column}: {error.name} is not a JSON number"
+        )
     except RecursionError:
         return None, _fault("the JSON nests arrays and objects too deeply to be read")
-    except ValueError as error:  # an integer of more digits than int() allows
-        return None, _fault(f"malformed JSON: {error}")
     end = _skip_space(text, end)
     if end != len(text):
-        line = text.count("\n", 0, end) + 1
-        column = end - text.rfind("\n", 0, end)
+        line, column = _line_column(text, end)
         return None, _fault(
             f"malformed JSON at line {line}, column {column}: extra data after the document"
         )
@@ -189,17 +246,56 @@ def describe(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:40] + "..."
-        return f"the string {shown!r}"
+        quoted = value if len(value) <= 40 else value[:40] + "..."
+        return f"the string {quoted!r}"
     if isinstance(value, int):
-        return f"the integer {value}"
+        return f"the integer {shown(value)}"
     if isinstance(value, float):
         return f"the number {value!r}"
+    if isinstance(value, WrittenNumber):
+        text = value.text
+        if "." in text or "e" in text or "E" in text:
+            written = text if len(text) <= 40 else f"{text[:40]}... ({len(text):,} characters)"
+            return f"the number {written}, beyond the range of a number (it would read as infinity)"
+        digits = len(text) - (text[0] == "-")
+        return (f"an integer of {digits:,} digits ({text[:12]}...{text[-11:]}), more than the "
+                f"{MAX_INTEGER_DIGITS:,} a number may have")
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, list | tuple):
         return "an array"
     return f"a {type(value).__name__} (not a JSON value)"
+
+
+def dumps(value: Any, *, indent: int | None = None) -> str:
+    """``json.dumps`` (non-ASCII kept as is) that also writes integers longer than Python's
+    bound on ``str()`` of an integer (a CELL's index or a FEEN's count may be)."""
+    try:
+        return json.dumps(value, indent=indent, ensure_ascii=False)
+    except ValueError:
+        longs: list[int] = []
+        mark = "\x00" + secrets.token_hex(8) + ":"
+        marked = _mark_longs(value, longs, mark)
+        if not longs:
+            raise
+    text = json.dumps(marked, indent=indent, ensure_ascii=False)
+    token = re.escape(json.dumps(mark, ensure_ascii=False)[1:-1])
+    return re.sub(f'"(-?){token}(\\d+)"',
+                  lambda m: m.group(1) + decimal_text(longs[int(m.group(2))]), text)
+
+
+def _mark_longs(value: Any, longs: list[int], mark: str) -> Any:
+    """``value`` with each long integer replaced by a numbered string ``mark`` begins."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if -(10**600) < value < 10**600:
+            return value
+        longs.append(abs(value))
+        return f"{'-' if value < 0 else ''}{mark}{len(longs) - 1}"
+    if isinstance(value, dict):
+        return {key: _mark_longs(item, longs, mark) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_mark_longs(item, longs, mark) for item in value]
+    return value
 
 
 class Full(Exception):  # noqa: N818  (a signal, not an error)

@@ -6,7 +6,7 @@ from typing import Literal
 
 from ggn.errors import GGNError
 
-__all__ = ["SIDES", "STATES", "Side", "State", "opponent", "player_index"]
+__all__ = ["SIDES", "STATES", "Side", "State", "expect", "opponent", "player_index"]
 
 Side = Literal["first", "second"]
 """A Piece Side or a player: the first (uppercase) or the second (lowercase)."""
@@ -21,6 +21,19 @@ STATES: tuple[State, State, State] = ("normal", "enhanced", "diminished")
 def opponent(side: Side) -> Side:
     """The other side."""
     return "second" if side == "first" else "first"
+
+
+def expect(value: object, types: type | tuple[type, ...], parameter: str, what: str) -> None:
+    """The one check of an argument's Python type at the public entry points: raise
+    :class:`TypeError` naming the parameter, what it takes and the type received.
+
+    ``bool`` is never taken for ``int``: a JSON ``true`` is not a count.
+    """
+    if isinstance(value, types) and not (
+        isinstance(value, bool) and bool not in (types if isinstance(types, tuple) else (types,))
+    ):
+        return
+    raise TypeError(f"{parameter} must be {what}, got {type(value).__name__}")
 
 
 def player_index(player: object) -> int:

@@ -15,15 +15,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final
 
+from ggn._decimal import shown
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
-from ggn._json import Collector, describe
-from ggn._types import Side, player_index
+from ggn._json import MAX_INTEGER_DIGITS, Collector, describe
+from ggn._types import Side, expect, player_index
 from ggn.cell import Cell, _parse_cell
-from ggn.errors import NotationError, extend
+from ggn.errors import GGNError, NotationError, extend
 from ggn.qpi import Qpi, _parse_qpi
 
 __all__ = ["BoardDiff", "HandDiff", "Transition"]
 
+_LONGEST: Final = 10**MAX_INTEGER_DIGITS  # a count change written in JSON is shorter
 _FIELDS: Final = ("board_diff", "first_player_hand_diff", "second_player_hand_diff", "toggle")
 
 
@@ -65,17 +67,25 @@ class Transition(Document):
         second_hand: Mapping[Qpi, int] | None = None,
         toggle: bool = False,
     ) -> None:
+        for name, given in (("board", board), ("first_hand", first_hand), ("second_hand", second_hand)):
+            if given is not None:
+                expect(given, Mapping, name, "a mapping or None")
         board_data = dict(board or {})
         hands = (dict(first_hand or {}), dict(second_hand or {}))
         for cell, piece in board_data.items():
-            if not isinstance(cell, Cell) or not (piece is None or isinstance(piece, Qpi)):
-                raise TypeError("board entries map Cell to Qpi or None; use Transition.of for strings")
-        for hand in hands:
+            expect(cell, Cell, "board's keys", "Cell values (Transition.of takes strings)")
+            if piece is not None:
+                expect(piece, Qpi, f"board[{cell}]", "a Qpi or None")
+        for name, hand in zip(("first_hand", "second_hand"), hands, strict=True):
             for piece, delta in hand.items():
-                if not isinstance(piece, Qpi) or type(delta) is not int or delta == 0:
-                    raise TypeError("hand entries map Qpi to a non-zero int")
-        if not isinstance(toggle, bool):
-            raise TypeError("toggle must be a bool")
+                expect(piece, Qpi, f"{name}'s keys", "Qpi values (Transition.of takes strings)")
+                expect(delta, int, f"{name}[{piece}]", "an int")
+                if delta == 0 or not -_LONGEST < delta < _LONGEST:
+                    raise GGNError(
+                        f"{name}[{piece}] must be a non-zero count change of at most "
+                        f"{MAX_INTEGER_DIGITS:,} digits (what a document can write), got {shown(delta)}"
+                    )
+        expect(toggle, bool, "toggle", "a bool")
         object.__setattr__(self, "_board", BoardDiff(board_data))
         object.__setattr__(self, "_first_hand", HandDiff(hands[0]))
         object.__setattr__(self, "_second_hand", HandDiff(hands[1]))
@@ -100,6 +110,9 @@ class Transition(Document):
         toggle: bool = False,
     ) -> Transition:
         """Build from plain strings, validated as if loaded from JSON."""
+        for name, given in (("board", board), ("first_hand", first_hand), ("second_hand", second_hand)):
+            if given is not None:
+                expect(given, Mapping, name, "a mapping or None")
         value: dict[str, Any] = {"toggle": toggle}
         if board:
             value["board_diff"] = dict(board)
