@@ -37,6 +37,7 @@ from ggn.errors import (
     Violation,
 )
 from ggn.gan import LegacyPiece
+from ggn.rules import Ending, Outcome
 
 SHOGI = "9/9/9/9/9/9/9/9/k^8 2P/p s/S"
 
@@ -185,3 +186,21 @@ def test_an_unknown_name_on_the_command_line_is_a_usage_error(argv: list[str], t
     assert status == 2, err.getvalue()
     assert "go" in err.getvalue() or "gan" in err.getvalue()
     assert "Traceback" not in err.getvalue()
+
+
+# --- how a game ended is an Ending, not free text -------------------------------------------
+def test_outcome_is_an_ending() -> None:
+    rules = ggn.rules.rule_system("chess")
+    mate = rules.position("k^7/1Q6/1K^6/8/8/8/8/8 / c/C")
+    outcome = rules.outcome(mate)
+    assert outcome == Outcome("first", Ending.CHECKMATE)
+    assert outcome is not None and outcome.ending is Ending.CHECKMATE
+    assert str(outcome) == "first player wins by checkmate"
+    assert str(Outcome(None, Ending.STALEMATE)) == "draw by stalemate"
+    assert str(Outcome("second", Ending.NO_LEGAL_MOVE)) == "second player wins by no legal move"
+    assert {ending.value for ending in Ending} == {"checkmate", "stalemate", "no legal move"}
+    assert not hasattr(outcome, "reason")
+    with pytest.raises(TypeError, match="ending must be an Ending, got str"):
+        Outcome("first", "checkmate")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="winner must be"):
+        Outcome("third", Ending.CHECKMATE)  # type: ignore[arg-type]

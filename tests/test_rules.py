@@ -22,7 +22,7 @@ from ggn.cell import Cell
 from ggn.errors import GGNError
 from ggn.games.chess import START, from_fen
 from ggn.position import Position, piece_of
-from ggn.rules import IllegalMoveError, Outcome, Play, RuleSystem, divide, perft, rule_system
+from ggn.rules import Ending, IllegalMoveError, Outcome, Play, RuleSystem, divide, perft, rule_system
 from ggn.ruleset import Ruleset
 from oracle_boards import chess_feen as feen_of
 from oracle_boards import chess_tokens as tokens_of
@@ -137,9 +137,9 @@ def test_legal_moves_and_positions_after_agree_with_python_chess(
             assert after.active == position.inactive
         outcome = rules.outcome(position)
         if board.is_checkmate():
-            assert outcome == Outcome("second" if board.turn == chess.WHITE else "first", "checkmate")
+            assert outcome == Outcome("second" if board.turn == chess.WHITE else "first", Ending.CHECKMATE)
         elif board.is_stalemate():
-            assert outcome == Outcome(None, "stalemate")
+            assert outcome == Outcome(None, Ending.STALEMATE)
         else:
             assert outcome is None
     # The sample must keep exercising the special moves.
@@ -249,7 +249,7 @@ def test_promotion_plays_and_str(rules: RuleSystem) -> None:
 def test_checkmate_and_stalemate(rules: RuleSystem) -> None:
     mate = rules.play(rules.play(rules.play(rules.play(rules.position(),
         "C:P f2-f3"), "c:p e7-e5"), "C:P g2-g4"), "c:q d8-h4")
-    assert rules.outcome(mate) == Outcome("second", "checkmate")
+    assert rules.outcome(mate) == Outcome("second", Ending.CHECKMATE)
     assert str(rules.outcome(mate)) == "second player wins by checkmate"
     stalemate = rules.position("k^7/2Q5/8/8/8/8/8/K^7 / c/C")
     assert rules.legal_moves(stalemate) == [] and not rules.in_check(stalemate)
@@ -289,7 +289,7 @@ def test_generic_rule_system_with_drops_that_capture() -> None:
     # With a rook in the first player's hand, every square of the second's king is attacked.
     armed = rules.position("k^2/3/2K^ R/ c/C")
     assert rules.in_check(armed) and rules.legal_moves(armed) == []
-    assert rules.outcome(armed) == Outcome("first", "checkmate")
+    assert rules.outcome(armed) == Outcome("first", Ending.CHECKMATE)
     first = rules.position("k^2/3/2K^ R/ C/c")
     drop = rules.legal_moves(first)
     assert "C:R *-a3" in {str(p) for p in drop}
@@ -299,4 +299,4 @@ def test_generic_rule_system_with_drops_that_capture() -> None:
     captured = rules.play(rules.position("k^2/3/2K^ R/ C/c"), "C:R *-a3")
     assert captured.to_feen() == "R2/3/2K^ k^/ c/C"
     # No terminal piece left to the second player: nothing to protect, and no legal move left.
-    assert rules.outcome(captured) == Outcome("first", "no legal move")
+    assert rules.outcome(captured) == Outcome("first", Ending.NO_LEGAL_MOVE)

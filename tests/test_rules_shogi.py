@@ -19,7 +19,7 @@ import pytest
 import shogi
 
 from ggn.position import Position
-from ggn.rules import Outcome, Play, RuleSystem, perft, rule_system
+from ggn.rules import Ending, Outcome, Play, RuleSystem, perft, rule_system
 from oracle_boards import shogi_cell as cell
 from oracle_boards import shogi_feen as feen_of
 
@@ -100,7 +100,7 @@ def test_legal_moves_and_positions_after_agree_with_python_shogi(
         outcome = rules.outcome(position)
         if board.is_checkmate():
             seen["checkmate"] += 1
-            assert outcome == Outcome(position.inactive, "checkmate"), board.sfen()
+            assert outcome == Outcome(position.inactive, Ending.CHECKMATE), board.sfen()
         else:
             assert outcome is None, board.sfen()
     assert min(seen["drop"], seen["promotion"], seen["capture"]) >= 100, seen

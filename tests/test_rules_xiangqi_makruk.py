@@ -22,7 +22,7 @@ import pytest
 
 from ggn.games import makruk, xiangqi
 from ggn.position import Position
-from ggn.rules import Outcome, Play, RuleSystem, perft, rule_system
+from ggn.rules import Ending, Outcome, Play, RuleSystem, perft, rule_system
 
 FULL = os.environ.get("GGN_FULL") == "1"
 SEED = 20240621
@@ -101,10 +101,10 @@ def test_legal_moves_and_positions_after_agree_with_pyffish(game: str) -> None:
         else:
             seen["end"] += 1
             if game == "makruk" and not in_check:
-                assert outcome == Outcome(None, "stalemate"), fen
+                assert outcome == Outcome(None, Ending.STALEMATE), fen
             else:
-                reason = "checkmate" if in_check else "no legal move"
-                assert outcome == Outcome(position.inactive, reason), fen
+                ending = Ending.CHECKMATE if in_check else Ending.NO_LEGAL_MOVE
+                assert outcome == Outcome(position.inactive, ending), fen
     assert seen["capture"] >= 100, seen
     if game == "makruk":
         assert seen["promotion"] >= 20, seen
@@ -123,10 +123,10 @@ def test_makruk_stalemate_is_a_draw_and_checkmate_a_loss() -> None:
     rules = rule_system("makruk")
     fen = "k7/8/2N5/8/8/8/8/1R2K3 b - - 0 1"
     assert pyffish.legal_moves("makruk", fen, []) == [] and not pyffish.gives_check("makruk", fen, [])
-    assert rules.outcome(rules.position(to_feen("makruk", fen))) == Outcome(None, "stalemate")
+    assert rules.outcome(rules.position(to_feen("makruk", fen))) == Outcome(None, Ending.STALEMATE)
     mate = "k6R/8/2M5/1N6/8/8/8/4K3 b - - 0 1"
     assert pyffish.legal_moves("makruk", mate, []) == [] and pyffish.gives_check("makruk", mate, [])
-    assert rules.outcome(rules.position(to_feen("makruk", mate))) == Outcome("first", "checkmate")
+    assert rules.outcome(rules.position(to_feen("makruk", mate))) == Outcome("first", Ending.CHECKMATE)
 
 
 @pytest.mark.parametrize(("game", "counts"), [

@@ -22,13 +22,13 @@ from typing import Final
 
 from ggn.errors import GGNError, NotFoundError
 from ggn.position import Position
-from ggn.rules._system import IllegalMoveError, Outcome, Play, RuleSystem
+from ggn.rules._system import Ending, IllegalMoveError, Outcome, Play, RuleSystem
 from ggn.rules.chess import Chess
 from ggn.rules.makruk import Makruk
 from ggn.rules.shogi import Shogi
 from ggn.rules.xiangqi import Xiangqi
 
-__all__ = ["MAX_PERFT_DEPTH", "SYSTEMS", "Chess", "IllegalMoveError", "Makruk", "Outcome", "Play",
+__all__ = ["MAX_PERFT_DEPTH", "SYSTEMS", "Chess", "Ending", "IllegalMoveError", "Makruk", "Outcome", "Play",
            "RuleSystem", "Shogi", "Xiangqi", "divide", "names", "perft", "rule_system"]
 
 SYSTEMS: Final[dict[str, Callable[[], RuleSystem]]] = {

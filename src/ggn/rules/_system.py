@@ -17,6 +17,7 @@ index: every (source, piece) that can arrive on the square, and the conditions i
 
 from __future__ import annotations
 
+import enum
 from bisect import insort
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from ggn.ruleset import Possibilities, Ruleset
 from ggn.stn import Transition
 
 # IllegalMoveError is defined in ggn.errors with every other error, and re-exported here.
-__all__ = ["IllegalMoveError", "Outcome", "Play", "RuleSystem"]
+__all__ = ["Ending", "IllegalMoveError", "Outcome", "Play", "RuleSystem"]
 
 Change = tuple[int, int]
 """A square index and the code it gets (0: empty)."""
@@ -86,17 +87,41 @@ class Play:
         return text if self.choice is None else f"{text}={self.choice}"
 
 
+class Ending(enum.Enum):
+    """How a game ended; the value is the words :class:`Outcome` writes."""
+
+    CHECKMATE = "checkmate"
+    """The player to move has no legal play and is in check."""
+    STALEMATE = "stalemate"
+    """The player to move has no legal play and is not in check, in a game where that draws."""
+    NO_LEGAL_MOVE = "no legal move"
+    """The player to move has no legal play and is not in check, in a game where that loses."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a game ended: the winner (None for a draw) and why."""
+    """How a game ended: the winner (None for a draw) and the :class:`Ending`.
+
+    >>> str(Outcome("first", Ending.CHECKMATE)), str(Outcome(None, Ending.STALEMATE))
+    ('first player wins by checkmate', 'draw by stalemate')
+    """
 
     winner: Side | None
-    reason: str
+    ending: Ending
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.ending, Ending):
+            raise TypeError(f"ending must be an Ending, got {type(self.ending).__name__}")
+        if self.winner not in (None, "first", "second"):
+            raise TypeError(f"winner must be 'first', 'second' or None, got {self.winner!r}")
 
     def __str__(self) -> str:
         if self.winner is None:
-            return f"draw by {self.reason}"
-        return f"{self.winner} player wins by {self.reason}"
+            return f"draw by {self.ending.value}"
+        return f"{self.winner} player wins by {self.ending.value}"
 
 
 # --- attacks ---------------------------------------------------------------------------------
@@ -793,4 +818,4 @@ class RuleSystem:
 
     def _no_move(self, position: Position, in_check: bool) -> Outcome:
         """The end of the game when the player to move has no legal play."""
-        return Outcome(position.inactive, "checkmate" if in_check else "no legal move")
+        return Outcome(position.inactive, Ending.CHECKMATE if in_check else Ending.NO_LEGAL_MOVE)

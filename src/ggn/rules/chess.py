@@ -41,7 +41,7 @@ from ggn.lcn import EMPTY
 from ggn.move import Move
 from ggn.position import Position, code_of, piece_of
 from ggn.qpi import Qpi
-from ggn.rules._system import Change, Effect, MoveInfo, Outcome, RuleSystem, _Tables
+from ggn.rules._system import Change, Effect, Ending, MoveInfo, Outcome, RuleSystem, _Tables
 
 __all__ = ["Chess"]
 
@@ -197,5 +197,5 @@ class Chess(RuleSystem):
 
     def _no_move(self, position: Position, in_check: bool) -> Outcome:
         if in_check:
-            return Outcome(position.inactive, "checkmate")
-        return Outcome(None, "stalemate")
+            return Outcome(position.inactive, Ending.CHECKMATE)
+        return Outcome(None, Ending.STALEMATE)

@@ -24,7 +24,7 @@ from ggn.games import makruk as makruk_game
 from ggn.move import Move
 from ggn.position import Position, code_of
 from ggn.qpi import Qpi
-from ggn.rules._system import Change, Effect, MoveInfo, Outcome, RuleSystem
+from ggn.rules._system import Change, Effect, Ending, MoveInfo, Outcome, RuleSystem
 
 __all__ = ["Makruk"]
 
@@ -57,5 +57,5 @@ class Makruk(RuleSystem):
 
     def _no_move(self, position: Position, in_check: bool) -> Outcome:
         if in_check:
-            return Outcome(position.inactive, "checkmate")
-        return Outcome(None, "stalemate")
+            return Outcome(position.inactive, Ending.CHECKMATE)
+        return Outcome(None, Ending.STALEMATE)
