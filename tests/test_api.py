@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import io
 import pickle
 import pkgutil
+import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -204,3 +206,11 @@ def test_outcome_is_an_ending() -> None:
         Outcome("first", "checkmate")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="winner must be"):
         Outcome("third", Ending.CHECKMATE)  # type: ignore[arg-type]
+
+
+# --- the version, written once ----------------------------------------------------------------
+def test_the_version_is_written_once() -> None:
+    assert importlib.metadata.version("ggn") == ggn.__version__
+    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and project["project"]["dynamic"] == ["version"]
+    assert project["tool"]["hatch"]["version"]["path"] == "src/ggn/__init__.py"

@@ -86,4 +86,5 @@ __all__ = [
     "parse_location",
 ]
 
+# The one place the version is written: pyproject.toml reads it from here ([tool.hatch.version]).
 __version__ = "0.1.0"
