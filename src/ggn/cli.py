@@ -1,42 +1,45 @@
 """The ``ggn`` command.
 
-Everything goes through :func:`run`, which takes the arguments and the output
-streams and returns the exit status, so the command is testable without a
-subprocess; :func:`main` is the thin console-script wrapper around it.
+Everything goes through :func:`run`, which takes the arguments and the streams and returns the
+exit status, so the command is testable without a subprocess; :func:`main` is the thin
+console-script wrapper around it.
 
-Exit status: 0 success, 1 the input is invalid, 2 usage error (bad arguments,
-unreadable file).
+The exit status holds for every command, and :func:`run` keeps it in one place: 0 success;
+1 invalid input (any :class:`~ggn.errors.GGNError` a command meets); 2 a usage error, input
+that cannot be read, or output that cannot be written. Each failure is one message on standard
+error, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import re
+import secrets
+import stat
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, TYPE_CHECKING, Any, ClassVar, NoReturn
-
-if TYPE_CHECKING:
-    from _typeshed import SupportsWrite
+from typing import IO, Any, ClassVar, Final, NoReturn, Protocol
 
 from ggn import games
 from ggn._document import Document
-from ggn._json import DEFAULT_MAX_ERRORS, decode, read_file
+from ggn._json import DEFAULT_MAX_ERRORS, Source, decode, read_file
 from ggn.cell import Cell, Hand
-from ggn.convert import BUILTIN_MAPPINGS, builtin_mapping, convert, load_mapping
+from ggn.convert import BUILTIN_MAPPINGS, builtin_mapping, convert
 from ggn.epin import Epin
 from ggn.errors import DocumentError, GGNError, NotationError, Violation
 from ggn.feen import Feen
 from ggn.gan import Gan
 from ggn.lcn import Conditions
 from ggn.legacy import LegacyRuleset
-from ggn.legacy_eval import ConversionError, GanMapping
+from ggn.legacy_eval import GanMapping
 from ggn.linter import lint
 from ggn.pin import Pin
-from ggn.position import Position, PositionError
+from ggn.position import Position
 from ggn.qpi import Qpi
-from ggn.rules import divide, perft, rule_system
+from ggn.rules import MAX_PERFT_DEPTH, divide, perft, rule_system
 from ggn.rules import names as rule_names
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
@@ -64,6 +67,12 @@ _DOCUMENTS: dict[str, type[Document]] = {
     "stn": Transition,
 }
 
+_MAX_INDENT: Final = 16
+"""Widest JSON indentation: more only makes the output bigger (a huge one once ran out of memory)."""
+
+_MAX_ERRORS: Final = 100_000
+"""Most violations --max-errors can ask for."""
+
 _DESCRIPTION = """\
 General Gameplay Notation (GGN) and the notations around it.
 
@@ -87,39 +96,158 @@ examples:
   ggn diff FEEN FEEN               the minimal STN transition between two positions
   ggn generate chess > chess.json  a complete GGN document of a game
   ggn convert old.json --mapping chess --effects effects.json > rules.json
+  ggn perft chess 3                legal move paths of 3 plies: 8902
   ggn demo                         a tour on an embedded example
 
-exit status: 0 success, 1 invalid input, 2 usage error or unreadable file.
+how arguments are read:
+  FILE       a path, or - for standard input (which a command reads at most once).
+  STN        (apply) - is standard input and @PATH the file PATH; JSON text is
+             what starts with {, [ or " (after any blanks), is blank, or is any
+             other JSON value (true, 12, null); anything else is a path.
+  RULES      (moves) a built-in game's name, else a FILE: ./chess is a file.
+  --mapping  a built-in mapping's name, else a FILE.
+  numbers    whole numbers in a range each option's help gives.
+  --effects  the file is written whole or not at all (a temporary file beside
+             it, then renamed over it), and never over an input file.
+
+exit status:
+  0  success (lint's warnings included)
+  1  invalid input: a notation, document, position, move or mapping that breaks
+     its rules, or a game played on a board of the wrong shape
+  2  a usage error (unknown command or option, a missing or out-of-range value),
+     input that cannot be read (no such file, a directory, closed standard
+     input) or output that cannot be written (a full disk, closed standard
+     output)
+  Each failure is one message on standard error. A reader that stops early
+  (ggn moves | head -1) ends the command quietly, with status 0.
 """
 
 
+class _Stream(Protocol):
+    def write(self, text: str, /) -> object: ...
+
+
 class _Exit(Exception):  # noqa: N818  (control flow, not an error)
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
+    """Ends a command with ``status``, after ``message`` (if any) on standard error."""
+
+    def __init__(self, status: int, message: str = "", *, bare: bool = False) -> None:
+        super().__init__(status, message)
         self.status = status
+        self.message = message
+        self.bare = bare  # argparse's messages name the command already
+
+
+class _ReaderGone(Exception):  # noqa: N818  (control flow: the reader of our output left)
+    pass
+
+
+class _Unwritable(Exception):  # noqa: N818  (control flow, reported by run)
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or type(error).__name__
+
+
+class _Output:
+    """Standard output as the commands see it: a write that fails (a full disk, a closed
+    stream) ends the command, reported once by :func:`run`, whichever command wrote."""
+
+    __slots__ = ("_stream",)
+
+    def __init__(self, stream: IO[str] | None) -> None:
+        self._stream = stream
+
+    def _fail(self, error: BaseException) -> NoReturn:
+        if isinstance(error, BrokenPipeError):
+            raise _ReaderGone from None
+        if isinstance(error, ValueError) and "closed file" in str(error):
+            raise _Unwritable("it is closed") from None
+        raise _Unwritable(_reason(error)) from None
+
+    def write(self, text: str) -> int:
+        if self._stream is None:
+            raise _Unwritable("it is closed")
+        try:
+            return self._stream.write(text)
+        except (OSError, ValueError) as error:  # ValueError: closed, or text it cannot encode
+            self._fail(error)
+
+    def flush(self) -> None:
+        if self._stream is None:
+            return
+        try:
+            self._stream.flush()
+        except (OSError, ValueError) as error:
+            self._fail(error)
+
+
+class _Errors:
+    """Standard error: a message that cannot be written there has nowhere else to go."""
+
+    __slots__ = ("_stream",)
+
+    def __init__(self, stream: IO[str] | None) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if self._stream is not None:
+            # Bytes of the command line that are not text (a file name) are shown escaped.
+            text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+            with contextlib.suppress(OSError, ValueError):
+                self._stream.write(text)
+        return len(text)
 
 
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser that writes to the streams given to :func:`run` and never exits."""
 
-    out: ClassVar[IO[str]]
-    err: ClassVar[IO[str]]
+    out: ClassVar[_Stream]
+    err: ClassVar[_Stream]
 
-    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
-        if message:
-            (self.err if file is sys.stderr else self.out).write(message)
+    def _print_message(self, message: str, file: Any = None) -> None:
+        if message:  # only help and usage asked for come here: they go to standard output
+            self.out.write(message)
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        if message:
-            self.err.write(message)
-        raise _Exit(status)
+        raise _Exit(status, (message or "").rstrip("\n"), bare=True)
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.err.write(self.format_usage())
+        raise _Exit(2, f"{self.prog}: error: {message}", bare=True)
 
 
-def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
+class _Bounded:
+    """An argparse type: a whole number from ``low`` to ``high``, read strictly (ASCII digits,
+    an optional sign), so that no number is too long to convert and no range is left open."""
+
+    def __init__(self, low: int, high: int) -> None:
+        self.low = low
+        self.high = high
+        self.__name__ = "whole number"  # argparse names the type by it
+
+    def __call__(self, text: str) -> int:
+        shown = text if len(text) <= 24 else text[:24] + "..."
+        expected = f"a whole number from {self.low} to {self.high}"
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number; expected {expected}")
+        digits = text.lstrip("+-").lstrip("0")
+        value = int(text) if len(digits) <= 18 else (-1 if text[0] == "-" else 1) * 10**19
+        if not self.low <= value <= self.high:
+            raise argparse.ArgumentTypeError(f"{shown} is out of range; expected {expected}")
+        return value
+
+
+_INDENT: Final = _Bounded(0, _MAX_INDENT)
+_ERRORS_ALLOWED: Final = _Bounded(1, _MAX_ERRORS)
+_DEPTH: Final = _Bounded(0, MAX_PERFT_DEPTH)
+
+
+def _build_parser(out: _Stream, err: _Stream) -> argparse.ArgumentParser:
     parser_class: type[_Parser] = type("_BoundParser", (_Parser,), {"out": out, "err": err})
     formatter = argparse.RawDescriptionHelpFormatter
     parser = parser_class(
@@ -159,12 +287,14 @@ def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
         description="Report the SHOULD rules of GGN 1.0.0 (section 9.3) that a valid document "
                     "breaks: contradictions between 'must' and 'deny', a 'deny' that can never "
                     "fire, repeated or implied possibilities, and with --board, squares off the "
-                    "board. Warnings never fail: exit 0 unless the document is invalid (1).",
+                    "board. Warnings never fail: exit 0 unless the document or the --board "
+                    "position is invalid (1), or on a usage error or an unreadable file (2).",
         epilog="example:\n  ggn lint chess.json --board '8/8/8/8/8/8/8/8 / C/c'",
         formatter_class=formatter,
     )
     lint_cmd.add_argument("--board", metavar="FEEN",
-                          help="a FEEN position whose board shape the squares must lie on")
+                          help="a FEEN position whose board shape the squares must lie on "
+                               "(only its shape is read; an invalid FEEN is invalid input: exit 1)")
     _add_common(lint_cmd)
     lint_cmd.add_argument("file", metavar="FILE", help="the GGN document, or - for standard input")
 
@@ -187,7 +317,9 @@ def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
         description="List every pseudo-legal move of a position under a GGN document: each "
                     "piece of the active player on the board, and each piece in the active "
                     "player's hand (source *), to every destination with a possibility that "
-                    "holds. With no arguments: the built-in chess document and start position.",
+                    "holds. With no arguments: the built-in chess document and start position. "
+                    "A built-in game's position must have the game's board shape (exit 1 "
+                    "otherwise, before any board is built).",
         epilog="examples:\n  ggn moves\n  ggn moves chess '8/8/8/8/8/8/4P3/4K^3 / C/c'\n"
                "  ggn moves rules.json 'lnsgk^gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK^GSNL / S/s'"
                "\n  ggn moves --format json   # [{\"piece\": ..., \"source\": ..., "
@@ -195,8 +327,9 @@ def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
         formatter_class=formatter,
     )
     moves.add_argument("rules", nargs="?", default="chess", metavar="RULES",
-                       help="a GGN file, - for standard input, or a built-in game "
-                            f"({', '.join(games.names())}); default: chess")
+                       help="a built-in game "
+                            f"({', '.join(games.names())}), else a GGN file, or - for standard "
+                            "input (./chess names a file called chess); default: chess")
     moves.add_argument("feen", nargs="?", metavar="FEEN",
                        help="the position; default: the built-in game's start position")
     moves.add_argument("--format", choices=["text", "json"], default="text",
@@ -205,20 +338,27 @@ def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
 
     apply_cmd = commands.add_parser(
         "apply", help="apply an STN transition to a FEEN position",
-        description="Print the FEEN of the position after the transition. STN is JSON text, a "
-                    "file, or - for standard input. A transition that cannot apply (a hand "
-                    "count below zero, a square off the board) is an error: exit 1.",
-        epilog="example:\n  ggn apply '8/8/8/8/8/8/4P3/8 / C/c' "
-               "'{\"board_diff\": {\"e2\": null, \"e4\": \"C:P\"}, \"toggle\": true}'",
+        description="Print the FEEN of the position after the transition. A transition that "
+                    "cannot apply (a hand count below zero, a square off the board) is an "
+                    "error: exit 1. How STN is read: - is standard input; @PATH is the file "
+                    "PATH; JSON text is what starts with {, [ or \" (after any blanks), is "
+                    "blank, or is any other JSON value (true, 12, null), so '[]' is an array "
+                    "(invalid: exit 1), not a file; anything else is a file's path.",
+        epilog="examples:\n  ggn apply '8/8/8/8/8/8/4P3/8 / C/c' "
+               "'{\"board_diff\": {\"e2\": null, \"e4\": \"C:P\"}, \"toggle\": true}'\n"
+               "  ggn apply '8/8/8/8/8/8/4P3/8 / C/c' move.json\n"
+               "  ggn apply '8/8/8/8/8/8/4P3/8 / C/c' @true     # the file called true",
         formatter_class=formatter,
     )
     apply_cmd.add_argument("feen", metavar="FEEN", help="the position before")
-    apply_cmd.add_argument("stn", metavar="STN", help="the transition: JSON text, a file, or -")
+    apply_cmd.add_argument("stn", metavar="STN",
+                           help="the transition: JSON text, @PATH, a file's path, or - (see above)")
 
     diff_cmd = commands.add_parser(
         "diff", help="the minimal STN transition from one position to another",
         description="Print, as JSON, the minimal STN transition that turns the first position "
-                    "into the second. Both must share a board shape and styles.",
+                    "into the second. Both must share a board shape and styles (exit 1 "
+                    "otherwise).",
         epilog="example:\n  ggn diff '8/8/8/8/8/8/4P3/8 / C/c' '8/8/8/8/4P3/8/8/8 / c/C'",
         formatter_class=formatter,
     )
@@ -233,8 +373,9 @@ def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
     )
     generate.add_argument("game", choices=list(games.names()), metavar="GAME",
                           help="one of: " + ", ".join(games.names()))
-    generate.add_argument("--indent", type=int, default=2, metavar="N",
-                          help="indentation of the JSON (default 2; 0 for one line)")
+    generate.add_argument("--indent", type=_INDENT, default=2, metavar="N",
+                          help=f"indentation of the JSON, 0 to {_MAX_INDENT} (default 2; 0 for "
+                               "one line)")
 
     convert_cmd = commands.add_parser(
         "convert", help="rewrite a legacy GGN document as GGN 1.0.0",
@@ -246,7 +387,7 @@ def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
                     "fields) go, as STN transitions keyed like the new document, to the file "
                     "given by --effects, and are otherwise left out. Exit 0 on success (notes "
                     "or not), 1 if the legacy document or the mapping is invalid, 2 on a usage "
-                    "error or an unreadable file.",
+                    "error, an unreadable file or an --effects file that cannot be written.",
         epilog="examples:\n  ggn convert old.json --mapping chess > rules.json\n"
                "  ggn convert old.json --mapping pieces.json --effects effects.json > rules.json\n"
                "  # pieces.json: {\"CHESS:KING\": \"C:K^\", \"chess:king\": \"c:k^\", ...}",
@@ -256,20 +397,25 @@ def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
                                                            "standard input")
     convert_cmd.add_argument("--mapping", default=None, metavar="NAME|FILE",
                              help="the GAN to QPI mapping: a built-in name "
-                                  f"({', '.join(BUILTIN_MAPPINGS)}) or a JSON file; default: "
-                                  "the built-in mapping of the document's game, when every "
-                                  "piece belongs to one built-in game")
+                                  f"({', '.join(BUILTIN_MAPPINGS)}), else a JSON file or - for "
+                                  "standard input; default: the built-in mapping of the "
+                                  "document's game, when every piece belongs to one built-in game")
     convert_cmd.add_argument("--effects", metavar="OUT",
                              help="write the effects, as STN transitions keyed like the new "
-                                  "document, to this JSON file")
-    convert_cmd.add_argument("--indent", type=int, default=2, metavar="N",
-                             help="indentation of the JSON (default 2; 0 for one line)")
+                                  "document, to this JSON file: whole or not at all (a "
+                                  "temporary file beside it, then renamed over it); never over "
+                                  "an input file (exit 2)")
+    convert_cmd.add_argument("--indent", type=_INDENT, default=2, metavar="N",
+                             help=f"indentation of the JSON, 0 to {_MAX_INDENT} (default 2; 0 "
+                                  "for one line)")
 
     perft_cmd = commands.add_parser(
         "perft", help="count the legal move paths of a built-in game",
         description="Count the legal move paths of DEPTH plies from a position of a built-in "
                     "game (its start position unless --feen is given), under the game's rule "
-                    "system: legal moves, promotion choices, castling, en passant, drops.",
+                    "system: legal moves, promotion choices, castling, en passant, drops. The "
+                    "position must have the game's board shape (exit 1 otherwise, before any "
+                    "board is built).",
         epilog="examples:\n  ggn perft chess 3          # 8902\n"
                "  ggn perft shogi 2 --divide\n"
                "  ggn perft chess 2 --feen '+r3+k^2+r/8/8/8/8/8/8/+R3+K^2+R / C/c'",
@@ -277,7 +423,9 @@ def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
     )
     perft_cmd.add_argument("game", choices=list(rule_names()), metavar="GAME",
                            help="one of: " + ", ".join(rule_names()))
-    perft_cmd.add_argument("depth", type=_depth, metavar="DEPTH", help="plies to count (0 or more)")
+    perft_cmd.add_argument("depth", type=_DEPTH, metavar="DEPTH",
+                           help=f"plies to count, 0 to {MAX_PERFT_DEPTH} (the paths grow "
+                                "exponentially with the depth: no deeper count would finish)")
     perft_cmd.add_argument("--feen", metavar="FEEN", help="the position; default: the game's start")
     perft_cmd.add_argument("--divide", action="store_true",
                            help="also print each legal move with the paths after it")
@@ -287,28 +435,9 @@ def _build_parser(out: IO[str], err: IO[str]) -> argparse.ArgumentParser:
 def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=["text", "json"], default="text",
                         help="text for people (default) or json for programs")
-    parser.add_argument("--max-errors", type=_positive, default=DEFAULT_MAX_ERRORS, metavar="N",
-                        help=f"report at most N violations (default {DEFAULT_MAX_ERRORS})")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
-
-
-def _depth(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
-    return value
+    parser.add_argument("--max-errors", type=_ERRORS_ALLOWED, default=DEFAULT_MAX_ERRORS, metavar="N",
+                        help=f"report at most N violations, 1 to {_MAX_ERRORS:,} "
+                             f"(default {DEFAULT_MAX_ERRORS})")
 
 
 def run(
@@ -317,82 +446,130 @@ def run(
     stderr: IO[str] | None = None,
     stdin: IO[bytes] | None = None,
 ) -> int:
-    """Run the command with ``argv`` (without the program name); return the exit status."""
-    out = stdout if stdout is not None else sys.stdout
-    err = stderr if stderr is not None else sys.stderr
-    parser = _build_parser(out, err)
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    if len(arguments) == 3 and arguments[0] == "parse" and arguments[2] not in ("-h", "--help", "--"):
-        # A diminished piece (-p) or any TEXT starting with '-' is the text, not an option.
-        arguments.insert(2, "--")
-    try:
-        args = parser.parse_args(arguments)
-        if args.command is None:
-            parser.print_help(err)
-            return 2
-        handler = _COMMANDS[args.command]
-        return handler(args, out, err, stdin)
-    except _Exit as stop:
-        return stop.status
+    """Run the command with ``argv`` (without the program name); return the exit status.
 
-
-def _parse(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes] | None) -> int:
+    ``stdout``, ``stderr`` and ``stdin`` default to the process's own streams (``stdin`` is read
+    as bytes). Every outcome is an exit status and at most one message: a library error on the
+    input is 1; an unreadable input, an unwritable output or a usage error is 2; an unexpected
+    fault is 2 too, with a message asking for a report.
+    """
+    out = _Output(stdout if stdout is not None else sys.stdout)
+    err = _Errors(stderr if stderr is not None else sys.stderr)
+    label = "ggn"  # the command, as messages name it
     try:
-        value = _PARSERS[args.kind](args.text)
-    except NotationError as error:
-        err.write(f"ggn parse {args.kind}: {error}\n")
+        parser = _build_parser(out, err)
+        arguments = list(sys.argv[1:] if argv is None else argv)
+        if len(arguments) == 3 and arguments[0] == "parse" and arguments[2] not in ("-h", "--help", "--"):
+            # A diminished piece (-p) or any TEXT starting with '-' is the text, not an option.
+            arguments.insert(2, "--")
+        try:
+            args = parser.parse_args(arguments)
+            if args.command is None:  # no command: a usage error, the help on standard error
+                err.write(parser.format_help())
+                status = 2
+            else:
+                label = f"ggn {args.command}"
+                if args.command == "parse":
+                    label += f" {args.kind}"
+                status = _COMMANDS[args.command](args, out, err, stdin)
+        except _Exit as stop:
+            status = stop.status
+            if stop.message:
+                err.write(f"{stop.message}\n" if stop.bare else f"{label}: {stop.message}\n")
+        out.flush()
+    except _ReaderGone:
+        return 0  # the reader stopped reading (ggn moves | head -1): not a failure of ours
+    except _Unwritable as failure:
+        err.write(f"{label}: cannot write to standard output: {failure.reason}\n")
+        return 2
+    except GGNError as error:
+        err.write(f"{label}: {error}\n")
         return 1
+    except MemoryError:
+        err.write(f"{label}: out of memory\n")
+        return 2
+    except Exception as error:  # noqa: BLE001  (the last resort: a message, never a traceback)
+        text = str(error)
+        text = text if len(text) <= 200 else text[:200] + "..."
+        err.write(f"{label}: internal error ({type(error).__name__}: {text}); please report it, "
+                  "with the command that caused it\n")
+        return 2
+    return status
+
+
+def _parse(args: argparse.Namespace, out: _Stream, err: _Stream, _: IO[bytes] | None) -> int:
+    value = _PARSERS[args.kind](args.text)
     out.write(json.dumps(value.fields()) + "\n")
     return 0
 
 
-def _read(name: str, stdin: IO[bytes] | None, err: IO[str]) -> Any | None:
-    """Read a file's bytes; on an unreadable file, say so and return None."""
+# --- reading input ---------------------------------------------------------------------------
+def _standard_input(stdin: IO[bytes] | None) -> IO[bytes] | IO[str] | None:
+    if stdin is not None:
+        return stdin
+    stream = sys.stdin
+    if stream is None:  # the process started with its standard input closed
+        return None
+    return getattr(stream, "buffer", stream)
+
+
+def _read(name: str, stdin: IO[bytes] | None, what: str = "") -> Source:
+    """The text of the file ``name``, or of standard input for ``-``; input that cannot be read
+    ends the command (exit 2). ``what`` names the option the file was given to."""
+    where = f"{what}: " if what else ""
     if name == "-":
-        data, faults = read_file(stdin if stdin is not None else sys.stdin.buffer)
+        stream = _standard_input(stdin)
+        if stream is None:
+            raise _Exit(2, f"{where}cannot read standard input: it is closed")
+        try:
+            data, faults = read_file(stream)
+        except (OSError, ValueError) as error:  # ValueError: a closed stream
+            reason = "it is closed" if "closed" in str(error) else _reason(error)
+            raise _Exit(2, f"{where}cannot read standard input: {reason}") from None
+    elif not name:
+        raise _Exit(2, f"{where}'' is not a file name")
     else:
         data, faults = read_file(name)
     if faults or data is None:
-        err.write(f"ggn: {faults[0].message}\n")
-        return None
+        raise _Exit(2, f"{where}{faults[0].message}" if faults else f"{where}cannot read {_shown(name)}")
     return data
 
 
-def _load(
-    kind: type[Document], name: str, stdin: IO[bytes] | None, err: IO[str], max_errors: int
-) -> tuple[int, Document | None, list[Violation]]:
-    data = _read(name, stdin, err)
+def _load(kind: type[Document], name: str, stdin: IO[bytes] | None, max_errors: int,
+          data: Source | None = None) -> tuple[Document | None, list[Violation]]:
+    """The document of the file ``name`` (or ``data``, when given), or None and its violations."""
     if data is None:
-        return 2, None, []
+        data = _read(name, stdin)
     value, faults = decode(data)
     if faults:
-        return 1, None, faults
+        return None, faults
     try:
-        return 0, kind.from_value(value, max_errors=max_errors), []
+        return kind.from_value(value, max_errors=max_errors), []
     except DocumentError as error:
-        return 1, None, list(error.violations)
+        return None, list(error.violations)
 
 
 def _shown(name: str) -> str:
-    return "<stdin>" if name == "-" else name
+    """A file name fit for a message: standard input named, bytes that are not text escaped."""
+    if name == "-":
+        return "<stdin>"
+    return name.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _validate(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[bytes] | None) -> int:
+def _validate(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
     kind = _DOCUMENTS[args.kind]
-    status, _, violations = _load(kind, args.file, stdin, err, args.max_errors)
-    if status == 2:
-        return 2
+    document, violations = _load(kind, args.file, stdin, args.max_errors)
     if args.format == "json":
         errors = [{"path": v.path, "message": v.message} for v in violations]
-        out.write(json.dumps({"valid": status == 0, "errors": errors}) + "\n")
-    elif status == 0:
+        out.write(json.dumps({"valid": document is not None, "errors": errors}) + "\n")
+    elif document is not None:
         out.write(f"{_shown(args.file)}: valid {kind._kind} document\n")
     else:
         _report(err, args.file, kind, violations, args.max_errors)
-    return status
+    return 0 if document is not None else 1
 
 
-def _report(err: IO[str], name: str, kind: type[Document], violations: list[Violation],
+def _report(err: _Stream, name: str, kind: type[Document], violations: list[Violation],
             limit: int) -> None:
     more = " (at the limit; there may be more)" if len(violations) >= limit else ""
     noun = "violation" if len(violations) == 1 else "violations"
@@ -401,17 +578,15 @@ def _report(err: IO[str], name: str, kind: type[Document], violations: list[Viol
         err.write(f"  {violation.path or '(document)'}: {violation.message}\n")
 
 
-def _lint(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[bytes] | None) -> int:
+def _lint(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
+    # Only the shape is read (no board is built), and first: an invalid FEEN is invalid input.
     shape = None
     if args.board is not None:
         try:
             shape = Feen.parse(args.board).shape
         except NotationError as error:
-            err.write(f"ggn lint: --board: {error}\n")
-            return 2
-    status, document, violations = _load(Ruleset, args.file, stdin, err, args.max_errors)
-    if status == 2:
-        return 2
+            raise _Exit(1, f"--board: {error}") from None
+    document, violations = _load(Ruleset, args.file, stdin, args.max_errors)
     if document is None:
         if args.format == "json":
             errors = [{"path": v.path, "message": v.message} for v in violations]
@@ -425,14 +600,13 @@ def _lint(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[bytes]
         shown = [{"path": w.path, "message": w.message, "rule": w.rule} for w in warnings]
         out.write(json.dumps({"valid": True, "errors": [], "warnings": shown}) + "\n")
     else:
-        for warning in warnings:
-            out.write(f"{_shown(args.file)}:{warning}\n")
+        out.write("".join(f"{_shown(args.file)}:{warning}\n" for warning in warnings))
         noun = "warning" if len(warnings) == 1 else "warnings"
         out.write(f"{_shown(args.file)}: valid GGN document, {len(warnings)} {noun}\n")
     return 0
 
 
-def _schema(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes] | None) -> int:
+def _schema(args: argparse.Namespace, out: _Stream, err: _Stream, _: IO[bytes] | None) -> int:
     out.write(json.dumps(load_schema(args.name), indent=2) + "\n")
     return 0
 
@@ -451,7 +625,7 @@ _DEMO = {
 }
 
 
-def _demo(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes] | None) -> int:
+def _demo(args: argparse.Namespace, out: _Stream, err: _Stream, _: IO[bytes] | None) -> int:
     rules = Ruleset.from_value(_DEMO)
     out.write("An embedded GGN document, made of the examples of the GGN 1.0.0 text:\n\n")
     out.write(rules.dumps() + "\n\n")
@@ -481,41 +655,42 @@ def _demo(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes] | N
     return 0
 
 
-def _rules(name: str, stdin: IO[bytes] | None, err: IO[str]) -> tuple[int, Ruleset | None]:
+def _feen(text: str, game: str | None = None) -> Feen:
+    """A parsed FEEN (cheap: no board is built), of ``game``'s board shape if a game is named."""
+    feen = Feen.parse(text)
+    if game is not None and feen.shape != games.shape(game):
+        board = "x".join(map(str, games.shape(game)))
+        raise GGNError(f"{game} is played on a board of {board} squares, not one of shape {feen.shape}")
+    return feen
+
+
+def _rules(name: str, stdin: IO[bytes] | None, err: _Stream) -> Ruleset:
     if name in games.names():
-        return 0, games.ruleset(name)
-    status, document, violations = _load(Ruleset, name, stdin, err, DEFAULT_MAX_ERRORS)
-    if status == 1:
-        _report(err, name, Ruleset, violations, DEFAULT_MAX_ERRORS)
+        return games.ruleset(name)
+    document, violations = _load(Ruleset, name, stdin, DEFAULT_MAX_ERRORS)
     if document is None:
-        return status, None
+        _report(err, name, Ruleset, violations, DEFAULT_MAX_ERRORS)
+        raise _Exit(1)
     assert isinstance(document, Ruleset)
-    return 0, document
+    return document
 
 
-def _position(text: str, err: IO[str], command: str) -> Position | None:
-    try:
-        return Position.from_feen(text)
-    except NotationError as error:
-        err.write(f"ggn {command}: {error}\n")
-        return None
-
-
-def _moves(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[bytes] | None) -> int:
-    feen = args.feen
-    if feen is None:
-        if args.rules not in games.names():
-            err.write("ggn moves: give a FEEN position after a GGN file (only a built-in game "
-                      "has a default start position)\n")
-            return 2
-        feen = games.start(args.rules)
-    position = _position(feen, err, "moves")
-    if position is None:
-        return 1
-    status, rules = _rules(args.rules, stdin, err)
-    if rules is None:
-        return status
-    moves = rules.moves(position)
+def _moves(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
+    game = args.rules if args.rules in games.names() else None
+    if game is None and args.rules != "-" and not os.path.exists(args.rules):
+        raise _Exit(2, f"{_shown(args.rules)!r} is neither a built-in game ({', '.join(games.names())}) "
+                       "nor a file")
+    text = args.feen
+    if text is None:
+        if game is None:
+            raise _Exit(2, "give a FEEN position after a GGN file (only a built-in game has a "
+                           "default start position)")
+        text = games.start(game)
+    # The position is read (and its shape checked) before the document, and its board built
+    # only once both are known to be good.
+    feen = _feen(text, game)
+    rules = _rules(args.rules, stdin, err)
+    moves = rules.moves(Position.from_feen(feen))
     if args.format == "json":
         listed = [
             {"piece": str(m.piece), "source": str(m.source), "destination": str(m.destination)}
@@ -523,140 +698,189 @@ def _moves(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[bytes
         ]
         out.write(json.dumps(listed) + "\n")
     else:
-        out.writelines(f"{m}\n" for m in moves)
+        out.write("".join(f"{m}\n" for m in moves))
     return 0
 
 
-def _transition(text: str, stdin: IO[bytes] | None, err: IO[str]) -> tuple[int, Transition | None]:
-    if text.lstrip().startswith("{"):
-        try:
-            return 0, Transition.loads(text)
-        except DocumentError as error:
-            _report(err, "STN", Transition, list(error.violations), DEFAULT_MAX_ERRORS)
-            return 1, None
-    status, document, violations = _load(Transition, text, stdin, err, DEFAULT_MAX_ERRORS)
-    if status == 1:
-        _report(err, text, Transition, violations, DEFAULT_MAX_ERRORS)
-    if document is None:
-        return status, None
-    assert isinstance(document, Transition)
-    return 0, document
+_JSON_WHITESPACE: Final = " \t\n\r"
 
 
-def _apply(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[bytes] | None) -> int:
-    position = _position(args.feen, err, "apply")
-    if position is None:
-        return 1
-    status, transition = _transition(args.stn, stdin, err)
+def _json_or_file(text: str, stdin: IO[bytes] | None) -> tuple[str, Source]:
+    """How an argument that can be JSON text is read: the name to show and the text. ``-`` is
+    standard input and ``@PATH`` the file PATH; JSON text is what starts with ``{``, ``[`` or
+    ``"`` after any blanks, is blank, or decodes as any other JSON value; the rest is a path."""
+    if text == "-":
+        return text, _read(text, stdin)
+    if text.startswith("@"):
+        return text[1:], _read(text[1:], stdin)
+    stripped = text.lstrip(_JSON_WHITESPACE)
+    if not stripped or stripped[0] in '{["' or not decode(text)[1]:
+        return "the STN argument", text
+    return text, _read(text, stdin)
+
+
+def _apply(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
+    feen = _feen(args.feen)
+    name, data = _json_or_file(args.stn, stdin)
+    transition, violations = _load(Transition, name, stdin, DEFAULT_MAX_ERRORS, data)
     if transition is None:
-        return status
-    try:
-        after = position.apply(transition)
-    except PositionError as error:
-        err.write(f"ggn apply: {error}\n")
+        _report(err, name, Transition, violations, DEFAULT_MAX_ERRORS)
         return 1
-    out.write(after.to_feen() + "\n")
+    assert isinstance(transition, Transition)
+    out.write(Position.from_feen(feen).apply(transition).to_feen() + "\n")
     return 0
 
 
-def _diff(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes] | None) -> int:
-    before = _position(args.before, err, "diff")
-    after = _position(args.after, err, "diff") if before is not None else None
-    if before is None or after is None:
-        return 1
-    try:
-        transition = diff(before, after)
-    except PositionError as error:
-        err.write(f"ggn diff: {error}\n")
-        return 1
+def _diff(args: argparse.Namespace, out: _Stream, err: _Stream, _: IO[bytes] | None) -> int:
+    before, after = _feen(args.before), _feen(args.after)
+    if before.shape != after.shape:  # refused before two boards are built for nothing
+        raise GGNError(f"positions of different board shapes ({before.shape} and {after.shape}) "
+                       "have no STN diff")
+    transition = diff(Position.from_feen(before), Position.from_feen(after))
     out.write(json.dumps(transition.to_value()) + "\n")
     return 0
 
 
-def _generate(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes] | None) -> int:
+def _generate(args: argparse.Namespace, out: _Stream, err: _Stream, _: IO[bytes] | None) -> int:
     out.write(json.dumps(games.document(args.game), indent=args.indent or None) + "\n")
     return 0
 
 
-def _mapping(name: str | None, legacy: LegacyRuleset, err: IO[str]) -> tuple[int, GanMapping | None]:
+def _mapping(name: str | None, legacy: LegacyRuleset, stdin: IO[bytes] | None, err: _Stream) -> GanMapping:
     if name is None:
         games_named = {piece.gan.game.lower() for piece in legacy.pieces}
         if len(games_named) != 1 or next(iter(games_named)) not in BUILTIN_MAPPINGS:
             found = ", ".join(sorted(games_named)) or "none"
-            err.write(f"ggn convert: no built-in mapping covers the document's games ({found}); "
-                      "give one with --mapping NAME|FILE\n")
-            return 2, None
-        return 0, builtin_mapping(next(iter(games_named)))
+            raise _Exit(2, f"no built-in mapping covers the document's games ({found}); give one "
+                           "with --mapping NAME|FILE")
+        return builtin_mapping(next(iter(games_named)))
     if name.lower() in BUILTIN_MAPPINGS:
-        return 0, builtin_mapping(name)
-    if not os.path.exists(name):
-        err.write(f"ggn convert: --mapping {name!r} is neither a built-in mapping "
-                  f"({', '.join(BUILTIN_MAPPINGS)}) nor a file\n")
-        return 2, None
-    try:
-        return 0, load_mapping(name)
-    except DocumentError as error:
-        err.write(f"ggn convert: --mapping {name}: invalid mapping\n")
-        for violation in error.violations:
-            err.write(f"  {violation.path or '(document)'}: {violation.message}\n")
-        return 1, None
-    except OSError as error:
-        err.write(f"ggn convert: --mapping {name}: {error.strerror or error}\n")
-        return 2, None
-
-
-def _convert(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[bytes] | None) -> int:
-    status, document, violations = _load(LegacyRuleset, args.file, stdin, err, DEFAULT_MAX_ERRORS)
-    if document is None:
-        if status == 1:
-            _report(err, args.file, LegacyRuleset, violations, DEFAULT_MAX_ERRORS)
-        return status
-    assert isinstance(document, LegacyRuleset)
-    status, mapping = _mapping(args.mapping, document, err)
+        return builtin_mapping(name)
+    if name != "-" and not os.path.exists(name):
+        raise _Exit(2, f"--mapping {_shown(name)!r} is neither a built-in mapping "
+                       f"({', '.join(BUILTIN_MAPPINGS)}) nor a file")
+    mapping, violations = _load(GanMapping, name, stdin, DEFAULT_MAX_ERRORS,
+                                _read(name, stdin, "--mapping"))
     if mapping is None:
-        return status
+        err.write(f"ggn convert: --mapping {_shown(name)}: invalid mapping\n")
+        for violation in violations:
+            err.write(f"  {violation.path or '(document)'}: {violation.message}\n")
+        raise _Exit(1)
+    assert isinstance(mapping, GanMapping)
+    return mapping
+
+
+def _same_file(path: str, other: str) -> bool:
     try:
-        conversion = convert(document, mapping)
-    except ConversionError as error:
-        err.write(f"ggn convert: {error}\n")
+        return os.path.samefile(path, other)
+    except OSError:  # one of them does not exist (yet): the same only if named alike
+        return os.path.realpath(path) == os.path.realpath(other)
+
+
+def _is_input(path: str, stdin: IO[bytes] | None) -> bool:
+    """Whether the file standard input reads is ``path`` (``< path``)."""
+    stream = _standard_input(stdin)
+    if stream is None:
+        return False
+    try:
+        held, named = os.fstat(stream.fileno()), os.stat(path)
+    except (OSError, ValueError):  # no descriptor (io.UnsupportedOperation), closed, no such path
+        return False
+    return stat.S_ISREG(held.st_mode) and (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino)
+
+
+def _check_output(path: str, inputs: list[str], stdin: IO[bytes] | None) -> None:
+    """Refuse, before any work, an output file that is an input or that cannot be one."""
+    if path == "-":
+        raise _Exit(2, "--effects takes a file name: standard output holds the GGN document")
+    if not path:
+        raise _Exit(2, "--effects '' is not a file name")
+    if os.path.isdir(path):
+        raise _Exit(2, f"cannot write --effects {_shown(path)}: it is a directory")
+    for name in inputs:
+        if (name == "-" and _is_input(path, stdin)) or (name != "-" and _same_file(path, name)):
+            raise _Exit(2, f"--effects {_shown(path)!r} is an input file: it would be overwritten")
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a temporary file beside it, flushed
+    to the disk, then renamed over it. On failure the old file stays as it was and the
+    temporary file is removed."""
+    target = os.path.realpath(path)  # through a symbolic link: the file it names is replaced
+    folder, base = os.path.split(target)
+    data = text.encode("utf-8")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    while True:
+        temporary = os.path.join(folder, f".{base}.{secrets.token_hex(6)}.tmp")
+        try:
+            fd = os.open(temporary, flags, 0o666)  # the umask applies, as to any new file
+            break
+        except FileExistsError:
+            continue
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        with contextlib.suppress(FileNotFoundError):  # the replaced file's permissions stay
+            os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _convert(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
+    if args.file == "-" and args.mapping == "-":
+        raise _Exit(2, "standard input is read once: give LEGACY or --mapping as a file")
+    if args.effects is not None:
+        inputs = [args.file] + ([args.mapping] if args.mapping is not None else [])
+        _check_output(args.effects, inputs, stdin)
+    document, violations = _load(LegacyRuleset, args.file, stdin, DEFAULT_MAX_ERRORS)
+    if document is None:
+        _report(err, args.file, LegacyRuleset, violations, DEFAULT_MAX_ERRORS)
         return 1
+    assert isinstance(document, LegacyRuleset)
+    mapping = _mapping(args.mapping, document, stdin, err)
+    conversion = convert(document, mapping)
     indent = args.indent or None
     if args.effects is not None:
         try:
-            with open(args.effects, "w", encoding="utf-8") as handle:
-                handle.write(json.dumps(conversion.effects, indent=indent) + "\n")
+            _write_atomically(args.effects, json.dumps(conversion.effects, indent=indent) + "\n")
         except OSError as error:
-            err.write(f"ggn convert: cannot write --effects {args.effects}: "
-                      f"{error.strerror or error}\n")
-            return 2
+            raise _Exit(2, f"cannot write --effects {_shown(args.effects)}: {_reason(error)}") from None
     out.write(conversion.ruleset.dumps(indent=indent) + "\n")
     for note in conversion.notes:
         err.write(f"ggn convert: note: {note}\n")
     if args.effects is not None:
-        err.write(f"ggn convert: effects written to {args.effects}\n")
+        err.write(f"ggn convert: effects written to {_shown(args.effects)}\n")
     elif any(conversion.effects.values()):
         err.write("ggn convert: the effects (board_patch and hand fields), which GGN 1.0.0 does "
                   "not hold, were not written; give --effects FILE to keep them as STN\n")
     return 0
 
 
-def _perft(args: argparse.Namespace, out: IO[str], err: IO[str], _: IO[bytes] | None) -> int:
+def _perft(args: argparse.Namespace, out: _Stream, err: _Stream, _: IO[bytes] | None) -> int:
     rules = rule_system(args.game)
-    try:
-        position = rules.position(args.feen)
-        if args.divide and args.depth > 0:
-            split = divide(rules, args.depth, position)
-            out.writelines(f"{play}: {count}\n" for play, count in split)
-            out.write(f"total: {sum(count for _, count in split)}\n")
-        else:
-            out.write(f"{perft(rules, args.depth, position)}\n")
-    except GGNError as error:
-        err.write(f"ggn perft: {error}\n")
-        return 1
+    position = rules.position(args.feen)  # the game's board shape checked before it is built
+    if args.divide and args.depth > 0:
+        split = divide(rules, args.depth, position)
+        out.write("".join(f"{play}: {count}\n" for play, count in split))
+        out.write(f"total: {sum(count for _, count in split)}\n")
+    else:
+        out.write(f"{perft(rules, args.depth, position)}\n")
     return 0
 
 
-_COMMANDS: dict[str, Callable[[argparse.Namespace, IO[str], IO[str], IO[bytes] | None], int]] = {
+_COMMANDS: dict[str, Callable[[argparse.Namespace, _Stream, _Stream, IO[bytes] | None], int]] = {
     "parse": _parse,
     "validate": _validate,
     "lint": _lint,
@@ -671,15 +895,25 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, IO[str], IO[str], IO[bytes] |
 }
 
 
+def _settle(stream: IO[str] | None) -> None:
+    """Flush a standard stream before the interpreter does: if that fails (the reader left,
+    the disk is full), point it at nothing, so that the interpreter's own last flush cannot
+    fail again and print a traceback of its own."""
+    if stream is None:
+        return
+    try:
+        stream.flush()
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+
+
 def main() -> NoReturn:
     """Console-script entry point."""
     try:
         status = run()
-        sys.stdout.flush()
     except KeyboardInterrupt:
         status = 130
-    except BrokenPipeError:  # the reader went away (ggn schema ggn | head): not our failure
-        # Point stdout at nothing so that the interpreter's final flush cannot fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        status = 0
+    _settle(sys.stdout)
+    _settle(sys.stderr)
     sys.exit(status)
