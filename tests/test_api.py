@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import inspect
 import io
 import pickle
 import pkgutil
@@ -20,6 +21,7 @@ import ggn.errors
 import ggn.evaluate
 import ggn.games
 import ggn.legacy_eval
+import ggn.linter
 import ggn.move
 import ggn.position
 import ggn.rules
@@ -214,3 +216,45 @@ def test_the_version_is_written_once() -> None:
     project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
     assert "version" not in project["project"] and project["project"]["dynamic"] == ["version"]
     assert project["tool"]["hatch"]["version"]["path"] == "src/ggn/__init__.py"
+
+
+# --- __all__ everywhere, and the curated surface of the package root --------------------------
+def _public_modules() -> list[ModuleType]:
+    return [
+        module for module in _modules()
+        if not any(part.startswith("_") for part in module.__name__.split(".")[1:])
+    ]
+
+
+def test_every_public_module_has_an_accurate_all() -> None:
+    assert len(_public_modules()) > 20
+    for module in [ggn, *_public_modules()]:
+        name = module.__name__
+        names = getattr(module, "__all__", None)
+        assert isinstance(names, list), f"{name} has no __all__"
+        assert len(names) == len(set(names)), f"{name}.__all__ repeats a name"
+        for listed in names:
+            assert hasattr(module, listed), f"{name}.__all__ lists {listed!r}, which it does not have"
+        # Every public class and function defined in the module is listed.
+        for attribute, value in vars(module).items():
+            if attribute.startswith("_") or not (inspect.isclass(value) or inspect.isfunction(value)):
+                continue
+            if value.__module__ == name:
+                assert attribute in names, f"{name}.{attribute} is public but not in __all__"
+
+
+def test_the_package_root_re_exports_the_curated_surface() -> None:
+    star: dict[str, object] = {}
+    exec("from ggn import *", star)  # every name of __all__ resolves
+    assert set(ggn.__all__) <= set(star)
+    # Each name at the root is the object of the module that defines it, listed there too.
+    for name in ggn.__all__:
+        value = getattr(ggn, name)
+        home = getattr(value, "__module__", None)
+        defined = inspect.isclass(value) or inspect.isfunction(value)
+        if defined and home is not None and home.startswith("ggn."):
+            assert name in importlib.import_module(home).__all__, (name, home)
+    for name in ("Move", "PositionError", "IllegalMoveError", "ConversionError", "UnmappedPieceError",
+                 "LabelError", "NotFoundError", "Transition", "Position", "Ruleset", "lint"):
+        assert name in ggn.__all__, name
+    assert ggn.lint is ggn.linter.lint and isinstance(ggn.linter, ModuleType)

@@ -36,7 +36,7 @@ from ggn.errors import (
 from ggn.feen import Feen
 from ggn.gan import Gan, LegacyPiece
 from ggn.lcn import Conditions, StateValue
-from ggn.legacy import LegacyEntry, LegacyRuleset
+from ggn.legacy import LegacyEntry, LegacyPieceRules, LegacyRuleset, LegacySourceRules
 from ggn.linter import LintWarning, lint
 from ggn.move import Move
 from ggn.pin import Pin
@@ -62,7 +62,9 @@ __all__ = [
     "LabelError",
     "LegacyEntry",
     "LegacyPiece",
+    "LegacyPieceRules",
     "LegacyRuleset",
+    "LegacySourceRules",
     "LintWarning",
     "Location",
     "Move",

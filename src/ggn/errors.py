@@ -43,6 +43,7 @@ __all__ = [
     "PositionError",
     "UnmappedPieceError",
     "Violation",
+    "extend",
     "pointer",
 ]
 

@@ -62,7 +62,7 @@ class Conditions(FrozenMap[Cell, StateValue], Document):
 
     @classmethod
     def _build(cls, value: Any, out: Collector) -> Conditions | None:
-        return check_conditions(value, "", out, None)
+        return _check_conditions(value, "", out, None)
 
     def to_value(self, *, explicit: bool = False) -> dict[str, str]:
         return {str(cell): str(state) for cell, state in self._data.items()}
@@ -75,7 +75,7 @@ class Conditions(FrozenMap[Cell, StateValue], Document):
 NO_CONDITIONS: Final = Conditions({})
 
 
-def check_conditions(
+def _check_conditions(
     value: Any, path: str, out: Collector, source: Cell | None, field: str = "conditions"
 ) -> Conditions | None:
     """Validate an LCN object at ``path``; return it, or None after reporting violations.

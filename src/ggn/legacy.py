@@ -31,7 +31,10 @@ from ggn._json import Collector, describe
 from ggn.errors import NotationError, extend
 from ggn.gan import Gan, LegacyPiece
 
-__all__ = ["OCCUPATION_STATES", "LegacyEntry", "LegacyRuleset", "Occupation"]
+__all__ = [
+    "OCCUPATION_STATES", "LegacyEntry", "LegacyPieceRules", "LegacyRuleset", "LegacySourceRules",
+    "Occupation",
+]
 
 Occupation = Literal["empty", "occupied", "enemy", "ally"]
 OCCUPATION_STATES: Final[tuple[Occupation, ...]] = ("empty", "occupied", "enemy", "ally")

@@ -26,7 +26,7 @@ from ggn._document import Document, FrozenMap, parse_key, report_duplicates
 from ggn._json import Collector, describe
 from ggn.cell import HAND, Cell, Hand, parse_location
 from ggn.errors import extend
-from ggn.lcn import NO_CONDITIONS, Conditions, check_conditions
+from ggn.lcn import NO_CONDITIONS, Conditions, _check_conditions
 from ggn.qpi import Qpi, _parse_qpi
 
 if TYPE_CHECKING:
@@ -307,14 +307,14 @@ def _check_possibilities(
         must = deny = NO_CONDITIONS
         raw = item.get("must")
         if raw is not None or "must" in item:
-            checked = check_conditions(raw, item_path + "/must", out, source, "'must'")
+            checked = _check_conditions(raw, item_path + "/must", out, source, "'must'")
             if checked is None:
                 ok = False
             else:
                 must = checked
         raw = item.get("deny")
         if raw is not None or "deny" in item:
-            checked = check_conditions(raw, item_path + "/deny", out, source, "'deny'")
+            checked = _check_conditions(raw, item_path + "/deny", out, source, "'deny'")
             if checked is None:
                 ok = False
             else:
