@@ -135,8 +135,11 @@ def test_row8_effects_that_name_no_file_are_refused_before_any_work(tmp_path: Pa
     assert status == 2 and "--effects takes a file name: standard output holds the GGN document" in err
     status, _, err = call("convert", str(legacy), "--mapping", "chess", "--effects", str(tmp_path))
     assert (status, err) == (2, f"ggn convert: cannot write --effects {tmp_path}: it is a directory\n")
-    status, _, err = call("convert", str(legacy), "--mapping", "chess", "--effects", "")
-    assert status == 2 and clean(err)
+    for name in ("", "a\x00b"):  # names no file can have (ValueError, not OSError, from the system)
+        status, _, err = call("convert", str(legacy), "--mapping", "chess", "--effects", name)
+        assert (status, err) == (2, f"ggn convert: --effects: {name!r} is not a file name\n")
+        assert call("validate", name) == (2, "", f"ggn validate: {name!r} is not a file name\n")
+        assert call("apply", CHESS_START, "@" + name)[::2] == (2, f"ggn apply: {name!r} is not a file name\n")
 
 
 # --- row 9: standard input that cannot be read -------------------------------------------------

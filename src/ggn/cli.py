@@ -526,13 +526,19 @@ def _read(name: str, stdin: IO[bytes] | None, what: str = "") -> Source:
         except (OSError, ValueError) as error:  # ValueError: a closed stream
             reason = "it is closed" if "closed" in str(error) else _reason(error)
             raise _Exit(2, f"{where}cannot read standard input: {reason}") from None
-    elif not name:
-        raise _Exit(2, f"{where}'' is not a file name")
     else:
+        _check_name(name, what)
         data, faults = read_file(name)
     if faults or data is None:
         raise _Exit(2, f"{where}{faults[0].message}" if faults else f"{where}cannot read {_shown(name)}")
     return data
+
+
+def _check_name(name: str, what: str = "") -> None:
+    """Refuse a name no file can have (the system would raise ValueError, not OSError)."""
+    if not name or "\x00" in name:
+        prefix = f"{what}: " if what else ""
+        raise _Exit(2, f"{prefix}{_shown(name)!r} is not a file name")
 
 
 def _load(kind: type[Document], name: str, stdin: IO[bytes] | None, max_errors: int,
@@ -793,8 +799,7 @@ def _check_output(path: str, inputs: list[str], stdin: IO[bytes] | None) -> None
     """Refuse, before any work, an output file that is an input or that cannot be one."""
     if path == "-":
         raise _Exit(2, "--effects takes a file name: standard output holds the GGN document")
-    if not path:
-        raise _Exit(2, "--effects '' is not a file name")
+    _check_name(path, "--effects")
     if os.path.isdir(path):
         raise _Exit(2, f"cannot write --effects {_shown(path)}: it is a directory")
     for name in inputs:
@@ -817,7 +822,8 @@ def _write_atomically(path: str, text: str) -> None:
     data = text.encode("utf-8")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     while True:
-        temporary = os.path.join(folder, f".{base}.{secrets.token_hex(6)}.tmp")
+        # The name kept short enough for any file system, whatever the length of the target's.
+        temporary = os.path.join(folder, f".{base[:200]}.{secrets.token_hex(6)}.tmp")
         try:
             fd = os.open(temporary, flags, 0o666)  # the umask applies, as to any new file
             break
