@@ -164,7 +164,9 @@ def test_an_unknown_name_is_not_found(lookup: Callable[[str], object], name: str
     assert isinstance(caught.value, KeyError) and isinstance(caught.value, GGNError)
 
 
-@pytest.mark.parametrize("lookup", [ggn.games.ruleset, ggn.rules.rule_system, ggn.schemas.load_schema])
+@pytest.mark.parametrize(
+    "lookup", [ggn.games.ruleset, ggn.rules.rule_system, ggn.schemas.load_schema, ggn.convert.builtin_mapping]
+)
 def test_a_name_that_is_not_a_string_is_a_type_error(lookup: Callable[[object], object]) -> None:
     with pytest.raises(TypeError, match="name must be a str, got int"):
         lookup(3)

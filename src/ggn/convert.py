@@ -145,9 +145,11 @@ def builtin_mapping(name: str) -> GanMapping:
       ...
     ggn.errors.NotFoundError: no built-in mapping 'go'; there are: chess, shogi, xiangqi, makruk
     """
-    table = _TABLES.get(name.lower()) if isinstance(name, str) else None
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    table = _TABLES.get(name.lower())
     if table is None:
-        raise NotFoundError(f"no built-in mapping {name!r}; there are: {', '.join(BUILTIN_MAPPINGS)}")
+        raise NotFoundError.unknown("built-in mapping", name, BUILTIN_MAPPINGS)
     return GanMapping.of(_both_sides(table))
 
 
