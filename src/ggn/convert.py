@@ -37,6 +37,13 @@ How the occupation states become LCN conditions (GGN evaluates a possibility as:
   possibilities for one entry it becomes ``deny: {X: "enemy"}``, which also lets an empty X
   through, and a note says that.
 
+The output is bounded: ``ally_limit`` bounds what one entry becomes, and ``output_limit`` the
+whole output, counted in conditions of the ruleset plus squares and hand pieces of the effects
+(each possibility at least one). By default that is four times the legacy document's own count
+(its checks, patches and hand fields, each entry at least one), and never less than 250,000, so
+that only ``ally`` expansions can reach it. An entry that would take the output past it is left
+out, with a note saying so; the rest converts.
+
 These are exact where the legacy format reads a position: as squares, an absent one empty.
 On a :class:`~ggn.position.Position`, GGN lets a ``deny`` on a square off the board never fire,
 so an ``occupied`` check on such a square would hold there.
@@ -58,7 +65,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import IO, Any, Final, NamedTuple
 
-from ggn._types import Side
+from ggn._types import Side, expect
 from ggn.cell import HAND, Cell, Hand, _parse_cell
 from ggn.errors import GGNError, NotationError, NotFoundError, extend, pointer
 from ggn.gan import LegacyPiece
@@ -187,19 +194,27 @@ _Possibility = dict[str, dict[str, str]]
 
 
 class _Converter:
-    def __init__(self, legacy: LegacyRuleset, mapping: GanMapping, ally_limit: int) -> None:
+    def __init__(
+        self, legacy: LegacyRuleset, mapping: GanMapping, ally_limit: int, output_limit: int | None
+    ) -> None:
         self.legacy = legacy
         self.mapping = mapping
         self.ally_limit = ally_limit
         self.notes: list[Note] = []
-        self.known = self._known_pieces()
+        self.known, size = self._known_pieces()
+        self.output_limit = (
+            max(_OUTPUT_FLOOR, _OUTPUT_GROWTH * size) if output_limit is None else output_limit
+        )
+        self.output_used = 0
 
     def note(self, path: str, message: str) -> None:
         self.notes.append(Note(path, message))
 
-    def _known_pieces(self) -> dict[Side, tuple[str, ...]]:
-        """The QPI of every piece the document names, by side, in a stable order."""
+    def _known_pieces(self) -> tuple[dict[Side, tuple[str, ...]], int]:
+        """The QPI of every piece the document names, by side, in a stable order; and the
+        document's size in the units of ``output_limit``."""
         seen: set[LegacyPiece] = set()
+        size = 0
         for piece, sources in self.legacy.items():
             seen.add(piece)
             for destinations in sources.values():
@@ -208,10 +223,12 @@ class _Converter:
                         seen.update(s for s in entry.board_check.values() if isinstance(s, LegacyPiece))
                         seen.update(p for p in entry.board_patch.values() if p is not None)
                         seen.update(LegacyPiece(g) for g in (entry.in_hand_add, entry.in_hand_del) if g)
+                        size += max(1, len(entry.board_check) + _effect_size(entry))
         qpis = {q for q in map(self.mapping.get, seen) if q is not None}
-        return {
+        known: dict[Side, tuple[str, ...]] = {
             side: tuple(sorted(str(q) for q in qpis if q.side == side)) for side in ("first", "second")
         }
+        return known, size
 
     def run(self) -> tuple[dict[str, Any], dict[str, Any]]:
         document: dict[str, dict[str, dict[str, list[_Possibility]]]] = {}
@@ -341,25 +358,44 @@ class _Converter:
                     conditions.append((label, "must", str(qpi)))
         if not ok:
             return None
-        return self._expand(conditions, piece.side, check_path)
+        return self._expand(conditions, piece.side, entry, path)
 
-    def _expand(self, conditions: list[tuple[str, str, str]], mover: Side, path: str) -> list[_Possibility]:
+    def _expand(
+        self, conditions: list[tuple[str, str, str]], mover: Side, entry: LegacyEntry, path: str
+    ) -> list[_Possibility] | None:
+        """The possibilities of one entry's conditions, ``ally`` expanded; None when the entry
+        would take the output past ``output_limit`` (it is left out, with a note)."""
+        check_path = path + "/board_check"
         allies = self.known[mover]
         squares = [label for label, kind, _ in conditions if kind == "ally"]
-        count = len(allies) ** len(squares)
-        if count > self.ally_limit:
-            for label in squares:
-                self.note(extend(path, label),
-                          f"'ally' has no LCN condition, and one possibility per piece of the {mover} "
-                          f"player the document knows would make {count} for this entry, over the "
-                          f"limit of {self.ally_limit}: written as deny 'enemy', which also lets an "
-                          "empty square through")
+        count = _power(len(allies), len(squares), self.ally_limit)
+        over = count is None
+        if over:
+            count = 1
             conditions = [(lbl, "deny", "enemy") if kind == "ally" else (lbl, kind, st)
                           for lbl, kind, st in conditions]
+        assert count is not None
+        size = count * (max(1, len(conditions)) + _effect_size(entry))
+        if self.output_used + size > self.output_limit:
+            made = f"{_plural(count, 'possibility', 'possibilities')}, " if count > 1 else ""
+            self.note(path, f"this entry is left out: it would add {made}{size:,} conditions and "
+                            f"effect squares to the {self.output_used:,} converted so far, past the "
+                            f"output limit of {self.output_limit:,}")
+            return None
+        self.output_used += size
+        if over:
+            small = len(squares) * len(allies).bit_length() <= 60  # not thousands of digits
+            shown = f"{len(allies) ** len(squares):,}" if small else f"{len(allies)}^{len(squares)}"
+            for label in squares:
+                self.note(extend(check_path, label),
+                          f"'ally' has no LCN condition, and one possibility per piece of the {mover} "
+                          f"player the document knows would make {shown} for this entry, over the "
+                          f"limit of {self.ally_limit}: written as deny 'enemy', which also lets an "
+                          "empty square through")
             squares = []
         else:
             for label in squares:
-                self.note(extend(path, label),
+                self.note(extend(check_path, label),
                           f"'ally' has no LCN condition: written as one possibility per piece of the "
                           f"{mover} player the document knows ({', '.join(allies)}); a piece the "
                           "document does not name would not count as an ally")
@@ -383,16 +419,43 @@ class _Converter:
 
 
 def _plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
+    return f"{count:,} {one if count == 1 else many}"
+
+
+def _power(base: int, exponent: int, limit: int) -> int | None:
+    """``base ** exponent``, or None when it is over ``limit`` (found without computing a
+    number of thousands of digits for an entry of thousands of ``ally`` squares)."""
+    if base <= 1 or exponent == 0:
+        return 1 if base == 1 or exponent == 0 else 0
+    result = 1
+    for _ in range(exponent):
+        result *= base
+        if result > limit:
+            return None
+    return result
+
+
+def _effect_size(entry: LegacyEntry) -> int:
+    """The squares and hand pieces of an entry's effect."""
+    return len(entry.board_patch) + (entry.in_hand_add is not None) + (entry.in_hand_del is not None)
+
+
+_OUTPUT_FLOOR: Final = 250_000
+_OUTPUT_GROWTH: Final = 4
 
 
 def convert(
-    legacy: LegacyRuleset, mapping: GanMapping | Mapping[str, str], *, ally_limit: int = 64
+    legacy: LegacyRuleset,
+    mapping: GanMapping | Mapping[str, str],
+    *,
+    ally_limit: int = 64,
+    output_limit: int | None = None,
 ) -> Conversion:
     """Rewrite a legacy document as GGN 1.0.0 (see the module's text for how).
 
     ``mapping`` names the legacy pieces in QPI: a :class:`GanMapping` or a plain mapping of
-    strings. ``ally_limit`` bounds the possibilities one entry's ``ally`` checks may become.
+    strings. ``ally_limit`` bounds the possibilities one entry's ``ally`` checks may become,
+    ``output_limit`` the whole output (None: four times the document's size, at least 250,000).
 
     >>> from ggn.legacy import LegacyRuleset
     >>> legacy = LegacyRuleset.from_value({"SHOGI:SILVER": {"c3": {"c4": [{
@@ -407,9 +470,14 @@ def convert(
     """
     if not isinstance(legacy, LegacyRuleset):
         raise TypeError(f"convert takes a LegacyRuleset, not {type(legacy).__name__}")
-    if isinstance(ally_limit, bool) or not isinstance(ally_limit, int) or ally_limit < 1:
-        raise GGNError(f"ally_limit is a positive integer, not {ally_limit!r}")
+    for name, limit in (("ally_limit", ally_limit), ("output_limit", output_limit)):
+        if limit is None and name == "output_limit":
+            continue
+        expect(limit, int, name, "a positive int" + (" or None" if name == "output_limit" else ""))
+        assert isinstance(limit, int)
+        if limit < 1:
+            raise GGNError(f"{name} is a positive integer, not {limit!r}")
     resolved = mapping if isinstance(mapping, GanMapping) else GanMapping.of(mapping)
-    converter = _Converter(legacy, resolved, ally_limit)
+    converter = _Converter(legacy, resolved, ally_limit, output_limit)
     document, effects = converter.run()
     return Conversion(Ruleset.from_value(document), effects, converter.notes)

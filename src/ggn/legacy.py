@@ -27,8 +27,8 @@ from typing import Any, ClassVar, Final, Literal
 
 from ggn._cache import Memo
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
-from ggn._json import Collector, describe
-from ggn.errors import NotationError, extend
+from ggn._json import Collector, Full, describe
+from ggn.errors import DocumentError, NotationError, extend
 from ggn.gan import Gan, LegacyPiece
 
 __all__ = [
@@ -52,7 +52,26 @@ def _label(text: str) -> str:
 
 
 class LegacyEntry:
-    """One possibility of the legacy format: its pre-conditions and its effects."""
+    """One possibility of the legacy format: its pre-conditions and its effects.
+
+    Built directly, it is validated as the loader validates an entry: square labels are
+    non-empty strings other than ``*``; a ``board_check`` state is an occupation state or a
+    piece, a ``board_patch`` value a piece or None, a hand field a GAN or None. A piece may
+    be given as a :class:`~ggn.gan.LegacyPiece` (:class:`~ggn.gan.Gan` for the hand fields) or
+    as its string, which is parsed. A value of the wrong Python type raises
+    :class:`TypeError`; an invalid value, :class:`~ggn.errors.DocumentError` with every fault
+    and its path within the entry.
+
+    >>> entry = LegacyEntry({"d5": "occupied", "d4": "chess:pawn"}, {"d4": None})
+    >>> entry.board_check["d4"]
+    LegacyPiece.parse('chess:pawn')
+    >>> LegacyEntry({"d4": "friend"}, {"*": None})
+    Traceback (most recent call last):
+      ...
+    ggn.errors.DocumentError: invalid legacy GGN entry document: 2 violations
+      /board_check/d4: occupation state 'friend' is none of empty, occupied, enemy, ally nor a GAN ...
+      /board_patch/*: '*' (the hand) cannot be a square: only a source may be '*' in the legacy format
+    """
 
     __slots__ = ("board_check", "board_patch", "in_hand_add", "in_hand_del")
     board_check: Mapping[str, Occupation | LegacyPiece]
@@ -62,13 +81,45 @@ class LegacyEntry:
 
     def __init__(
         self,
-        board_check: Mapping[str, Occupation | LegacyPiece],
-        board_patch: Mapping[str, LegacyPiece | None],
-        in_hand_add: Gan | None = None,
-        in_hand_del: Gan | None = None,
+        board_check: Mapping[str, Occupation | LegacyPiece | str],
+        board_patch: Mapping[str, LegacyPiece | str | None],
+        in_hand_add: Gan | str | None = None,
+        in_hand_del: Gan | str | None = None,
     ) -> None:
-        object.__setattr__(self, "board_check", _Squares(dict(board_check)))
-        object.__setattr__(self, "board_patch", _Squares(dict(board_patch)))
+        out = Collector()
+        try:
+            check = _given_squares(board_check, "board_check", _given_state, out)
+            patch = _given_squares(board_patch, "board_patch", _given_patched, out)
+            add = _given_hand(in_hand_add, "in_hand_add", out)
+            remove = _given_hand(in_hand_del, "in_hand_del", out)
+        except Full:
+            pass
+        if out:
+            raise DocumentError("legacy GGN entry", tuple(out.violations), out.truncated)
+        self._set(check, patch, add, remove)
+
+    @classmethod
+    def _trusted(
+        cls,
+        board_check: dict[str, Occupation | LegacyPiece],
+        board_patch: dict[str, LegacyPiece | None],
+        in_hand_add: Gan | None,
+        in_hand_del: Gan | None,
+    ) -> LegacyEntry:
+        """An entry of values the loader has already checked: no second pass over them."""
+        entry = object.__new__(cls)
+        entry._set(board_check, board_patch, in_hand_add, in_hand_del)
+        return entry
+
+    def _set(
+        self,
+        board_check: dict[str, Occupation | LegacyPiece],
+        board_patch: dict[str, LegacyPiece | None],
+        in_hand_add: Gan | None,
+        in_hand_del: Gan | None,
+    ) -> None:
+        object.__setattr__(self, "board_check", _Squares(board_check))
+        object.__setattr__(self, "board_patch", _Squares(board_patch))
         object.__setattr__(self, "in_hand_add", in_hand_add)
         object.__setattr__(self, "in_hand_del", in_hand_del)
 
@@ -96,6 +147,69 @@ class LegacyEntry:
 
     def __repr__(self) -> str:
         return f"LegacyEntry({self.to_value()!r})"
+
+
+def _given_squares(value: object, field: str, given: Any, out: Collector) -> dict[str, Any]:
+    """The squares of a directly built entry, each value checked by ``given``."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{field} must be a mapping of square labels, got {type(value).__name__}")
+    path = "/" + field
+    result: dict[str, Any] = {}
+    for label, state in value.items():
+        if not isinstance(label, str):
+            raise TypeError(f"{field} keys must be square labels (str), got {type(label).__name__}")
+        if not label:
+            out.add(extend(path, label), "a square cannot be the empty string")
+        elif label == "*":
+            out.add(extend(path, label), "'*' (the hand) cannot be a square: only a source may be "
+                                         "'*' in the legacy format")
+        else:
+            checked = given(state, field, extend(path, label), out)
+            if checked is not _INVALID:
+                result[label] = checked
+    return result
+
+
+_INVALID: Final = object()
+
+
+def _given_state(state: object, field: str, path: str, out: Collector) -> Any:
+    if isinstance(state, LegacyPiece) or state in OCCUPATION_STATES:
+        return state
+    if not isinstance(state, str):
+        raise TypeError(f"a {field} state must be an occupation state (str) or a LegacyPiece, "
+                        f"got {type(state).__name__}")
+    try:
+        return _parse_piece(state)
+    except NotationError as error:
+        out.add(path, f"occupation state {state[:40]!r} is none of {', '.join(OCCUPATION_STATES)} "
+                      f"nor a GAN identifier: {error.reason}")
+    return _INVALID
+
+
+def _given_patched(piece: object, field: str, path: str, out: Collector) -> Any:
+    if piece is None or isinstance(piece, LegacyPiece):
+        return piece
+    if not isinstance(piece, str):
+        raise TypeError(f"a {field} value must be a LegacyPiece, its string or None, got "
+                        f"{type(piece).__name__}")
+    try:
+        return _parse_piece(piece)
+    except NotationError as error:
+        out.add(path, f"{piece[:40]!r} is not a GAN identifier: {error.reason}")
+    return _INVALID
+
+
+def _given_hand(piece: object, field: str, out: Collector) -> Gan | None:
+    if piece is None or isinstance(piece, Gan):
+        return piece
+    if not isinstance(piece, str):
+        raise TypeError(f"{field} must be a Gan, its string or None, got {type(piece).__name__}")
+    try:
+        return _parse_gan(piece)
+    except NotationError as error:
+        out.add("/" + field, f"{piece[:40]!r} is not a GAN identifier: {error.reason}")
+    return None
 
 
 class _Squares(FrozenMap[str, Any]):
@@ -278,7 +392,7 @@ def _check_entries(value: Any, path: str, out: Collector) -> LegacyEntries | Non
                     out.add(item_path + "/" + field, f"{field} must be a GAN string or null, "
                                                      f"got {describe(raw)}")
         if item_ok and check is not None and patch is not None:
-            result.append(LegacyEntry(check, patch, hands[0], hands[1]))
+            result.append(LegacyEntry._trusted(check, patch, hands[0], hands[1]))
         else:
             ok = False
     return tuple(result) if ok else None

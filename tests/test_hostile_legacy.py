@@ -1,0 +1,250 @@
+"""The legacy trio under hostile input: conversion growth bounded (issue 8, row 7), entries
+validated when built directly (audit), and arguments of the wrong type or range refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import ggn.convert
+from ggn import Cell, DocumentError, GGNError, LegacyEntry, LegacyPiece, LegacyRuleset
+from ggn.convert import Conversion, Note, builtin_mapping, convert
+from ggn.gan import Gan
+from ggn.legacy_eval import entry_holds, entry_transition
+
+CHESS = builtin_mapping("chess")
+NAMES = ("KING", "QUEEN", "ROOK", "BISHOP", "KNIGHT", "PAWN")
+# Every first-player chess piece in every state and derivation: 36 pieces the 'ally' of a
+# first-player mover expands into, one possibility each.
+ALLIES = [f"CHESS:{state}{name}{mark}" for name in NAMES for state in ("", "+", "-") for mark in ("", "'")]
+SQUARES = [f"{file}{rank}" for rank in range(1, 9) for file in "abcdefgh"]
+
+
+def ally_entry(index: int, empties: int = 60) -> dict[str, Any]:
+    """An entry of ``empties`` empty squares, one 'ally' square, and a patch naming a piece."""
+    check: dict[str, str] = dict.fromkeys(SQUARES[2 : 2 + empties], "empty")
+    check["h8"] = "ally"
+    return {"board_check": check, "board_patch": {"a1": None, "b1": ALLIES[index % len(ALLIES)]}}
+
+
+def output_size(conversion: Conversion) -> int:
+    """The output in output_limit's units: conditions (at least one a possibility) and the
+    squares and hand pieces of the effects."""
+    size = 0
+    for piece, sources in conversion.ruleset.items():
+        for source, destinations in sources.items():
+            for destination, possibilities in destinations.items():
+                effects = conversion.effects[str(piece)][str(source)][str(destination)]
+                for possibility, effect in zip(possibilities, effects, strict=True):
+                    size += max(1, len(possibility.must) + len(possibility.deny))
+                    size += len(effect["board_diff"]) + sum(
+                        len(effect.get(f"{player}_player_hand_diff", {})) for player in ("first", "second")
+                    )
+    return size
+
+
+# --- row 7: the growth of 'ally' expansions is bounded ----------------------------------------
+
+
+@pytest.mark.timeout(60)
+def test_row7_ally_expansion_is_bounded_by_default() -> None:
+    # 300 entries of 63 conditions, each 'ally' square one possibility per known piece: 36 each.
+    # The landed code wrote all 10,800 possibilities (680,400 conditions, 20 MB with effects, and
+    # 80 MB from the issue's 2.4 MB document); the output is now at most four times the input's
+    # size, and never less than 250,000, with a note for each entry left out.
+    count = 300
+    legacy = LegacyRuleset.from_value({"CHESS:ROOK": {"a1": {"b2": [ally_entry(i) for i in range(count)]}}})
+    input_size = count * (61 + 2)
+    limit = max(250_000, 4 * input_size)
+    conversion = convert(legacy, CHESS)
+    assert output_size(conversion) <= limit
+    possibilities = conversion.ruleset["C:R"]["a1"]["b2"]
+    converted = len(possibilities) // 36
+    assert len(possibilities) == converted * 36
+    assert converted == limit // (36 * 63)  # every entry that fits, in document order
+    left_out = [note for note in conversion.notes if "left out" in note.message]
+    assert [note.path for note in left_out] == [f"/CHESS:ROOK/a1/b2/{i}" for i in range(converted, count)]
+    assert left_out[0].message == (
+        "this entry is left out: it would add 36 possibilities, 2,268 conditions and effect squares "
+        f"to the {converted * 2268:,} converted so far, past the output limit of {limit:,}"
+    )
+    ally_notes = [note.path for note in conversion.notes if "'ally'" in note.message]
+    assert ally_notes == [f"/CHESS:ROOK/a1/b2/{i}/board_check/h8" for i in range(converted)]
+
+
+GAME = {"GAME:A": "G:A", "GAME:B": "G:B", "GAME:C": "G:C"}
+
+
+def game_entry(check: dict[str, str]) -> dict[str, Any]:
+    """An entry whose effect names the three pieces of GAME (3 squares): 'ally' is three ways."""
+    return {"board_check": check, "board_patch": {"a1": None, "b1": "GAME:B", "c1": "GAME:C"}}
+
+
+def test_output_limit_leaves_out_what_does_not_fit_and_converts_the_rest() -> None:
+    legacy = LegacyRuleset.from_value({"GAME:A": {"a1": {
+        "a2": [game_entry({"a2": "empty", "b2": "empty", "h8": "ally"})],  # 3 x (3 + 3) = 18
+        "a3": [game_entry({"a3": "empty"})],                               # 1 + 3 = 4
+        "a4": [game_entry({"a4": "empty", "h8": "ally"}),                  # 3 x (2 + 3) = 15
+               game_entry({"a4": "enemy"})],                               # 4
+    }}})
+    conversion = convert(legacy, GAME, output_limit=18 + 4 + 4)
+    assert output_size(conversion) == 18 + 4 + 4
+    assert len(conversion.ruleset["G:A"]["a1"]["a2"]) == 3
+    assert [p.to_value() for p in conversion.ruleset["G:A"]["a1"]["a3"]] == [{"must": {"a3": "empty"}}]
+    # The 'ally' entry of a4 no longer fits, the small one after it does: a4 keeps that one.
+    assert [p.to_value() for p in conversion.ruleset["G:A"]["a1"]["a4"]] == [{"must": {"a4": "enemy"}}]
+    assert conversion.effects["G:A"]["a1"]["a4"] == [
+        {"board_diff": {"a1": None, "b1": "G:B", "c1": "G:C"}, "toggle": True}
+    ]
+    assert [note for note in conversion.notes if "left out" in note.message] == [Note(
+        "/GAME:A/a1/a4/0",
+        "this entry is left out: it would add 3 possibilities, 15 conditions and effect squares to "
+        "the 22 converted so far, past the output limit of 26",
+    )]
+
+
+def test_a_destination_whose_every_entry_is_left_out_is_not_written_as_no_way() -> None:
+    # An empty list would say "no way to get there"; the moves were not carried over instead.
+    entry = game_entry({"a3": "empty", "h8": "ally"})
+    legacy = LegacyRuleset.from_value({"GAME:A": {"a1": {"a2": [entry], "a3": [entry, entry]}}})
+    conversion = convert(legacy, GAME, output_limit=3 * 5)
+    assert list(conversion.ruleset["G:A"]["a1"]) == [Cell.parse("a2")]
+    assert list(conversion.effects["G:A"]["a1"]) == ["a2"]
+    assert [note.path for note in conversion.notes if "left out" in note.message] == [
+        "/GAME:A/a1/a3/0", "/GAME:A/a1/a3/1",
+    ]
+
+
+def namer() -> dict[str, Any]:
+    """An entry whose effect names all 36 ALLIES, so the document knows them (36 squares)."""
+    return {"board_check": {}, "board_patch": dict(zip(SQUARES, ALLIES, strict=False))}
+
+
+def test_default_output_limit_is_four_times_the_document(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ggn.convert, "_OUTPUT_FLOOR", 1)
+    entries = [ally_entry(i, empties=2) for i in range(3)]
+    # The document: 36 for the namer, then 3 checks and 2 patched squares an entry: 51, so 204
+    # of output. The namer takes 37 (its possibility has no condition), and each 'ally' entry
+    # would take 36 possibilities of 3 conditions and 2 effect squares, 180: none fits.
+    legacy = LegacyRuleset.from_value({"CHESS:KING": {"e1": {"e2": [namer()]}},
+                                       "CHESS:ROOK": {"a1": {"b2": entries}}})
+    conversion = convert(legacy, CHESS)
+    assert list(conversion.ruleset.to_value()) == ["C:K^"]
+    assert [(note.path, note.message) for note in conversion.notes] == [
+        (f"/CHESS:ROOK/a1/b2/{i}", "this entry is left out: it would add 36 possibilities, 180 "
+                                   "conditions and effect squares to the 37 converted so far, past "
+                                   "the output limit of 204")
+        for i in range(3)
+    ]
+    # Without 'ally' the output is never larger than the document, so the default never bites.
+    plain = [{"board_check": {"a2": "empty"}, "board_patch": {"a1": None, "a2": "CHESS:ROOK"}}] * 5
+    conversion = convert(LegacyRuleset.from_value({"CHESS:ROOK": {"a1": {"a2": plain}}}), CHESS)
+    assert len(conversion.ruleset["C:R"]["a1"]["a2"]) == 5
+    assert conversion.notes == []
+
+
+def test_thousands_of_ally_squares_are_counted_without_a_huge_number() -> None:
+    # The landed code computed 36 ** 3000 and wrote it in the note: a number of 4,669 digits,
+    # past Python's limit on int to str, so a ValueError escaped instead of a conversion.
+    check = {f"a{rank}": "ally" for rank in range(2, 3002)}
+    entry = {"board_check": check, "board_patch": {}}
+    legacy = LegacyRuleset.from_value({"CHESS:KING": {"e1": {"e2": [namer()]}},
+                                       "CHESS:ROOK": {"a1": {"b2": [entry]}}})
+    conversion = convert(legacy, CHESS)
+    (possibility,) = conversion.ruleset["C:R"]["a1"]["b2"]
+    assert possibility.deny.to_value() == dict.fromkeys(check, "enemy")
+    paths = [f"/CHESS:ROOK/a1/b2/0/board_check/{label}" for label in check]
+    assert [note.path for note in conversion.notes] == paths
+    assert "would make 36^3000 for this entry, over the limit of 64" in conversion.notes[0].message
+
+
+@pytest.mark.parametrize(
+    ("value", "error", "message"),
+    [
+        ("10", TypeError, "output_limit must be a positive int or None, got str"),
+        (True, TypeError, "output_limit must be a positive int or None, got bool"),
+        (0, GGNError, "output_limit is a positive integer, not 0"),
+    ],
+)
+def test_output_limit_is_checked(value: object, error: type[Exception], message: str) -> None:
+    legacy = LegacyRuleset.from_value({"CHESS:ROOK": {"a1": {"a2": [ally_entry(0)]}}})
+    with pytest.raises(error, match=message):
+        convert(legacy, CHESS, output_limit=value)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="ally_limit must be a positive int, got float"):
+        convert(legacy, CHESS, ally_limit=2.0)  # type: ignore[arg-type]
+
+
+# --- audit: LegacyEntry built directly is validated ------------------------------------------
+
+
+def test_audit_entry_built_directly_parses_piece_strings_and_evaluates_them() -> None:
+    # The landed constructor kept "CHESS:PAWN" as a plain string, which never equals the piece on
+    # the square: the check failed on the very position it describes.
+    entry = LegacyEntry({"d4": "CHESS:PAWN", "d5": "ally"}, {"d4": "CHESS:+PAWN"}, "chess:pawn", None)
+    assert entry.board_check["d4"] == LegacyPiece.parse("CHESS:PAWN")
+    assert entry.board_patch["d4"] == LegacyPiece.parse("CHESS:+PAWN")
+    assert entry.in_hand_add == Gan.parse("chess:pawn")
+    assert entry_holds(entry, {"d4": "CHESS:PAWN", "d5": "CHESS:KING"}, "first")
+    assert not entry_holds(entry, {"d4": "CHESS:+PAWN", "d5": "CHESS:KING"}, "first")
+    assert entry_transition(entry, "first", CHESS).to_value() == {
+        "board_diff": {"d4": "C:+P"}, "first_player_hand_diff": {"c:p": 1}, "toggle": True,
+    }
+    loaded = LegacyRuleset.from_value({"CHESS:PAWN": {"d2": {"d4": [entry.to_value()]}}})
+    assert loaded["CHESS:PAWN"]["d2"]["d4"][0] == entry
+
+
+def test_audit_entry_built_directly_reports_every_invalid_value() -> None:
+    with pytest.raises(DocumentError) as caught:
+        LegacyEntry(
+            {"a1": "allied", "": "empty", "b1": "CHESS:PAWN"},
+            {"*": None, "a2": "CHESS:PAWN''"},
+            in_hand_add="CHESS:+PAWN",
+            in_hand_del="chess:Pawn",
+        )
+    expected = [
+        ("/board_check/a1", "occupation state 'allied' is none of empty, occupied, enemy, ally nor a GAN"),
+        ("/board_check/", "a square cannot be the empty string"),
+        ("/board_patch/*", "'*' (the hand) cannot be a square"),
+        ("/board_patch/a2", "\"CHESS:PAWN''\" is not a GAN identifier: "),
+        ("/in_hand_add", "'CHESS:+PAWN' is not a GAN identifier: "),
+        ("/in_hand_del", "'chess:Pawn' is not a GAN identifier: "),
+    ]
+    violations = caught.value.violations
+    assert [v.path for v in violations] == [path for path, _ in expected]
+    for violation, (_, start) in zip(violations, expected, strict=True):
+        assert violation.message.startswith(start), violation.message
+    assert isinstance(caught.value, GGNError)
+    assert str(caught.value).startswith("invalid legacy GGN entry document: 6 violations")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (([("a1", "empty")], {}), "board_check must be a mapping of square labels, got list"),
+        (({}, None), "board_patch must be a mapping of square labels, got NoneType"),
+        (({1: "empty"}, {}), r"board_check keys must be square labels \(str\), got int"),
+        (({"a1": 3}, {}), r"a board_check state must be an occupation state \(str\) or a LegacyPiece, got "),
+        (({"a1": None}, {}), "got NoneType"),
+        (({}, {"a1": Gan.parse("CHESS:PAWN")}), "a board_patch value must be a LegacyPiece, its string "),
+        (({}, {}, LegacyPiece.parse("CHESS:PAWN")), "in_hand_add must be a Gan, its string or None, got L"),
+        (({}, {}, None, 7), "in_hand_del must be a Gan, its string or None, got int"),
+    ],
+)
+def test_entry_built_directly_refuses_wrong_types(arguments: tuple[Any, ...], message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        LegacyEntry(*arguments)
+
+
+def test_the_loader_builds_entries_without_checking_them_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Loading checks every value once; the entries come through a private path that takes them as
+    # they are, so validation on construction costs the loader nothing.
+    def refuse(*_: object) -> None:
+        raise AssertionError("the loader went through the public constructor")
+
+    monkeypatch.setattr(LegacyEntry, "__init__", refuse)
+    legacy = LegacyRuleset.from_value({"CHESS:PAWN": {"d2": {"d4": [ally_entry(0, empties=3)]}}})
+    entry = legacy["CHESS:PAWN"]["d2"]["d4"][0]
+    assert entry.board_check["h8"] == "ally" and entry.board_patch["b1"] == LegacyPiece.parse(ALLIES[0])
+    with pytest.raises(AttributeError, match="immutable"):
+        entry.in_hand_add = None
