@@ -460,6 +460,10 @@ def _attacks(tmp: Path) -> list[tuple[tuple[str, ...], int]]:
         (("perft", "chess", "1", "--feen", "4k^4/9/9/9/9/9/9/9/4K^4 / S/s"), 1),
         (("perft", "chess", "1", "--feen", "8/8/8/8/8/8/8/8 / C/c"), 0),
         (("frobnicate",), 2), ((), 2), (("--no-such-option",), 2),
+        # Numbers longer than int() converts (row 12): read, checked and written back.
+        (("parse", "cell", "a" + "9" * 5000), 0), (("parse", "feen", "9" * 5000 + " / C/c"), 0),
+        (("moves", "chess", "9" * 5000 + " / C/c"), 1), (("diff", CHESS_START, "9" * 5000 + " / C/c"), 1),
+        (("perft", "chess", "1", "--feen", "9" * 5000 + " / C/c"), 1),
     ]
 
 
@@ -471,5 +475,6 @@ def test_every_command_attacked_keeps_the_contract(tmp_path: Path) -> None:
         if status:
             assert err.strip(), argv
             assert out == "" or argv[0] in ("validate", "lint") or argv == (), argv  # --format json reports
+            assert len(err) < 2000 or argv == (), argv  # long input is not echoed whole (the help is long)
         # Bytes of the command line that are not text are shown escaped.
         assert not any("\udc80" <= c <= "\udcff" for c in out + err), argv

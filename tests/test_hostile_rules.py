@@ -41,6 +41,12 @@ def test_row4_perft_checks_the_shape_before_building_the_board(game: str) -> Non
         rule_system(game).position(HUGE)
 
 
+def test_row4_a_shape_of_any_size_is_named_in_a_bounded_message() -> None:
+    bounded = r"not one of shape \(99999999999\.\.\.99999999999 \(5,000 digits\),\)$"
+    with pytest.raises(GGNError, match=bounded):
+        perft("chess", 1, "9" * 5000 + " / C/c")
+
+
 def test_row4_a_built_position_of_another_shape_is_refused_by_every_entry_point() -> None:
     rules = rule_system("chess")
     nine = Position.from_feen("9/9/9/9/9/9/9/9/4K^4 / C/c")

@@ -24,8 +24,9 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any, ClassVar, Final, NoReturn, Protocol
 
 from ggn import games
+from ggn._decimal import shown_tuple
 from ggn._document import Document
-from ggn._json import DEFAULT_MAX_ERRORS, Source, decode, read_file
+from ggn._json import DEFAULT_MAX_ERRORS, Source, decode, dumps, read_file
 from ggn.cell import Cell, Hand
 from ggn.convert import BUILTIN_MAPPINGS, builtin_mapping, convert
 from ggn.epin import Epin
@@ -499,7 +500,7 @@ def run(
 
 def _parse(args: argparse.Namespace, out: _Stream, err: _Stream, _: IO[bytes] | None) -> int:
     value = _PARSERS[args.kind](args.text)
-    out.write(json.dumps(value.fields()) + "\n")
+    out.write(dumps(value.fields()) + "\n")  # dumps: a field may be an integer of any length
     return 0
 
 
@@ -666,7 +667,8 @@ def _feen(text: str, game: str | None = None) -> Feen:
     feen = Feen.parse(text)
     if game is not None and feen.shape != games.shape(game):
         board = "x".join(map(str, games.shape(game)))
-        raise GGNError(f"{game} is played on a board of {board} squares, not one of shape {feen.shape}")
+        raise GGNError(f"{game} is played on a board of {board} squares, not one of shape "
+                       f"{shown_tuple(feen.shape)}")
     return feen
 
 
@@ -740,8 +742,8 @@ def _apply(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes
 def _diff(args: argparse.Namespace, out: _Stream, err: _Stream, _: IO[bytes] | None) -> int:
     before, after = _feen(args.before), _feen(args.after)
     if before.shape != after.shape:  # refused before two boards are built for nothing
-        raise GGNError(f"positions of different board shapes ({before.shape} and {after.shape}) "
-                       "have no STN diff")
+        raise GGNError(f"positions of different board shapes ({shown_tuple(before.shape)} and "
+                       f"{shown_tuple(after.shape)}) have no STN diff")
     transition = diff(Position.from_feen(before), Position.from_feen(after))
     out.write(json.dumps(transition.to_value()) + "\n")
     return 0

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
+from ggn._decimal import shown_tuple
 from ggn._types import Side
 from ggn.cell import HAND, Cell, Hand
 from ggn.errors import GGNError, IllegalMoveError
@@ -350,7 +351,8 @@ class RuleSystem:
     def _check_shape(self, shape: tuple[int, ...]) -> None:
         if self.shape is not None and shape != self.shape:
             board = "x".join(map(str, self.shape))
-            raise GGNError(f"{self.name} is played on a board of {board} squares, not one of shape {shape}")
+            raise GGNError(f"{self.name} is played on a board of {board} squares, not one of shape "
+                           f"{shown_tuple(shape)}")
 
     def _checked(self, position: Position) -> Position:
         """``position``, once known to be a Position of the game's board shape."""
