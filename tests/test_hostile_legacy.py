@@ -248,3 +248,73 @@ def test_the_loader_builds_entries_without_checking_them_twice(monkeypatch: pyte
     assert entry.board_check["h8"] == "ally" and entry.board_patch["b1"] == LegacyPiece.parse(ALLIES[0])
     with pytest.raises(AttributeError, match="immutable"):
         entry.in_hand_add = None
+
+
+# --- long labels and pieces are named, not copied into every message --------------------------
+
+LONG_LABEL = "x!" + "y" * 100_000  # not a CELL coordinate
+LONG_PIECE = "CHESS:" + "Q" * 100_000  # a GAN the chess mapping does not name
+
+
+@pytest.mark.parametrize(
+    ("document", "path", "start"),
+    [
+        ({"CHESS:ROOK": {LONG_LABEL: {"a2": [{"board_check": {}, "board_patch": {}}]}}},
+         f"/CHESS:ROOK/{LONG_LABEL}", f"source {LONG_LABEL[:40]!r}... (100,002 characters) is not a CELL"),
+        ({"CHESS:ROOK": {"a1": {LONG_LABEL: [{"board_check": {}, "board_patch": {}}]}}},
+         f"/CHESS:ROOK/a1/{LONG_LABEL}", f"destination {LONG_LABEL[:40]!r}... (100,002 characters) is not"),
+        ({"CHESS:ROOK": {"a1": {"a2": [{"board_check": {LONG_LABEL: "empty"}, "board_patch": {}}]}}},
+         f"/CHESS:ROOK/a1/a2/0/board_check/{LONG_LABEL}", f"square {LONG_LABEL[:40]!r}... (100,002 "),
+        ({LONG_PIECE: {"a1": {"a2": [{"board_check": {}, "board_patch": {}}]}}},
+         f"/{LONG_PIECE}", f"no QPI for {LONG_PIECE[:40]!r}... (100,006 characters) in the mapping"),
+        ({"CHESS:ROOK": {"a1": {"a2": [{"board_check": {"a3": LONG_PIECE}, "board_patch": {}}]}}},
+         "/CHESS:ROOK/a1/a2/0/board_check/a3", f"no QPI for {LONG_PIECE[:40]!r}... (100,006 characters)"),
+        ({"CHESS:ROOK": {"a1": {"a2": [{"board_check": {}, "board_patch": {"a3": LONG_PIECE}}]}}},
+         "/CHESS:ROOK/a1/a2/0/board_patch/a3", "the effect of this entry is not carried over"),
+    ],
+)
+def test_notes_name_long_labels_and_pieces_briefly(document: dict[str, Any], path: str, start: str) -> None:
+    (note,) = convert(LegacyRuleset.from_value(document), CHESS).notes
+    assert note.path == path
+    assert note.message.startswith(start)
+    assert len(note.message) < 400
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"board_check": {"a2": "x" * 100_000}, "board_patch": {}},
+        {"board_check": {}, "board_patch": {"a2": "x" * 100_000}},
+        {"board_check": {}, "board_patch": {}, "in_hand_add": "x" * 100_000},
+        {"board_check": {}, "board_patch": {}, "x" * 100_000: 1},
+    ],
+)
+def test_load_errors_name_long_values_briefly(entry: dict[str, Any]) -> None:
+    with pytest.raises(DocumentError) as caught:
+        LegacyRuleset.from_value({"CHESS:ROOK": {"a1": {"a2": [entry]}}})
+    (violation,) = caught.value.violations
+    assert "'xxxxxxxxxx" in violation.message and "(100,000 characters)" in violation.message
+    assert len(violation.message) < 300
+
+
+def test_evaluation_errors_name_long_values_briefly() -> None:
+    entry = LegacyEntry({"a2": "empty"}, {})
+    with pytest.raises(GGNError) as caught:
+        entry_holds(entry, {"a2": LONG_PIECE + "!"}, "first")
+    assert len(str(caught.value)) < 400
+    with pytest.raises(GGNError, match=r"^the active side is 'first' or 'second', not 'wwwww") as caught:
+        entry_holds(entry, {}, "w" * 100_000)  # type: ignore[arg-type]
+    assert len(str(caught.value)) < 200
+    with pytest.raises(GGNError) as caught:
+        CHESS.qpi(LONG_PIECE)
+    assert len(str(caught.value)) < 300
+    assert 'add an entry such as "<GAN>": "<SIN>:<PIN>"' in str(caught.value)
+
+
+def test_convert_refuses_a_mapping_of_the_wrong_type() -> None:
+    legacy = LegacyRuleset.from_value({"CHESS:ROOK": {"a1": {"a2": [ally_entry(0)]}}})
+    for mapping in (5, None, ["CHESS:ROOK"]):
+        with pytest.raises(TypeError, match="mapping must be a GanMapping or a mapping of strings, got "):
+            convert(legacy, mapping)  # type: ignore[arg-type]
+    with pytest.raises(GGNError, match="output_limit is a positive integer, not a negative number of"):
+        convert(legacy, CHESS, output_limit=-(10**5000))

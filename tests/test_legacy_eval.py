@@ -102,10 +102,24 @@ def test_bad_active_and_bad_squares_are_clear_errors() -> None:
     with pytest.raises(GGNError, match=r"^square 'b2' holds 'C:k', which is not a legacy GGN piece \(GAN\): "
                                        r"mixed"):
         entry_holds(entry, {"b2": "C:k"}, "first")
-    with pytest.raises(GGNError, match=r"^square labels are strings, got 1$"):
+    # Wrong Python types are TypeErrors naming the parameter (issue 8, as everywhere in the API).
+    with pytest.raises(TypeError, match=r"^squares must be a mapping whose keys are square labels \(str\), "
+                                        r"got int$"):
         entry_holds(entry, {1: "CHESS:KING"}, "first")  # type: ignore[dict-item]
-    with pytest.raises(GGNError, match=r"^squares must be a mapping from square label to piece, not list$"):
+    with pytest.raises(TypeError, match=r"^squares must be a mapping from square label to piece, got list$"):
         entry_holds(entry, ["b2"], "first")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^squares\['b2'\] must be a LegacyPiece, its string or None, got i"):
+        entry_holds(entry, {"b2": 5}, "first")  # type: ignore[dict-item]
+    with pytest.raises(TypeError, match=r"^active must be 'first' or 'second' \(a str\), got int$"):
+        where([entry], 1, {})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^entry must be a LegacyEntry, got dict$"):
+        entry_holds({"board_check": {}}, {}, "first")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^each of entries must be a LegacyEntry, got str$"):
+        where(["b2"], "first", {})  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"^entries must be an iterable of LegacyEntry, got LegacyEntry$"):
+        where(entry, "first", {})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^entry must be a LegacyEntry, got NoneType$"):
+        entry_transition(None, "first", CHESS)  # type: ignore[arg-type]
 
 
 # --- entries as transitions ---------------------------------------------------------------

@@ -69,7 +69,7 @@ from ggn._types import Side, expect
 from ggn.cell import HAND, Cell, Hand, _parse_cell
 from ggn.errors import GGNError, NotationError, NotFoundError, extend, pointer
 from ggn.gan import LegacyPiece
-from ggn.legacy import LegacyEntry, LegacyRuleset
+from ggn.legacy import LegacyEntry, LegacyRuleset, _quoted
 from ggn.legacy_eval import GanMapping, _effect
 from ggn.qpi import Qpi
 from ggn.ruleset import Ruleset
@@ -243,8 +243,8 @@ class _Converter:
                                 f"({_plural(count, 'entry', 'entries')})")
                 continue
             if qpi in first_of:
-                self.note(path, f"{str(piece)!r} maps to {str(qpi)!r}, as {str(first_of[qpi])!r} does: "
-                                f"their moves are merged under {str(qpi)!r}")
+                self.note(path, f"{_quoted(piece)} maps to {_quoted(qpi)}, as {_quoted(first_of[qpi])} does: "
+                                f"their moves are merged under {_quoted(qpi)}")
             else:
                 first_of[qpi] = piece
             for source_label, destinations in sources.items():
@@ -256,7 +256,7 @@ class _Converter:
                     try:
                         source = _parse_cell(source_label)
                     except NotationError as error:
-                        self.note(source_path, f"source {source_label!r} is not a CELL coordinate "
+                        self.note(source_path, f"source {_quoted(source_label)} is not a CELL coordinate "
                                                f"({error.reason}): its moves are not carried over")
                         continue
                 for destination_label, entries in destinations.items():
@@ -264,7 +264,7 @@ class _Converter:
                     try:
                         destination = _parse_cell(destination_label)
                     except NotationError as error:
-                        self.note(destination_path, f"destination {destination_label!r} is not a CELL "
+                        self.note(destination_path, f"destination {_quoted(destination_label)} is not a CELL "
                                                     f"coordinate ({error.reason}): this move is not "
                                                     "carried over")
                         continue
@@ -280,7 +280,7 @@ class _Converter:
         return document, effects
 
     def _no_qpi(self, piece: LegacyPiece) -> str:
-        return f"no QPI for {str(piece)!r} in the mapping"
+        return f"no QPI for {_quoted(piece)} in the mapping"
 
     def _destination(
         self, piece: LegacyPiece, source: Cell | Hand, entries: tuple[LegacyEntry, ...], path: str
@@ -322,12 +322,12 @@ class _Converter:
                 shown = str(state)
                 if state in ("occupied", "ally") or state == piece:
                     self.note(extend(check_path, label),
-                              f"the source square is checked for {shown!r}, which always holds as the "
+                              f"the source square is checked for {_quoted(shown)}, which always holds as the "
                               "moving piece stands there: the check is left out (GGN 1.0.0 forbids "
                               "the source in conditions)")
                 else:
                     self.note(extend(check_path, label),
-                              f"the source square is checked for {shown!r}, which never holds as the "
+                              f"the source square is checked for {_quoted(shown)}, which never holds as the "
                               "moving piece stands there: the entry is left out")
                     return []
         ok = True
@@ -337,7 +337,7 @@ class _Converter:
                 cell = _parse_cell(label)
             except NotationError as error:
                 ok = False
-                self.note(square_path, f"square {label!r} is not a CELL coordinate ({error.reason}): "
+                self.note(square_path, f"square {_quoted(label)} is not a CELL coordinate ({error.reason}): "
                                        "this entry is not carried over")
                 continue
             if cell == source:
@@ -476,7 +476,9 @@ def convert(
         expect(limit, int, name, "a positive int" + (" or None" if name == "output_limit" else ""))
         assert isinstance(limit, int)
         if limit < 1:
-            raise GGNError(f"{name} is a positive integer, not {limit!r}")
+            shown = str(limit) if limit > -(10**18) else "a negative number of thousands of digits"
+            raise GGNError(f"{name} is a positive integer, not {shown}")
+    expect(mapping, (GanMapping, Mapping), "mapping", "a GanMapping or a mapping of strings")
     resolved = mapping if isinstance(mapping, GanMapping) else GanMapping.of(mapping)
     converter = _Converter(legacy, resolved, ally_limit, output_limit)
     document, effects = converter.run()

@@ -45,6 +45,18 @@ _parse_piece: Final = Memo(LegacyPiece.parse)
 _parse_gan: Final = Memo(Gan.parse)
 
 
+def _quoted(text: object) -> str:
+    """The ``repr`` of a piece of the input for a message, cut to its first 40 characters:
+    a label or a piece of a megabyte is named, not copied into every message about it."""
+    text = str(text)
+    if len(text) <= _SHOWN:
+        return repr(text)
+    return f"{text[:_SHOWN]!r}... ({len(text):,} characters)"
+
+
+_SHOWN: Final = 40
+
+
 def _label(text: str) -> str:
     if not isinstance(text, str) or not text:
         raise NotationError("square label", str(text), "a square label is a non-empty string")
@@ -182,7 +194,7 @@ def _given_state(state: object, field: str, path: str, out: Collector) -> Any:
     try:
         return _parse_piece(state)
     except NotationError as error:
-        out.add(path, f"occupation state {state[:40]!r} is none of {', '.join(OCCUPATION_STATES)} "
+        out.add(path, f"occupation state {_quoted(state)} is none of {', '.join(OCCUPATION_STATES)} "
                       f"nor a GAN identifier: {error.reason}")
     return _INVALID
 
@@ -196,7 +208,7 @@ def _given_patched(piece: object, field: str, path: str, out: Collector) -> Any:
     try:
         return _parse_piece(piece)
     except NotationError as error:
-        out.add(path, f"{piece[:40]!r} is not a GAN identifier: {error.reason}")
+        out.add(path, f"{_quoted(piece)} is not a GAN identifier: {error.reason}")
     return _INVALID
 
 
@@ -208,7 +220,7 @@ def _given_hand(piece: object, field: str, out: Collector) -> Gan | None:
     try:
         return _parse_gan(piece)
     except NotationError as error:
-        out.add("/" + field, f"{piece[:40]!r} is not a GAN identifier: {error.reason}")
+        out.add("/" + field, f"{_quoted(piece)} is not a GAN identifier: {error.reason}")
     return None
 
 
@@ -364,7 +376,7 @@ def _check_entries(value: Any, path: str, out: Collector) -> LegacyEntries | Non
             if key not in _ENTRY_FIELDS:
                 item_ok = False
                 if isinstance(key, str):
-                    out.add(extend(item_path, key), f"unknown field {key!r}: an entry has only "
+                    out.add(extend(item_path, key), f"unknown field {_quoted(key)}: an entry has only "
                                                     + ", ".join(repr(f) for f in _ENTRY_FIELDS))
                 else:
                     out.add(item_path, f"field names must be strings, got {describe(key)}")
@@ -386,7 +398,7 @@ def _check_entries(value: Any, path: str, out: Collector) -> LegacyEntries | Non
                 item_ok = False
                 hands.append(None)
                 if isinstance(raw, str):
-                    out.add(item_path + "/" + field, f"{raw!r} is not a GAN identifier: "
+                    out.add(item_path + "/" + field, f"{_quoted(raw)} is not a GAN identifier: "
                                                      f"{error.reason}")
                 else:
                     out.add(item_path + "/" + field, f"{field} must be a GAN string or null, "
@@ -415,7 +427,7 @@ def _check_check(value: Any, path: str, out: Collector) -> dict[str, Any] | None
         except NotationError as error:
             ok = False
             if isinstance(state, str):
-                out.add(extend(path, key), f"occupation state {state!r} is none of "
+                out.add(extend(path, key), f"occupation state {_quoted(state)} is none of "
                                            f"{', '.join(OCCUPATION_STATES)} nor a GAN "
                                            f"identifier: {error.reason}")
             else:
@@ -441,7 +453,7 @@ def _check_patch(value: Any, path: str, out: Collector) -> dict[str, LegacyPiece
         except NotationError as error:
             ok = False
             if isinstance(piece, str):
-                out.add(extend(path, key), f"{piece!r} is not a GAN identifier: {error.reason}")
+                out.add(extend(path, key), f"{_quoted(piece)} is not a GAN identifier: {error.reason}")
             else:
                 out.add(extend(path, key), f"a patched square takes a GAN string or null, got "
                                            f"{describe(piece)}")

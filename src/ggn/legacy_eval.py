@@ -43,11 +43,11 @@ from typing import Any, ClassVar, Final, TypeAlias
 from ggn._cache import Memo
 from ggn._document import Document, FrozenMap, report_duplicates
 from ggn._json import Collector, describe
-from ggn._types import Side, opponent
+from ggn._types import Side, expect, opponent
 from ggn.cell import Cell, _parse_cell
 from ggn.errors import ConversionError, GGNError, LabelError, NotationError, UnmappedPieceError, extend
 from ggn.gan import LegacyPiece
-from ggn.legacy import LegacyEntry
+from ggn.legacy import LegacyEntry, _quoted
 from ggn.qpi import Qpi, _parse_qpi
 from ggn.sin import Sin
 from ggn.stn import Transition
@@ -193,14 +193,15 @@ class GanMapping(Document):
         return None
 
     def _unmapped(self, piece: LegacyPiece) -> str:
-        message = f"no QPI for {str(piece)!r} in the mapping"
+        message = f"no QPI for {_quoted(piece)} in the mapping"
         if piece.state != "normal":
             plain = LegacyPiece(piece.gan, "normal", piece.derived)
             base = self._find(plain)
             if base is not None and base.state != "normal":
-                return (f"{message}: {str(plain)!r} maps to {str(base)!r}, which has a state of its "
-                        f"own, so {str(piece)!r} needs an entry of its own")
-        return f'{message}; add an entry such as "{piece}": "<SIN>:<PIN>"'
+                return (f"{message}: {_quoted(plain)} maps to {_quoted(base)}, which has a state of "
+                        f"its own, so {_quoted(piece)} needs an entry of its own")
+        example = str(piece) if len(str(piece)) <= 40 else "<GAN>"
+        return f'{message}; add an entry such as "{example}": "<SIN>:<PIN>"'
 
     def __or__(self, other: GanMapping) -> GanMapping:
         if not isinstance(other, GanMapping):
@@ -246,7 +247,7 @@ class GanMapping(Document):
                 piece = _parse_piece(key)
             except NotationError as error:
                 ok = False
-                out.add(path, f"{key!r} is not a GAN identifier: {error.reason}")
+                out.add(path, f"{_quoted(key)} is not a GAN identifier: {error.reason}")
                 continue
             if not isinstance(target, str):
                 ok = False
@@ -256,7 +257,7 @@ class GanMapping(Document):
                 qpi = _parse_qpi(target)
             except NotationError as error:
                 ok = False
-                out.add(path, f"{target!r} is not a QPI: {error.reason}")
+                out.add(path, f"{_quoted(target)} is not a QPI: {error.reason}")
                 continue
             problems = _entry_problems(piece, qpi)
             for problem in problems:
@@ -273,14 +274,14 @@ def _entry_problems(piece: LegacyPiece, qpi: Qpi) -> list[str]:
     if not isinstance(piece, LegacyPiece) or not isinstance(qpi, Qpi):
         return [f"an entry maps a LegacyPiece to a Qpi, got {piece!r} to {qpi!r}"]
     if piece.side != qpi.side:
-        problems.append(f"{str(piece)!r} is a piece of the {piece.side} player but {str(qpi)!r} "
+        problems.append(f"{_quoted(piece)} is a piece of the {piece.side} player but {_quoted(qpi)} "
                         f"one of the {qpi.side} side: the case of the PIN must follow the GAN's")
     if piece.derived != qpi.derived:
         if piece.derived:
-            problems.append(f"{str(piece)!r} is derived (') but {str(qpi)!r} is native: a derived "
+            problems.append(f"{_quoted(piece)} is derived (') but {_quoted(qpi)} is native: a derived "
                             "piece maps to a QPI whose SIN and PIN cases differ")
         else:
-            problems.append(f"{str(piece)!r} is native but {str(qpi)!r} is derived: a native piece "
+            problems.append(f"{_quoted(piece)} is native but {_quoted(qpi)} is derived: a native piece "
                             "maps to a QPI whose SIN and PIN cases agree")
     return problems
 
@@ -309,13 +310,14 @@ def _resolver(to_qpi: ToQpi) -> Callable[[LegacyPiece], Qpi]:
         except KeyError:
             found = None
         if found is None:
-            raise UnmappedPieceError(piece, f"no QPI for {str(piece)!r}: the mapping gave none")
+            raise UnmappedPieceError(piece, f"no QPI for {_quoted(piece)}: the mapping gave none")
         qpi = _parse_qpi(found) if isinstance(found, str) else found
         if not isinstance(qpi, Qpi):
-            raise TypeError(f"the mapping gave {found!r} for {str(piece)!r}, not a Qpi or a string")
+            raise TypeError(f"the mapping gave {type(found).__name__} for {_quoted(piece)}, not a Qpi or a "
+                            "string")
         if qpi.side != piece.side:
-            raise ConversionError(f"the mapping turns {str(piece)!r}, a piece of the {piece.side} "
-                                  f"player, into {str(qpi)!r}, a piece of the {qpi.side} side")
+            raise ConversionError(f"the mapping turns {_quoted(piece)}, a piece of the {piece.side} "
+                                  f"player, into {_quoted(qpi)}, a piece of the {qpi.side} side")
         return qpi
 
     return resolve
@@ -334,28 +336,34 @@ def _active(active: object) -> Side:
         return "first"
     if active == "second":
         return "second"
-    raise GGNError(f"the active side is 'first' or 'second', not {active!r}")
+    expect(active, str, "active", "'first' or 'second' (a str)")
+    assert isinstance(active, str)
+    raise GGNError(f"the active side is 'first' or 'second', not {_quoted(active)}")
 
 
 def _board(squares: Squares) -> dict[str, LegacyPiece]:
-    if not isinstance(squares, Mapping):
-        raise GGNError(f"squares must be a mapping from square label to piece, not "
-                       f"{type(squares).__name__}")
+    expect(squares, Mapping, "squares", "a mapping from square label to piece")
     board: dict[str, LegacyPiece] = {}
     for label, piece in squares.items():
-        if not isinstance(label, str):
-            raise GGNError(f"square labels are strings, got {label!r}")
+        expect(label, str, "squares", "a mapping whose keys are square labels (str)")
         if piece is None:
             continue
         if isinstance(piece, LegacyPiece):
             board[label] = piece
             continue
+        expect(piece, str, f"squares[{_quoted(label)}]", "a LegacyPiece, its string or None")
         try:
             board[label] = _parse_piece(piece)
         except NotationError as error:
-            raise GGNError(f"square {label!r} holds {piece!r}, which is not a legacy GGN piece (GAN): "
-                           f"{error.reason}") from None
+            raise GGNError(f"square {_quoted(label)} holds {_quoted(piece)}, which is not a legacy GGN "
+                           f"piece (GAN): {error.reason}") from None
     return board
+
+
+def _entry(entry: object, parameter: str = "entry") -> LegacyEntry:
+    expect(entry, LegacyEntry, parameter, "a LegacyEntry")
+    assert isinstance(entry, LegacyEntry)
+    return entry
 
 
 def _holds(entry: LegacyEntry, board: Mapping[str, LegacyPiece], active: Side) -> bool:
@@ -379,21 +387,23 @@ def _holds(entry: LegacyEntry, board: Mapping[str, LegacyPiece], active: Side) -
 def entry_holds(entry: LegacyEntry, squares: Squares, active: Side) -> bool:
     """Whether every square of the entry's ``board_check`` is in its occupation state.
 
-    >>> from ggn.legacy import LegacyEntry
+    >>> from ggn.legacy import LegacyEntry, _quoted
     >>> entry = LegacyEntry({"d4": "ally", "d5": "occupied"}, {})
     >>> entry_holds(entry, {"d4": "CHESS:PAWN", "d5": "chess:pawn"}, "first")
     True
     >>> entry_holds(entry, {"d4": "CHESS:PAWN", "d5": "chess:pawn"}, "second")
     False
     """
-    return _holds(entry, _board(squares), _active(active))
+    return _holds(_entry(entry), _board(squares), _active(active))
 
 
 def where(entries: Iterable[LegacyEntry], active: Side, squares: Squares) -> tuple[LegacyEntry, ...]:
     """The entries whose ``board_check`` holds, in order (the reference library's query shape)."""
     side = _active(active)
     board = _board(squares)
-    return tuple(entry for entry in entries if _holds(entry, board, side))
+    if isinstance(entries, (str, bytes, Mapping)) or not isinstance(entries, Iterable):
+        raise TypeError(f"entries must be an iterable of LegacyEntry, got {type(entries).__name__}")
+    return tuple(entry for entry in entries if _holds(_entry(entry, "each of entries"), board, side))
 
 
 # --- effects ------------------------------------------------------------------------------
@@ -419,7 +429,7 @@ def _effect(
         try:
             cell = _parse_cell(label)
         except NotationError as error:
-            faults.append(LabelError(label, f"board_patch square {label!r} is not a CELL coordinate "
+            faults.append(LabelError(label, f"board_patch square {_quoted(label)} is not a CELL coordinate "
                                             f"({error.reason})", where))
             continue
         board[cell] = None if piece is None else name(piece, where)
@@ -446,14 +456,14 @@ def entry_transition(entry: LegacyEntry, active: Side, to_qpi: ToQpi) -> Transit
     Active Player's hand; the turn passes (``toggle``), as a legacy entry is one move.
     Raise :class:`LabelError` or :class:`UnmappedPieceError` (the first fault) otherwise.
 
-    >>> from ggn.legacy import LegacyEntry
+    >>> from ggn.legacy import LegacyEntry, _quoted
     >>> from ggn.gan import Gan
     >>> drop = LegacyEntry({"e5": "empty"}, {"e5": LegacyPiece.parse("shogi:pawn")},
     ...                    in_hand_del=Gan.parse("shogi:pawn"))
     >>> entry_transition(drop, "second", {"SHOGI:PAWN": "S:P"}).to_value()
     {'board_diff': {'e5': 's:p'}, 'second_player_hand_diff': {'s:p': -1}, 'toggle': True}
     """
-    transition, faults = _effect(entry, _active(active), _resolver(to_qpi))
+    transition, faults = _effect(_entry(entry), _active(active), _resolver(to_qpi))
     if faults:
         raise faults[0]
     assert transition is not None
