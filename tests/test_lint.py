@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import types
 from typing import Any
 
@@ -347,3 +348,53 @@ def test_row3_lint_when_every_possibility_shares_its_conditions() -> None:
     assert warnings[0][2] == (
         f"possibility 0 adds nothing: whenever it holds, possibility {count - 1} holds too"
     )
+
+
+# --- arguments as an attacker gives them ---------------------------------------------------
+
+RULES = Ruleset.from_value({"C:R": {"a1": {"a2": [{"must": {"z2": "empty"}}]}}})
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ((None,), "ruleset must be a Ruleset, got NoneType"),
+        (({"C:R": {}},), "ruleset must be a Ruleset, got dict"),
+        ((RULES, "8x8"), r"shape must be a sequence of ints \(a board's sizes\), got str"),
+        ((RULES, 8), r"shape must be a sequence of ints \(a board's sizes\), got int"),
+        ((RULES, iter([8, 8])), r"shape must be a sequence of ints \(a board's sizes\), got list_iterator"),
+        ((RULES, (8, "8")), r"shape must be a sequence of ints \(a board's sizes\), got str"),
+        ((RULES, (8.0, 8)), r"shape must be a sequence of ints \(a board's sizes\), got float"),
+        ((RULES, (True, 8)), r"shape must be a sequence of ints \(a board's sizes\), got bool"),
+    ],
+)
+def test_arguments_of_the_wrong_type(arguments: tuple[Any, ...], message: str) -> None:
+    with pytest.raises(TypeError, match=f"^{message}$"):
+        lint(*arguments)
+
+
+@pytest.mark.parametrize(
+    ("shape", "message"),
+    [
+        ((), "shape must give at least one dimension, got an empty sequence"),
+        ((0, 8), "a board has at least one square along each dimension, but shape has 0"),
+        ((8, -(10**5000)), "a board has at least one square along each dimension, but shape has "
+                           "(a negative number of about 5,001 digits)"),
+    ],
+)
+def test_shapes_without_squares(shape: tuple[int, ...], message: str) -> None:
+    with pytest.raises(ggn.GGNError, match=f"^{re.escape(message)}$"):
+        lint(RULES, shape)
+
+
+def test_huge_board_sizes_are_written_by_their_length() -> None:
+    # Python refuses to write an int of more than 4,300 digits: the landed lint let that
+    # ValueError escape from the very message of an off-board warning.
+    assert [str(w) for w in lint(RULES, [10**5000, 1])] == [
+        f"{path}: {cell} is not a square of the (a number of about 5,001 digits)x1 board [off-board]"
+        for path, cell in (("/C:R/a1/a2", "a2"), ("/C:R/a1/a2/0/must/z2", "z2"))
+    ]
+    assert [w.path for w in lint(RULES, range(26, 28))] == []
+    assert [w.message for w in lint(RULES, [2**62, 1])] == [
+        f"{cell} is not a square of the {2**62}x1 board" for cell in ("a2", "z2")
+    ]

@@ -32,9 +32,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ggn._types import SIDES, Side
+from ggn._types import SIDES, Side, expect
 from ggn.cell import Cell, Hand
-from ggn.errors import extend
+from ggn.errors import GGNError, extend
 from ggn.lcn import EMPTY, ENEMY, Conditions, StateValue
 from ggn.qpi import Qpi
 from ggn.ruleset import Possibility, Ruleset
@@ -210,6 +210,29 @@ def _first_related(possibilities: Sequence[Possibility]) -> list[int]:
 _UNRELATED = [-1]
 
 
+def _board_shape(shape: object) -> tuple[int, ...]:
+    """``shape`` checked: a sequence of at least one size, each an int of at least 1."""
+    if not isinstance(shape, Sequence) or isinstance(shape, (str, bytes)):
+        raise TypeError(f"shape must be a sequence of ints (a board's sizes), got {type(shape).__name__}")
+    if not shape:
+        raise GGNError("shape must give at least one dimension, got an empty sequence")
+    for size in shape:
+        expect(size, int, "shape", "a sequence of ints (a board's sizes)")
+        if size < 1:
+            raise GGNError(f"a board has at least one square along each dimension, but shape has "
+                           f"{_size_text(size)}")
+    return tuple(shape)
+
+
+def _size_text(size: int) -> str:
+    """A size for a message: a number past 19 digits is named by its length, as Python refuses
+    to write one of more than 4,300 digits."""
+    if abs(size).bit_length() <= 63:
+        return str(size)
+    sign = "negative " if size < 0 else ""
+    return f"(a {sign}number of about {int(abs(size).bit_length() * 0.30103) + 1:,} digits)"
+
+
 def _on_board(cell: Cell, shape: Sequence[int]) -> bool:
     if len(cell.indices) != len(shape):
         return False
@@ -246,16 +269,20 @@ def lint(ruleset: Ruleset, shape: Sequence[int] | None = None) -> list[LintWarni
     """Every SHOULD-level warning of a valid ruleset, in document order.
 
     With ``shape`` (a board's sizes per dimension, as FEEN gives them), squares
-    outside that board are flagged too.
+    outside that board are flagged too. A ``ruleset`` that is not a :class:`Ruleset` or a
+    ``shape`` that is not a sequence of ints raises :class:`TypeError`; a size below 1,
+    :class:`~ggn.errors.GGNError`.
     """
+    expect(ruleset, Ruleset, "ruleset", "a Ruleset")
+    board = None if shape is None else _board_shape(shape)
     warnings: list[LintWarning] = []
     dimensions: dict[int, str] = {}
 
     def place(cell: Cell, path: str) -> None:
-        if shape is not None and not _on_board(cell, shape):
-            size = "x".join(str(n) for n in shape)
+        if board is not None and not _on_board(cell, board):
+            size = "x".join(_size_text(n) for n in board)
             warnings.append(LintWarning(path, f"{cell} is not a square of the {size} board", "off-board"))
-        elif shape is None and cell.dimensions not in dimensions:
+        elif board is None and cell.dimensions not in dimensions:
             if dimensions:
                 first = next(iter(dimensions))
                 warnings.append(LintWarning(
