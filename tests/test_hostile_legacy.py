@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 import ggn.convert
-from ggn import Cell, DocumentError, GGNError, LegacyEntry, LegacyPiece, LegacyRuleset
+from ggn import Cell, DocumentError, GGNError, LegacyEntry, LegacyPiece, LegacyRuleset, Qpi
 from ggn.convert import Conversion, Note, builtin_mapping, convert
 from ggn.gan import Gan
-from ggn.legacy_eval import entry_holds, entry_transition
+from ggn.legacy_eval import GanMapping, entry_holds, entry_transition
 
 CHESS = builtin_mapping("chess")
 NAMES = ("KING", "QUEEN", "ROOK", "BISHOP", "KNIGHT", "PAWN")
@@ -318,3 +318,16 @@ def test_convert_refuses_a_mapping_of_the_wrong_type() -> None:
             convert(legacy, mapping)  # type: ignore[arg-type]
     with pytest.raises(GGNError, match="output_limit is a positive integer, not a negative number of"):
         convert(legacy, CHESS, output_limit=-(10**5000))
+
+
+def test_a_mapping_built_directly_refuses_wrong_types() -> None:
+    king = LegacyPiece.parse("CHESS:KING")
+    with pytest.raises(TypeError, match=r"^entries must be a mapping of LegacyPiece to Qpi, got int$"):
+        GanMapping(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^entries must map LegacyPiece to Qpi, got str to str \(GanMap"):
+        GanMapping({"CHESS:KING": "C:K^"})  # type: ignore[dict-item]
+    with pytest.raises(TypeError, match=r"^entries must map LegacyPiece to Qpi, got LegacyPiece to str "):
+        GanMapping({king: "C:K^"})  # type: ignore[dict-item]
+    with pytest.raises(TypeError, match=r"^mapping must be a mapping of legacy pieces to QPI, got list$"):
+        GanMapping.of([("CHESS:KING", "C:K^")])  # type: ignore[arg-type]
+    assert GanMapping({king: Qpi.parse("C:K^")}) == GanMapping.of({"CHESS:KING": "C:K^"})

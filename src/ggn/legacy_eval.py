@@ -123,6 +123,11 @@ class GanMapping(Document):
     _cache: dict[LegacyPiece, Qpi | None]
 
     def __init__(self, entries: Mapping[LegacyPiece, Qpi]) -> None:
+        expect(entries, Mapping, "entries", "a mapping of LegacyPiece to Qpi")
+        for piece, qpi in entries.items():
+            if not isinstance(piece, LegacyPiece) or not isinstance(qpi, Qpi):
+                raise TypeError(f"entries must map LegacyPiece to Qpi, got {type(piece).__name__} to "
+                                f"{type(qpi).__name__} (GanMapping.of takes strings)")
         problems = [
             message for piece, qpi in entries.items() for message in _entry_problems(piece, qpi)
         ]
@@ -134,6 +139,7 @@ class GanMapping(Document):
     @classmethod
     def of(cls, mapping: Mapping[str, str] | Mapping[LegacyPiece, Qpi]) -> GanMapping:
         """Build from a Python mapping of strings or parsed values, validated as if loaded."""
+        expect(mapping, Mapping, "mapping", "a mapping of legacy pieces to QPI")
         return cls.from_value({str(key): str(value) for key, value in mapping.items()})
 
     @property
@@ -271,8 +277,6 @@ class GanMapping(Document):
 
 def _entry_problems(piece: LegacyPiece, qpi: Qpi) -> list[str]:
     problems: list[str] = []
-    if not isinstance(piece, LegacyPiece) or not isinstance(qpi, Qpi):
-        return [f"an entry maps a LegacyPiece to a Qpi, got {piece!r} to {qpi!r}"]
     if piece.side != qpi.side:
         problems.append(f"{_quoted(piece)} is a piece of the {piece.side} player but {_quoted(qpi)} "
                         f"one of the {qpi.side} side: the case of the PIN must follow the GAN's")
