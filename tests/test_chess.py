@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
-import chess
 import jsonschema
 import pytest
 
 from ggn import games
 from ggn.errors import GGNError, NotationError
-from ggn.evaluate import Move, reference_moves
+from ggn.evaluate import Move
 from ggn.feen import Feen
 from ggn.games._pieces import Game, Movement, Piece, build, ranks, squares
 from ggn.games.chess import START, document, from_fen, ruleset
@@ -20,6 +18,11 @@ from ggn.linter import lint
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
+from support import assert_compiled_matches_plain, assert_same_moves, random_positions
+
+pytest.importorskip("chess")
+import chess
+
 from oracle_boards import chess_feen as feen_of
 
 SEED = 20240601
@@ -32,19 +35,18 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
 Pair = tuple[str, str]
 
 
+def _push(board: chess.Board, move: chess.Move) -> chess.Board:
+    board.push(move)
+    return board
+
+
 # python-chess to FEEN straight from the board (independent of from_fen): oracle_boards.chess_feen
 def random_boards(seed: int, count: int) -> list[chess.Board]:
     """``count`` positions of random games: each move drawn uniformly among the legal ones."""
-    rng = random.Random(seed)
-    boards: list[chess.Board] = []
-    board = chess.Board()
-    while len(boards) < count:
-        boards.append(board.copy(stack=False))
-        if board.is_game_over() or board.ply() >= PLIES:
-            board = chess.Board()
-        else:
-            board.push(rng.choice(list(board.legal_moves)))
-    return boards
+    return random_positions(
+        chess.Board(), lambda _: chess.Board(),
+        lambda board, _: [] if board.is_game_over() else list(board.legal_moves), _push,
+        lambda board: board.copy(stack=False), count=count, seed=seed, plies=PLIES)
 
 
 def their_pairs(board: chess.Board) -> set[Pair]:
@@ -61,22 +63,16 @@ def pairs(moves: list[Move]) -> set[Pair]:
     return {(str(m.source), str(m.destination)) for m in moves}
 
 
-def _key(move: Move) -> tuple[str, str, str, tuple[str, ...]]:
-    return (str(move.piece), str(move.source), str(move.destination),
-            tuple(repr(p) for p in move.possibilities))
-
-
 def assert_agrees(board: chess.Board, moves: list[Move]) -> int:
     """Check our moves against python-chess's pseudo-legal ones; return how many castlings we
     list that python-chess refuses because of an attack (the only difference allowed)."""
-    theirs = their_pairs(board)
-    assert theirs <= pairs(moves), f"{board.fen()}: missing {sorted(theirs - pairs(moves))}"
-    refused = 0
-    for move in moves:
-        if (str(move.source), str(move.destination)) not in theirs:
-            assert castling_refused_for_attack(board, move), f"{board.fen()}: extra {move}"
-            refused += 1
-    return refused
+    by_pair = {(str(m.source), str(m.destination)): m for m in moves}
+
+    def explain(pair: Pair) -> str | None:
+        return "castling refused" if castling_refused_for_attack(board, by_pair[pair]) else None
+
+    ours = [(str(m.source), str(m.destination)) for m in moves]
+    return assert_same_moves(ours, their_pairs(board), board.fen(), explain)["castling refused"]
 
 
 def castling_refused_for_attack(board: chess.Board, move: Move) -> bool:
@@ -281,15 +277,8 @@ def test_random_positions_against_python_chess(boards: list[chess.Board]) -> Non
 
 
 def test_compiled_moves_match_plain_evaluation(boards: list[chess.Board]) -> None:
-    rules = ruleset()
-    checked = 0
-    for board in boards[::REFERENCE_EVERY]:
-        position = Position.from_feen(feen_of(board))
-        fast = sorted(rules.moves(position), key=_key)
-        plain = sorted(reference_moves(rules, position), key=_key)
-        assert fast == plain, board.fen()
-        checked += 1
-    assert checked >= 250
+    sample = [Position.from_feen(feen_of(board)) for board in boards[::REFERENCE_EVERY]]
+    assert assert_compiled_matches_plain(ruleset(), sample) >= 250
 
 
 def test_possibilities_say_how(boards: list[chess.Board]) -> None:

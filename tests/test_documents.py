@@ -25,6 +25,7 @@ from ggn import (
     Violation,
 )
 from ggn._document import Document
+from support import examples
 
 CASTLING = {"C:+K^": {"e1": {"g1": [{"must": {"f1": "empty", "g1": "empty", "h1": "C:+R"}}]}}}
 
@@ -293,7 +294,7 @@ json_values = st.recursive(
 KINDS: list[type[Document]] = [Ruleset, Conditions, Transition, LegacyRuleset]
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(json_values)
 def test_any_json_value_builds_or_raises_document_error(value: Any) -> None:
     for kind in KINDS:

@@ -2,31 +2,31 @@
 
 Fairy-Stockfish has no pseudo-legal move call; a variant whose king is an ordinary piece has
 no check, so its legal moves are the pseudo-legal ones. By default a seeded subset of the
-positions runs; ``GGN_FULL=1`` runs all of them.
+positions runs; ``pytest -m full`` runs all of them.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import re
 from collections import Counter
 
-import pyffish
 import pytest
 
 from ggn import games
 from ggn.errors import NotationError
-from ggn.evaluate import Move, reference_moves
+from ggn.evaluate import Move
 from ggn.feen import Feen
 from ggn.games.makruk import START, document, from_fen, ruleset
 from ggn.linter import lint
 from ggn.position import Position
 from ggn.ruleset import Ruleset
+from support import assert_compiled_matches_plain, assert_same_moves, random_positions, sizes
 
-FULL = os.environ.get("GGN_FULL") == "1"
+pytest.importorskip("pyffish")
+import pyffish
+
 SEED = 20261123
-POSITIONS = 1200 if FULL else 200  # positions of random games compared with pyffish
 PLIES = 160  # a random game restarts after this many plies (or when it ends)
 PSEUDO_SHARE = 0.5  # the share of moves drawn among the pseudo-legal ones
 REFERENCE_EVERY = 5  # one position in this many is also checked against plain evaluation
@@ -71,31 +71,34 @@ def parse(move: str) -> tuple[str, str, bool]:
     return found[1], found[2], bool(found[3])
 
 
-def random_games(seed: int, count: int) -> list[Game]:
-    """``count`` positions of random games played by Fairy-Stockfish: each move drawn uniformly
-    among the legal makruk moves or, one time in ``1 / PSEUDO_SHARE``, among the pseudo-legal
-    ones but the capture of a king. The promoted mets are followed from move to move: the FEN
+def _choices(game: Game, rng: random.Random) -> list[str]:
+    """The legal makruk moves or, one time in ``1 / PSEUDO_SHARE``, the pseudo-legal ones but
+    the capture of a king."""
+    fen = game[0]
+    kings = {square for square, letter in board_of(fen).items() if letter in "Kk"}
+    choices = [m for m in pyffish.legal_moves(PSEUDO, fen, []) if parse(m)[1] not in kings]
+    if rng.random() >= PSEUDO_SHARE:
+        legal = set(pyffish.legal_moves("makruk", fen, []))
+        choices = [m for m in choices if m in legal]
+    return choices
+
+
+def _play(game: Game, move: str) -> Game:
+    """The position after ``move``; the promoted mets are followed from move to move: the FEN
     does not tell them from mets."""
-    rng = random.Random(seed)
-    out: list[Game] = []
-    fen, promoted, plies = START_FEN, frozenset[str](), 0
-    while len(out) < count:
-        out.append((fen, promoted))
-        kings = {square for square, letter in board_of(fen).items() if letter in "Kk"}
-        choices = [m for m in pyffish.legal_moves(PSEUDO, fen, []) if parse(m)[1] not in kings]
-        if rng.random() >= PSEUDO_SHARE:
-            legal = set(pyffish.legal_moves("makruk", fen, []))
-            choices = [m for m in choices if m in legal]
-        if not choices or plies >= PLIES:
-            fen, promoted, plies = START_FEN, frozenset(), 0
-            continue
-        move = rng.choice(choices)
-        source, destination, promotion = parse(move)
-        moved = promoted - {source, destination}
-        promoted = moved | {destination} if promotion or source in promoted else moved
-        fen = pyffish.get_fen(PSEUDO, fen, [move])
-        plies += 1
-    return out
+    fen, promoted = game
+    source, destination, promotion = parse(move)
+    moved = promoted - {source, destination}
+    return pyffish.get_fen(PSEUDO, fen, [move]), (
+        moved | {destination} if promotion or source in promoted else moved)
+
+
+def random_games(seed: int, count: int) -> list[Game]:
+    """``count`` positions of random games played by Fairy-Stockfish, the moves drawn from
+    :func:`_choices`."""
+    start: Game = (START_FEN, frozenset())
+    return random_positions(start, lambda _: start, _choices, _play, lambda game: game,
+                            count=count, seed=seed, plies=PLIES)
 
 
 def board_of(fen: str) -> dict[str, str]:
@@ -120,9 +123,10 @@ def pairs(moves: list[Move]) -> set[Pair]:
     return {(str(m.source), str(m.destination)) for m in moves}
 
 
-@pytest.fixture(scope="module")
-def positions() -> list[Game]:
-    return random_games(SEED, POSITIONS)
+@pytest.fixture(scope="module", params=sizes(200, 1200))
+def positions(request: pytest.FixtureRequest) -> list[Game]:
+    """Positions of random games compared with pyffish (1,200 under ``-m full``)."""
+    return random_games(SEED, request.param)
 
 
 # --- the document ---------------------------------------------------------------------------
@@ -206,7 +210,7 @@ def test_from_fen_adds_up_gaps() -> None:
 
 # --- the oracle: random games ---------------------------------------------------------------
 def test_random_positions_against_pyffish(positions: list[Game]) -> None:
-    assert len(positions) >= POSITIONS
+    count = len(positions)
     seen: Counter[str] = Counter()
     for fen, promoted in positions:
         feen = feen_of(fen, promoted)
@@ -217,7 +221,8 @@ def test_random_positions_against_pyffish(positions: list[Game]) -> None:
         theirs = their_pairs(fen)
         # No difference is allowed: a bia's step onto its sixth rank is one pair in both (the
         # engine promotes it in the same move, our rule system will).
-        assert pairs(moves) == theirs, (fen, sorted(promoted), sorted(pairs(moves) ^ theirs))
+        assert_same_moves([(str(m.source), str(m.destination)) for m in moves], theirs,
+                          f"{fen} (promoted: {sorted(promoted)})")
         for move in moves:
             name = move.piece.name.lower()
             if name == "p" and str(move.destination)[1] in "63":
@@ -229,16 +234,11 @@ def test_random_positions_against_pyffish(positions: list[Game]) -> None:
                 seen["capture of a king"] += 1
         seen["moves"] += len(moves)
     # The games go through the cases that matter, so the comparison above means something.
-    assert seen["promotion"] >= POSITIONS // 5
-    assert seen["promoted met"] >= POSITIONS // 2
-    assert seen["capture of a king"] >= POSITIONS // 100
+    assert seen["promotion"] >= count // 5
+    assert seen["promoted met"] >= count // 2
+    assert seen["capture of a king"] >= count // 100
 
 
 def test_compiled_moves_match_plain_evaluation(positions: list[Game]) -> None:
-    rules = ruleset()
-    checked = 0
-    for fen, promoted in positions[::REFERENCE_EVERY]:
-        position = Position.from_feen(feen_of(fen, promoted))
-        assert sorted(map(str, rules.moves(position))) == sorted(map(str, reference_moves(rules, position)))
-        checked += 1
-    assert checked >= POSITIONS // REFERENCE_EVERY
+    sample = [Position.from_feen(feen_of(fen, promoted)) for fen, promoted in positions[::REFERENCE_EVERY]]
+    assert assert_compiled_matches_plain(ruleset(), sample) >= len(positions) // REFERENCE_EVERY

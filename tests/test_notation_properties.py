@@ -11,7 +11,7 @@ import string
 from collections.abc import Callable
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from ggn._types import SIDES, STATES
@@ -90,7 +90,6 @@ def _round_trip(parse: Callable[[str], Any], value: Any) -> None:
     assert hash(again) == hash(value)
 
 
-@settings(deadline=None)
 @given(cells)
 def test_cell_round_trip(cell: Cell) -> None:
     _round_trip(Cell.parse, cell)
@@ -131,7 +130,6 @@ def test_legacy_piece_round_trip(piece: LegacyPiece) -> None:
     _round_trip(LegacyPiece.parse, piece)
 
 
-@settings(deadline=None)
 @given(feens())
 def test_feen_round_trip(feen: Feen) -> None:
     _round_trip(Feen.parse, feen)
@@ -195,7 +193,6 @@ def test_text_from_the_alphabet_parses_or_raises_notation_error(data: st.DataObj
     _parses_or_notation_error(notation, text)
 
 
-@settings(deadline=None)
 @given(feens(), st.data())
 def test_mutated_feen_parses_or_raises_notation_error(feen: Feen, data: st.DataObject) -> None:
     text = str(feen)

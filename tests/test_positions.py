@@ -13,6 +13,7 @@ from ggn import Cell, Feen, GGNError, Qpi, Sin, Transition
 from ggn._types import Side
 from ggn.position import Geometry, Position, PositionError, code_of, piece_of
 from ggn.transitions import apply, compose, diff, invert
+from support import examples
 
 VECTORS = Path(__file__).parent / "vectors"
 CHESS = "+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c"
@@ -163,7 +164,7 @@ def _applied(position: Position, transition: Transition) -> Position:
         raise
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150))
 @given(positions(), st.data())
 def test_diff_then_apply_gives_the_target(a: Position, data: st.DataObject) -> None:
     b = data.draw(positions(a.shape))
@@ -171,7 +172,7 @@ def test_diff_then_apply_gives_the_target(a: Position, data: st.DataObject) -> N
     assert diff(a, a) == Transition()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150))
 @given(positions(), st.data())
 def test_invert_undoes(a: Position, data: st.DataObject) -> None:
     t = data.draw(transitions_for(a))
@@ -180,7 +181,7 @@ def test_invert_undoes(a: Position, data: st.DataObject) -> None:
     assert diff(a, b) == diff(a, apply(a, t))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150))
 @given(positions(), st.data())
 def test_compose_is_one_after_the_other(a: Position, data: st.DataObject) -> None:
     t1 = data.draw(transitions_for(a))

@@ -4,18 +4,18 @@ Chess is checked against python-chess, an independent engine: on positions of se
 games (from the start and from the published perft test positions, which are rich in
 promotions, castling and en passant), the legal moves agree exactly as (source, destination,
 promotion piece), the position after each of our plays is python-chess's after the same move,
-and check, checkmate and stalemate agree. Perft matches the published counts (the deep ones
-with GGN_FULL=1).
+and check, checkmate and stalemate agree. Perft matches the published counts of
+tests/vectors/perft.json (the deep ones under ``pytest -m full``).
 """
 
 from __future__ import annotations
 
-import os
+import json
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
-import chess
 import pytest
 
 from ggn.cell import Cell
@@ -24,12 +24,15 @@ from ggn.games.chess import START, from_fen
 from ggn.position import Position, piece_of
 from ggn.rules import Ending, IllegalMoveError, Outcome, Play, RuleSystem, divide, perft, rule_system
 from ggn.ruleset import Ruleset
+from support import assert_same_moves, perft_cases, random_positions, sizes
+
+pytest.importorskip("chess")
+import chess
+
 from oracle_boards import chess_feen as feen_of
 from oracle_boards import chess_tokens as tokens_of
 
-FULL = os.environ.get("GGN_FULL") == "1"
 SEED = 20240601
-POSITIONS = 400  # random-game positions compared with python-chess (GGN_FULL=1: 4,000)
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
 # The published perft test positions (chessprogramming.org, "Perft Results"), numbers 3 to 6.
@@ -38,8 +41,6 @@ POSITION_4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
 POSITION_5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"
 POSITION_6 = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"
 PROMOTIONS = "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"
-
-deep = pytest.mark.skipif(not FULL, reason="deep perft: run with GGN_FULL=1")
 
 
 @pytest.fixture(scope="module")
@@ -64,34 +65,36 @@ def our_key(play: Play) -> Key:
     return str(play.source), str(play.destination), play.choice.name if play.choice else ""
 
 
+STARTS = [chess.STARTING_FEN, KIWIPETE + " 0 1", POSITION_3, POSITION_4, POSITION_5, POSITION_6, PROMOTIONS]
+
+
+def preferred_moves(board: chess.Board, rng: random.Random) -> list[chess.Move]:
+    """The legal moves, or a subset: an en passant capture, a promotion or a double step beside
+    an enemy pawn 7 times in 10 when there is one, and a pawn move or a capture half of the time
+    otherwise, so that positions with those moves come up often."""
+    legal = list(board.legal_moves)
+    if not legal:
+        return legal
+    special = [m for m in legal if board.is_en_passant(m) or m.promotion or offers_en_passant(board, m)]
+    lively = [m for m in legal if board.piece_type_at(m.from_square) == chess.PAWN or board.is_capture(m)]
+    if special and rng.random() < 0.7:
+        return special
+    if lively and rng.random() < 0.5:
+        return lively
+    return legal
+
+
+def _push(board: chess.Board, move: chess.Move) -> chess.Board:
+    board.push(move)
+    return board
+
+
 def random_boards(seed: int, count: int) -> list[chess.Board]:
-    """Positions of random games from the start and from the perft test positions; a move is
-    drawn uniformly, but an en passant capture, a promotion or a double step beside an enemy
-    pawn is preferred when there is one (7 times in 10), and a pawn move or a capture half of
-    the time otherwise, so that positions with those moves come up often."""
-    rng = random.Random(seed)
-    starts = [chess.STARTING_FEN, KIWIPETE + " 0 1", POSITION_3, POSITION_4, POSITION_5, POSITION_6,
-              PROMOTIONS]
-    boards: list[chess.Board] = []
-    board = chess.Board(starts[0])
-    plies = 0
-    while len(boards) < count:
-        boards.append(board.copy(stack=False))
-        legal = list(board.legal_moves)
-        if not legal or plies >= 40:
-            board = chess.Board(rng.choice(starts))
-            plies = 0
-            continue
-        special = [m for m in legal if board.is_en_passant(m) or m.promotion or offers_en_passant(board, m)]
-        lively = [m for m in legal if board.piece_type_at(m.from_square) == chess.PAWN
-                  or board.is_capture(m)]
-        if special and rng.random() < 0.7:
-            legal = special
-        elif lively and rng.random() < 0.5:
-            legal = lively
-        board.push(rng.choice(legal))
-        plies += 1
-    return boards
+    """Positions of random games from the start and from the perft test positions (40 plies
+    each), the moves drawn by :func:`preferred_moves`."""
+    return random_positions(
+        chess.Board(STARTS[0]), lambda rng: chess.Board(rng.choice(STARTS)), preferred_moves, _push,
+        lambda board: board.copy(stack=False), count=count, seed=seed, plies=40)
 
 
 def offers_en_passant(board: chess.Board, move: chess.Move) -> bool:
@@ -104,9 +107,10 @@ def offers_en_passant(board: chess.Board, move: chess.Move) -> bool:
                if 0 <= square < 64 and abs(chess.square_file(square) - file) == 1)
 
 
-@pytest.fixture(scope="module")
-def boards() -> list[chess.Board]:
-    return random_boards(SEED, 4000 if FULL else POSITIONS)
+@pytest.fixture(scope="module", params=sizes(400, 4000))
+def boards(request: pytest.FixtureRequest) -> list[chess.Board]:
+    """Positions of random games compared with python-chess (4,000 under ``-m full``)."""
+    return random_boards(SEED, request.param)
 
 
 # --- against python-chess --------------------------------------------------------------------
@@ -117,12 +121,9 @@ def test_legal_moves_and_positions_after_agree_with_python_chess(
     for board in boards:
         position = Position.from_feen(feen_of(board))
         plays = rules.legal_moves(position)
-        ours = {our_key(play): play for play in plays}
-        assert len(ours) == len(plays), f"{board.fen()}: a move listed twice"
         theirs = {their_key(move): move for move in board.legal_moves}
-        assert set(ours) == set(theirs), (
-            f"{board.fen()}: missing {sorted(set(theirs) - set(ours))}, "
-            f"extra {sorted(set(ours) - set(theirs))}")
+        assert_same_moves([our_key(play) for play in plays], list(theirs), board.fen())
+        ours = {our_key(play): play for play in plays}
         assert rules.in_check(position) == board.is_check(), board.fen()
         for key, move in theirs.items():
             play = ours[key]
@@ -168,30 +169,9 @@ def test_fast_path_and_transitions_agree(rules: RuleSystem, boards: list[chess.B
 
 
 # --- perft -----------------------------------------------------------------------------------
-@pytest.mark.parametrize(("fen", "counts"), [
-    (None, (20, 400, 8902)),
-    (KIWIPETE, (48, 2039)),
-    (POSITION_3, (14, 191, 2812)),
-    (POSITION_4, (6, 264)),
-    (POSITION_5, (44, 1486)),
-    (POSITION_6, (46, 2079)),
-])
-def test_chess_perft_shallow(rules: RuleSystem, fen: str | None, counts: tuple[int, ...]) -> None:
-    position = None if fen is None else from_fen(fen)
-    assert [perft(rules, depth, position) for depth in range(1, len(counts) + 1)] == list(counts)
-
-
-@deep
-@pytest.mark.parametrize(("fen", "depth", "count"), [
-    (None, 4, 197_281),
-    (KIWIPETE, 3, 97_862),
-    (POSITION_3, 4, 43_238),
-    (POSITION_4, 3, 9_467),
-    (POSITION_5, 3, 62_379),
-    (POSITION_6, 3, 89_890),
-])
-def test_chess_perft_deep(rules: RuleSystem, fen: str | None, depth: int, count: int) -> None:
-    assert perft(rules, depth, None if fen is None else from_fen(fen)) == count
+@pytest.mark.parametrize(("feen", "depth", "count"), perft_cases("chess"))
+def test_chess_perft(rules: RuleSystem, feen: str | None, depth: int, count: int) -> None:
+    assert perft(rules, depth, feen) == count
 
 
 def test_perft_by_name_depth_zero_and_divide(rules: RuleSystem) -> None:
@@ -300,3 +280,12 @@ def test_generic_rule_system_with_drops_that_capture() -> None:
     assert captured.to_feen() == "R2/3/2K^ k^/ c/C"
     # No terminal piece left to the second player: nothing to protect, and no legal move left.
     assert rules.outcome(captured) == Outcome("first", Ending.NO_LEGAL_MOVE)
+
+
+def test_perft_vectors_give_the_published_fen_as_feen() -> None:
+    # The perft tests read FEEN from tests/vectors/perft.json; each is the published FEN's.
+    entries = json.loads((Path(__file__).parent / "vectors" / "perft.json").read_text(encoding="utf-8"))
+    published = [entry for entry in entries["positions"] if "fen" in entry]
+    assert len(published) >= 10
+    for entry in published:
+        assert from_fen(entry["fen"]) == entry["feen"], entry["name"]

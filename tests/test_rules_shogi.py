@@ -5,27 +5,28 @@ exactly, promotion choices and drops included (python-shogi, like us, refuses th
 mate and moves that leave the king attacked); the position after each of our plays, hands
 included, is python-shogi's after the same move (every capture and promotion, one quiet move
 or drop in six), so captured pieces are demoted and change side as they should; and check and
-checkmate agree. Perft matches the published counts.
-GGN_FULL=1 compares 2,000 positions instead of 300, and runs perft to depth 4.
+checkmate agree. Perft matches the counts of tests/vectors/perft.json.
+``pytest -m full`` compares 2,000 positions instead of 300, and runs perft to depth 4.
 """
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 
 import pytest
-import shogi
 
 from ggn.position import Position
 from ggn.rules import Ending, Outcome, Play, RuleSystem, perft, rule_system
+from support import assert_same_moves, perft_cases, random_positions, sizes
+
+pytest.importorskip("shogi")
+import shogi
+
 from oracle_boards import shogi_cell as cell
 from oracle_boards import shogi_feen as feen_of
 
-FULL = os.environ.get("GGN_FULL") == "1"
 SEED = 20240611
-POSITIONS = 2000 if FULL else 300
 
 Key = tuple[str, str, str]
 
@@ -47,28 +48,28 @@ def our_key(play: Play) -> Key:
     return str(play.source), str(play.destination), "+" if play.choice is not None else ""
 
 
+def lively_moves(board: shogi.Board, rng: random.Random) -> list[shogi.Move]:
+    """The legal moves, or half of the time the captures and drops among them (when there are
+    some), so that hands fill and drops come up often."""
+    legal = list(board.legal_moves)
+    lively = [m for m in legal if m.from_square is None or board.piece_at(m.to_square) is not None]
+    return lively if lively and rng.random() < 0.5 else legal
+
+
+def _push(board: shogi.Board, move: shogi.Move) -> shogi.Board:
+    board.push(move)
+    return board
+
+
 def random_boards(seed: int, count: int) -> list[shogi.Board]:
-    """Positions of random games (restarted after 120 plies or at the end); a capture or a drop
-    is preferred half of the time, so that hands fill and drops come up often."""
-    rng = random.Random(seed)
-    boards: list[shogi.Board] = []
-    board = shogi.Board()
-    plies = 0
-    while len(boards) < count:
-        boards.append(shogi.Board(board.sfen()))
-        legal = list(board.legal_moves)
-        if not legal or plies >= 120:
-            board, plies = shogi.Board(), 0
-            continue
-        lively = [m for m in legal if m.from_square is None or board.piece_at(m.to_square) is not None]
-        board.push(rng.choice(lively if lively and rng.random() < 0.5 else legal))
-        plies += 1
-    return boards
+    """Positions of random games (restarted after 120 plies or at the end)."""
+    return random_positions(shogi.Board(), lambda _: shogi.Board(), lively_moves, _push,
+                            lambda board: shogi.Board(board.sfen()), count=count, seed=seed, plies=120)
 
 
-@pytest.fixture(scope="module")
-def boards() -> list[shogi.Board]:
-    return random_boards(SEED, POSITIONS)
+@pytest.fixture(scope="module", params=sizes(300, 2000))
+def boards(request: pytest.FixtureRequest) -> list[shogi.Board]:
+    return random_boards(SEED, request.param)
 
 
 def test_legal_moves_and_positions_after_agree_with_python_shogi(
@@ -78,12 +79,9 @@ def test_legal_moves_and_positions_after_agree_with_python_shogi(
     for board in boards:
         position = Position.from_feen(feen_of(board))
         plays = rules.legal_moves(position)
-        ours = {our_key(play): play for play in plays}
-        assert len(ours) == len(plays), f"{board.sfen()}: a move listed twice"
         theirs = {their_key(move): move for move in board.legal_moves}
-        assert set(ours) == set(theirs), (
-            f"{board.sfen()}: missing {sorted(set(theirs) - set(ours))}, "
-            f"extra {sorted(set(ours) - set(theirs))}")
+        assert_same_moves([our_key(play) for play in plays], list(theirs), board.sfen())
+        ours = {our_key(play): play for play in plays}
         assert rules.in_check(position) == board.is_check(), board.sfen()
         for number, (key, move) in enumerate(theirs.items()):
             kind = ("drop" if key[0] == "*" else "promotion" if key[2] else
@@ -130,11 +128,6 @@ def test_forced_and_optional_promotion(rules: RuleSystem) -> None:
     assert after.to_feen() == "2+P1k^4/9/9/9/N8/9/9/9/4K^4 / s/S"
 
 
-@pytest.mark.parametrize(("depth", "count"), [(1, 30), (2, 900), (3, 25_470)])
-def test_shogi_perft(rules: RuleSystem, depth: int, count: int) -> None:
-    assert perft(rules, depth) == count
-
-
-@pytest.mark.skipif(not FULL, reason="deep perft: run with GGN_FULL=1")
-def test_shogi_perft_deep(rules: RuleSystem) -> None:
-    assert perft(rules, 4) == 719_731
+@pytest.mark.parametrize(("feen", "depth", "count"), perft_cases("shogi"))
+def test_shogi_perft(rules: RuleSystem, feen: str | None, depth: int, count: int) -> None:
+    assert perft(rules, depth, feen) == count

@@ -6,27 +6,27 @@ generals and moves into check are refused by the generic rule alone); the board 
 our plays is pyffish's after the same move (every capture and promotion, one other move in
 twelve); check and the end of the game agree (no legal move:
 xiangqi loses either way, makruk loses when in check and draws otherwise). Perft matches the
-published counts. GGN_FULL=1 compares 2,000 positions per game instead of 200, and runs perft
-to depth 4.
+counts of tests/vectors/perft.json. ``pytest -m full`` compares 2,000 positions per game instead
+of 200, and runs perft to depth 4.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import re
 from collections import Counter
 
-import pyffish
 import pytest
 
 from ggn.games import makruk, xiangqi
 from ggn.position import Position
 from ggn.rules import Ending, Outcome, Play, RuleSystem, perft, rule_system
+from support import assert_same_moves, perft_cases, random_positions, sizes
 
-FULL = os.environ.get("GGN_FULL") == "1"
+pytest.importorskip("pyffish")
+import pyffish
+
 SEED = 20240621
-POSITIONS = 2000 if FULL else 200  # each pyffish call costs milliseconds
 _UCI = re.compile(r"([a-i](?:10|[1-9]))([a-i](?:10|[1-9]))([a-z]?)")
 
 Key = tuple[str, str, str]
@@ -51,37 +51,32 @@ def our_key(play: Play) -> Key:
 def random_fens(game: str, seed: int, count: int) -> list[tuple[str, list[str]]]:
     """Positions of random games played by pyffish (restarted after 100 plies or at the end); a
     capture, or a pawn move in makruk, is preferred half of the time. Each with its legal moves."""
-    rng = random.Random(seed)
-    start = pyffish.start_fen(game)
-    fens: list[tuple[str, list[str]]] = []
-    fen, plies = start, 0
-    while len(fens) < count:
+
+    def lively(fen: str, rng: random.Random) -> list[str]:
         legal = pyffish.legal_moves(game, fen, [])
-        fens.append((fen, legal))
-        if not legal or plies >= 100:
-            fen, plies = start, 0
-            continue
         board = Position.from_feen(to_feen(game, fen))
-        lively = [m for m in legal if board.piece_at(their_key(m)[1]) is not None
+        moving = [m for m in legal if board.piece_at(their_key(m)[1]) is not None
                   or (game == "makruk" and str(board.piece_at(their_key(m)[0])).endswith(("P", "p")))]
-        move = rng.choice(lively if lively and rng.random() < 0.5 else legal)
-        fen = pyffish.get_fen(game, fen, [move], False, False, True)
-        plies += 1
-    return fens
+        return moving if moving and rng.random() < 0.5 else legal
+
+    start = pyffish.start_fen(game)
+    fens = random_positions(start, lambda _: start, lively,
+                            lambda fen, move: pyffish.get_fen(game, fen, [move], False, False, True),
+                            lambda fen: fen, count=count, seed=seed, plies=100)
+    return [(fen, pyffish.legal_moves(game, fen, [])) for fen in fens]
 
 
+@pytest.mark.parametrize("count", sizes(200, 2000))  # each pyffish call costs milliseconds
 @pytest.mark.parametrize("game", ["xiangqi", "makruk"])
-def test_legal_moves_and_positions_after_agree_with_pyffish(game: str) -> None:
+def test_legal_moves_and_positions_after_agree_with_pyffish(game: str, count: int) -> None:
     rules = rule_system(game)
     seen: Counter[str] = Counter()
-    for fen, legal in random_fens(game, SEED, POSITIONS):
+    for fen, legal in random_fens(game, SEED, count):
         position = Position.from_feen(to_feen(game, fen))
         plays = rules.legal_moves(position)
-        ours = {our_key(play): play for play in plays}
-        assert len(ours) == len(plays), f"{fen}: a move listed twice"
         theirs = {their_key(move): move for move in legal}
-        assert set(ours) == set(theirs), (
-            f"{fen}: missing {sorted(set(theirs) - set(ours))}, extra {sorted(set(ours) - set(theirs))}")
+        assert_same_moves([our_key(play) for play in plays], list(theirs), fen)
+        ours = {our_key(play): play for play in plays}
         in_check = pyffish.gives_check(game, fen, [])
         assert rules.in_check(position) == in_check, fen
         for number, (key, move) in enumerate(theirs.items()):
@@ -129,19 +124,16 @@ def test_makruk_stalemate_is_a_draw_and_checkmate_a_loss() -> None:
     assert rules.outcome(rules.position(to_feen("makruk", mate))) == Outcome("first", Ending.CHECKMATE)
 
 
-@pytest.mark.parametrize(("game", "counts"), [
-    ("xiangqi", (44, 1920, 79_666)),
-    ("makruk", (23, 529, 12_012)),
-])
-def test_perft(game: str, counts: tuple[int, ...]) -> None:
-    rules: RuleSystem = rule_system(game)
-    assert [perft(rules, depth) for depth in range(1, len(counts) + 1)] == list(counts)
+@pytest.mark.parametrize(("feen", "depth", "count"), perft_cases("xiangqi"))
+def test_xiangqi_perft(feen: str | None, depth: int, count: int) -> None:
+    rules: RuleSystem = rule_system("xiangqi")
+    assert perft(rules, depth, feen) == count
 
 
-@pytest.mark.skipif(not FULL, reason="deep perft: run with GGN_FULL=1")
-@pytest.mark.parametrize(("game", "count"), [("xiangqi", 3_290_240), ("makruk", 273_026)])
-def test_perft_deep(game: str, count: int) -> None:
-    assert perft(game, 4) == count
+@pytest.mark.parametrize(("feen", "depth", "count"), perft_cases("makruk"))
+def test_makruk_perft(feen: str | None, depth: int, count: int) -> None:
+    rules: RuleSystem = rule_system("makruk")
+    assert perft(rules, depth, feen) == count
 
 
 @pytest.mark.parametrize("game", ["xiangqi", "makruk"])

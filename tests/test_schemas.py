@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from ggn.errors import DocumentError
 from ggn.schemas import SCHEMA_IDS, SchemaName, load_schema
+from support import examples
 
 CELL_RE = r"[a-z]+(?:[1-9][0-9]*[A-Z]+[a-z]+)*(?:[1-9][0-9]*[A-Z]*)?"
 QPI_RE = r"[A-Za-z]:[+-]?[A-Za-z]\^?"
@@ -694,9 +695,9 @@ def near_documents(name: SchemaName) -> st.SearchStrategy[Any]:
     return st.one_of(valid_documents(name), mixed_documents(name))
 
 
-LAW_SETTINGS = settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
-)
+# The near documents mix junk into valid ones, and many are filtered out on purpose; the deadline and
+# the timing health check are the profiles' (conftest.py).
+LAW_SETTINGS = settings(max_examples=examples(300), suppress_health_check=[HealthCheck.filter_too_much])
 
 
 @pytest.mark.parametrize("name", NAMES)

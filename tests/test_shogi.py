@@ -1,24 +1,20 @@
 """Shogi: the generated GGN document, checked against python-shogi on positions of random games,
 and against cshogi as a second opinion.
 
-The fast subset runs by default; ``GGN_FULL=1 pytest tests/test_shogi.py`` runs the full
+The fast subset runs by default; ``pytest -m full tests/test_shogi.py`` runs the full
 comparison (1,200 positions).
 """
 
 from __future__ import annotations
 
-import os
-import random
 from collections import Counter
 
-import cshogi
 import jsonschema
 import pytest
-import shogi
 
 from ggn import games
 from ggn.errors import NotationError
-from ggn.evaluate import Move, reference_moves
+from ggn.evaluate import Move
 from ggn.feen import Feen
 from ggn.games._pieces import Drop, Game, Movement, Piece, build, ranks
 from ggn.games.shogi import START, document, from_sfen, ruleset
@@ -26,12 +22,16 @@ from ggn.linter import lint
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
+from support import assert_compiled_matches_plain, assert_same_moves, random_positions, sizes
+
+pytest.importorskip("shogi")
+import shogi
+
 from oracle_boards import shogi_cell as cell
 from oracle_boards import shogi_feen as feen_of
 
 SEED = 20240611
-FULL = os.environ.get("GGN_FULL") == "1"
-POSITIONS = 1200 if FULL else 200  # positions of random games compared with python-shogi
+FULL_POSITIONS = 1200  # positions of random games compared with python-shogi under -m full (200 else)
 PLIES = 160  # a random game restarts after this many plies (or when it ends)
 REFERENCE_EVERY = 5  # one position in this many is also checked against plain evaluation
 
@@ -42,22 +42,17 @@ Pair = tuple[str, str]
 FILES = "abcdefghi"
 
 
+def _push(board: shogi.Board, move: shogi.Move) -> shogi.Board:
+    board.push(move)
+    return board
+
+
 # python-shogi to FEEN straight from the board (independent of from_sfen): oracle_boards
 def random_boards(seed: int, count: int) -> list[shogi.Board]:
     """``count`` positions of random games: each move drawn uniformly among the legal ones."""
-    rng = random.Random(seed)
-    boards: list[shogi.Board] = []
-    board = shogi.Board()
-    plies = 0
-    while len(boards) < count:
-        boards.append(shogi.Board(board.sfen()))
-        legal = list(board.legal_moves)
-        if not legal or plies >= PLIES:
-            board, plies = shogi.Board(), 0
-        else:
-            board.push(rng.choice(legal))
-            plies += 1
-    return boards
+    return random_positions(shogi.Board(), lambda _: shogi.Board(), lambda board, _: list(board.legal_moves),
+                            _push, lambda board: shogi.Board(board.sfen()), count=count, seed=seed,
+                            plies=PLIES)
 
 
 def name_of(move: shogi.Move) -> Pair:
@@ -81,14 +76,9 @@ def our_moves(board: shogi.Board) -> list[Move]:
     return ruleset().moves(Position.from_feen(feen_of(board)))
 
 
-def _key(move: Move) -> tuple[str, str, str, tuple[str, ...]]:
-    return (str(move.piece), str(move.source), str(move.destination),
-            tuple(repr(p) for p in move.possibilities))
-
-
-@pytest.fixture(scope="module")
-def boards() -> list[shogi.Board]:
-    return random_boards(SEED, POSITIONS)
+@pytest.fixture(scope="module", params=sizes(200, FULL_POSITIONS))
+def boards(request: pytest.FixtureRequest) -> list[shogi.Board]:
+    return random_boards(SEED, request.param)
 
 
 # --- the document ---------------------------------------------------------------------------
@@ -290,19 +280,17 @@ def test_a_pawn_drop_mate_is_pseudo_legal() -> None:
 
 # --- the oracle: random games ---------------------------------------------------------------
 def test_random_positions_against_python_shogi(boards: list[shogi.Board]) -> None:
-    assert len(boards) >= POSITIONS
+    positions = len(boards)
     seen: Counter[str] = Counter()
     for board in boards:
         feen = feen_of(board)
         assert from_sfen(board.sfen()) == feen
         assert str(Feen.parse(feen)) == feen
-        ours = {our_pair(m) for m in our_moves(board)}
         theirs = their_pairs(board)
         # No difference remains: python-shogi's pseudo-legal moves leave out exactly what the
         # document leaves out (two pawns on a file, squares a piece could never leave), and
         # keep what the rule system removes (moves leaving the king attacked, pawn-drop mates).
-        assert ours == theirs, (f"{board.sfen()}: we alone {sorted(ours - theirs)}, "
-                                f"python-shogi alone {sorted(theirs - ours)}")
+        assert_same_moves({our_pair(m) for m in our_moves(board)}, theirs, board.sfen())
         seen["positions"] += 1
         seen["drops"] += sum(source.startswith("*") for source, _ in theirs)
         seen["positions with drops"] += any(source.startswith("*") for source, _ in theirs)
@@ -317,24 +305,17 @@ def test_random_positions_against_python_shogi(boards: list[shogi.Board]) -> Non
         seen["in check"] += board.is_check()
         seen["second side to move"] += board.turn == shogi.WHITE
     # The games go through the cases that matter, so the comparison above means something.
-    assert seen["positions with drops"] >= POSITIONS // 4
-    assert seen["drops"] >= 5 * POSITIONS
-    assert seen["pawn drops barred by the file"] >= POSITIONS // 5
-    assert seen["forced promotions"] >= POSITIONS // 5
-    assert seen["in check"] >= POSITIONS // 200
-    assert seen["second side to move"] >= POSITIONS // 3
+    assert seen["positions with drops"] >= positions // 4
+    assert seen["drops"] >= 5 * positions
+    assert seen["pawn drops barred by the file"] >= positions // 5
+    assert seen["forced promotions"] >= positions // 5
+    assert seen["in check"] >= positions // 200
+    assert seen["second side to move"] >= positions // 3
 
 
 def test_compiled_moves_match_plain_evaluation(boards: list[shogi.Board]) -> None:
-    rules = ruleset()
-    checked = 0
-    for board in boards[::REFERENCE_EVERY]:
-        position = Position.from_feen(feen_of(board))
-        fast = sorted(rules.moves(position), key=_key)
-        plain = sorted(reference_moves(rules, position), key=_key)
-        assert fast == plain, board.sfen()
-        checked += 1
-    assert checked >= POSITIONS // REFERENCE_EVERY
+    sample = [Position.from_feen(feen_of(board)) for board in boards[::REFERENCE_EVERY]]
+    assert assert_compiled_matches_plain(ruleset(), sample) >= len(boards) // REFERENCE_EVERY
 
 
 # --- a second opinion: cshogi ----------------------------------------------------------------
@@ -345,6 +326,7 @@ def usi_cell(square: str) -> str:
 
 def cshogi_pairs(sfen: str) -> set[Pair]:
     """cshogi's pseudo-legal moves, read from their USI spelling; promotions collapse."""
+    cshogi = pytest.importorskip("cshogi")
     out: set[Pair] = set()
     for move in cshogi.Board(sfen).pseudo_legal_moves:
         usi = cshogi.move_to_usi(move)
@@ -371,21 +353,18 @@ def test_random_positions_against_cshogi(boards: list[shogi.Board]) -> None:
     # every move we list beyond it is one of those, confirmed by python-shogi's legal moves.
     seen: Counter[str] = Counter()
     for board in boards:
-        ours = {our_pair(m) for m in our_moves(board)}
-        theirs = cshogi_pairs(board.sfen())
-        assert theirs <= ours, f"{board.sfen()}: cshogi alone {sorted(theirs - ours)}"
-        if ours == theirs:
-            seen["same"] += 1
-            continue
         legal = {name_of(move) for move in board.legal_moves}
-        for pair in ours - theirs:
+
+        def explain(pair: Pair, board: shogi.Board = board, legal: set[Pair] = legal) -> str | None:
             if board.is_check():
-                assert pair not in legal, f"{board.sfen()}: {pair} is a legal evasion cshogi lacks"
-                seen["not an evasion of check"] += 1
-            else:
-                assert is_pawn_drop_mate(board, pair), f"{board.sfen()}: we alone {pair}"
-                seen["pawn-drop mate"] += 1
-    assert seen["same"] >= POSITIONS * 9 // 10
+                return "not an evasion of check" if pair not in legal else None
+            return "pawn-drop mate" if is_pawn_drop_mate(board, pair) else None
+
+        reasons = assert_same_moves({our_pair(m) for m in our_moves(board)}, cshogi_pairs(board.sfen()),
+                                    board.sfen(), explain)
+        seen.update(reasons)
+        seen["same"] += not reasons
+    assert seen["same"] >= len(boards) * 9 // 10
     assert seen["not an evasion of check"] >= 1
-    if FULL:  # the seeded games of the full run drop one mating pawn
+    if len(boards) == FULL_POSITIONS:  # the seeded games of the full run drop one mating pawn
         assert seen["pawn-drop mate"] >= 1

@@ -1,25 +1,21 @@
 """Xiangqi: the generated GGN document, checked against cchess (and pyffish) on random games.
 
-By default a seeded subset of the positions runs; ``GGN_FULL=1`` runs all of them.
+By default a seeded subset of the positions runs; ``pytest -m full`` runs all of them.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import re
 from collections import Counter
 from typing import Any
 
-import cchess
 import jsonschema
-import pyffish
 import pytest
-from cchess import ChessBoard as Board
 
 from ggn import games
 from ggn.errors import NotationError
-from ggn.evaluate import Move, reference_moves
+from ggn.evaluate import Move
 from ggn.feen import Feen
 from ggn.games._pieces import Game, Movement, Piece, build, squares
 from ggn.games.xiangqi import START, document, from_fen, ruleset
@@ -27,13 +23,16 @@ from ggn.linter import lint
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
+from support import assert_compiled_matches_plain, assert_same_moves, random_positions, sizes
 
-FULL = os.environ.get("GGN_FULL") == "1"
+pytest.importorskip("cchess")
+import cchess
+from cchess import ChessBoard as Board
+
 SEED = 20261123
-POSITIONS = 1200 if FULL else 200  # positions of random games compared with cchess
+FULL_POSITIONS = 1200  # positions of random games compared with cchess under -m full (200 else)
 PLIES = 120  # a random game restarts after this many plies (or when it ends)
 PSEUDO_SHARE = 0.5  # the share of moves drawn among the pseudo-legal ones
-PLACEMENTS = 1000 if FULL else 150  # sparse positions of pieces placed at random
 REFERENCE_EVERY = 5  # one position in this many is also checked against plain evaluation
 FILES = "abcdefghi"
 
@@ -66,30 +65,32 @@ def feen_of(board: Board) -> str:
     return "/".join(rows) + (" / X/x" if red else " / x/X")
 
 
-def random_boards(seed: int, count: int) -> list[Board]:
-    """``count`` positions of random games played by cchess: each move drawn uniformly among its
-    legal moves (pseudo-legal ones that do not leave the mover's general attacked, facing
-    included), or, one time in ``1 / PSEUDO_SHARE``, among all its pseudo-legal moves but the
+CchessMove = tuple[tuple[int, int], tuple[int, int]]
+
+
+def _choices(board: Board, rng: random.Random) -> list[CchessMove]:
+    """cchess's legal moves (pseudo-legal ones that do not leave the mover's general attacked,
+    facing included), or, one time in ``1 / PSEUDO_SHARE``, all its pseudo-legal moves but the
     capture of a general, so that positions where a general can be taken (the facing generals
     among them) are compared too."""
-    rng = random.Random(seed)
-    boards: list[Board] = []
-    board = Board(cchess.FULL_INIT_FEN)
-    plies = 0
-    while len(boards) < count:
-        boards.append(board.copy())
-        generals = {square for square in ((x, y) for x in range(3, 6) for y in (*range(3), *range(7, 10)))
-                    if (board.get_fench(square) or " ") in "Kk"}
-        choices = [m for m in board.create_moves() if m[1] not in generals]
-        if rng.random() >= PSEUDO_SHARE:
-            choices = [m for m in choices if not board.is_checked_move(*m)]
-        if not choices or plies >= PLIES:
-            board, plies = Board(cchess.FULL_INIT_FEN), 0
-            continue
-        board.move(*rng.choice(choices))
-        board.next_turn()
-        plies += 1
-    return boards
+    generals = {square for square in ((x, y) for x in range(3, 6) for y in (*range(3), *range(7, 10)))
+                if (board.get_fench(square) or " ") in "Kk"}
+    choices = [m for m in board.create_moves() if m[1] not in generals]
+    if rng.random() >= PSEUDO_SHARE:
+        choices = [m for m in choices if not board.is_checked_move(*m)]
+    return choices
+
+
+def _play(board: Board, move: CchessMove) -> Board:
+    board.move(*move)
+    board.next_turn()
+    return board
+
+
+def random_boards(seed: int, count: int) -> list[Board]:
+    """``count`` positions of random games played by cchess, the moves drawn from :func:`_choices`."""
+    return random_positions(Board(cchess.FULL_INIT_FEN), lambda _: Board(cchess.FULL_INIT_FEN), _choices,
+                            _play, lambda board: board.copy(), count=count, seed=seed, plies=PLIES)
 
 
 # Where each piece can be in a game, as cchess squares for red (black's are mirrored): the
@@ -137,9 +138,15 @@ def our_moves(feen: str) -> list[Move]:
     return ruleset().moves(Position.from_feen(feen))
 
 
-@pytest.fixture(scope="module")
-def boards() -> list[Board]:
-    return random_boards(SEED, POSITIONS)
+@pytest.fixture(scope="module", params=sizes(200, FULL_POSITIONS))
+def boards(request: pytest.FixtureRequest) -> list[Board]:
+    return random_boards(SEED, request.param)
+
+
+@pytest.fixture(scope="module", params=sizes(150, 1000))
+def placements(request: pytest.FixtureRequest) -> list[Board]:
+    """Sparse positions of pieces placed at random (1,000 under ``-m full``)."""
+    return random_placements(SEED, request.param)
 
 
 # --- the document ---------------------------------------------------------------------------
@@ -295,8 +302,8 @@ def agree(boards: list[Board]) -> Counter[str]:
         assert from_fen(board.to_fen()) == feen
         assert str(Feen.parse(feen)) == feen
         moves = our_moves(feen)
-        theirs = their_pairs(board)
-        assert pairs(moves) == theirs, (board.to_fen(), sorted(pairs(moves) ^ theirs))
+        assert_same_moves([(str(m.source), str(m.destination)) for m in moves], their_pairs(board),
+                          board.to_fen())
         for move in moves:
             kind = move.piece.name.lower()
             source, destination = str(move.source), str(move.destination)
@@ -315,21 +322,22 @@ def agree(boards: list[Board]) -> Counter[str]:
 
 
 def test_random_positions_against_cchess(boards: list[Board]) -> None:
-    assert len(boards) >= POSITIONS
+    count = len(boards)
     seen = agree(boards)
     # The games go through the cases that matter, so the comparison above means something.
-    assert seen["cannon capture"] >= POSITIONS // 2
-    assert seen["soldier sideways"] >= POSITIONS // 5
-    assert seen["leg or eye checked"] >= POSITIONS * 3
-    if FULL:  # facing generals are rare in games: a few in a thousand positions
+    assert seen["cannon capture"] >= count // 2
+    assert seen["soldier sideways"] >= count // 5
+    assert seen["leg or eye checked"] >= count * 3
+    if count == FULL_POSITIONS:  # facing generals are rare in games: a few in a thousand positions
         assert seen["facing generals"] >= 1
 
 
-def test_random_placements_against_cchess() -> None:
-    seen = agree(random_placements(SEED, PLACEMENTS))
-    assert seen["facing generals"] >= PLACEMENTS // 15
-    assert seen["cannon capture"] >= PLACEMENTS // 25
-    assert seen["soldier sideways"] >= PLACEMENTS // 2
+def test_random_placements_against_cchess(placements: list[Board]) -> None:
+    count = len(placements)
+    seen = agree(placements)
+    assert seen["facing generals"] >= count // 15
+    assert seen["cannon capture"] >= count // 25
+    assert seen["soldier sideways"] >= count // 2
 
 
 def test_blocked_legs_and_eyes_are_seen(boards: list[Board]) -> None:
@@ -352,21 +360,22 @@ def test_blocked_legs_and_eyes_are_seen(boards: list[Board]) -> None:
 
 
 def test_compiled_moves_match_plain_evaluation(boards: list[Board]) -> None:
-    rules = ruleset()
-    checked = 0
-    for board in boards[::REFERENCE_EVERY]:
-        position = Position.from_feen(feen_of(board))
-        key = str
-        assert sorted(map(key, rules.moves(position))) == sorted(map(key, reference_moves(rules, position)))
-        checked += 1
-    assert checked >= POSITIONS // REFERENCE_EVERY
+    sample = [Position.from_feen(feen_of(board)) for board in boards[::REFERENCE_EVERY]]
+    assert assert_compiled_matches_plain(ruleset(), sample) >= len(boards) // REFERENCE_EVERY
 
 
 # --- a second opinion: pyffish --------------------------------------------------------------
 # Fairy-Stockfish's xiangqi, with the general an ordinary piece confined to the palace, so
 # that its legal moves are pseudo-legal (no check, no flying-general rule as legality).
 PSEUDO = "xiangqi-pseudo"
-pyffish.load_variant_config(f"""
+_UCI = re.compile(r"([a-i](?:10|[1-9]))([a-i](?:10|[1-9]))")
+
+
+@pytest.fixture(scope="module")
+def pyffish() -> Any:
+    """pyffish (skipped when it is not installed), with the variant above loaded."""
+    engine = pytest.importorskip("pyffish")
+    engine.load_variant_config(f"""
 [{PSEUDO}:xiangqi]
 king = -
 customPiece1 = k:W
@@ -375,10 +384,10 @@ mobilityRegionBlackCustomPiece1 = d8 e8 f8 d9 e9 f9 d10 e10 f10
 extinctionValue = loss
 extinctionPieceTypes = k
 """)
-_UCI = re.compile(r"([a-i](?:10|[1-9]))([a-i](?:10|[1-9]))")
+    return engine
 
 
-def pyffish_pairs(fen: str) -> set[Pair]:
+def pyffish_pairs(pyffish: Any, fen: str) -> set[Pair]:
     out: set[Pair] = set()
     for move in pyffish.legal_moves(PSEUDO, fen, []):
         found = _UCI.match(move)
@@ -398,21 +407,29 @@ def facing_capture(move: Pair, position: Position) -> bool:
             and abs(int(move[0][1:]) - int(move[1][1:])) > 1)
 
 
-@pytest.mark.parametrize("kind", ["games", "placements"])
-def test_random_positions_against_pyffish(boards: list[Board], kind: str) -> None:
-    positions = boards if kind == "games" else random_placements(SEED, PLACEMENTS)
+def against_pyffish(pyffish: Any, boards: list[Board]) -> Counter[str]:
+    """Check that pyffish's moves are ours but the facing generals' capture; count those."""
     differences: Counter[str] = Counter()
-    for board in positions:
+    for board in boards:
         position = Position.from_feen(feen_of(board))
-        ours = pairs(ruleset().moves(position))
-        theirs = pyffish_pairs(board.to_full_fen())
-        assert theirs <= ours, (board.to_fen(), sorted(theirs - ours))
-        for extra in ours - theirs:
-            assert facing_capture(extra, position), (board.to_fen(), extra)
-            differences["facing generals as a capture"] += 1
+        ours = [(str(m.source), str(m.destination)) for m in ruleset().moves(position)]
+
+        def explain(pair: Pair, position: Position = position) -> str | None:
+            return "facing generals as a capture" if facing_capture(pair, position) else None
+
+        differences += assert_same_moves(ours, pyffish_pairs(pyffish, board.to_full_fen()), board.to_fen(),
+                                         explain)
+    return differences
+
+
+def test_random_positions_against_pyffish(pyffish: Any, boards: list[Board]) -> None:
+    against_pyffish(pyffish, boards)
+
+
+def test_random_placements_against_pyffish(pyffish: Any, placements: list[Board]) -> None:
     # The only difference, and the placements meet it often.
-    if kind == "placements":
-        assert differences["facing generals as a capture"] >= PLACEMENTS // 15
+    differences = against_pyffish(pyffish, placements)
+    assert differences["facing generals as a capture"] >= len(placements) // 15
 
 
 # --- the piece descriptions behind the document ---------------------------------------------

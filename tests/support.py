@@ -1,0 +1,186 @@
+"""Helpers shared by the test modules (imported by ``conftest.py`` and by the tests).
+
+- Hypothesis settings profiles (``ci``, the default; ``dev``; ``fuzz``) and :func:`examples`,
+  which scales a test's example budget with the profile.
+- :func:`sizes`: a default count and a bigger one marked ``full`` (``pytest -m full``).
+- :func:`random_positions`: positions of seeded random games, for any oracle engine.
+- :func:`assert_same_moves` and :func:`assert_compiled_matches_plain`: the comparisons the
+  oracle tests make on each position.
+- :func:`perft_cases`: the perft counts of ``tests/vectors/perft.json`` as test parameters.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import Counter
+from collections.abc import Callable, Collection, Hashable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from _pytest.mark import ParameterSet
+from hypothesis import HealthCheck, settings
+
+from ggn.evaluate import Move, reference_moves
+from ggn.position import Position
+from ggn.ruleset import Ruleset
+
+__all__ = [
+    "FUZZ_SCALE",
+    "assert_compiled_matches_plain",
+    "assert_same_moves",
+    "examples",
+    "perft_cases",
+    "random_positions",
+    "register_profiles",
+    "sizes",
+]
+
+VECTORS = Path(__file__).parent / "vectors"
+
+# --- Hypothesis profiles ------------------------------------------------------------------------
+
+# Health checks that measure the machine, not the code: on a loaded 2-core CI machine input
+# generation can be slow and a run can hit the data-size limit by chance. The other checks
+# (filter_too_much, large_base_example, ...) stay on: they say something about a strategy.
+_CHANCE = (HealthCheck.too_slow, HealthCheck.data_too_large)
+FUZZ_SCALE = 50  # the fuzz profile runs each test's budget this many times over
+
+
+def register_profiles() -> None:
+    """Register ``ci``, ``dev`` and ``fuzz``, and load ``$HYPOTHESIS_PROFILE`` (default ``ci``).
+
+    - ``ci``: the same examples on every run (``derandomize``), no database, no deadline and no
+      timing health check, the failing example printed as a blob to reproduce it.
+    - ``dev``: new random examples each run, failures kept in the local database and replayed.
+    - ``fuzz``: like ``dev``, with :data:`FUZZ_SCALE` times each test's budget.
+    """
+    common: dict[str, Any] = {"deadline": None, "suppress_health_check": _CHANCE}
+    settings.register_profile("ci", derandomize=True, database=None, print_blob=True, **common)
+    settings.register_profile("dev", **common)
+    settings.register_profile("fuzz", max_examples=100 * FUZZ_SCALE, print_blob=True, **common)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def examples(budget: int) -> int:
+    """A test's ``max_examples``: ``budget`` under ``ci`` and ``dev``, more under ``fuzz``."""
+    return budget * FUZZ_SCALE if settings.get_current_profile_name() == "fuzz" else budget
+
+
+# --- default and full runs ------------------------------------------------------------------
+
+
+def sizes(default: int, full: int) -> list[ParameterSet]:
+    """Parameters for a count: ``default`` in every run, ``full`` only under ``pytest -m full``."""
+    return [pytest.param(default, id=str(default)),
+            pytest.param(full, id=str(full), marks=pytest.mark.full)]
+
+
+# --- random games ---------------------------------------------------------------------------
+
+B = TypeVar("B")
+M = TypeVar("M")
+S = TypeVar("S")
+
+
+def random_positions(
+    first: B,
+    restart: Callable[[random.Random], B],
+    moves: Callable[[B, random.Random], list[M]],
+    play: Callable[[B, M], B],
+    snapshot: Callable[[B], S],
+    *,
+    count: int,
+    seed: int,
+    plies: int,
+) -> list[S]:
+    """``count`` positions (``snapshot`` of each board) of seeded random games.
+
+    A game starts from ``first``; at each position a move is drawn uniformly from
+    ``moves(board, rng)`` (the engine's moves, or a subset it prefers, drawn with ``rng``) and
+    played with ``play`` (which may change the board in place and return it). A game restarts
+    from ``restart(rng)`` after ``plies`` moves, or when ``moves`` gives none.
+    """
+    rng = random.Random(seed)
+    out: list[S] = []
+    board, played = first, 0
+    while len(out) < count:
+        out.append(snapshot(board))
+        choices = [] if played >= plies else moves(board, rng)
+        if not choices:
+            board, played = restart(rng), 0
+            continue
+        board = play(board, rng.choice(choices))
+        played += 1
+    return out
+
+
+# --- comparisons ----------------------------------------------------------------------------
+
+K = TypeVar("K", bound=Hashable)
+
+
+def assert_same_moves(
+    ours: Collection[K],
+    theirs: Collection[K],
+    where: str,
+    explain: Callable[[K], str | None] | None = None,
+) -> Counter[str]:
+    """Assert that two engines list the same moves at ``where`` (a FEN, an SFEN).
+
+    Each side's moves are keys (for example ``(source, destination)``); no key may be listed
+    twice. A key only one side lists fails, unless it is ours alone and ``explain`` gives the
+    reason it is allowed; the reasons are counted, so that a test can check they occurred.
+    """
+    mine, other = set(ours), set(theirs)
+    assert len(mine) == len(ours), f"{where}: we list a move twice: {sorted(map(str, ours))}"
+    assert len(other) == len(theirs), f"{where}: the engine lists a move twice"
+    reasons: Counter[str] = Counter()
+    missing = other - mine
+    unexplained = []
+    for key in mine - other:
+        reason = explain(key) if explain is not None else None
+        if reason is None:
+            unexplained.append(key)
+        else:
+            reasons[reason] += 1
+    assert not missing and not unexplained, (
+        f"{where}: missing {sorted(missing, key=str)}, extra {sorted(unexplained, key=str)}")
+    return reasons
+
+
+def _key(move: Move) -> tuple[str, str, str, tuple[str, ...]]:
+    return (str(move.piece), str(move.source), str(move.destination),
+            tuple(repr(p) for p in move.possibilities))
+
+
+def assert_compiled_matches_plain(rules: Ruleset, positions: Iterable[Position]) -> int:
+    """Assert that the compiled generator and plain evaluation give the same moves, with the
+    same possibilities, on every position; return how many positions were compared."""
+    compared = 0
+    for position in positions:
+        fast = sorted(rules.moves(position), key=_key)
+        plain = sorted(reference_moves(rules, position), key=_key)
+        assert fast == plain, position.to_feen()
+        compared += 1
+    return compared
+
+
+# --- perft ----------------------------------------------------------------------------------
+
+
+def perft_cases(game: str) -> list[ParameterSet]:
+    """The entries of ``tests/vectors/perft.json`` for ``game`` as ``(feen, depth, count)``
+    parameters (``feen`` None for the game's start); the deep ones are marked ``full``."""
+    entries = json.loads((VECTORS / "perft.json").read_text(encoding="utf-8"))["positions"]
+    cases = []
+    for entry in entries:
+        if entry["game"] != game:
+            continue
+        marks = [pytest.mark.full] if entry.get("full", False) else []
+        cases.append(pytest.param(entry["feen"], entry["depth"], entry["count"], marks=marks,
+                                  id=f"{entry['name']}-{entry['depth']}"))
+    assert cases, f"no perft counts for {game!r} in tests/vectors/perft.json"
+    return cases
