@@ -13,6 +13,7 @@ from ggn import compiled as compiled_module
 from ggn._types import Side
 from ggn.evaluate import Move, reference_moves, satisfied, where
 from ggn.position import Geometry, Position
+from support import assert_compiled_matches_plain, examples
 
 ROOK = {"C:R": {"a1": {
     "a2": [{"must": {"a2": "empty"}}, {"must": {"a2": "enemy"}}],
@@ -26,10 +27,8 @@ def _key(move: Move) -> tuple[str, str, str, tuple[Any, ...]]:
 
 
 def _same(rules: Ruleset, position: Position) -> list[Move]:
-    fast = sorted(rules.moves(position), key=_key)
-    plain = sorted(reference_moves(rules, position), key=_key)
-    assert fast == plain
-    return fast
+    assert_compiled_matches_plain(rules, [position])
+    return sorted(rules.moves(position), key=_key)
 
 
 def test_rook_ray() -> None:
@@ -146,20 +145,43 @@ def documents(draw: st.DrawFn) -> dict[str, Any]:
 
 @st.composite
 def positions(draw: st.DrawFn) -> Position:
+    """A 3x3 board, and pieces in both players' hands (up to two kinds, up to two each) as far
+    as the board leaves room, either player to move: a drop reads the active player's hand."""
     cells = Geometry(SHAPE).cells
     board = {
         cell: Qpi.parse(draw(st.sampled_from(PIECES)))
         for cell in cells if draw(st.booleans())
     }
-    held = draw(st.lists(st.sampled_from(PIECES), max_size=2, unique=True))
-    hands: dict[str, dict[Qpi, int]] = {"first": {Qpi.parse(p): 1 for p in held}, "second": {}}
-    if len(board) + len(hands["first"]) > len(cells):
-        hands["first"] = {}
+    room = len(cells) - len(board)
+    hands: dict[str, dict[Qpi, int]] = {}
+    for player in ("first", "second"):
+        held: dict[Qpi, int] = {}
+        for piece in draw(st.lists(st.sampled_from(PIECES), max_size=2, unique=True)):
+            count = min(draw(st.integers(1, 2)), room)
+            if count:
+                held[Qpi.parse(piece)] = count
+                room -= count
+        hands[player] = held
     active: Side = draw(st.sampled_from(["first", "second"]))
     return Position.from_feen(Feen(SHAPE, board, hands, active, (Sin("C", "first"), Sin("S", "second"))))
 
 
-@settings(max_examples=300, deadline=None)
+def test_the_positions_fill_both_hands_for_either_side_to_move() -> None:
+    # The audit of issue 8: the strategy once filled the first player's hand only, so drops of
+    # the second player were never compared. Every combination must come up.
+    seen: set[tuple[bool, bool, Side]] = set()
+
+    @settings(max_examples=examples(200))
+    @given(positions())
+    def look(position: Position) -> None:
+        seen.add((bool(position.hand("first")), bool(position.hand("second")), position.active))
+
+    look()
+    assert seen == {(first, second, side) for first in (False, True) for second in (False, True)
+                    for side in ("first", "second")}
+
+
+@settings(max_examples=examples(300))
 @given(documents(), st.lists(positions(), min_size=1, max_size=4))
 def test_compiled_agrees_with_plain_evaluation(doc: dict[str, Any], boards: list[Position]) -> None:
     rules = Ruleset.from_value(doc)
@@ -168,7 +190,7 @@ def test_compiled_agrees_with_plain_evaluation(doc: dict[str, Any], boards: list
             assert all(satisfied(p, position) for p in move.possibilities)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100))
 @given(documents(), st.lists(positions(), min_size=1, max_size=3))
 def test_fallback_interpreter_agrees_too(doc: dict[str, Any], boards: list[Position]) -> None:
     budget = compiled_module._MAX_NODES
@@ -181,7 +203,7 @@ def test_fallback_interpreter_agrees_too(doc: dict[str, Any], boards: list[Posit
         compiled_module._MAX_NODES = budget
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200))
 @given(documents(), positions(), st.data())
 def test_fast_paths_are_the_full_list_filtered(
     doc: dict[str, Any], position: Position, data: st.DataObject

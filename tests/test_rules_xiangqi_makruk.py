@@ -151,3 +151,54 @@ def test_legality_is_the_reverse_index_query_of_the_text(game: str) -> None:
             if not any(rules.ruleset.moves(after, destination=cell) for cell in kings):
                 expected.add((str(move.source), str(move.destination)))
         assert {(str(p.source), str(p.destination)) for p in rules.legal_moves(position)} == expected, fen
+
+
+# --- from_fen against the engines' own boards ----------------------------------------------------
+# The tests above build both our position and the expected one with from_fen: here from_fen is
+# checked, square by square, against a board read by another engine from the same FEN.
+def _xiangqi_board(fen: str) -> tuple[dict[str, str], str]:
+    """cchess's reading of a FEN: our token on each occupied square, and the side to move."""
+    cchess = pytest.importorskip("cchess")
+    board = cchess.ChessBoard(fen)
+    ours = {"k": "g^", "a": "a", "b": "e", "n": "h", "r": "r", "c": "c", "p": "p"}
+    squares = {}
+    for file in range(9):
+        for rank in range(10):
+            letter = board.get_fench((file, rank))
+            if letter is not None:
+                token = ours[letter.lower()]
+                squares[f"{'abcdefghi'[file]}{rank + 1}"] = token.upper() if letter.isupper() else token
+    return squares, "first" if board.get_move_color() == cchess.RED else "second"
+
+
+def _makruk_board(fen: str) -> tuple[dict[str, str], str]:
+    """python-chess's reading of the placement (the met as a queen, the khon as a bishop, a
+    promoted met marked '~'), and the side to move pyffish wrote."""
+    chess = pytest.importorskip("chess")
+    placement, turn = fen.split(" ")[:2]
+    board = chess.BaseBoard(placement.translate(str.maketrans("msMS", "qbQB")))
+    letters = {"k": "k^", "q": "m", "b": "s", "n": "n", "r": "r", "p": "p"}
+    squares = {}
+    for square, piece in board.piece_map().items():
+        token = letters[piece.symbol().lower()]
+        token = token.upper() if piece.color == chess.WHITE else token
+        squares[chess.square_name(square)] = ("+" if board.promoted & (1 << square) else "") + token
+    return squares, "first" if turn == "w" else "second"
+
+
+@pytest.mark.parametrize("game", ["xiangqi", "makruk"])
+def test_from_fen_is_the_engines_board(game: str) -> None:
+    read = _xiangqi_board if game == "xiangqi" else _makruk_board
+    seen: Counter[str] = Counter()
+    for fen, _ in random_fens(game, SEED + 2, 300):
+        position = Position.from_feen(to_feen(game, fen))
+        squares, active = read(fen)
+        assert {str(cell): str(piece.pin) for cell, piece in position} == squares, fen
+        assert position.active == active, fen
+        seen[active] += 1
+        seen["promoted"] += any(token.startswith("+") for token in squares.values())
+        seen["pieces"] += len(squares)
+    assert min(seen["first"], seen["second"]) >= 100, seen
+    assert seen["pieces"] >= 300 * 12, seen
+    if game == "makruk":
+        assert seen["promoted"] >= 10, seen
