@@ -28,7 +28,7 @@ destination with thousands of possibilities is linted in near-linear time.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -242,8 +242,11 @@ def _on_board(cell: Cell, shape: Sequence[int]) -> bool:
 def _check_conditions(
     possibility: Possibility, path: str, movers: tuple[Side, ...]
 ) -> Iterator[LintWarning]:
+    if not possibility.deny or not possibility.must:
+        return
+    musts = _as_dict(possibility.must)
     for cell, deny in possibility.deny.items():
-        must = possibility.must.get(cell)
+        must = musts.get(cell)
         if must is None:
             continue
         verdict = _verdict(must, deny, movers)
@@ -277,16 +280,24 @@ def lint(ruleset: Ruleset, shape: Sequence[int] | None = None) -> list[LintWarni
     board = None if shape is None else _board_shape(shape)
     warnings: list[LintWarning] = []
     dimensions: dict[int, str] = {}
+    off_board: dict[Cell, bool] = {}  # a document names few squares, each many times
 
-    def place(cell: Cell, path: str) -> None:
-        if board is not None and not _on_board(cell, board):
-            size = "x".join(_size_text(n) for n in board)
-            warnings.append(LintWarning(path, f"{cell} is not a square of the {size} board", "off-board"))
-        elif board is None and cell.dimensions not in dimensions:
+    def place(cell: Cell, parent: str, *tokens: str) -> None:
+        """Flag a square off the board, or of another number of dimensions than the first; its
+        path (``parent`` and ``tokens``) is written only then."""
+        if board is not None:
+            outside = off_board.get(cell)
+            if outside is None:
+                outside = off_board[cell] = not _on_board(cell, board)
+            if outside:
+                size = "x".join(_size_text(n) for n in board)
+                message = f"{cell} is not a square of the {size} board"
+                warnings.append(LintWarning(_path(parent, tokens), message, "off-board"))
+        elif cell.dimensions not in dimensions:
             if dimensions:
                 first = next(iter(dimensions))
                 warnings.append(LintWarning(
-                    path,
+                    _path(parent, tokens),
                     f"{cell} has {cell.dimensions} dimensions but {dimensions[first]} has {first}: "
                     "one board has one number of dimensions",
                     "dimensions",
@@ -307,8 +318,10 @@ def lint(ruleset: Ruleset, shape: Sequence[int] | None = None) -> list[LintWarni
                 related = _first_related(possibilities) if len(possibilities) > 1 else _UNRELATED
                 for index, possibility in enumerate(possibilities):
                     path = f"{dest_path}/{index}"
-                    for field, conditions in (("must", possibility.must), ("deny", possibility.deny)):
-                        _place_all(conditions, extend(path, field), place)
+                    for cell in possibility.must:
+                        place(cell, path, "must", str(cell))
+                    for cell in possibility.deny:
+                        place(cell, path, "deny", str(cell))
                     warnings.extend(_check_conditions(possibility, path, movers))
                     earlier = related[index]
                     if earlier >= 0:
@@ -337,12 +350,21 @@ def _relation(possibilities: Sequence[Possibility], earlier: int, index: int, de
 
 def _holds_all(stronger: Possibility, weaker: Possibility) -> bool:
     """Whether ``stronger`` has every condition of ``weaker``, so whenever it holds, so does that."""
-    must, deny = stronger.must, stronger.deny
+    if len(weaker.must) > len(stronger.must) or len(weaker.deny) > len(stronger.deny):
+        return False
+    must, deny = _as_dict(stronger.must), _as_dict(stronger.deny)
     return all(must.get(cell) == state for cell, state in weaker.must.items()) and all(
         deny.get(cell) == state for cell, state in weaker.deny.items()
     )
 
 
-def _place_all(conditions: Conditions, path: str, place: Callable[[Cell, str], None]) -> None:
-    for cell in conditions:
-        place(cell, extend(path, str(cell)))
+def _as_dict(conditions: Conditions) -> dict[Cell, StateValue]:
+    """A plain dict of the conditions: a missing key then costs a lookup, not a failed one of the
+    document's mapping, which builds its message naming what there is."""
+    return dict(conditions.items())
+
+
+def _path(parent: str, tokens: tuple[str, ...]) -> str:
+    for token in tokens:
+        parent = extend(parent, token)
+    return parent
