@@ -11,6 +11,7 @@ import ggn.convert
 from ggn import Cell, DocumentError, GGNError, LegacyEntry, LegacyPiece, LegacyRuleset, Qpi
 from ggn.convert import Conversion, Note, builtin_mapping, convert
 from ggn.gan import Gan
+from ggn.legacy import LegacyPieceRules, LegacySourceRules
 from ggn.legacy_eval import GanMapping, entry_holds, entry_transition
 
 CHESS = builtin_mapping("chess")
@@ -331,3 +332,33 @@ def test_a_mapping_built_directly_refuses_wrong_types() -> None:
     with pytest.raises(TypeError, match=r"^mapping must be a mapping of legacy pieces to QPI, got list$"):
         GanMapping.of([("CHESS:KING", "C:K^")])  # type: ignore[arg-type]
     assert GanMapping({king: Qpi.parse("C:K^")}) == GanMapping.of({"CHESS:KING": "C:K^"})
+
+
+def test_a_legacy_ruleset_built_directly_takes_the_parsed_levels_only() -> None:
+    # Built from raw JSON values, the landed classes took them and failed later, in convert, with
+    # an AttributeError; JSON goes through from_value, and the constructors check their types.
+    entry = LegacyEntry({"a2": "empty"}, {"a1": None, "a2": "CHESS:ROOK"})
+    rook = LegacyPiece.parse("CHESS:ROOK")
+    built = LegacyRuleset({rook: LegacyPieceRules({"a1": LegacySourceRules({"a2": (entry,)})})})
+    assert built == LegacyRuleset.from_value(built.to_value())
+    assert convert(built, CHESS).ruleset.to_value() == {"C:R": {"a1": {"a2": [{"must": {"a2": "empty"}}]}}}
+    hint = r" \(build one from decoded JSON with LegacyRuleset.from_value\)$"
+    cases: list[tuple[Any, str]] = [
+        (lambda: LegacyRuleset({"CHESS:ROOK": {}}),  # type: ignore[dict-item]
+         "^LegacyRuleset takes a dict of LegacyPiece to LegacyPieceRules, got str to dict" + hint),
+        (lambda: LegacyRuleset([]),  # type: ignore[arg-type]
+         "^LegacyRuleset takes a dict of LegacyPiece to LegacyPieceRules, got list"),
+        (lambda: LegacyPieceRules({"a1": {}}),  # type: ignore[dict-item]
+         "^LegacyPieceRules takes a dict of source labels to LegacySourceRules, got str to dict"),
+        (lambda: LegacySourceRules({"a2": ()}), "^LegacySourceRules takes a dict of destination labels "
+                                                "to non-empty tuples of LegacyEntry, got str to tuple"),
+        (lambda: LegacySourceRules({"a2": [entry]}), "got str to list"),  # type: ignore[dict-item]
+    ]
+    for build, message in cases:
+        with pytest.raises(TypeError, match=message):
+            build()
+    with pytest.raises(GGNError, match=r"^LegacySourceRules: '\*' is not a destination"):
+        LegacySourceRules({"*": (entry,)})
+    with pytest.raises(GGNError, match=r"^LegacyPieceRules: '' is not a label"):
+        LegacyPieceRules({"": LegacySourceRules({"a2": (entry,)})})
+    assert list(LegacyPieceRules({"*": LegacySourceRules({"a2": (entry,)})})) == ["*"]

@@ -23,12 +23,12 @@ as the schema's narrower pattern for them says.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final, Literal
+from typing import Any, ClassVar, Final, Literal, TypeVar
 
 from ggn._cache import Memo
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
 from ggn._json import Collector, Full, describe
-from ggn.errors import DocumentError, NotationError, extend
+from ggn.errors import DocumentError, GGNError, NotationError, extend
 from ggn.gan import Gan, LegacyPiece
 
 __all__ = [
@@ -233,10 +233,52 @@ class _Squares(FrozenMap[str, Any]):
 LegacyEntries = tuple[LegacyEntry, ...]
 
 
-class LegacySourceRules(FrozenMap[str, LegacyEntries]):
+def _check_level(data: object, owner: str, keys: Any, values: Any, what: str) -> None:
+    """The Python types of one level of a legacy ruleset built directly (TypeError otherwise):
+    its keys and values are those the loader makes; raw JSON values go through ``from_value``."""
+    if not isinstance(data, dict):
+        raise TypeError(f"{owner} takes a dict of {what}, got {type(data).__name__} (build one from "
+                        "decoded JSON with LegacyRuleset.from_value)")
+    for key, value in data.items():
+        if not isinstance(key, keys) or not values(value):
+            raise TypeError(f"{owner} takes a dict of {what}, got {type(key).__name__} to "
+                            f"{type(value).__name__} (build one from decoded JSON with "
+                            "LegacyRuleset.from_value)")
+        if key == "" or (key == "*" and owner == "LegacySourceRules"):
+            raise GGNError(f"{owner}: {key!r} is not a {'destination' if key else 'label'}: a label "
+                           "is a non-empty string, and only a source may be '*'")
+
+
+def _entries(value: object) -> bool:
+    return isinstance(value, tuple) and bool(value) and all(isinstance(e, LegacyEntry) for e in value)
+
+
+class _Trusted:
+    """The loader's way to build a level whose contents it has checked, with no second pass."""
+
+    __slots__ = ()
+
+    @classmethod
+    def _trusted(cls: type[_T], data: dict[Any, Any], where: str) -> _T:
+        level = object.__new__(cls)
+        FrozenMap.__init__(level, data, where)  # type: ignore[arg-type]
+        return level
+
+
+_T = TypeVar("_T", bound="_Trusted")
+
+
+class LegacySourceRules(_Trusted, FrozenMap[str, LegacyEntries]):
+    """The destinations of one piece from one source: label to its non-empty tuple of entries."""
+
     __slots__ = ()
     _what: ClassVar[str] = "destination"
     _parse_key = staticmethod(_label)
+
+    def __init__(self, data: dict[str, LegacyEntries], where: str = "") -> None:
+        _check_level(data, "LegacySourceRules", str, _entries,
+                     "destination labels to non-empty tuples of LegacyEntry")
+        super().__init__(data, where)
 
     @property
     def destinations(self) -> tuple[str, ...]:
@@ -246,10 +288,17 @@ class LegacySourceRules(FrozenMap[str, LegacyEntries]):
         return self[label]
 
 
-class LegacyPieceRules(FrozenMap[str, LegacySourceRules]):
+class LegacyPieceRules(_Trusted, FrozenMap[str, LegacySourceRules]):
+    """The sources of one piece: label (or ``*``) to its destinations."""
+
     __slots__ = ()
     _what: ClassVar[str] = "source"
     _parse_key = staticmethod(_label)
+
+    def __init__(self, data: dict[str, LegacySourceRules], where: str = "") -> None:
+        _check_level(data, "LegacyPieceRules", str, lambda v: isinstance(v, LegacySourceRules),
+                     "source labels to LegacySourceRules")
+        super().__init__(data, where)
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -259,13 +308,25 @@ class LegacyPieceRules(FrozenMap[str, LegacySourceRules]):
         return self[label]
 
 
-class LegacyRuleset(FrozenMap[LegacyPiece, LegacyPieceRules], Document):
-    """A legacy GGN document, validated and read-only; navigate as a :class:`~ggn.ruleset.Ruleset`."""
+class LegacyRuleset(_Trusted, FrozenMap[LegacyPiece, LegacyPieceRules], Document):
+    """A legacy GGN document, validated and read-only; navigate as a :class:`~ggn.ruleset.Ruleset`.
+
+    Build it from JSON with :meth:`loads`, :meth:`load` or :meth:`from_value`; built directly,
+    it takes the parsed levels (pieces to :class:`LegacyPieceRules`, and so on down to tuples
+    of :class:`LegacyEntry`) and raises :class:`TypeError` for anything else.
+    """
 
     __slots__ = ()
     _what: ClassVar[str] = "piece"
     _parse_key = staticmethod(_parse_piece)
     _kind: ClassVar[str] = "legacy GGN"
+
+    def __init__(
+        self, data: dict[LegacyPiece, LegacyPieceRules], where: str = "in the legacy ruleset"
+    ) -> None:
+        _check_level(data, "LegacyRuleset", LegacyPiece, lambda v: isinstance(v, LegacyPieceRules),
+                     "LegacyPiece to LegacyPieceRules")
+        super().__init__(data, where)
 
     @property
     def pieces(self) -> tuple[LegacyPiece, ...]:
@@ -306,7 +367,7 @@ class LegacyRuleset(FrozenMap[LegacyPiece, LegacyPieceRules], Document):
                 ok = False
             else:
                 pieces[piece] = rules
-        return LegacyRuleset(pieces, "in the legacy ruleset") if ok else None
+        return LegacyRuleset._trusted(pieces, "in the legacy ruleset") if ok else None
 
 
 def _keys(value: dict[Any, Any], path: str, out: Collector, what: str, hand: bool) -> bool:
@@ -351,8 +412,8 @@ def _check_sources(value: Any, path: str, piece: str, out: Collector) -> LegacyP
                 ok = False
             else:
                 table[destination] = checked
-        sources[source] = LegacySourceRules(table, f"for {piece} from {source}")
-    return LegacyPieceRules(sources, f"for {piece}") if ok else None
+        sources[source] = LegacySourceRules._trusted(table, f"for {piece} from {source}")
+    return LegacyPieceRules._trusted(sources, f"for {piece}") if ok else None
 
 
 def _check_entries(value: Any, path: str, out: Collector) -> LegacyEntries | None:
