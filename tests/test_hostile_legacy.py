@@ -362,3 +362,11 @@ def test_a_legacy_ruleset_built_directly_takes_the_parsed_levels_only() -> None:
     with pytest.raises(GGNError, match=r"^LegacyPieceRules: '' is not a label"):
         LegacyPieceRules({"": LegacySourceRules({"a2": (entry,)})})
     assert list(LegacyPieceRules({"*": LegacySourceRules({"a2": (entry,)})})) == ["*"]
+
+
+def test_an_entry_of_many_invalid_values_reports_the_first_hundred() -> None:
+    with pytest.raises(DocumentError) as caught:
+        LegacyEntry({f"a{rank}": "friend" for rank in range(1, 151)}, {})
+    assert len(caught.value.violations) == 100 and caught.value.truncated
+    assert caught.value.violations[-1].path == "/board_check/a100"
+    assert "(and more, not reported)" in str(caught.value).splitlines()[0]
