@@ -3,18 +3,28 @@ it guards. Inputs that once took quadratic time carry a hang guard far above the
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
+import random
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from ggn.cell import Cell
+from ggn import compiled as compiled_module
+from ggn import games
+from ggn._cache import Memo
+from ggn._types import SIDES, Side
+from ggn.cell import HAND, Cell, Hand, parse_location
 from ggn.errors import DocumentError, GGNError
+from ggn.evaluate import reference_moves
 from ggn.lcn import Conditions
+from ggn.position import GEOMETRIES_KEPT, Geometry, Position
 from ggn.qpi import Qpi
-from ggn.ruleset import Ruleset
+from ggn.ruleset import COMPILED_KEPT, Ruleset
 from ggn.stn import Transition
 
 
@@ -176,3 +186,272 @@ def test_row17_transition_constructors_name_the_wrong_type() -> None:
     with pytest.raises(GGNError, match=r"at most 4,300 digits .*, got 10000000000\.\.\."):
         Transition(first_hand={pawn: 10**4_300})
     assert Transition(first_hand={pawn: 10**4_300 - 1}).hand("first")[pawn] == 10**4_300 - 1
+
+
+# --- row 1: lazy compiling is thread-safe -------------------------------------------------------
+BOARD_32 = "/".join(["32"] * 31 + ["R31"]) + " / C/c"
+EMPTY_32 = "/".join(["32"] * 32) + " / C/c"
+
+
+def _in_threads(count: int, call: Callable[[], object]) -> list[object]:
+    """``call`` in ``count`` threads released together; each result, or the exception raised."""
+    start = threading.Barrier(count)
+    results: list[object] = [None] * count
+
+    def run(number: int) -> None:
+        start.wait()
+        try:
+            results[number] = call()
+        except Exception as error:  # noqa: BLE001  (each thread's error is the result checked)
+            results[number] = error
+
+    threads = [threading.Thread(target=run, args=(number,)) for number in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+@pytest.mark.timeout(60)
+def test_row1_threads_meeting_one_uncompiled_source_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The rook's only destination is off the board: its first call compiles nothing and
+    # removes the entry. Eight threads inside that first call at once used to remove it
+    # eight times: KeyError at `del self._board[number][code]`. The compile step waits here
+    # until all eight are in it (or 0.3 s, when they are kept out of it, as they are now),
+    # so that the old race happens every time, not in 56 of 100 trials.
+    rules = Ruleset.from_value({"C:R": {"a1": {"a33": [{"must": {"a2": "empty"}}]}}})
+    assert rules.moves(Position.from_feen(EMPTY_32)) == []  # the compiled form, nothing compiled
+    inside = threading.Barrier(8)
+    calls: list[int] = []
+    original = compiled_module._compile
+
+    def crowded(*args: Any) -> Any:
+        calls.append(1)
+        with contextlib.suppress(threading.BrokenBarrierError):
+            inside.wait(timeout=0.3)
+        return original(*args)
+
+    monkeypatch.setattr(compiled_module, "_compile", crowded)
+    position = Position.from_feen(BOARD_32)
+    assert _in_threads(8, lambda: rules.moves(position)) == [[]] * 8
+    assert len(calls) == 1  # one thread compiled; the others waited and used its result
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    "destinations",
+    [
+        {"a33": [{"must": {"a2": "empty"}}]},  # the issue's case: the only destination is off the board
+        {
+            "a33": [{"must": {"a2": "empty"}}],
+            "a2": [{"must": {"a2": "empty"}}],
+            "b1": [{"must": {"b1": "empty"}, "deny": {"a2": "C:R"}}],
+            "*": [{}],
+        },
+    ],
+)
+def test_row1_many_threads_on_fresh_rulesets_agree_with_the_plain_evaluator(
+    destinations: dict[str, Any],
+) -> None:
+    # No step held back here: eight threads on a fresh ruleset, released together, 100 times,
+    # with the interpreter switching threads as often as it can, so that they interleave.
+    board = Position.from_feen(BOARD_32)
+    document = {"C:R": {"a1": destinations}}
+    expected = sorted(str(move) for move in reference_moves(Ruleset.from_value(document), board))
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(100):
+            rules = Ruleset.from_value(document)  # fresh: nothing made, nothing compiled
+            for result in _in_threads(8, lambda rules=rules: rules.moves(board)):  # type: ignore[misc]
+                assert isinstance(result, list), result
+                assert sorted(str(move) for move in result) == expected
+    finally:
+        sys.setswitchinterval(interval)
+
+
+# --- row 5: the caches of board shapes are bounded ----------------------------------------------
+def test_row5_geometries_kept_are_bounded_and_rebuilt_alike() -> None:
+    shapes = [(width, 3) for width in range(301, 301 + GEOMETRIES_KEPT + 4)]
+    first = Geometry(shapes[0])
+    cells, index = first.cells, dict(first.index)
+    made = [Geometry(shape) for shape in shapes]
+    assert len(Geometry._recent) == GEOMETRIES_KEPT
+    assert list(Geometry._recent)[-GEOMETRIES_KEPT:] == shapes[-GEOMETRIES_KEPT:]
+    del first, made
+    gc.collect()
+    # Nothing holds the first four any more: they are gone, not kept for ever.
+    assert all(shape not in Geometry._alive for shape in shapes[:4])
+    again = Geometry(shapes[0])
+    assert again.cells == cells and again.index == index and again.size == 301 * 3
+
+
+def test_row5_a_live_position_keeps_its_geometry_one_object_a_shape() -> None:
+    # Positions compare geometries by identity: a shape let go of and made again while a
+    # position still held the old one would make equal positions unequal.
+    held = Position.from_feen("1K1/3/3 / C/c")
+    for width in range(401, 401 + GEOMETRIES_KEPT + 2):
+        Geometry((width, 3))
+    gc.collect()
+    assert Position.from_feen("1K1/3/3 / C/c") == held
+    assert Geometry((3, 3)) is held._geometry
+
+
+def test_row5_compiled_forms_kept_per_ruleset_are_bounded_and_rebuilt_alike() -> None:
+    rules = Ruleset.from_value({"C:R": {"a1": {
+        "a2": [{"must": {"a2": "empty"}}, {"must": {"a2": "enemy"}}],
+        "b1": [{"must": {"b1": "empty"}}],
+    }}})
+    positions = [Position.from_feen(f"{width}/p{width - 1}/R{width - 1} / C/c") for width in range(2, 14)]
+    first = [str(move) for move in rules.moves(positions[0])]
+    assert first == ["C:R a1-a2", "C:R a1-b1"]
+    for position in positions:
+        assert sorted(map(str, rules.moves(position))) == sorted(map(str, reference_moves(rules, position)))
+    assert len(rules._compiled) == COMPILED_KEPT
+    assert list(rules._compiled) == [p.shape for p in positions[-COMPILED_KEPT:]]
+    assert [str(move) for move in rules.moves(positions[0])] == first  # made again, alike
+    assert list(rules._compiled)[-1] == positions[0].shape
+    assert len(rules._compiled) == COMPILED_KEPT
+
+
+def test_row5_parser_memos_are_bounded_in_characters_too() -> None:
+    memo = Memo(len, bound=1_000)
+    for number in range(50):
+        memo(str(number) * 200_000)  # 50 strings of up to 400,000 characters
+    assert memo._chars <= 1_000_000
+    assert len(memo._store) <= 1_000
+    assert memo("abc") == 3
+
+
+# --- row 6: the compile budget counts work, not nodes -------------------------------------------
+def _crowded_document(count: int) -> dict[str, Any]:
+    """One rook on 16x16 with ``count`` possibilities of 6 conditions on random squares: one
+    group, since the possibilities share their squares."""
+    chooser = random.Random(6)
+    cells = [str(Cell((file, rank))) for file in range(16) for rank in range(16)][1:]  # not a1
+    destinations: dict[str, list[dict[str, dict[str, str]]]] = {}
+    for number in range(count):
+        squares = chooser.sample(cells, 6)
+        states = [chooser.choice(["empty", "enemy", "C:P", "c:p"]) for _ in squares]
+        destinations.setdefault(cells[number % len(cells)], []).append({
+            "must": dict(zip(squares[:3], states[:3], strict=True)),
+            "deny": dict(zip(squares[3:], states[3:], strict=True)),
+        })
+    return {"C:R": {"a1": destinations}}
+
+
+@pytest.mark.timeout(60)
+def test_row6_a_tree_too_costly_falls_back_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each node of the decision tree copied every pending rule; the budget counted 4,000
+    # nodes, so a group of 64,000 possibilities was copied thousands of times (19 s and
+    # 1.15 GB); this one of 3,000 made its 4,000 nodes. The work is budgeted now: this
+    # group falls back within its first nodes (a larger one at its first).
+    rules = Ruleset.from_value(_crowded_document(3_000))
+    nodes: list[int] = []
+    tree = compiled_module._Writer.tree
+
+    def counted(self: Any, *args: Any) -> Any:
+        nodes.append(1)
+        return tree(self, *args)
+
+    monkeypatch.setattr(compiled_module._Writer, "tree", counted)
+    position = Position.from_feen("16/16/16/16/16/16/1P14/16/16/16/16/3p12/16/16/16/R15 / C/c")
+    moves = rules.moves(position)
+    assert len(nodes) <= 2
+    assert sorted(map(str, moves)) == sorted(map(str, reference_moves(rules, position)))
+    assert [m.possibilities for m in sorted(moves, key=str)] == [
+        m.possibilities for m in sorted(reference_moves(rules, position), key=str)
+    ]
+    assert moves
+
+
+def _falls_back(rules: Ruleset, piece: Qpi, source: Cell | Hand, active: Side) -> bool:
+    """Whether compiling one (piece, source) leaves any group to the interpreter."""
+    geometry = Geometry(games.shape(GAME_OF_STYLE[piece.sin.letter.lower()]))
+    fallen: list[int] = []
+    original = compiled_module._interpreter
+
+    def spy(groups: Any, *args: Any) -> Any:
+        fallen.append(len(groups))
+        return original(groups, *args)
+
+    setattr(compiled_module, "_interpreter", spy)  # noqa: B010  (a spy, typed loosely)
+    try:
+        compiled_module._compile(rules, geometry, piece, source, active)
+    finally:
+        setattr(compiled_module, "_interpreter", original)  # noqa: B010
+    return bool(fallen)
+
+
+GAME_OF_STYLE = {"c": "chess", "s": "shogi", "x": "xiangqi", "m": "makruk"}
+
+
+def _functions(name: str) -> list[tuple[Qpi, Cell | Hand, Side]]:
+    rules = games.ruleset(name)
+    return [
+        (piece, source, active)
+        for piece, sources in rules.items() for source in sources for active in SIDES
+        if source is HAND or active == piece.side
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "piece", "source"),
+    [("xiangqi", "X:C", "b3"), ("xiangqi", "x:c", "h8"), ("chess", "C:Q", "d4"), ("makruk", "M:R", "a1")],
+)
+def test_row6_heavy_functions_of_the_built_in_games_compile_fully(name: str, piece: str, source: str) -> None:
+    qpi = Qpi.parse(piece)
+    assert not _falls_back(games.ruleset(name), qpi, parse_location(source), qpi.side)
+
+
+@pytest.mark.parametrize("piece", ["S:P", "s:p"])
+def test_row6_shogi_pawn_drops_compile_fully(piece: str) -> None:
+    # They fell back before: 4,000 nodes for each file's 8 drops. "Another enemy" and
+    # "another friend" leave the same rules there (only 'deny' of one's own pawn reads the
+    # other squares of the file) and now share one branch: 1,531 nodes a file. One file
+    # here; every function of every built-in game in the full run (below).
+    drops = games.document("shogi")[piece]["*"]
+    one_file = Ruleset.from_value({piece: {"*": {cell: drops[cell] for cell in drops if cell[0] == "e"}}})
+    assert len(one_file[piece]["*"]) == 8
+    for active in SIDES:
+        assert not _falls_back(one_file, Qpi.parse(piece), HAND, active)
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("name", ["chess", "shogi", "xiangqi", "makruk"])
+def test_row6_no_function_of_the_built_in_games_falls_back(name: str) -> None:
+    rules = games.ruleset(name)
+    fallen = [f"{piece} {source} {active}" for piece, source, active in _functions(name)
+              if _falls_back(rules, piece, source, active)]
+    assert fallen == []
+
+
+# --- row 17: positions and rulesets name the wrong type -----------------------------------------
+def test_row17_position_and_ruleset_entry_points_name_the_wrong_type() -> None:
+    position = Position.from_feen("8/8/8/8/8/8/8/R7 / C/c")
+    rules = Ruleset.from_value({"C:R": {"a1": {"a2": [{"must": {"a2": "empty"}}]}}})
+    cases: list[tuple[Callable[[], object], str]] = [
+        (lambda: position.apply(wrong({"toggle": True})),
+         "transition must be a Transition (Transition.of builds one), got dict"),
+        (lambda: position.piece_at(wrong(4)), "cell must be a Cell or a CELL string, got int"),
+        (lambda: Position.from_feen(wrong(None)), "feen must be a FEEN string or a Feen, got NoneType"),
+        (lambda: rules.moves(position, destination=wrong(5)),
+         "destination must be a Cell, HAND, a CELL string, '*' or None, got int"),
+        (lambda: rules.moves(position, source=wrong(5)),
+         "source must be a Cell, HAND, a CELL string, '*' or None, got int"),
+        (lambda: rules.moves(position, piece=wrong(5)), "piece must be a Qpi, a QPI string or None, got int"),
+        (lambda: rules.moves(wrong("8/8/8/8/8/8/8/R7 / C/c")), "position must be a Position, got str"),
+        (lambda: rules.select(wrong(5)), "piece must be a Qpi or a QPI string, got int"),
+        (lambda: rules["C:R"].source(wrong(None)),
+         "location must be a Cell, HAND, a CELL string or '*', got NoneType"),
+        (lambda: rules["C:R"]["a1"].destination(wrong(1.5)),
+         "location must be a Cell, HAND, a CELL string or '*', got float"),
+    ]
+    for call, message in cases:
+        with pytest.raises(TypeError) as caught:
+            call()
+        assert str(caught.value) == message
+    # The right types still work, the positions are unchanged.
+    assert [str(m) for m in rules.moves(position, destination="a2")] == ["C:R a1-a2"]
+    assert position.piece_at("a1") == Qpi.parse("C:R")

@@ -5,7 +5,7 @@ collection, read-only mappings with helpful lookup errors, and dumping.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
 from typing import IO, Any, ClassVar, Generic, TypeVar
 
 from ggn._json import (
@@ -118,6 +118,16 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._data)
+
+    # The dict's own views: Mapping's would look every key up again through __getitem__.
+    def keys(self) -> KeysView[K]:
+        return self._data.keys()
+
+    def values(self) -> ValuesView[V]:
+        return self._data.values()
+
+    def items(self) -> ItemsView[K, V]:
+        return self._data.items()
 
     def __eq__(self, other: object) -> bool:
         if type(other) is type(self):

@@ -16,12 +16,14 @@ its possibilities, so any document compiles, only less fast.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from ggn._types import Side
+from ggn._types import Side, expect
 from ggn.cell import HAND, Cell, Hand
+from ggn.errors import PositionError
 from ggn.lcn import EMPTY, ENEMY, StateValue
 from ggn.move import Move
 from ggn.position import Geometry, Position, code_of
@@ -35,6 +37,14 @@ Generator = Callable[[list[int], Callable[[Move], None], Callable[[tuple[Move, .
 
 _MAX_NODES = 4000  # decision-tree nodes per group before falling back (tests lower it)
 _MAX_DEPTH: Final = 60  # nesting of the generated code, well inside Python's limit
+# The work of writing a tree: at each node, every condition of every rule still pending is
+# read, and copied once per class of the square's content. A budget on nodes alone let one
+# node copy 64,000 rules (19 s and 1.15 GB for one source of a 6 MB document), so the work
+# is budgeted too, per group, in conditions copied (about 2 us each): the built-in games'
+# largest group, one file of shogi's pawn drops, takes 50,000; a group past the budget
+# falls back to the interpreter, a huge one at its first node, before any copy is made.
+_NODE_WORK: Final = 16  # a node's own cost (its lines, its leaf), in conditions copied
+_MAX_WORK = 200_000  # per group (tests lower it)
 
 # A test on one square: 0 empty, 1 enemy, 2 an exact piece (with its code).
 _EMPTY, _ENEMY, _EXACT = 0, 1, 2
@@ -89,6 +99,7 @@ class _Writer:
         self.sizes: dict[str, int] = {}
         self.leaves: dict[tuple[tuple[int, int], ...], str] = {}
         self.nodes = 0
+        self.work = 0
 
     def leaf(self, rules: list[_Rule], indent: str) -> list[str]:
         """The line adding the moves of ``rules`` (all of which hold), from a shared table."""
@@ -114,6 +125,7 @@ class _Writer:
     def tree(self, rules: list[_Rule], settled: list[_Rule], indent: str, depth: int) -> list[str]:
         """Lines adding the moves of ``settled`` plus those of ``rules`` that hold."""
         self.nodes += 1
+        self.work += _NODE_WORK
         if self.nodes > _MAX_NODES or depth > _MAX_DEPTH:
             raise _TooBig
         pending = [r for r in rules if r.must or r.deny]
@@ -138,8 +150,13 @@ class _Writer:
         classes += [(code, f"{var} == {code}") for code in exact]
         classes.append((sign * other, f"{var} {'<' if sign < 0 else '>'} 0"))
         classes.append((-sign * other, ""))  # the rest: else
-        bodies: list[tuple[str, list[str]]] = []
-        for sample, test in classes:
+        # Counted before it is done, so that a node of a huge group is refused, not made.
+        work = sum(len(r.must) + len(r.deny) for r in pending) * (1 + len(classes))
+        if self.work + work > _MAX_WORK:
+            raise _TooBig
+        self.work += work
+        survivors_by_class: list[list[_Rule]] = []
+        for sample, _ in classes:
             survivors: list[_Rule] = []
             for rule in pending:
                 must = rule.must.get(square)
@@ -153,6 +170,14 @@ class _Writer:
                     {s: t for s, t in rule.must.items() if s != square},
                     {s: t for s, t in rule.deny.items() if s != square},
                 ))
+            survivors_by_class.append(survivors)
+        if survivors_by_class[-2] and survivors_by_class[-2] == survivors_by_class[-1]:
+            # Another enemy and another friend leave the same rules (only 'deny' of exact
+            # pieces read the square, as in a pawn drop's "no pawn of mine on this file"):
+            # one branch, the else, serves both, instead of two copies of one subtree.
+            del classes[-2], survivors_by_class[-2]
+        bodies: list[tuple[str, list[str]]] = []
+        for (_, test), survivors in zip(classes, survivors_by_class, strict=True):
             bodies.append((test, self.tree(survivors, settled, indent + " ", depth + 1)))
         while bodies and not bodies[-1][1]:
             bodies.pop()
@@ -170,42 +195,67 @@ class _Writer:
         return lines
 
 
-def _conditions(
-    possibility: Possibility, geometry: Geometry
-) -> tuple[dict[int, Test], dict[int, Test]] | None:
-    must: dict[int, Test] = {}
-    for cell, state in possibility.must.items():
-        number = geometry.index.get(cell)
-        if number is None:
-            return None  # a must on a square off the board never holds
-        must[number] = _test(state)
-    deny: dict[int, Test] = {}
-    for cell, state in possibility.deny.items():
-        number = geometry.index.get(cell)
-        if number is not None:  # a deny off the board never fires
-            deny[number] = _test(state)
-    return must, deny
+class _Reader:
+    """Square indices and tests of a document's conditions, each found once per object.
+
+    The document shares its Cell and Qpi objects (its parsers memoise them), so the same
+    few squares and pieces come back thousands of times; looked up by identity, they cost
+    an int's hash instead of a Cell's or a Qpi's (Python-level) hash and comparison.
+    """
+
+    __slots__ = ("index", "squares", "tests")
+
+    def __init__(self, geometry: Geometry) -> None:
+        self.index = geometry.index
+        self.squares: dict[int, int | None] = {}
+        self.tests: dict[int, Test] = {}
+
+    def conditions(self, possibility: Possibility) -> tuple[dict[int, Test], dict[int, Test]] | None:
+        squares, tests = self.squares, self.tests
+        must: dict[int, Test] = {}
+        for cell, state in possibility.must.items():
+            number = squares.get(id(cell), -1)
+            if number == -1:
+                number = squares[id(cell)] = self.index.get(cell)
+            if number is None:
+                return None  # a must on a square off the board never holds
+            test = tests.get(id(state))
+            if test is None:
+                test = tests[id(state)] = _test(state)
+            must[number] = test
+        deny: dict[int, Test] = {}
+        for cell, state in possibility.deny.items():
+            number = squares.get(id(cell), -1)
+            if number == -1:
+                number = squares[id(cell)] = self.index.get(cell)
+            if number is not None:  # a deny off the board never fires
+                test = tests.get(id(state))
+                if test is None:
+                    test = tests[id(state)] = _test(state)
+                deny[number] = test
+        return must, deny
 
 
 def _components(rules: list[_Rule]) -> list[list[_Rule]]:
     """Group rules that share a square or a destination; groups are independent."""
-    parent: dict[tuple[str, int], tuple[str, int]] = {}
+    # Squares are numbered as they are (0 and up), destinations below 0.
+    parent: dict[int, int] = {}
 
-    def find(x: tuple[str, int]) -> tuple[str, int]:
+    def find(x: int) -> int:
         while parent.setdefault(x, x) != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
     for rule in rules:
-        anchor = find(("d", rule.destination))
+        anchor = find(-1 - rule.destination)
         for square in (*rule.must, *rule.deny):
-            other = find(("s", square))
+            other = find(square)
             if other != anchor:
                 parent[other] = anchor
-    groups: dict[tuple[str, int], list[_Rule]] = {}
+    groups: dict[int, list[_Rule]] = {}
     for rule in rules:
-        groups.setdefault(find(("d", rule.destination)), []).append(rule)
+        groups.setdefault(find(-1 - rule.destination), []).append(rule)
     return list(groups.values())
 
 
@@ -214,13 +264,14 @@ def _compile(
 ) -> Generator | None:
     destinations: list[tuple[Cell | Hand, list[Possibility]]] = []
     rules: list[_Rule] = []
+    reader = _Reader(geometry)
     for destination, possibilities in ruleset[piece][source].items():
         if destination is not HAND and destination not in geometry.index:
             continue
         slot = len(destinations)
         kept: list[Possibility] = []
         for possibility in possibilities:
-            tests = _conditions(possibility, geometry)
+            tests = reader.conditions(possibility)
             if tests is None:
                 continue
             rules.append(_Rule(slot, len(kept), tests[0], tests[1]))
@@ -233,7 +284,7 @@ def _compile(
     writer.lines.append("def generate(b, ap, ex):")
     fallback: list[list[_Rule]] = []
     for group in _components(rules):
-        writer.nodes = 0
+        writer.nodes = writer.work = 0
         try:
             writer.lines.extend(writer.tree(group, [], " ", 0))
         except _TooBig:
@@ -282,11 +333,14 @@ class CompiledRuleset:
     """A ruleset compiled for one board shape: :meth:`moves` lists every move, :meth:`select`
     those of one piece, source or destination. :meth:`Ruleset.moves` makes and keeps one."""
 
-    __slots__ = ("_arrivals", "_board", "_hand", "geometry", "ruleset")
+    __slots__ = ("_arrivals", "_board", "_hand", "_lock", "geometry", "ruleset")
 
     def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
         self.ruleset = ruleset
         self.geometry = geometry
+        # Held while a (piece, source) compiles: threads that meet the same one at once wait
+        # for the first to finish, then use its function (or find there is none).
+        self._lock = threading.Lock()
         # Per square index: piece code -> generator (compiled on first use).
         self._board: list[dict[int, Generator]] = [{} for _ in range(geometry.size)]
         self._hand: dict[tuple[Qpi, Side], Generator | None] = {}
@@ -300,30 +354,45 @@ class CompiledRuleset:
                         self._board[number][code] = self._lazy(piece, source, number, code)
 
     def _lazy(self, piece: Qpi, source: Cell, number: int, code: int) -> Generator:
+        slot = self._board[number]
+
         def first_call(
             b: list[int], ap: Callable[[Move], None], ex: Callable[[tuple[Move, ...]], None]
         ) -> None:
-            made = _compile(self.ruleset, self.geometry, piece, source, piece.side)
-            if made is None:
-                del self._board[number][code]
-                return
-            self._board[number][code] = made
-            made(b, ap, ex)
+            with self._lock:
+                made = slot.get(code)
+                if made is first_call:  # not compiled yet: this thread compiles it
+                    made = _compile(self.ruleset, self.geometry, piece, source, piece.side)
+                    if made is None:
+                        del slot[code]  # no move can ever come from it
+                    else:
+                        slot[code] = made
+            if made is not None:
+                made(b, ap, ex)
 
         return first_call
 
     def _check(self, position: Position) -> None:
+        if not isinstance(position, Position):
+            expect(position, Position, "position", "a Position")
         if position._geometry is not self.geometry:
-            raise ValueError(
+            raise PositionError(
                 f"compiled for a board of shape {self.geometry.shape}, given one of {position.shape}"
             )
 
     def _hand_generator(self, piece: Qpi, active: Side) -> Generator | None:
         key = (piece, active)
-        if key not in self._hand:
-            has = piece in self.ruleset and HAND in self.ruleset[piece]
-            self._hand[key] = _compile(self.ruleset, self.geometry, piece, HAND, active) if has else None
-        return self._hand[key]
+        try:
+            return self._hand[key]
+        except KeyError:
+            pass
+        with self._lock:
+            if key not in self._hand:
+                has = piece in self.ruleset and HAND in self.ruleset[piece]
+                self._hand[key] = (
+                    _compile(self.ruleset, self.geometry, piece, HAND, active) if has else None
+                )
+            return self._hand[key]
 
     def select(
         self,
@@ -404,6 +473,7 @@ class CompiledRuleset:
     def _index_arrivals(self) -> dict[Cell | Hand, list[_Arrival]]:
         arrivals: dict[Cell | Hand, list[_Arrival]] = {}
         index = self.geometry.index
+        reader = _Reader(self.geometry)
         for piece, sources in self.ruleset.items():
             code = code_of(piece)
             for source, destinations in sources.items():
@@ -414,7 +484,7 @@ class CompiledRuleset:
                     kept: list[Possibility] = []
                     tests: list[tuple[tuple[tuple[int, Test], ...], tuple[tuple[int, Test], ...]]] = []
                     for possibility in possibilities:
-                        conditions = _conditions(possibility, self.geometry)
+                        conditions = reader.conditions(possibility)
                         if conditions is not None:  # else a must off the board: never holds
                             kept.append(possibility)
                             tests.append((tuple(conditions[0].items()), tuple(conditions[1].items())))

@@ -16,11 +16,15 @@ True
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Final
+from typing import ClassVar, Final
 
-from ggn._types import Side, player_index
+from ggn._decimal import shown, shown_tuple
+from ggn._types import Side, expect, player_index
 from ggn.cell import Cell, _parse_cell
 from ggn.errors import NotationError, PositionError
 from ggn.feen import Feen
@@ -29,23 +33,31 @@ from ggn.sin import Sin
 from ggn.stn import Transition
 
 # PositionError is defined in ggn.errors with every other error, and re-exported here.
-__all__ = ["MAX_SQUARES", "Geometry", "Position", "PositionError", "code_of", "piece_of"]
+__all__ = [
+    "GEOMETRIES_KEPT", "MAX_SQUARES", "Geometry", "Position", "PositionError", "code_of", "piece_of",
+]
 
 
 # --- piece codes ---------------------------------------------------------------------------
 # Every distinct QPI gets a small positive number, once per process; its code is that number,
 # negated for second-side pieces, so that a code's sign is its side and 0 is an empty square.
+# The table only grows, but QPI's alphabet bounds it (52 styles, 312 pieces a style).
 _NUMBERS: dict[Qpi, int] = {}
 _PIECES: list[Qpi | None] = [None]
+_NUMBERING: Final = threading.Lock()
 
 
 def code_of(piece: Qpi) -> int:
     """The signed integer code of a piece (stable for the life of the process)."""
     number = _NUMBERS.get(piece)
     if number is None:
-        number = len(_PIECES)
-        _NUMBERS[piece] = number
-        _PIECES.append(piece)
+        # Two threads numbering two new pieces at once would give both the same number.
+        with _NUMBERING:
+            number = _NUMBERS.get(piece)
+            if number is None:
+                number = len(_PIECES)
+                _PIECES.append(piece)
+                _NUMBERS[piece] = number
     return number if piece.side == "first" else -number
 
 
@@ -60,13 +72,28 @@ def piece_of(code: int) -> Qpi:
 MAX_SQUARES: Final = 1 << 22
 """The most squares a :class:`Position` holds: 4,194,304 (a 2048x2048 board)."""
 
+GEOMETRIES_KEPT: Final = 16
+"""How many board shapes :class:`Geometry` keeps made when nothing else holds them."""
+
 
 # --- geometry ------------------------------------------------------------------------------
 class Geometry:
-    """The squares of a board shape, numbered from ``a1`` file first, then rank, then layer."""
+    """The squares of a board shape, numbered from ``a1`` file first, then rank, then layer.
 
-    __slots__ = ("cells", "index", "shape", "size", "strides")
-    _cache: Final[dict[tuple[int, ...], Geometry]] = {}
+    One object a shape: ``Geometry(shape)`` gives the geometry of that shape that any live
+    position holds, so positions and compiled forms compare geometries by identity. Beyond
+    those, the :data:`GEOMETRIES_KEPT` shapes used last are kept, and the rest let go: a
+    board of 200,000 squares takes 60 MB, and a process that meets many shapes must not
+    keep them all.
+    """
+
+    __slots__ = ("__weakref__", "cells", "index", "shape", "size", "strides")
+    # Every geometry alive, by shape (weakly: a geometry goes when nothing holds it), and
+    # the ones used last, held (most recent last).
+    _alive: Final[weakref.WeakValueDictionary[tuple[int, ...], Geometry]] = weakref.WeakValueDictionary()
+    _recent: Final[OrderedDict[tuple[int, ...], Geometry]] = OrderedDict()
+    _last: ClassVar[Geometry | None] = None  # the one used last: most callers use one shape
+    _lock: Final = threading.Lock()
 
     shape: tuple[int, ...]
     size: int
@@ -75,9 +102,37 @@ class Geometry:
     index: dict[Cell, int]
 
     def __new__(cls, shape: tuple[int, ...]) -> Geometry:
-        known = cls._cache.get(shape)
+        recent = cls._recent
+        known = recent.get(shape)
         if known is not None:
+            if known is not cls._last:  # keep the order of use; nothing to do when unchanged
+                with cls._lock:
+                    if shape in recent:
+                        recent.move_to_end(shape)
+                    cls._last = known
             return known
+        known = cls._alive.get(shape)
+        if known is None:
+            known = cls._build(shape)  # outside the lock: a large board takes seconds
+        with cls._lock:
+            # Another thread may have made the same shape meanwhile: one object a shape.
+            known = cls._alive.setdefault(shape, known)
+            recent[shape] = known
+            recent.move_to_end(shape)
+            cls._last = known
+            while len(recent) > GEOMETRIES_KEPT:
+                recent.popitem(last=False)
+        return known
+
+    @classmethod
+    def _build(cls, shape: tuple[int, ...]) -> Geometry:
+        expect(shape, tuple, "shape", "a tuple of ints")
+        for extent in shape:
+            expect(extent, int, "shape", "a tuple of ints")
+        if not shape or min(shape) < 1:
+            raise PositionError(
+                f"a board's shape is one or more sizes of 1 or more, got {shown_tuple(shape)}"
+            )
         strides = []
         size = 1
         for extent in shape:
@@ -85,8 +140,9 @@ class Geometry:
             size *= extent
         if size > MAX_SQUARES:
             raise PositionError(
-                f"a board of shape {shape} has {size:,} squares, more than the {MAX_SQUARES:,} "
-                "a Position holds (FEEN itself sets no bound; positions are kept in memory)"
+                f"a board of shape {shown_tuple(shape)} has {shown(size)} squares, more than the "
+                f"{MAX_SQUARES:,} a Position holds (FEEN itself sets no bound; positions are kept "
+                "in memory)"
             )
         self = super().__new__(cls)
         self.shape = shape
@@ -100,7 +156,6 @@ class Geometry:
             cells.append(Cell(indices))
         self.cells = tuple(cells)
         self.index = {cell: number for number, cell in enumerate(cells)}
-        cls._cache[shape] = self
         return self
 
     def index_of(self, cell: Cell | str) -> int | None:
@@ -141,6 +196,8 @@ class Position:
     @classmethod
     def from_feen(cls, feen: str | Feen) -> Position:
         """Build from a FEEN string or a parsed :class:`~ggn.feen.Feen`."""
+        if not isinstance(feen, Feen):
+            expect(feen, str, "feen", "a FEEN string or a Feen")
         value = feen if isinstance(feen, Feen) else Feen.parse(feen)
         geometry = Geometry(value.shape)
         codes = [0] * geometry.size
@@ -227,6 +284,8 @@ class Position:
 
     def piece_at(self, cell: Cell | str) -> Qpi | None:
         """The piece on a square, or None if it is empty; raise if it is not on the board."""
+        if not isinstance(cell, Cell):
+            expect(cell, str, "cell", "a Cell or a CELL string")
         number = self._geometry.index_of(cell)
         if number is None:
             raise PositionError(f"{str(cell)!r} is not a square of a board of shape {self.shape}")
@@ -246,6 +305,7 @@ class Position:
         It cannot apply when it names a square off this board, puts a piece whose style is
         neither player's, takes a hand count below zero, or leaves more pieces than squares.
         """
+        expect(transition, Transition, "transition", "a Transition (Transition.of builds one)")
         geometry = self._geometry
         codes = self._codes
         changes: list[tuple[int, int]] = []
@@ -267,8 +327,8 @@ class Position:
                 if count < 0:
                     name = ("first", "second")[player]
                     raise PositionError(
-                        f"the transition takes {-delta} {piece} from the {name} player's hand, "
-                        f"which holds {hand.get(piece, 0)}"
+                        f"the transition takes {shown(-delta)} {piece} from the {name} player's "
+                        f"hand, which holds {hand.get(piece, 0)}"
                     )
                 if delta > 0:
                     self._check_style(piece, f"in the {('first', 'second')[player]} player's hand")
@@ -282,7 +342,7 @@ class Position:
         total = sum(1 for code in new_codes if code) + sum(hands[0].values()) + sum(hands[1].values())
         if total > geometry.size:
             raise PositionError(
-                f"the transition leaves {total} pieces, more than the {geometry.size} squares"
+                f"the transition leaves {shown(total)} pieces, more than the {geometry.size} squares"
             )
         active = self.active
         if transition.toggle:

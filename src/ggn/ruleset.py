@@ -20,10 +20,13 @@ ggn.errors.NotFoundError: no piece 'C:B' in the ruleset; there are: C:R
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
 from ggn._json import Collector, describe
+from ggn._types import expect
 from ggn.cell import HAND, Cell, Hand, parse_location
 from ggn.errors import extend
 from ggn.lcn import NO_CONDITIONS, Conditions, _check_conditions
@@ -33,7 +36,12 @@ if TYPE_CHECKING:
     from ggn.move import Move
     from ggn.position import Position
 
-__all__ = ["PieceRules", "Possibilities", "Possibility", "Ruleset", "SourceRules"]
+__all__ = ["COMPILED_KEPT", "PieceRules", "Possibilities", "Possibility", "Ruleset", "SourceRules"]
+
+COMPILED_KEPT: Final = 8
+"""How many board shapes a :class:`Ruleset` keeps compiled (the least recently used goes)."""
+
+_KEEPING: Final = threading.Lock()  # guards every ruleset's kept compiled forms
 
 _POSSIBILITY_KEYS = frozenset(("must", "deny"))
 _NOT_LOCATION = "is neither a CELL coordinate nor '*'"
@@ -104,6 +112,8 @@ class SourceRules(FrozenMap[Cell | Hand, Possibilities]):
 
     def destination(self, location: str | Cell | Hand) -> Possibilities:
         """The possibilities of a destination; raise NotFoundError if it is not listed."""
+        if not isinstance(location, Cell | Hand):
+            expect(location, str, "location", "a Cell, HAND, a CELL string or '*'")
         return self[location]
 
 
@@ -120,6 +130,8 @@ class PieceRules(FrozenMap[Cell | Hand, SourceRules]):
 
     def source(self, location: str | Cell | Hand) -> SourceRules:
         """The destinations from a source; raise NotFoundError if it is not listed."""
+        if not isinstance(location, Cell | Hand):
+            expect(location, str, "location", "a Cell, HAND, a CELL string or '*'")
         return self[location]
 
 
@@ -136,12 +148,14 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
     _what: ClassVar[str] = "piece"
     _parse_key = staticmethod(_parse_qpi)
     _kind: ClassVar[str] = "GGN"
-    _compiled: dict[tuple[int, ...], Any]
+    # The compiled forms by board shape, the one used last at the end: at most
+    # COMPILED_KEPT, since a form for a board of 200,000 squares takes tens of MB.
+    _compiled: OrderedDict[tuple[int, ...], Any]
     _last: Any  # the compiled form used last: most callers ask about one board shape
 
     def __init__(self, data: dict[Qpi, PieceRules], where: str = "in the ruleset") -> None:
         super().__init__(data, where)
-        self._compiled = {}
+        self._compiled = OrderedDict()
         self._last = None
 
     @property
@@ -161,31 +175,63 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
 
         The ruleset compiles once per board shape, on first use, and keeps the compiled form.
         """
+        try:
+            geometry = position._geometry
+        except AttributeError:
+            raise TypeError(f"position must be a Position, got {type(position).__name__}") from None
         last = self._last
         if last is not None and piece is None and source is None and destination is None \
-                and last.geometry is position._geometry:
+                and last.geometry is geometry:
             moves: list[Move] = last.moves(position)  # the common case, first and fast
             return moves
-        # Layer 4 (positions and evaluation) is imported here, at call time, on purpose: the
-        # document keeps its compiled forms, and the document layer stays importable alone.
-        from ggn.compiled import CompiledRuleset  # noqa: PLC0415
-
-        compiled = self._compiled.get(position.shape)
-        if compiled is None:
-            compiled = self._compiled[position.shape] = CompiledRuleset(self, position._geometry)
-        self._last = compiled
+        if last is not None and last.geometry is geometry:
+            compiled = last
+        else:
+            compiled = self._compiled_for(position.shape, geometry)
         if piece is None and source is None and destination is None:
             every: list[Move] = compiled.moves(position)
             return every
-        return compiled.select(
+        if piece is not None and not isinstance(piece, Qpi):
+            expect(piece, str, "piece", "a Qpi, a QPI string or None")
+        for name, location in (("source", source), ("destination", destination)):
+            if location is not None and not isinstance(location, Cell | Hand):
+                expect(location, str, name, "a Cell, HAND, a CELL string, '*' or None")
+        selected: list[Move] = compiled.select(
             position,
             _parse_qpi(piece) if isinstance(piece, str) else piece,
             parse_location(source) if isinstance(source, str) else source,
             parse_location(destination) if isinstance(destination, str) else destination,
         )
+        return selected
+
+    def _compiled_for(self, shape: tuple[int, ...], geometry: Any) -> Any:
+        """The compiled form for a board shape, made on first use; the least recently used
+        goes when more than :data:`COMPILED_KEPT` are kept."""
+        # Layer 4 (positions and evaluation) is imported here, at call time, on purpose: the
+        # document keeps its compiled forms, and the document layer stays importable alone.
+        from ggn.compiled import CompiledRuleset  # noqa: PLC0415
+
+        kept = self._compiled
+        with _KEEPING:
+            compiled = kept.get(shape)
+            if compiled is not None:
+                kept.move_to_end(shape)
+                self._last = compiled
+                return compiled
+        made = CompiledRuleset(self, geometry)  # outside the lock: one list a square
+        with _KEEPING:
+            # Another thread may have made one meanwhile: all use the same, compiled once.
+            compiled = kept.setdefault(shape, made)
+            kept.move_to_end(shape)
+            while len(kept) > COMPILED_KEPT:
+                kept.popitem(last=False)
+            self._last = compiled
+        return compiled
 
     def select(self, piece: str | Qpi) -> PieceRules:
         """The sources of a piece; raise NotFoundError if the ruleset does not list it."""
+        if not isinstance(piece, Qpi):
+            expect(piece, str, "piece", "a Qpi or a QPI string")
         return self[piece]
 
     def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
