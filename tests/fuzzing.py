@@ -1,0 +1,312 @@
+"""What every fuzz target checks, and the seeds it starts from.
+
+Shared by the Hypothesis fuzz tests (``tests/test_fuzz_*.py``) and the atheris harnesses
+(``fuzz/``), so that a long coverage-guided campaign checks exactly what CI checks:
+
+- a string notation parses, and then is canonical and round-trips, or raises
+  :class:`~ggn.errors.GGNError` (a :class:`~ggn.errors.NotationError` with a span inside the
+  input); a value that is not a string may raise :class:`TypeError` instead;
+- a document (GGN, LCN, STN, legacy GGN), from text or from a decoded JSON value, builds and
+  round-trips, or raises :class:`~ggn.errors.DocumentError` with at most ``max_errors``
+  violations, each at a JSON Pointer; a Python value that JSON cannot hold may raise
+  :class:`TypeError` instead;
+- the command ``ggn`` exits with 0, 1 or 2, never writes a traceback, prints something when it
+  exits with 0, and exits with 2 when it could not write its output.
+
+Nothing else may escape: any other exception is a finding.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ggn.cell import Cell, Hand, parse_location
+from ggn.cli import run
+from ggn.epin import Epin
+from ggn.errors import DocumentError, GGNError, NotationError
+from ggn.feen import Feen
+from ggn.gan import Gan, LegacyPiece
+from ggn.lcn import Conditions
+from ggn.legacy import LegacyRuleset
+from ggn.pin import Pin
+from ggn.qpi import Qpi
+from ggn.ruleset import Ruleset
+from ggn.sin import Sin
+from ggn.stn import Transition
+
+__all__ = [
+    "ALPHABETS",
+    "DOCUMENTS",
+    "MAX_MESSAGE",
+    "NOTATIONS",
+    "assert_bounded",
+    "check_cli",
+    "check_document_text",
+    "check_document_value",
+    "check_notation",
+    "document_seeds",
+    "edited_bytes",
+    "is_json",
+    "mutated",
+    "notation_seeds",
+]
+
+VECTORS = Path(__file__).parent / "vectors"
+
+NOTATIONS: dict[str, Callable[[str], Any]] = {
+    "CELL": Cell.parse,
+    "HAND": Hand.parse,
+    "SIN": Sin.parse,
+    "PIN": Pin.parse,
+    "EPIN": Epin.parse,
+    "QPI": Qpi.parse,
+    "GAN": Gan.parse,
+    "legacy GGN piece": LegacyPiece.parse,
+    "FEEN": Feen.parse,
+    "location": parse_location,
+}
+_VECTOR_FILES = {"CELL": "cell", "HAND": "hand", "SIN": "sin", "PIN": "pin", "EPIN": "epin", "QPI": "qpi",
+                 "GAN": "gan", "legacy GGN piece": "gan", "FEEN": "feen", "location": "cell"}
+
+DOCUMENTS: dict[str, Any] = {
+    "ggn": Ruleset,
+    "lcn": Conditions,
+    "stn": Transition,
+    "ggn-legacy": LegacyRuleset,
+}
+
+# An error quotes a bounded part of the input (errors._SHOWN characters each side of the
+# fault), so that a 300 KB input does not make a 300 KB message: checked by the targets of
+# test_fuzz_messages.py, apart from the others, which check what the issue asks of every input.
+MAX_MESSAGE = 4096
+
+
+ALPHABETS = {
+    "CELL": "abyz0129AZ",
+    "HAND": "*a ",
+    "SIN": "CcZz:",
+    "PIN": "KkPpZz+-^'",
+    "EPIN": "KkPp+-^'",
+    "QPI": "CcSsKkPp+-^':",
+    "GAN": "CHESSKINGchesking:+-'",
+    "legacy GGN piece": "CHESSKINGchesking:+-'",
+    "FEEN": "0123456789/ +-^'KkPpCcSs",
+    "location": "*ab019AZ",
+}
+# Controls, a letter with an accent, an Arabic and a wide digit (str.isdigit says yes), an emoji.
+_ODD = "\x00\t\n \u00e9\u0663\uff11\U0001f600~/:"
+
+
+@st.composite
+def mutated(draw: st.DrawFn, name: str) -> str:
+    """A test vector of the notation, edited one to four times."""
+    text = draw(st.sampled_from(notation_seeds(name)))
+    alphabet = ALPHABETS[name] + _ODD
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(text)))
+        edit = draw(st.sampled_from(["insert", "delete", "replace", "duplicate", "digits", "letters", "cut"]))
+        if edit == "insert":
+            text = text[:at] + draw(st.sampled_from(alphabet)) + text[at:]
+        elif edit == "delete":
+            text = text[:at] + text[at + 1:]
+        elif edit == "replace":
+            text = text[:at] + draw(st.sampled_from(alphabet)) + text[at + 1:]
+        elif edit == "duplicate":
+            end = draw(st.integers(at, len(text)))
+            text = text[:end] + text[at:end] * draw(st.integers(1, 20)) + text[end:]
+        elif edit == "digits":  # numbers past the 4,300 digits Python converts by default
+            run = draw(st.sampled_from(["0", "1", "9", "10", "4294967296"]))
+            text = text[:at] + run * draw(st.sampled_from([1, 3, 40, 4301, 6000])) + text[at:]
+        elif edit == "letters":
+            run = draw(st.sampled_from(["z", "a", "Z", "K"]))
+            text = text[:at] + run * draw(st.sampled_from([2, 27, 3000])) + text[at:]
+        else:
+            text = text[:at]
+    return text
+
+
+def notation_seeds(name: str) -> list[str]:
+    """The texts of a notation's test vectors, valid and invalid."""
+    data = json.loads((VECTORS / f"{_VECTOR_FILES[name]}.json").read_text(encoding="utf-8"))
+    texts = [case["text"] for group in ("valid", "invalid") for case in data.get(group, [])]
+    return [*texts, "*"] if name == "location" else texts
+
+
+def document_seeds(kind: str) -> list[bytes]:
+    """The bytes of a document kind's test vectors, valid and invalid."""
+    folder = VECTORS / kind
+    return [path.read_bytes() for path in sorted(folder.glob("**/*.json")) if path.is_file()]
+
+
+@st.composite
+def edited_bytes(draw: st.DrawFn, kind: str) -> bytes:
+    """A test vector's bytes edited one to four times."""
+    data = bytearray(draw(st.sampled_from(document_seeds(kind))))
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(data)))
+        edit = draw(st.sampled_from(["insert", "delete", "replace", "duplicate", "digits", "bom"]))
+        if edit in ("insert", "replace"):
+            byte = draw(st.sampled_from(b'{}[]":,\\ 0e-.\xff\xc3\x00nul'))
+            data[at:at + (edit == "replace")] = bytes([byte])
+        elif edit == "delete":
+            del data[at:at + draw(st.integers(1, 8))]
+        elif edit == "duplicate":
+            end = draw(st.integers(at, min(len(data), at + 80)))
+            data[end:end] = data[at:end]
+        elif edit == "digits":
+            data[at:at] = draw(st.sampled_from([b"1" * 5000, b"-0", b"1e999", b"1.0", b"01", b"true"]))
+        else:
+            data[0:0] = b"\xef\xbb\xbf"
+    return bytes(data)
+
+
+def assert_bounded(error: Exception) -> None:
+    """Assert that an error's message says something, in at most MAX_MESSAGE characters."""
+    message = str(error)
+    assert message, f"{type(error).__name__} without a message"
+    assert len(message) <= MAX_MESSAGE, f"a message of {len(message)} characters: {message[:200]!r}..."
+
+
+def check_notation(name: str, text: object) -> Any:
+    """Parse ``text`` with a notation's parser; return the value, or None if it was refused."""
+    parse = NOTATIONS[name]
+    try:
+        value = parse(text)  # type: ignore[arg-type]
+    except GGNError as error:
+        assert str(error), f"{type(error).__name__} without a message"
+        if isinstance(error, NotationError) and isinstance(text, str):
+            assert 0 <= error.start <= error.end <= len(text), (error.start, error.end, len(text))
+        return None
+    except TypeError as error:
+        assert not isinstance(text, str), f"TypeError on the string {text!r}: {error}"
+        return None
+    assert isinstance(text, str), f"{name} accepted the {type(text).__name__} {text!r}"
+    assert str(value) == text, f"{text!r} parsed, but is written {str(value)!r}"
+    again = parse(str(value))
+    assert again == value and hash(again) == hash(value)
+    return value
+
+
+def _nodes(value: object) -> Iterator[object]:
+    """Every value inside ``value``, itself included (iteratively: values may nest deeply)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+
+
+def is_json(value: object) -> bool:
+    """Whether ``value`` is made of what JSON decodes to (str keys, no tuples or sets)."""
+    return all(
+        node is None or isinstance(node, (bool, int, float, str, list))
+        or (isinstance(node, dict) and all(isinstance(key, str) for key in node))
+        for node in _nodes(value)
+    )
+
+
+_POINTER = re.compile(r"(/([^/~]|~[01])*)*")
+
+
+def _refused(kind: str, error: DocumentError, max_errors: int) -> None:
+    assert error.violations and len(error.violations) <= max_errors, (len(error.violations), max_errors)
+    for violation in error.violations:
+        assert _POINTER.fullmatch(violation.path), f"not a JSON Pointer: {violation.path!r}"
+        assert violation.message, f"no message at {violation.path!r}"
+
+
+def _round_trips(kind: str, document: Any) -> None:
+    cls = DOCUMENTS[kind]
+    text = document.dumps()
+    again = cls.loads(text)
+    assert again == document, f"{kind}: {text[:200]!r} loads as another document"
+    assert again.dumps() == text
+    assert cls.loads(document.dumps(explicit=True, indent=None)) == document
+    assert cls.from_value(document.to_value()) == document
+
+
+def check_document_value(kind: str, value: object, max_errors: int = 100) -> Any:
+    """Build a document from a decoded value; return it, or None if it was refused."""
+    cls = DOCUMENTS[kind]
+    try:
+        document = cls.from_value(value, max_errors=max_errors)
+    except DocumentError as error:
+        _refused(kind, error, max_errors)
+        assert not cls.is_valid(value)
+        assert cls.errors(value, max_errors=max_errors) == list(error.violations)
+        return None
+    except TypeError as error:
+        assert not is_json(value), f"TypeError on a JSON value: {error}"
+        return None
+    assert cls.is_valid(value) and cls.errors(value) == []
+    _round_trips(kind, document)
+    return document
+
+
+def check_document_text(kind: str, data: object, max_errors: int = 100) -> Any:
+    """Load a document from text or bytes; return it, or None if it was refused."""
+    cls = DOCUMENTS[kind]
+    try:
+        document = cls.loads(data, max_errors=max_errors)
+    except DocumentError as error:
+        _refused(kind, error, max_errors)
+        return None
+    except TypeError as error:
+        assert not isinstance(data, (str, bytes, bytearray, memoryview)), f"TypeError on text: {error}"
+        return None
+    _round_trips(kind, document)
+    if isinstance(data, str):  # the text decodes to the same value as Python's json reads
+        try:
+            value = json.loads(data)
+        except (ValueError, RecursionError):
+            return document
+        if not _has_special_float(value):
+            assert cls.from_value(value) == document
+    return document
+
+
+def _has_special_float(value: object) -> bool:
+    return any(isinstance(node, float) and not math.isfinite(node) for node in _nodes(value))
+
+
+class _Unwritable(io.StringIO):
+    """An output that fails as a full disk does; records whether anything was written."""
+
+    tried = False
+
+    def write(self, text: str) -> int:
+        self.tried = True
+        raise OSError(28, "No space left on device")
+
+
+def check_cli(argv: list[str], stdin: bytes | None = b"", *, writable: bool = True) -> tuple[int, str, str]:
+    """Run ``ggn`` in-process; return the status and what it wrote on stdout and stderr.
+
+    ``stdin`` None passes a closed standard input; ``writable`` False gives a standard output
+    on which every write fails.
+    """
+    out: io.StringIO = io.StringIO() if writable else _Unwritable()
+    err = io.StringIO()
+    source = io.BytesIO(stdin or b"")
+    if stdin is None:
+        source.close()
+    status = run(argv, out, err, source)
+    printed, said = out.getvalue(), err.getvalue()
+    assert status in (0, 1, 2), f"ggn {argv}: exit status {status!r}"
+    assert "Traceback" not in said, f"ggn {argv}: a traceback\n{said[-3000:]}"
+    if status == 0:
+        assert printed or not writable, f"ggn {argv}: exit 0 and nothing on stdout"
+    if not writable and isinstance(out, _Unwritable) and out.tried:
+        assert status == 2, f"ggn {argv}: the output could not be written, yet exit {status}"
+    return status, printed, said

@@ -1,0 +1,54 @@
+"""What the fuzz targets found in code this file's author does not own, each as the minimal input.
+
+Each test is marked ``xfail(strict=True)`` until its owner fixes the fault: then it passes,
+strict xfail turns that into a failure, and the mark is to be removed (as for the first one).
+The fuzz targets that found them are not weakened: they find the same inputs until the fix.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from fuzzing import MAX_MESSAGE, check_cli
+from ggn import Conditions, Feen, Sin
+from ggn.errors import DocumentError, GGNError, NotationError
+
+
+def test_finding_feen_hand_count_of_4301_digits_is_a_notation_error() -> None:
+    # Found by test_fuzz_evaluation.py::test_any_feen_text_makes_a_position_or_raises_ggn_error
+    # (a plain ValueError from int(), issue 8 row 12); fixed by its owner since.
+    with pytest.raises(GGNError):
+        Feen.parse("8/8 " + "1" * 4301 + "P/ C/c")
+
+
+@pytest.mark.xfail(strict=True, reason="finding: ggn convert --effects naming an existing file, with an "
+                   "input name holding NUL, ends in the command's 'internal error' (ValueError: embedded "
+                   "null byte) instead of exit 2 with the name")
+def test_finding_convert_effects_over_a_file_with_a_nul_input_name() -> None:
+    # Found by test_fuzz_cli.py::test_any_command_line_exits_0_1_or_2_without_a_traceback.
+    with tempfile.TemporaryDirectory() as folder:
+        existing = Path(folder) / "doc.json"
+        existing.write_text("{}", encoding="utf-8")
+        status, _, said = check_cli(["convert", "--effects", str(existing), "a\x00b"], b"")
+    assert status == 2 and "internal error" not in said, said
+
+
+@pytest.mark.xfail(strict=True, reason="finding: a NotationError's marker line is as long as the faulty "
+                   "span, unbounded (ggn.errors.NotationError._render)")
+def test_finding_notation_error_marker_is_bounded() -> None:
+    # Found by test_fuzz_messages.py::test_notation_errors_quote_a_bounded_part_of_a_long_input.
+    with pytest.raises(NotationError) as caught:
+        Sin.parse("z" * 5000)
+    assert len(str(caught.value)) <= MAX_MESSAGE
+
+
+@pytest.mark.xfail(strict=True, reason="finding: a document violation quotes the invalid value whole "
+                   "(ggn.lcn, ggn.ruleset, ggn.stn, and keys in every document)")
+def test_finding_document_violation_quotes_a_bounded_value() -> None:
+    # Found by test_fuzz_messages.py::test_document_errors_quote_a_bounded_part_of_a_long_value.
+    with pytest.raises(DocumentError) as caught:
+        Conditions.from_value({"e2": "x" * 5000})
+    assert len(caught.value.violations[0].message) <= 1000
