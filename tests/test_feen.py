@@ -207,30 +207,45 @@ def test_constructor_orders_and_drops_zero_counts() -> None:
         (((), {}, None, "first", (C, c)), "the shape is (files,)"),
         (((1, 1, 1, 2), {}, None, "first", (C, c)), "the shape is (files,)"),
         (((0,), {}, None, "first", (C, c)), "positive integer"),
-        (((True,), {}, None, "first", (C, c)), "positive integer"),
-        (("8", {}, None, "first", (C, c)), "sequence"),
         (((2,), {at("c"): q("C:K")}, None, "first", (C, c)), "not on a board of shape (2,)"),
         (((2, 2), {at("a"): q("C:K")}, None, "first", (C, c)), "not on a board of shape"),
-        (((2,), {"a": q("C:K")}, None, "first", (C, c)), "keys must be Cell"),
-        (((2,), {at("a"): "C:K"}, None, "first", (C, c)), "must be a Qpi"),
         (((2,), {at("a"): q("X:K")}, None, "first", (C, c)), "has style 'X'"),
         (((2,), {at("a"): q("M:K")}, None, "first", (C, m)), "has style 'M'"),
         (((2,), {}, {"first": {q("c:K"): 3}}, "first", (C, c)), "3 pieces outnumber the 2 squares"),
         (((2,), {}, {"first": {q("C:K"): -1}}, "first", (C, c)), "non-negative integer"),
-        (((2,), {}, {"first": {q("C:K"): 1.0}}, "first", (C, c)), "non-negative integer"),
         (((2,), {}, {"third": {}}, "first", (C, c)), "the hands are 'first' and 'second'"),
-        (((2,), {}, {"first": [q("C:K")]}, "first", (C, c)), "hand must be a mapping"),
         (((2,), {}, None, "white", (C, c)), "'first' or 'second'"),
         (((2,), {}, None, "first", (c, C)), "the first player's style is uppercase"),
         (((2,), {}, None, "first", (C,)), "styles are a pair"),
-        (((2,), {}, None, "first", ("C", "c")), "styles are Sin values"),
-        (((2,), [], None, "first", (C, c)), "the board must be a mapping"),
     ],
 )
 def test_constructor_rejects(args: tuple[Any, ...], reason: str) -> None:
     with pytest.raises(NotationError) as caught:
         Feen(*args)
     assert reason in caught.value.reason
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (((True,), {}, None, "first", (C, c)), "every size of the shape must be an int, got bool"),
+        (("8", {}, None, "first", (C, c)), "shape must be a sequence of 1 to 3 ints, got str"),
+        (((2,), {"a": q("C:K")}, None, "first", (C, c)), "board's keys must be Cell values, got str"),
+        (((2,), {at("a"): "C:K"}, None, "first", (C, c)), "the piece on 'a' must be a Qpi, got str"),
+        (((2,), {}, {"first": {q("C:K"): 1.0}}, "first", (C, c)),
+         "the count of C:K in the first player's hand must be an int, got float"),
+        (((2,), {}, {"first": [q("C:K")]}, "first", (C, c)),
+         "the first player's hand must be a mapping from Qpi to count, got list"),
+        (((2,), {}, None, "first", ("C", "c")), "the first player's style must be a Sin, got str"),
+        (((2,), [], None, "first", (C, c)), "board must be a mapping from Cell to Qpi, got list"),
+        (((2,), {}, None, 1, (C, c)), "active must be 'first' or 'second', got int"),
+    ],
+)
+def test_constructor_rejects_wrong_types(args: tuple[Any, ...], message: str) -> None:
+    # A wrong Python type is a TypeError naming the parameter (issue 8, row 17).
+    with pytest.raises(TypeError) as caught:
+        Feen(*args)
+    assert str(caught.value) == message
 
 
 def test_parse_is_memoised_and_values_shared() -> None:

@@ -17,14 +17,17 @@ import pytest
 from ggn import compiled as compiled_module
 from ggn import games
 from ggn._cache import Memo
+from ggn._json import WrittenNumber, decode, dumps
 from ggn._types import SIDES, Side
 from ggn.cell import HAND, Cell, Hand, parse_location
-from ggn.errors import DocumentError, GGNError
+from ggn.errors import DocumentError, GGNError, NotationError, PositionError
 from ggn.evaluate import reference_moves
+from ggn.feen import Feen
 from ggn.lcn import Conditions
 from ggn.position import GEOMETRIES_KEPT, Geometry, Position
 from ggn.qpi import Qpi
 from ggn.ruleset import COMPILED_KEPT, Ruleset
+from ggn.sin import Sin
 from ggn.stn import Transition
 
 
@@ -455,3 +458,53 @@ def test_row17_position_and_ruleset_entry_points_name_the_wrong_type() -> None:
     # The right types still work, the positions are unchanged.
     assert [str(m) for m in rules.moves(position, destination="a2")] == ["C:R a1-a2"]
     assert position.piece_at("a1") == Qpi.parse("C:R")
+
+
+# --- row 12: integers longer than int()'s 4,300 digits, in CELL and FEEN -------------------------
+LONG = "1" * 5_000  # int(LONG) and str(int(LONG)) raise a plain ValueError
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (f"{LONG}/{LONG}1 / C/c",
+         "rank 1 has 11111111111...11111111111 (5,001 digits) squares, but the first rank written "
+         "has 11111111111...11111111111 (5,000 digits)"),
+        (f"K{LONG[1:]}/2 / C/c", "rank 1 has 2 squares, but the first rank written has 11111111111..."),
+        (f"K/1 {LONG}P/ C/c",
+         "11111111111...11111111112 (5,000 digits) pieces (1 on the board, 11111111111...11111111111 "
+         "(5,000 digits) in the hands) outnumber the 2 squares of the board"),
+        (f"3 P{LONG}Q/ C/c", "the canonical first player's hand is '1111111111"),
+        (f"0{LONG} / C/c", "a count of empty squares has no leading zero: write '1111111111"),
+    ],
+)
+def test_row12_long_counts_in_feen_are_notation_errors(text: str, reason: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        Feen.parse(text)
+    assert reason in caught.value.reason
+    assert len(str(caught.value)) < 1_000  # the message quotes the input, bounded
+
+
+def test_row12_a_board_too_large_for_a_position_says_how_large() -> None:
+    feen = Feen.parse(f"{LONG} / C/c")  # a valid FEEN: one rank of that many empty squares
+    assert feen.shape == ((10**5_000 - 1) // 9,)
+    with pytest.raises(PositionError, match=r"has 11111111111\.\.\.11111111111 \(5,000 digits\) squares"):
+        Position.from_feen(feen)
+
+
+def test_row12_long_numbers_in_feen_and_cell_values() -> None:
+    size = 10**5_000
+    c, big_c = Sin.parse("c"), Sin.parse("C")
+    with pytest.raises(NotationError, match=r"shape \(10000000000\.\.\.00000000000 \(5,001 digits\),\)"):
+        Feen((size, 1), {}, None, "first", (big_c, c))
+    with pytest.raises(NotationError, match=r"outnumber the 2 squares"):
+        Feen((2,), {}, {"first": {Qpi.parse("C:P"): size}}, "first", (big_c, c))
+    with pytest.raises(NotationError, match=r"index of dimension 1 must be a non-negative integer"):
+        Cell((-1, size))
+    cell = Cell.parse("b" + LONG)
+    assert str(Cell(cell.indices)) == "b" + LONG
+    # The JSON writer of the library writes any integer (what `ggn parse cell` prints).
+    text = dumps(cell.fields())
+    assert text == '{"indices": [1, ' + LONG[:-1] + '0], "dimensions": 2}'
+    value, faults = decode(text)
+    assert faults == [] and isinstance(value["indices"][1], WrittenNumber)

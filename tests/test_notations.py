@@ -6,6 +6,7 @@ import doctest
 import importlib
 import json
 import pickle
+import re
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -144,9 +145,15 @@ def test_cell_ranks_longer_than_the_int_digit_limit() -> None:
 
 
 def test_cell_constructor_checks_its_indices() -> None:
-    for bad in [(), (-1,), (1.0,), (True,)]:
+    for bad in [(), (-1,)]:
         with pytest.raises(NotationError):
-            Cell(bad)  # type: ignore[arg-type]
+            Cell(bad)
+    # A wrong Python type is a TypeError naming what was expected (issue 8, row 17).
+    for wrong, message in [((1.0,), "the index of dimension 1 must be an int, got float"),
+                           ((0, True), "the index of dimension 2 must be an int, got bool"),
+                           ("e4", "indices must be a tuple or list of int, got str")]:
+        with pytest.raises(TypeError, match=f"^{re.escape(message)}$"):
+            Cell(wrong)  # type: ignore[arg-type]
 
 
 def test_location() -> None:

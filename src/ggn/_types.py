@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from ggn.errors import GGNError
 
@@ -23,16 +23,17 @@ def opponent(side: Side) -> Side:
     return "second" if side == "first" else "first"
 
 
-def expect(value: object, types: type | tuple[type, ...], parameter: str, what: str) -> None:
-    """The one check of an argument's Python type at the public entry points: raise
-    :class:`TypeError` naming the parameter, what it takes and the type received.
+def expect(value: object, types: type | tuple[type, ...], parameter: str, what: str) -> Any:
+    """The one check of an argument's Python type at the public entry points: ``value``
+    itself if it has the type, else :class:`TypeError` naming the parameter, what it
+    takes and the type received.
 
     ``bool`` is never taken for ``int``: a JSON ``true`` is not a count.
     """
     if isinstance(value, types) and not (
         isinstance(value, bool) and bool not in (types if isinstance(types, tuple) else (types,))
     ):
-        return
+        return value
     raise TypeError(f"{parameter} must be {what}, got {type(value).__name__}")
 
 

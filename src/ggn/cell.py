@@ -25,7 +25,8 @@ import math
 from typing import ClassVar, Final, final
 
 from ggn._cache import Memo
-from ggn._decimal import decimal_text, decimal_value
+from ggn._decimal import decimal_text, decimal_value, shown_tuple
+from ggn._types import expect
 from ggn.errors import NotationError
 
 __all__ = ["HAND", "Cell", "Hand", "Location", "parse_location"]
@@ -108,9 +109,10 @@ def _scan(text: str) -> tuple[int, ...]:
         raise NotationError("CELL", repr(text), f"expected a string, got {type(text).__name__}")
     if not text:
         raise NotationError("CELL", text, "a coordinate cannot be empty")
-    for pos, ch in enumerate(text):
-        if ch > "\x7f":
-            raise NotationError("CELL", text, f"non-ASCII character {ch!r}", pos, pos + 1)
+    if not text.isascii():
+        for pos, ch in enumerate(text):
+            if ch > "\x7f":
+                raise NotationError("CELL", text, f"non-ASCII character {ch!r}", pos, pos + 1)
     indices: list[int] = []
     pos = 0
     length = len(text)
@@ -159,13 +161,18 @@ class Cell:
     _hash: int
 
     def __init__(self, indices: tuple[int, ...] | list[int]) -> None:
-        idx = tuple(indices)
+        idx = indices if type(indices) is tuple else tuple(expect(
+            indices, (tuple, list), "indices", "a tuple or list of int"
+        ))
         if not idx:
             raise NotationError("CELL", "", "a coordinate needs at least one dimension")
         for number, value in enumerate(idx, 1):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if type(value) is not int:
+                expect(value, int, f"the index of dimension {number}", "an int")
+            if value < 0:
                 raise NotationError(
-                    "CELL", repr(idx), f"index of dimension {number} must be a non-negative integer"
+                    "CELL", shown_tuple(idx),
+                    f"index of dimension {number} must be a non-negative integer",
                 )
         object.__setattr__(self, "indices", idx)
         object.__setattr__(self, "_text", None)

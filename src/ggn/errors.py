@@ -87,14 +87,17 @@ class NotationError(GGNError):
     def _render(self) -> str:
         text = self.text
         lo = max(0, self.start - _SHOWN)
-        hi = min(len(text), self.end + _SHOWN)
+        # A long span (a run of 5,000 digits) is shown by its start: the message stays short.
+        cut = self.end - self.start > 2 * _SHOWN
+        end = self.start + _SHOWN if cut else self.end
+        hi = end if cut else min(len(text), self.end + _SHOWN)
         before = "".join(_visible(c) for c in text[lo : self.start])
-        inside = "".join(_visible(c) for c in text[self.start : self.end])
-        after = "".join(_visible(c) for c in text[self.end : hi])
+        inside = "".join(_visible(c) for c in text[self.start : end])
+        after = "".join(_visible(c) for c in text[end:hi])
         head = "..." if lo > 0 else ""
         tail = "..." if hi < len(text) else ""
         shown = f"{head}{before}{inside}{after}{tail}"
-        marker = " " * (len(head) + len(before)) + "^" * max(1, len(inside))
+        marker = " " * (len(head) + len(before)) + "^" * max(1, len(inside)) + ("..." if cut else "")
         where = f"at {self.start}" if self.end - self.start <= 1 else f"at {self.start}-{self.end}"
         if not text:
             return f"invalid {self.notation} '': {self.reason}"

@@ -43,8 +43,8 @@ from types import MappingProxyType
 from typing import Any, Final, final
 
 from ggn._cache import Memo
-from ggn._decimal import decimal_text, decimal_value
-from ggn._types import Side, State, player_index
+from ggn._decimal import decimal_text, decimal_value, shown
+from ggn._types import Side, State, expect, player_index
 from ggn.cell import Cell, _index_to_letters
 from ggn.epin import Epin, parse_epin_at
 from ggn.errors import NotationError
@@ -84,7 +84,23 @@ def _hand_text(items: Iterable[tuple[Epin, int]]) -> str:
 
 
 def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+    return f"1 {noun}" if number == 1 else f"{shown(number)} {noun}s"
+
+
+def _shape(dims: Iterable[object]) -> str:
+    """A shape for a message, its sizes however long (FEEN bounds none) kept short."""
+    parts = [shown(size) if isinstance(size, int) else _bounded(repr(size)) for size in dims]
+    return f"({parts[0]},)" if len(parts) == 1 else "(" + ", ".join(parts) + ")"
+
+
+def _bounded(text: str, limit: int = 80) -> str:
+    """A text for a message, cut short (a hand or a square can be thousands of characters)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def _quoted(text: str, limit: int = 80) -> str:
+    """A text quoted with ``!r`` for a message, cut short as :func:`_bounded` does."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 def _ordinal(number: int) -> str:
@@ -130,56 +146,53 @@ class Feen:
     ) -> None:
         dims = _check_shape(shape)
         first_style, second_style = _check_styles(styles)
+        expect(active, str, "active", "'first' or 'second'")
         if active not in ("first", "second"):
-            raise NotationError(_N, repr(active), "the active player is 'first' or 'second'")
+            raise NotationError(_N, _bounded(repr(active)), "the active player is 'first' or 'second'")
         pair = (first_style, second_style)
 
         def check_style(qpi: object, where: str) -> Qpi:
-            if not isinstance(qpi, Qpi):
-                raise NotationError(_N, repr(qpi), f"the piece {where} must be a Qpi")
-            if qpi.sin != pair[0] and qpi.sin != pair[1]:
+            checked: Qpi = expect(qpi, Qpi, f"the piece {where}", "a Qpi")
+            if checked.sin != pair[0] and checked.sin != pair[1]:
                 raise NotationError(
-                    _N, str(qpi),
-                    f"the piece {where} has style {qpi.sin.letter!r}, but the players' styles "
+                    _N, str(checked),
+                    f"the piece {where} has style {checked.sin.letter!r}, but the players' styles "
                     f"are {first_style.letter!r} (first) and {second_style.letter!r} (second)",
                     0, 1,
                 )
-            return qpi
+            return checked
 
-        if not isinstance(board, Mapping):
-            raise NotationError(_N, repr(board), "the board must be a mapping from Cell to Qpi")
+        expect(board, (Mapping,), "board", "a mapping from Cell to Qpi")
         placed: list[tuple[Cell, Qpi]] = []
         for cell, qpi in board.items():
-            if not isinstance(cell, Cell):
-                raise NotationError(_N, repr(cell), "the board's keys must be Cell values")
+            expect(cell, Cell, "board's keys", "Cell values")
             if cell.dimensions != len(dims) or any(
                 index >= size for index, size in zip(cell.indices, dims, strict=True)
             ):
                 raise NotationError(
-                    _N, str(cell), f"the square {str(cell)!r} is not on a board of shape {dims}"
+                    _N, str(cell),
+                    f"the square {_quoted(str(cell))} is not on a board of shape {_shape(dims)}",
                 )
-            placed.append((cell, check_style(qpi, f"on {str(cell)!r}")))
+            placed.append((cell, check_style(qpi, f"on {_quoted(str(cell))}")))
         placed.sort(key=lambda item: _reading_key(item[0].indices))
 
         given: Mapping[Any, object] = {} if hands is None else hands
-        if not isinstance(given, Mapping):
-            raise NotationError(_N, repr(given), "the hands must be a mapping of 'first', 'second'")
+        expect(given, (Mapping,), "hands", "a mapping of 'first' and 'second' to hands, or None")
         for player in given:
             if player not in ("first", "second"):
-                raise NotationError(_N, repr(player), "the hands are 'first' and 'second'")
+                raise NotationError(_N, _bounded(repr(player)), "the hands are 'first' and 'second'")
         hand_items: list[_HandItems] = []
         for player in ("first", "second"):
             held = given.get(player, {})
-            if not isinstance(held, Mapping):
-                raise NotationError(
-                    _N, repr(held), f"the {player} player's hand must be a mapping from Qpi to count"
-                )
+            expect(held, (Mapping,), f"the {player} player's hand", "a mapping from Qpi to count")
+            assert isinstance(held, Mapping)
             keyed: list[tuple[tuple[int, str, bool, int, bool, bool], Qpi, int]] = []
             for qpi, count in held.items():
                 check_style(qpi, f"in the {player} player's hand")
-                if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                expect(count, int, f"the count of {qpi} in the {player} player's hand", "an int")
+                if count < 0:
                     raise NotationError(
-                        _N, repr(count),
+                        _N, shown(count),
                         f"the count of {str(qpi)!r} in the {player} player's hand "
                         "must be a non-negative integer",
                     )
@@ -192,8 +205,9 @@ class Feen:
         total = len(placed) + sum(count for items in hand_items for _, count in items)
         if total > squares:
             raise NotationError(
-                _N, repr(dims),
-                f"{total} pieces outnumber the {_count(squares, 'square')} of a board of shape {dims}",
+                _N, _shape(dims),
+                f"{shown(total)} pieces outnumber the {_count(squares, 'square')} of a board of "
+                f"shape {_shape(dims)}",
             )
         self._init(dims, tuple(placed), (hand_items[0], hand_items[1]), active, pair, text=None)
 
@@ -357,35 +371,38 @@ def _product(shape: tuple[int, ...]) -> int:
 
 def _check_shape(shape: object) -> tuple[int, ...]:
     if isinstance(shape, str) or not isinstance(shape, Sequence):
-        raise NotationError(_N, repr(shape), "the shape is a sequence of 1 to 3 sizes")
+        raise TypeError(f"shape must be a sequence of 1 to 3 ints, got {type(shape).__name__}")
     dims = tuple(shape)
+    for size in dims:
+        expect(size, int, "every size of the shape", "an int")
     if not 1 <= len(dims) <= 3:
         raise NotationError(
-            _N, repr(dims), "the shape is (files,), (files, ranks) or (files, ranks, layers)"
+            _N, _shape(dims), "the shape is (files,), (files, ranks) or (files, ranks, layers)"
         )
-    for size in dims:
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise NotationError(_N, repr(dims), "every size of the shape is a positive integer")
+    if min(dims) < 1:
+        raise NotationError(_N, _shape(dims), "every size of the shape is a positive integer")
     if len(dims) == 2 and dims[1] == 1:
         raise NotationError(
-            _N, repr(dims), f"a board of one rank is written as 1D: use the shape ({dims[0]},)"
+            _N, _shape(dims), f"a board of one rank is written as 1D: use the shape {_shape(dims[:1])}"
         )
     if len(dims) == 3 and dims[2] == 1:
         raise NotationError(
-            _N, repr(dims),
-            f"a board of one layer is written as 2D: use the shape ({dims[0]}, {dims[1]})",
+            _N, _shape(dims),
+            f"a board of one layer is written as 2D: use the shape {_shape(dims[:2])}",
         )
     return dims
 
 
 def _check_styles(styles: object) -> tuple[Sin, Sin]:
-    if not isinstance(styles, tuple) or len(styles) != 2:
+    expect(styles, tuple, "styles", "a pair (first player's Sin, second player's Sin)")
+    assert isinstance(styles, tuple)
+    if len(styles) != 2:
         raise NotationError(
-            _N, repr(styles), "styles are a pair (first player's Sin, second player's Sin)"
+            _N, _bounded(repr(styles)), "styles are a pair (first player's Sin, second player's Sin)"
         )
     first, second = styles
-    if not isinstance(first, Sin) or not isinstance(second, Sin):
-        raise NotationError(_N, repr(styles), "styles are Sin values")
+    expect(first, Sin, "the first player's style", "a Sin")
+    expect(second, Sin, "the second player's style", "a Sin")
     if first.side != "first" or second.side != "second":
         raise NotationError(
             _N, f"{first}/{second}",
@@ -419,7 +436,7 @@ def _placement(text: str, end: int) -> tuple[tuple[int, ...], list[tuple[tuple[i
                 if run.strip("0"):
                     reason = (
                         "a count of empty squares has no leading zero: "
-                        f"write {run.lstrip('0')!r}"
+                        f"write {_quoted(run.lstrip('0'))}"
                     )
                 else:
                     reason = "a count of empty squares is 1 or more"
@@ -440,7 +457,7 @@ def _placement(text: str, end: int) -> tuple[tuple[int, ...], list[tuple[tuple[i
             if pos - start > 2:
                 raise NotationError(
                     _N, text,
-                    f"{text[start:pos]!r} is not a separator: '/' separates ranks, "
+                    f"{_quoted(text[start:pos])} is not a separator: '/' separates ranks, "
                     "'//' the layers of a 3D board (no rank may be empty)",
                     start, pos,
                 )
@@ -480,7 +497,7 @@ def _placement(text: str, end: int) -> tuple[tuple[int, ...], list[tuple[tuple[i
                 raise NotationError(
                     _N, text,
                     f"{where} has {_count(rank_width, 'square')}, but the first rank written "
-                    f"has {width}; every rank has the same number of squares",
+                    f"has {shown(width)}; every rank has the same number of squares",
                     rank_lo, rank_hi,
                 )
         if height != depth:
@@ -540,7 +557,7 @@ def _hand(text: str, start: int, end: int, player: str) -> list[tuple[Epin, int]
         ((epin, count) for epin, count in totals.items() if count),
         key=lambda item: _hand_key(*item),
     )
-    hint = f"; the canonical {player} player's hand is {_hand_text(canonical)!r}"
+    hint = f"; the canonical {player} player's hand is {_quoted(_hand_text(canonical))}"
 
     seen: set[Epin] = set()
     previous: tuple[int, str, bool, int, bool, bool] | None = None
@@ -682,7 +699,8 @@ def _build_feen(text: str) -> Feen:
     if len(pieces) + held > squares:
         raise NotationError(
             _N, text,
-            f"{len(pieces) + held} pieces ({len(pieces)} on the board, {held} in the hands) "
+            f"{shown(len(pieces) + held)} pieces ({len(pieces)} on the board, {shown(held)} in the "
+            "hands) "
             f"outnumber the {_count(squares, 'square')} of the board",
             first + 1, second,
         )
