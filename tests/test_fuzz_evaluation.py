@@ -80,7 +80,8 @@ def rulesets(draw: st.DrawFn, shape: tuple[int, ...]) -> Ruleset:
         sources: dict[str, Any] = {}
         for source in draw(st.lists(where, max_size=4, unique=True)):
             destinations: dict[str, Any] = {}
-            for destination in draw(st.lists(where, max_size=3, unique=True)):
+            # The source itself too: a null move is a valid GGN move, rare when drawn at random.
+            for destination in draw(st.lists(st.one_of(where, st.just(source)), max_size=3, unique=True)):
                 if source == destination == "*":
                     continue
                 possibilities = draw(st.lists(

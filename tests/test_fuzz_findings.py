@@ -1,7 +1,7 @@
 """What the fuzz targets found in code this file's author does not own, each as the minimal input.
 
 Each test is marked ``xfail(strict=True)`` until its owner fixes the fault: then it passes,
-strict xfail turns that into a failure, and the mark is to be removed (as for the first one).
+strict xfail turns that into a failure, and the mark is to be removed (as for those marked fixed).
 The fuzz targets that found them are not weakened: they find the same inputs until the fix.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from fuzzing import MAX_MESSAGE, check_cli
-from ggn import Conditions, Feen, Sin
+from ggn import Conditions, Feen, Position, Ruleset, Sin
 from ggn.errors import DocumentError, GGNError, NotationError
 
 
@@ -36,19 +36,38 @@ def test_finding_convert_effects_over_a_file_with_a_nul_input_name() -> None:
     assert status == 2 and "internal error" not in said, said
 
 
-@pytest.mark.xfail(strict=True, reason="finding: a NotationError's marker line is as long as the faulty "
-                   "span, unbounded (ggn.errors.NotationError._render)")
 def test_finding_notation_error_marker_is_bounded() -> None:
-    # Found by test_fuzz_messages.py::test_notation_errors_quote_a_bounded_part_of_a_long_input.
+    # Found by test_fuzz_messages.py::test_notation_errors_quote_a_bounded_part_of_a_long_input
+    # (the marker line was as long as the faulty span); fixed by its owner since.
     with pytest.raises(NotationError) as caught:
         Sin.parse("z" * 5000)
     assert len(str(caught.value)) <= MAX_MESSAGE
 
 
-@pytest.mark.xfail(strict=True, reason="finding: a document violation quotes the invalid value whole "
-                   "(ggn.lcn, ggn.ruleset, ggn.stn, and keys in every document)")
 def test_finding_document_violation_quotes_a_bounded_value() -> None:
-    # Found by test_fuzz_messages.py::test_document_errors_quote_a_bounded_part_of_a_long_value.
+    # Found by test_fuzz_messages.py::test_document_errors_quote_a_bounded_part_of_a_long_value
+    # (the state was quoted whole); fixed by its owner since.
     with pytest.raises(DocumentError) as caught:
         Conditions.from_value({"e2": "x" * 5000})
     assert len(caught.value.violations[0].message) <= 1000
+
+
+@pytest.mark.xfail(strict=True, reason="finding: 'the destinations of C:K from <source>' (and 'the sources "
+                   "of <piece>') quote a long key whole (ggn.ruleset)")
+def test_finding_ruleset_message_names_a_long_source_key_bounded() -> None:
+    # Found by test_fuzz_messages.py::test_document_errors_quote_a_bounded_part_of_a_long_value:
+    # a 5,000-letter source key whose value is not an object gives a 5,111-character message.
+    with pytest.raises(DocumentError) as caught:
+        Ruleset.from_value({"C:K": {"z" * 5000: 1}})
+    assert all(len(violation.message) <= 1000 for violation in caught.value.violations)
+
+
+@pytest.mark.xfail(strict=True, reason="finding: the default transition of a move whose destination is its "
+                   "source keeps the piece on the board and puts a copy in the mover's hand (ggn.move)")
+def test_finding_a_null_move_does_not_copy_the_piece_into_the_hand() -> None:
+    # Found by test_fuzz_evaluation.py::test_moves_agree_with_plain_evaluation_and_their_transitions_undo:
+    # on a full board the copy is one piece too many, and applying the move raises PositionError.
+    rules = Ruleset.from_value({"C:K": {"a": {"a": [{}]}}})
+    position = Position.from_feen("K / C/c")
+    [move] = rules.moves(position)
+    assert position.apply(move.transition(position)).to_feen() == "K / c/C"
