@@ -508,3 +508,53 @@ def test_row12_long_numbers_in_feen_and_cell_values() -> None:
     assert text == '{"indices": [1, ' + LONG[:-1] + '0], "dimensions": 2}'
     value, faults = decode(text)
     assert faults == [] and isinstance(value["indices"][1], WrittenNumber)
+
+
+# --- audit: every violation is reported, those below an invalid key too -------------------------
+def test_audit_violations_below_an_invalid_key_are_reported() -> None:
+    # The README promises every violation; the state below the invalid piece key went unseen.
+    errors = Ruleset.errors({"K": {"e2": {"e4": [{"must": {"e4": "ally"}}]}}})
+    assert [e.path for e in errors] == ["/K", "/K/e2/e4/0/must/e4"]
+    assert "state 'ally' is neither 'empty', 'enemy' nor a QPI" in errors[1].message
+    errors = Ruleset.errors({"C:K": {
+        "e0": {"e4": [{"deny": {"e5": 7}}]},  # an invalid source key
+        "e1": {"e9!": [{"must": {"e0": "empty"}}], "*": "none"},  # an invalid destination key
+        "*": {"*": [{"must": {"e4": "C:"}}]},  # a destination the text forbids
+    }})
+    assert [e.path for e in errors] == [
+        "/C:K/e0", "/C:K/e0/e4/0/deny/e5",
+        "/C:K/e1/e9!", "/C:K/e1/e9!/0/must/e0", "/C:K/e1/*",
+        "/C:K/*/*", "/C:K/*/*/0/must/e4",
+    ]
+
+
+def test_audit_conditions_and_transitions_check_values_below_invalid_keys() -> None:
+    assert [e.path for e in Conditions.errors({"e0": "ally", "e1": "empty", "e4": 5})] == [
+        "/e0", "/e0", "/e4",
+    ]
+    errors = Transition.errors({"board_diff": {"e 4": 5}, "second_player_hand_diff": {"PAWN": "1"}})
+    assert [(e.path, e.message.split(",")[0].split(":")[0]) for e in errors] == [
+        ("/board_diff/e 4", "square 'e 4' is not a CELL coordinate"),
+        ("/board_diff/e 4", "a square's new content must be a QPI string or null"),
+        ("/second_player_hand_diff/PAWN", "piece 'PAWN' is not a QPI"),
+        ("/second_player_hand_diff/PAWN", "a count change must be a non-zero integer"),
+    ]
+
+
+def test_audit_the_bound_on_errors_holds_below_invalid_keys() -> None:
+    document = {"K": {f"a{rank}": {"b1": [{"must": {"c1": "ally"}}]} for rank in range(1, 300)}}
+    assert len(Ruleset.errors(document)) == 100  # the default bound
+    with pytest.raises(DocumentError) as caught:
+        Ruleset.from_value(document, max_errors=5)
+    assert [v.path for v in caught.value.violations] == [
+        "/K", "/K/a1/b1/0/must/c1", "/K/a2/b1/0/must/c1", "/K/a3/b1/0/must/c1", "/K/a4/b1/0/must/c1",
+    ]
+    assert caught.value.truncated
+
+
+def test_messages_quote_long_keys_and_values_briefly() -> None:
+    long_key, long_state = "9" + "z" * 100_000, "C:" + "K" * 100_000
+    errors = Ruleset.errors({"C:K": {"e1": {long_key: [{"must": {"e2": long_state}}]}}})
+    assert [e.path for e in errors] == [f"/C:K/e1/{long_key}", f"/C:K/e1/{long_key}/0/must/e2"]
+    assert all(len(e.message) < 400 for e in errors)
+    assert "(100,001 characters)" in errors[0].message

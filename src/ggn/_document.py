@@ -18,6 +18,7 @@ from ggn._json import (
     decode,
     describe,
     dumps,
+    quote,
     read_file,
 )
 from ggn._types import expect
@@ -35,7 +36,7 @@ def report_duplicates(value: dict[str, Any], path: str, out: Collector) -> None:
     """Report the repeated keys of an object decoded by :mod:`ggn._json`."""
     if type(value) is DuplicateKeys:
         for key in value.duplicates:
-            out.add(extend(path, key), f"duplicate key {key!r}: a JSON object must not repeat a key")
+            out.add(extend(path, key), f"duplicate key {quote(key)}: a JSON object must not repeat a key")
 
 
 def parse_key(
@@ -51,7 +52,7 @@ def parse_key(
         return parse(key)  # type: ignore[arg-type]
     except NotationError as error:
         if isinstance(key, str):
-            out.add(extend(path, key), f"{label} {key!r} {expected}: {error.reason}")
+            out.add(extend(path, key), f"{label} {quote(key)} {expected}: {error.reason}")
         else:
             out.add(path, f"{label} keys must be strings, got {describe(key)}")
         return None
@@ -83,7 +84,7 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
             try:
                 parsed: K = type(self)._parse_key(key)
             except NotationError as error:
-                raise NotFoundError(f"{key!r} is not a {self._what}: {error.reason}") from None
+                raise NotFoundError(f"{quote(key)} is not a {self._what}: {error.reason}") from None
             return parsed
         return key  # type: ignore[return-value]
 
@@ -102,7 +103,7 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
             have += f", ... ({len(self._data)} in all)"
         where = f" {self._where}" if self._where else ""
         raise NotFoundError(
-            f"no {self._what} {str(resolved)!r}{where}"
+            f"no {self._what} {quote(str(resolved))}{where}"
             + (f"; there are: {have}" if have else "; there are none")
         )
 

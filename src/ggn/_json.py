@@ -46,6 +46,7 @@ __all__ = [
     "decode",
     "describe",
     "dumps",
+    "quote",
     "read_file",
 ]
 
@@ -239,6 +240,14 @@ def read_file(
     return data, []
 
 
+def quote(text: str, limit: int = 40) -> str:
+    """A string of the input for a message, with ``!r``, cut short: keys and values of a
+    document can be megabytes long."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
 def describe(value: object) -> str:
     """Name a decoded JSON value's type in JSON's own words, for messages."""
     if value is None:
@@ -246,8 +255,7 @@ def describe(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        quoted = value if len(value) <= 40 else value[:40] + "..."
-        return f"the string {quoted!r}"
+        return f"the string {quote(value)}"
     if isinstance(value, int):
         return f"the integer {shown(value)}"
     if isinstance(value, float):

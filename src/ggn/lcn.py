@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Final, Literal
 
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
-from ggn._json import Collector, describe
+from ggn._json import Collector, describe, quote
 from ggn.cell import Cell, _parse_cell
 from ggn.errors import NotationError, extend
 from ggn.qpi import Qpi, _parse_qpi
@@ -96,26 +96,29 @@ def _check_conditions(
             key, _parse_cell, path, out, label="condition key", expected="is not a CELL coordinate"
         )
         if cell is None:
+            ok = False  # its state is still checked: every violation is reported
+        elif cell == source:
             ok = False
-            continue
-        if cell == source:
-            ok = False
-            out.add(extend(path, key), f"the source location {key!r} must not appear in its own "
-                                       "conditions (GGN 1.0.0, section 7.4)")
-            continue
+            out.add(extend(path, key), f"the source location {quote(str(key))} must not appear in "
+                                       "its own conditions (GGN 1.0.0, section 7.4)")
+        parsed: StateValue | None
         if state == EMPTY:
-            data[cell] = EMPTY
+            parsed = EMPTY
         elif state == ENEMY:
-            data[cell] = ENEMY
+            parsed = ENEMY
         elif isinstance(state, str):
             try:
-                data[cell] = _parse_qpi(state)
+                parsed = _parse_qpi(state)
             except NotationError as error:
-                ok = False
-                out.add(extend(path, key), f"state {state!r} is neither 'empty', 'enemy' nor a "
-                                           f"QPI: {error.reason}")
+                parsed = None
+                out.add(extend(path, key), f"state {quote(state)} is neither 'empty', 'enemy' nor "
+                                           f"a QPI: {error.reason}")
         else:
-            ok = False
+            parsed = None
             out.add(extend(path, key), "a state must be a string ('empty', 'enemy' or a QPI), "
                                        f"got {describe(state)}")
+        if parsed is None:
+            ok = False
+        elif cell is not None:
+            data[cell] = parsed
     return Conditions(data) if ok else None

@@ -25,7 +25,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
-from ggn._json import Collector, describe
+from ggn._json import Collector, describe, quote
 from ggn._types import expect
 from ggn.cell import HAND, Cell, Hand, parse_location
 from ggn.errors import extend
@@ -259,11 +259,9 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
         pieces: dict[Qpi, PieceRules] = {}
         for key, sources in value.items():
             piece = parse_key(key, _parse_qpi, "", out, label="piece", expected="is not a QPI")
-            if piece is None:
-                ok = False
-                continue
-            rules = _check_piece(sources, extend("", key), key, out)
-            if rules is None:
+            # Below a key that is not valid, every violation is reported all the same.
+            rules = _check_piece(sources, extend("", key), str(key), out)
+            if piece is None or rules is None:
                 ok = False
             else:
                 pieces[piece] = rules
@@ -280,11 +278,8 @@ def _check_piece(value: Any, path: str, piece: str, out: Collector) -> PieceRule
     sources: dict[Cell | Hand, SourceRules] = {}
     for key, destinations in value.items():
         source = parse_key(key, parse_location, path, out, label="source", expected=_NOT_LOCATION)
-        if source is None:
-            ok = False
-            continue
-        rules = _check_source(destinations, extend(path, key), source, piece, out)
-        if rules is None:
+        rules = _check_source(destinations, extend(path, key), source, out, written=str(key), piece=piece)
+        if source is None or rules is None:
             ok = False
         else:
             sources[source] = rules
@@ -292,10 +287,12 @@ def _check_piece(value: Any, path: str, piece: str, out: Collector) -> PieceRule
 
 
 def _check_source(
-    value: Any, path: str, source: Cell | Hand, piece: str, out: Collector
+    value: Any, path: str, source: Cell | Hand | None, out: Collector, *, written: str, piece: str
 ) -> SourceRules | None:
+    """The destinations from a source (``None`` when its key is not a location: what can
+    be checked without it still is; ``written`` is the key, for messages)."""
     if not isinstance(value, dict):
-        out.add(path, f"the destinations of {piece} from {source} must be an object mapping "
+        out.add(path, f"the destinations of {piece} from {written} must be an object mapping "
                       f"locations to arrays of possibilities, got {describe(value)}")
         return None
     report_duplicates(value, path, out)
@@ -307,12 +304,10 @@ def _check_source(
         destination = parse_key(key, parse_location, path, out, label="destination", expected=_NOT_LOCATION)
         if destination is None:
             ok = False
-            continue
-        if destination is HAND and source is HAND:
+        elif destination is HAND and source is HAND:
             ok = False
             out.add(dest_path, "a move from the hand '*' to the hand '*' is not allowed "
                                "(GGN 1.0.0, section 9.2: hand to hand is not a displacement)")
-            continue
         if not isinstance(possibilities, list):
             ok = False
             out.add(dest_path, "a destination must map to an array of possibilities (even if "
@@ -321,7 +316,7 @@ def _check_source(
         checked = _check_possibilities(possibilities, dest_path, forbidden, out)
         if checked is None:
             ok = False
-        else:
+        elif destination is not None:
             destinations[destination] = checked
     return SourceRules(destinations, f"for {piece} from {source}") if ok else None
 
@@ -346,7 +341,7 @@ def _check_possibilities(
             for key in item:
                 if key not in _POSSIBILITY_KEYS:
                     if isinstance(key, str):
-                        out.add(extend(item_path, key), f"unknown key {key!r}: a possibility has "
+                        out.add(extend(item_path, key), f"unknown key {quote(key)}: a possibility has "
                                                         "only 'must' and 'deny'")
                     else:
                         out.add(item_path, f"possibility keys must be strings, got {describe(key)}")

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Final
 
 from ggn._decimal import shown
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
-from ggn._json import MAX_INTEGER_DIGITS, Collector, describe
+from ggn._json import MAX_INTEGER_DIGITS, Collector, describe, quote
 from ggn._types import Side, expect, player_index
 from ggn.cell import Cell, _parse_cell
 from ggn.errors import GGNError, NotationError, extend
@@ -26,6 +26,7 @@ from ggn.qpi import Qpi, _parse_qpi
 __all__ = ["BoardDiff", "HandDiff", "Transition"]
 
 _LONGEST: Final = 10**MAX_INTEGER_DIGITS  # a count change written in JSON is shorter
+_NOWHERE: Final = Cell((0,))  # stands for a square whose key is not a CELL (never kept)
 _FIELDS: Final = ("board_diff", "first_player_hand_diff", "second_player_hand_diff", "toggle")
 
 
@@ -69,7 +70,7 @@ class Transition(Document):
     ) -> None:
         for name, given in (("board", board), ("first_hand", first_hand), ("second_hand", second_hand)):
             if given is not None:
-                expect(given, Mapping, name, "a mapping or None")
+                expect(given, (Mapping,), name, "a mapping or None")
         board_data = dict(board or {})
         hands = (dict(first_hand or {}), dict(second_hand or {}))
         for cell, piece in board_data.items():
@@ -112,7 +113,7 @@ class Transition(Document):
         """Build from plain strings, validated as if loaded from JSON."""
         for name, given in (("board", board), ("first_hand", first_hand), ("second_hand", second_hand)):
             if given is not None:
-                expect(given, Mapping, name, "a mapping or None")
+                expect(given, (Mapping,), name, "a mapping or None")
         value: dict[str, Any] = {"toggle": toggle}
         if board:
             value["board_diff"] = dict(board)
@@ -183,7 +184,7 @@ class Transition(Document):
             if key not in _FIELDS:
                 ok = False
                 if isinstance(key, str):
-                    out.add(extend("", key), f"unknown field {key!r}: STN has only "
+                    out.add(extend("", key), f"unknown field {quote(key)}: STN has only "
                                              + ", ".join(repr(f) for f in _FIELDS))
                 else:
                     out.add("", f"field names must be strings, got {describe(key)}")
@@ -213,8 +214,8 @@ def _check_board(value: Any, out: Collector) -> dict[Cell, Qpi | None] | None:
     for key, piece in value.items():
         cell = parse_key(key, _parse_cell, path, out, label="square", expected="is not a CELL coordinate")
         if cell is None:
-            ok = False
-            continue
+            ok = False  # its value is still checked: every violation is reported
+            cell = _NOWHERE
         if piece is None:
             result[cell] = None
         elif isinstance(piece, str):
@@ -222,7 +223,7 @@ def _check_board(value: Any, out: Collector) -> dict[Cell, Qpi | None] | None:
                 result[cell] = _parse_qpi(piece)
             except NotationError as error:
                 ok = False
-                out.add(extend(path, key), f"{piece!r} is not a QPI: {error.reason}")
+                out.add(extend(path, key), f"{quote(piece)} is not a QPI: {error.reason}")
         else:
             ok = False
             out.add(extend(path, key), "a square's new content must be a QPI string or null, "
@@ -242,8 +243,7 @@ def _check_hand(value: Any, path: str, out: Collector) -> dict[Qpi, int] | None:
     for key, delta in value.items():
         piece = parse_key(key, _parse_qpi, path, out, label="piece", expected="is not a QPI")
         if piece is None:
-            ok = False
-            continue
+            ok = False  # its count is still checked: every violation is reported
         if type(delta) is not int:
             ok = False
             out.add(extend(path, key), f"a count change must be a non-zero integer, got "
@@ -252,6 +252,10 @@ def _check_hand(value: Any, path: str, out: Collector) -> dict[Qpi, int] | None:
             ok = False
             out.add(extend(path, key), "a count change must be non-zero (leave the piece out "
                                        "when its count does not change)")
-        else:
+        elif not -_LONGEST < delta < _LONGEST:  # only from a value built in Python
+            ok = False
+            out.add(extend(path, key), f"a count change has at most {MAX_INTEGER_DIGITS:,} digits, "
+                                       f"got {describe(delta)}")
+        elif piece is not None:
             result[piece] = delta
     return result if ok else None
