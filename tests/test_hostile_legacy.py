@@ -370,3 +370,29 @@ def test_an_entry_of_many_invalid_values_reports_the_first_hundred() -> None:
     assert len(caught.value.violations) == 100 and caught.value.truncated
     assert caught.value.violations[-1].path == "/board_check/a100"
     assert "(and more, not reported)" in str(caught.value).splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("document", "named"),
+    [
+        ({"CHESS:" + "Q" * 5000: []}, "(5,006 characters)"),
+        ({"CHESS:ROOK": {"z" * 5000: []}}, "from zzzzzzzzzz"),
+        ({"CHESS:ROOK": {"a1": {"z" * 5000: {}}}}, "a destination must map to an array"),
+    ],
+)
+def test_load_errors_name_long_keys_briefly(document: dict[str, Any], named: str) -> None:
+    # A JSON Pointer names a long key in full, as it must; the message names it in 40 characters.
+    with pytest.raises(DocumentError) as caught:
+        LegacyRuleset.from_value(document)
+    (violation,) = caught.value.violations
+    assert len(violation.message) < 300, violation.message[:300]
+    assert named in violation.message
+
+
+def test_lookups_name_long_keys_briefly() -> None:
+    source = "z" * 5000
+    legacy = LegacyRuleset.from_value({"CHESS:ROOK": {source: {"a2": [ally_entry(0, empties=1)]}}})
+    with pytest.raises(KeyError) as caught:
+        legacy["CHESS:ROOK"][source]["a9"]
+    assert len(str(caught.value)) < 300
+    assert "for CHESS:ROOK from zzzzzzzzzz" in str(caught.value)

@@ -54,6 +54,13 @@ def _quoted(text: object) -> str:
     return f"{text[:_SHOWN]!r}... ({len(text):,} characters)"
 
 
+def _named(text: str) -> str:
+    """A key named in running text, unquoted, cut as :func:`_quoted` cuts it."""
+    if len(text) <= _SHOWN:
+        return text
+    return f"{text[:_SHOWN]}... ({len(text):,} characters)"
+
+
 _SHOWN: Final = 40
 
 
@@ -389,7 +396,7 @@ def _keys(value: dict[Any, Any], path: str, out: Collector, what: str, hand: boo
 
 def _check_sources(value: Any, path: str, piece: str, out: Collector) -> LegacyPieceRules | None:
     if not isinstance(value, dict):
-        out.add(path, f"the sources of {piece} must be an object, got {describe(value)}")
+        out.add(path, f"the sources of {_named(piece)} must be an object, got {describe(value)}")
         return None
     report_duplicates(value, path, out)
     ok = _keys(value, path, out, "source", hand=True) and type(value) is dict
@@ -398,8 +405,8 @@ def _check_sources(value: Any, path: str, piece: str, out: Collector) -> LegacyP
         source_path = extend(path, source)
         if not isinstance(destinations, dict):
             ok = False
-            out.add(source_path, f"the destinations of {piece} from {source} must be an object, "
-                                 f"got {describe(destinations)}")
+            out.add(source_path, f"the destinations of {_named(piece)} from {_named(source)} must be an "
+                                 f"object, got {describe(destinations)}")
             continue
         report_duplicates(destinations, source_path, out)
         ok = _keys(destinations, source_path, out, "destination", hand=False) and ok
@@ -412,8 +419,8 @@ def _check_sources(value: Any, path: str, piece: str, out: Collector) -> LegacyP
                 ok = False
             else:
                 table[destination] = checked
-        sources[source] = LegacySourceRules._trusted(table, f"for {piece} from {source}")
-    return LegacyPieceRules._trusted(sources, f"for {piece}") if ok else None
+        sources[source] = LegacySourceRules._trusted(table, f"for {_named(piece)} from {_named(source)}")
+    return LegacyPieceRules._trusted(sources, f"for {_named(piece)}") if ok else None
 
 
 def _check_entries(value: Any, path: str, out: Collector) -> LegacyEntries | None:
