@@ -18,6 +18,7 @@ Nothing else may escape: any other exception is a finding.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import math
@@ -133,17 +134,21 @@ def mutated(draw: st.DrawFn, name: str) -> str:
     return text
 
 
-def notation_seeds(name: str) -> list[str]:
+# The seeds are read once a session: a strategy that drew from a list that grew between two
+# examples (a vector added meanwhile) would generate inconsistently, which Hypothesis refuses.
+@functools.cache
+def notation_seeds(name: str) -> tuple[str, ...]:
     """The texts of a notation's test vectors, valid and invalid."""
     data = json.loads((VECTORS / f"{_VECTOR_FILES[name]}.json").read_text(encoding="utf-8"))
     texts = [case["text"] for group in ("valid", "invalid") for case in data.get(group, [])]
-    return [*texts, "*"] if name == "location" else texts
+    return (*texts, "*") if name == "location" else tuple(texts)
 
 
-def document_seeds(kind: str) -> list[bytes]:
+@functools.cache
+def document_seeds(kind: str) -> tuple[bytes, ...]:
     """The bytes of a document kind's test vectors, valid and invalid."""
     folder = VECTORS / kind
-    return [path.read_bytes() for path in sorted(folder.glob("**/*.json")) if path.is_file()]
+    return tuple(path.read_bytes() for path in sorted(folder.glob("**/*.json")) if path.is_file())
 
 
 @st.composite

@@ -43,7 +43,7 @@ COMMANDS = _commands()
 WEIGHTED = sorted(name for name in COMMANDS for _ in range(1 if name in ("generate", "perft") else 3))
 
 GAMES = list(games.names())
-FEENS = [games.start(name) for name in GAMES] + notation_seeds("FEEN") + [
+FEENS = [*(games.start(name) for name in GAMES), *notation_seeds("FEEN"),
     "9999999 / C/c", "99999999999999999999 / C/c", "8/8/8/8/8/8/8/8 / C/c", "k^7/8/8/8/8/8/8/K^7 / C/c",
     "K^k^6 / C/c", "9/9/9/9/9/9/9/9/9 /p s/S", "",
 ]
