@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from ggn import compiled as compiled_module
-from ggn import games
+from ggn import games, transitions
 from ggn._cache import Memo
 from ggn._json import WrittenNumber, decode, dumps
 from ggn._types import SIDES, Side
@@ -26,7 +26,7 @@ from ggn.feen import Feen
 from ggn.lcn import Conditions
 from ggn.position import GEOMETRIES_KEPT, Geometry, Position
 from ggn.qpi import Qpi
-from ggn.ruleset import COMPILED_KEPT, Ruleset
+from ggn.ruleset import COMPILED_KEPT, Possibility, Ruleset
 from ggn.sin import Sin
 from ggn.stn import Transition
 
@@ -558,3 +558,29 @@ def test_messages_quote_long_keys_and_values_briefly() -> None:
     assert [e.path for e in errors] == [f"/C:K/e1/{long_key}", f"/C:K/e1/{long_key}/0/must/e2"]
     assert all(len(e.message) < 400 for e in errors)
     assert "(100,001 characters)" in errors[0].message
+
+
+MAPPING = "must be a mapping of squares to states, or None"
+
+
+def test_row17_transitions_and_conditions_name_the_wrong_type() -> None:
+    position = Position.from_feen("8/8/8/8/8/8/4P3/8 / C/c")
+    step = Transition.of({"e2": None, "e4": "C:P"}, toggle=True)
+    cases: list[tuple[Callable[[], object], str]] = [
+        (lambda: transitions.apply(wrong(str(position)), step), "position must be a Position, got str"),
+        (lambda: transitions.diff(position, wrong(None)), "after must be a Position, got NoneType"),
+        (lambda: transitions.invert(wrong({}), position), "transition must be a Transition, got dict"),
+        (lambda: transitions.compose(step, wrong([])), "second must be a Transition, got list"),
+        (lambda: Conditions.of(wrong(["e4"])), f"mapping {MAPPING}, got list"),
+        (lambda: Possibility.of(deny=wrong("e4")), f"deny {MAPPING}, got str"),
+        (lambda: Possibility(wrong({"e4": "empty"})),
+         "must must be Conditions (Possibility.of takes mappings), got dict"),
+    ]
+    for call, message in cases:
+        with pytest.raises(TypeError) as caught:
+            call()
+        assert str(caught.value) == message
+    # A state of the wrong JSON type is named as such, not turned into the string 'None'.
+    with pytest.raises(DocumentError, match=r"a state must be a string .*, got null"):
+        Conditions.of(wrong({"e4": None}))
+    assert transitions.apply(position, step) == Position.from_feen("8/8/8/8/4P3/8/8/8 / c/C")

@@ -14,10 +14,12 @@ Qpi.parse('C:+R')
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar, Final, Literal
 
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
 from ggn._json import Collector, describe, quote
+from ggn._types import expect
 from ggn.cell import Cell, _parse_cell
 from ggn.errors import NotationError, extend
 from ggn.qpi import Qpi, _parse_qpi
@@ -57,7 +59,14 @@ class Conditions(FrozenMap[Cell, StateValue], Document):
     @classmethod
     def of(cls, mapping: dict[str, str] | dict[Cell, StateValue] | None = None) -> Conditions:
         """Build from a Python mapping of strings or parsed values; raise on any invalid entry."""
-        value = {str(k): (v if isinstance(v, str) else str(v)) for k, v in (mapping or {}).items()}
+        if mapping is not None:
+            expect(mapping, (Mapping,), "mapping", "a mapping of squares to states, or None")
+        # Parsed values are written back as text; anything else is left for the validator to
+        # name ("got the integer 5"), not turned into a string that reads as a wrong state.
+        value = {
+            (str(k) if isinstance(k, Cell) else k): (str(v) if isinstance(v, Qpi) else v)
+            for k, v in (mapping or {}).items()
+        }
         return cls.from_value(value)
 
     @classmethod

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
@@ -55,6 +56,9 @@ class Possibility:
     _deny: Conditions
 
     def __init__(self, must: Conditions = NO_CONDITIONS, deny: Conditions = NO_CONDITIONS) -> None:
+        if type(must) is not Conditions or type(deny) is not Conditions:  # cheap when right
+            expect(must, Conditions, "must", "Conditions (Possibility.of takes mappings)")
+            expect(deny, Conditions, "deny", "Conditions (Possibility.of takes mappings)")
         object.__setattr__(self, "_must", must)
         object.__setattr__(self, "_deny", deny)
 
@@ -71,6 +75,9 @@ class Possibility:
     @classmethod
     def of(cls, must: dict[str, str] | None = None, deny: dict[str, str] | None = None) -> Possibility:
         """Build from plain mappings of CELL strings to state strings."""
+        for name, given in (("must", must), ("deny", deny)):
+            if given is not None:
+                expect(given, (Mapping,), name, "a mapping of squares to states, or None")
         return cls(Conditions.of(must), Conditions.of(deny))
 
     def to_value(self, *, explicit: bool = False) -> dict[str, dict[str, str]]:

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+from ggn._types import expect
 from ggn.cell import Cell
 from ggn.position import Position, PositionError, piece_of
 from ggn.qpi import Qpi
@@ -25,6 +26,7 @@ __all__ = ["apply", "compose", "diff", "invert"]
 
 def apply(position: Position, transition: Transition) -> Position:
     """The position after ``transition``; raise :class:`PositionError` if it cannot apply."""
+    expect(position, Position, "position", "a Position")
     return position.apply(transition)
 
 
@@ -42,6 +44,8 @@ def diff(before: Position, after: Position) -> Transition:
 
     Both must share a board shape and styles: STN records neither.
     """
+    expect(before, Position, "before", "a Position")
+    expect(after, Position, "after", "a Position")
     if before._geometry is not after._geometry:
         raise PositionError(
             f"positions of different board shapes ({before.shape} and {after.shape}) have no STN diff"
@@ -63,6 +67,8 @@ def diff(before: Position, after: Position) -> Transition:
 
 def invert(transition: Transition, before: Position) -> Transition:
     """The transition that undoes ``transition``, given the position it applied to."""
+    expect(transition, Transition, "transition", "a Transition")
+    expect(before, Position, "before", "a Position")
     board: dict[Cell, Qpi | None] = {}
     for cell in transition.board:
         number = before._geometry.index.get(cell)
@@ -91,6 +97,8 @@ def _add(first: dict[Qpi, int], second: dict[Qpi, int]) -> dict[Qpi, int]:
 
 def compose(first: Transition, second: Transition) -> Transition:
     """``first`` then ``second``, as one transition."""
+    expect(first, Transition, "first", "a Transition")
+    expect(second, Transition, "second", "a Transition")
     return Transition(
         {**first.board, **second.board},
         _add(dict(first.hand("first")), dict(second.hand("first"))),
