@@ -16,6 +16,8 @@ import pytest
 
 from ggn import compiled as compiled_module
 from ggn import games, transitions
+from ggn import position as position_module
+from ggn import ruleset as ruleset_module
 from ggn._cache import Memo
 from ggn._json import WrittenNumber, decode, dumps
 from ggn._types import SIDES, Side
@@ -316,6 +318,22 @@ def test_row5_compiled_forms_kept_per_ruleset_are_bounded_and_rebuilt_alike() ->
     assert [str(move) for move in rules.moves(positions[0])] == first  # made again, alike
     assert list(rules._compiled)[-1] == positions[0].shape
     assert len(rules._compiled) == COMPILED_KEPT
+
+
+def test_row5_the_squares_kept_are_bounded_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Sixteen boards of 200,000 squares would still be 1 GB: the squares kept are bounded
+    # as well (a lower bound here, to show it with small boards).
+    monkeypatch.setattr(position_module, "SQUARES_KEPT", 1_000)
+    monkeypatch.setattr(ruleset_module, "COMPILED_SQUARES_KEPT", 100)
+    rules = Ruleset.from_value({"C:R": {"a1": {"a2": [{"must": {"a2": "empty"}}]}}})
+    for files in range(30, 36):
+        position = Position.from_feen("/".join([str(files)] * 9 + [f"R{files - 1}"]) + " / C/c")
+        assert [str(move) for move in rules.moves(position)] == ["C:R a1-a2"]
+        kept = list(Geometry._recent.values())
+        assert kept[-1] is position._geometry
+        assert sum(geometry.size for geometry in kept) <= 1_000
+        assert list(rules._compiled) == [position.shape]  # 300 squares and more: the last alone
+    assert Geometry._squares == sum(geometry.size for geometry in Geometry._recent.values())
 
 
 def test_row5_parser_memos_are_bounded_in_characters_too() -> None:

@@ -34,7 +34,8 @@ from ggn.stn import Transition
 
 # PositionError is defined in ggn.errors with every other error, and re-exported here.
 __all__ = [
-    "GEOMETRIES_KEPT", "MAX_SQUARES", "Geometry", "Position", "PositionError", "code_of", "piece_of",
+    "GEOMETRIES_KEPT", "MAX_SQUARES", "SQUARES_KEPT", "Geometry", "Position", "PositionError", "code_of",
+    "piece_of",
 ]
 
 
@@ -75,6 +76,10 @@ MAX_SQUARES: Final = 1 << 22
 GEOMETRIES_KEPT: Final = 16
 """How many board shapes :class:`Geometry` keeps made when nothing else holds them."""
 
+SQUARES_KEPT: Final = 1 << 20
+"""How many squares, all shapes together, :class:`Geometry` keeps made beyond the one used last
+(1,048,576, some 300 MB): five boards of 200,000 squares, or any number of small ones."""
+
 
 # --- geometry ------------------------------------------------------------------------------
 class Geometry:
@@ -82,9 +87,9 @@ class Geometry:
 
     One object a shape: ``Geometry(shape)`` gives the geometry of that shape that any live
     position holds, so positions and compiled forms compare geometries by identity. Beyond
-    those, the :data:`GEOMETRIES_KEPT` shapes used last are kept, and the rest let go: a
-    board of 200,000 squares takes 60 MB, and a process that meets many shapes must not
-    keep them all.
+    those, the :data:`GEOMETRIES_KEPT` shapes used last are kept, up to :data:`SQUARES_KEPT`
+    squares in all, and the rest let go: a board of 200,000 squares takes 60 MB, and a
+    process that meets many shapes must not keep them all.
     """
 
     __slots__ = ("__weakref__", "cells", "index", "shape", "size", "strides")
@@ -93,6 +98,7 @@ class Geometry:
     _alive: Final[weakref.WeakValueDictionary[tuple[int, ...], Geometry]] = weakref.WeakValueDictionary()
     _recent: Final[OrderedDict[tuple[int, ...], Geometry]] = OrderedDict()
     _last: ClassVar[Geometry | None] = None  # the one used last: most callers use one shape
+    _squares: ClassVar[int] = 0  # the squares of the geometries in _recent
     _lock: Final = threading.Lock()
 
     shape: tuple[int, ...]
@@ -117,11 +123,13 @@ class Geometry:
         with cls._lock:
             # Another thread may have made the same shape meanwhile: one object a shape.
             known = cls._alive.setdefault(shape, known)
+            if shape not in recent:
+                cls._squares += known.size
             recent[shape] = known
             recent.move_to_end(shape)
             cls._last = known
-            while len(recent) > GEOMETRIES_KEPT:
-                recent.popitem(last=False)
+            while len(recent) > GEOMETRIES_KEPT or (cls._squares > SQUARES_KEPT and len(recent) > 1):
+                cls._squares -= recent.popitem(last=False)[1].size
         return known
 
     @classmethod

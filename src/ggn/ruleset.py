@@ -37,10 +37,17 @@ if TYPE_CHECKING:
     from ggn.move import Move
     from ggn.position import Position
 
-__all__ = ["COMPILED_KEPT", "PieceRules", "Possibilities", "Possibility", "Ruleset", "SourceRules"]
+__all__ = [
+    "COMPILED_KEPT", "COMPILED_SQUARES_KEPT", "PieceRules", "Possibilities", "Possibility", "Ruleset",
+    "SourceRules",
+]
 
 COMPILED_KEPT: Final = 8
 """How many board shapes a :class:`Ruleset` keeps compiled (the least recently used goes)."""
+
+COMPILED_SQUARES_KEPT: Final = 1 << 20
+"""How many squares, all shapes together, a :class:`Ruleset` keeps compiled beyond the shape
+used last (1,048,576: five boards of 200,000 squares, or eight of any size up to 131,072)."""
 
 _KEEPING: Final = threading.Lock()  # guards every ruleset's kept compiled forms
 
@@ -213,7 +220,8 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
 
     def _compiled_for(self, shape: tuple[int, ...], geometry: Any) -> Any:
         """The compiled form for a board shape, made on first use; the least recently used
-        goes when more than :data:`COMPILED_KEPT` are kept."""
+        go when more than :data:`COMPILED_KEPT`, or :data:`COMPILED_SQUARES_KEPT` squares,
+        are kept."""
         # Layer 4 (positions and evaluation) is imported here, at call time, on purpose: the
         # document keeps its compiled forms, and the document layer stays importable alone.
         from ggn.compiled import CompiledRuleset  # noqa: PLC0415
@@ -230,8 +238,9 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
             # Another thread may have made one meanwhile: all use the same, compiled once.
             compiled = kept.setdefault(shape, made)
             kept.move_to_end(shape)
-            while len(kept) > COMPILED_KEPT:
-                kept.popitem(last=False)
+            squares = sum(form.geometry.size for form in kept.values())
+            while len(kept) > COMPILED_KEPT or (squares > COMPILED_SQUARES_KEPT and len(kept) > 1):
+                squares -= kept.popitem(last=False)[1].geometry.size
             self._last = compiled
         return compiled
 
