@@ -602,3 +602,12 @@ def test_row17_transitions_and_conditions_name_the_wrong_type() -> None:
     with pytest.raises(DocumentError, match=r"a state must be a string .*, got null"):
         Conditions.of(wrong({"e4": None}))
     assert transitions.apply(position, step) == Position.from_feen("8/8/8/8/4P3/8/8/8 / c/C")
+
+
+def test_messages_name_long_invalid_keys_briefly() -> None:
+    # Below an invalid key, the messages name it: cut short like any quoted input.
+    piece, source = "z" * 5_000, "!" * 5_000
+    errors = Ruleset.errors({piece: [], "C:K": {source: 5}})
+    assert [e.path for e in errors] == [f"/{piece}", f"/{piece}", f"/C:K/{source}", f"/C:K/{source}"]
+    assert all(len(e.message) < 400 for e in errors), [len(e.message) for e in errors]
+    assert errors[1].message.startswith(f"the sources of {'z' * 40}... (5,000 characters) must be")

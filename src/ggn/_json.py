@@ -43,6 +43,7 @@ __all__ = [
     "Full",
     "Source",
     "WrittenNumber",
+    "clip",
     "decode",
     "describe",
     "dumps",
@@ -246,6 +247,11 @@ def quote(text: str, limit: int = 40) -> str:
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
+def clip(text: str, limit: int = 40) -> str:
+    """A name from the input for a message, as written (no quotes), cut short as by :func:`quote`."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def describe(value: object) -> str:

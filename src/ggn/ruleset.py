@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
-from ggn._json import Collector, describe, quote
+from ggn._json import Collector, clip, describe, quote
 from ggn._types import expect
 from ggn.cell import HAND, Cell, Hand, parse_location
 from ggn.errors import extend
@@ -286,7 +286,7 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
 
 def _check_piece(value: Any, path: str, piece: str, out: Collector) -> PieceRules | None:
     if not isinstance(value, dict):
-        out.add(path, f"the sources of {piece} must be an object mapping locations to "
+        out.add(path, f"the sources of {clip(piece)} must be an object mapping locations to "
                       f"destinations, got {describe(value)}")
         return None
     report_duplicates(value, path, out)
@@ -308,7 +308,7 @@ def _check_source(
     """The destinations from a source (``None`` when its key is not a location: what can
     be checked without it still is; ``written`` is the key, for messages)."""
     if not isinstance(value, dict):
-        out.add(path, f"the destinations of {piece} from {written} must be an object mapping "
+        out.add(path, f"the destinations of {clip(piece)} from {clip(written)} must be an object mapping "
                       f"locations to arrays of possibilities, got {describe(value)}")
         return None
     report_duplicates(value, path, out)
