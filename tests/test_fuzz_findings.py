@@ -1,8 +1,8 @@
-"""What the fuzz targets found in code this file's author does not own, each as the minimal input.
+"""What the fuzz targets found, each as its minimal input, kept as a regression test.
 
-Each test is marked ``xfail(strict=True)`` until its owner fixes the fault: then it passes,
-strict xfail turns that into a failure, and the mark is to be removed (as for those marked fixed).
-The fuzz targets that found them are not weakened: they find the same inputs until the fix.
+All are fixed. A new finding goes here marked ``xfail(strict=True)`` until it is fixed: then
+strict xfail turns its passing into a failure, and the mark is removed. The fuzz targets that
+find such inputs are never weakened.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 from fuzzing import MAX_MESSAGE, check_cli
 from ggn import Conditions, Feen, Position, Ruleset, Sin
 from ggn.errors import DocumentError, GGNError, NotationError
+from ggn.rules import RuleSystem
 
 
 def test_finding_feen_hand_count_of_4301_digits_is_a_notation_error() -> None:
@@ -24,16 +25,15 @@ def test_finding_feen_hand_count_of_4301_digits_is_a_notation_error() -> None:
         Feen.parse("8/8 " + "1" * 4301 + "P/ C/c")
 
 
-@pytest.mark.xfail(strict=True, reason="finding: ggn convert --effects naming an existing file, with an "
-                   "input name holding NUL, ends in the command's 'internal error' (ValueError: embedded "
-                   "null byte) instead of exit 2 with the name")
 def test_finding_convert_effects_over_a_file_with_a_nul_input_name() -> None:
-    # Found by test_fuzz_cli.py::test_any_command_line_exits_0_1_or_2_without_a_traceback.
+    # Found by test_fuzz_cli.py::test_any_command_line_exits_0_1_or_2_without_a_traceback: it ended
+    # in the command's 'internal error' (ValueError: embedded null byte); fixed since.
     with tempfile.TemporaryDirectory() as folder:
         existing = Path(folder) / "doc.json"
         existing.write_text("{}", encoding="utf-8")
         status, _, said = check_cli(["convert", "--effects", str(existing), "a\x00b"], b"")
     assert status == 2 and "internal error" not in said, said
+    assert "is not a file name" in said
 
 
 def test_finding_notation_error_marker_is_bounded() -> None:
@@ -61,12 +61,24 @@ def test_finding_ruleset_message_names_a_long_source_key_bounded() -> None:
     assert all(len(violation.message) <= 1000 for violation in caught.value.violations)
 
 
-@pytest.mark.xfail(strict=True, reason="finding: the default transition of a move whose destination is its "
-                   "source keeps the piece on the board and puts a copy in the mover's hand (ggn.move)")
 def test_finding_a_null_move_does_not_copy_the_piece_into_the_hand() -> None:
     # Found by test_fuzz_evaluation.py::test_moves_agree_with_plain_evaluation_and_their_transitions_undo:
-    # on a full board the copy is one piece too many, and applying the move raises PositionError.
+    # on a full board the copy was one piece too many, and applying the move raised PositionError;
+    # fixed since (the source is emptied first, so the piece takes nothing).
     rules = Ruleset.from_value({"C:K": {"a": {"a": [{}]}}})
     position = Position.from_feen("K / C/c")
     [move] = rules.moves(position)
     assert position.apply(move.transition(position)).to_feen() == "K / c/C"
+
+
+def test_finding_a_null_move_under_a_rule_system_takes_nothing() -> None:
+    # The rule systems' inline paths read the destination's piece as a capture; a move onto its
+    # own square goes the general way, with the same effect as its GGN default.
+    rules = RuleSystem(Ruleset.from_value({"C:K^": {"a1": {"a1": [{}], "b1": [{"must": {"b1": "empty"}}]}}}))
+    position = rules.position("2/K^1 / C/c")
+    plays = {str(play): play for play in rules.legal_moves(position)}
+    assert sorted(plays) == ["C:K^ a1-a1", "C:K^ a1-b1"]
+    null = plays["C:K^ a1-a1"]
+    assert null.transition == null.move.transition(position)
+    assert rules.play(position, null).to_feen() == "2/K^1 / c/C"
+    assert rules.count(position) == 2

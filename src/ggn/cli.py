@@ -805,6 +805,8 @@ def _check_output(path: str, inputs: list[str], stdin: IO[bytes] | None) -> None
     if os.path.isdir(path):
         raise _Exit(2, f"cannot write --effects {_shown(path)}: it is a directory")
     for name in inputs:
+        if name != "-":
+            _check_name(name)  # before comparing: the system refuses such a name with ValueError
         if (name == "-" and _is_input(path, stdin)) or (name != "-" and _same_file(path, name)):
             raise _Exit(2, f"--effects {_shown(path)!r} is an input file: it would be overwritten")
 

@@ -424,7 +424,10 @@ class RuleSystem:
         code = code_of(move.piece)
         terminal = code in tables.terminal[0] or code in tables.terminal[1]
         plays = 1
-        if source < 0 or destination < 0 or self._special(move, source, destination, code):
+        # A move onto its own source takes nothing: it goes the general way, not the inline
+        # paths, which read the destination's piece as a capture.
+        if (source < 0 or destination < 0 or source == destination
+                or self._special(move, source, destination, code)):
             kind = tally = _SPECIAL
             placed = code
             stand_in = None
@@ -802,7 +805,7 @@ class RuleSystem:
         move, source, destination, code = info[0], info[1], info[2], info[3]
         if source >= 0:
             if destination >= 0:
-                taken = position._codes[destination]
+                taken = position._codes[destination] if destination != source else 0
                 hand = ((self._captured(taken, move.piece), 1),) if taken else ()
                 return (None, (*prefix, (source, 0), (destination, code)), hand)
             return (None, (*prefix, (source, 0)), ((move.piece, 1),))
