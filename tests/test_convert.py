@@ -385,7 +385,7 @@ def _witness(
     return squares
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(documents, st.data())
 def test_evaluation_and_effects_agree_before_and_after(document: dict[str, Any], data: st.DataObject) -> None:
     legacy = LegacyRuleset.from_value(document)
@@ -418,7 +418,7 @@ def test_evaluation_and_effects_agree_before_and_after(document: dict[str, Any],
                 assert before == after, (piece, source, destination, squares)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(documents)
 def test_conversions_of_the_pool_lose_nothing_but_state_their_assumptions(document: dict[str, Any]) -> None:
     conversion = convert(LegacyRuleset.from_value(document), MAPPING, ally_limit=10_000)
