@@ -341,8 +341,11 @@ class CompiledRuleset:
         # Held while a (piece, source) compiles: threads that meet the same one at once wait
         # for the first to finish, then use its function (or find there is none).
         self._lock = threading.Lock()
-        # Per square index: piece code -> generator (compiled on first use).
-        self._board: list[dict[int, Generator]] = [{} for _ in range(geometry.size)]
+        # Per square index: piece code -> generator (compiled on first use). The squares no
+        # source names share one empty dict, never written to: a board of millions of squares
+        # costs a list, not a dict a square.
+        nothing: dict[int, Generator] = {}
+        self._board: list[dict[int, Generator]] = [nothing] * geometry.size
         self._hand: dict[tuple[Qpi, Side], Generator | None] = {}
         self._arrivals: dict[Cell | Hand, list[_Arrival]] | None = None
         for piece, sources in ruleset.items():
@@ -351,7 +354,10 @@ class CompiledRuleset:
                 if isinstance(source, Cell):
                     number = geometry.index.get(source)
                     if number is not None:
-                        self._board[number][code] = self._lazy(piece, source, number, code)
+                        slot = self._board[number]
+                        if slot is nothing:
+                            slot = self._board[number] = {}
+                        slot[code] = self._lazy(piece, source, number, code)
 
     def _lazy(self, piece: Qpi, source: Cell, number: int, code: int) -> Generator:
         slot = self._board[number]

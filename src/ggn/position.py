@@ -19,9 +19,9 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
-from typing import ClassVar, Final
+from typing import ClassVar, Final, overload
 
 from ggn._decimal import shown, shown_tuple
 from ggn._types import Side, expect, player_index
@@ -34,8 +34,8 @@ from ggn.stn import Transition
 
 # PositionError is defined in ggn.errors with every other error, and re-exported here.
 __all__ = [
-    "GEOMETRIES_KEPT", "MAX_SQUARES", "SQUARES_KEPT", "Geometry", "Position", "PositionError", "code_of",
-    "piece_of",
+    "EAGER_SQUARES", "GEOMETRIES_KEPT", "MAX_SQUARES", "SQUARES_KEPT", "Geometry", "Position",
+    "PositionError", "code_of", "piece_of",
 ]
 
 
@@ -81,7 +81,69 @@ SQUARES_KEPT: Final = 1 << 20
 (1,048,576, some 300 MB): five boards of 200,000 squares, or any number of small ones."""
 
 
+EAGER_SQUARES: Final = 1 << 16
+"""Up to this many squares (65,536), a :class:`Geometry` makes every square's :class:`Cell` and
+number at once; beyond, it works them out when asked for."""
+
+
 # --- geometry ------------------------------------------------------------------------------
+def _cell_of(number: int, shape: tuple[int, ...], strides: tuple[int, ...]) -> Cell:
+    return Cell(tuple((number // stride) % extent for stride, extent in zip(strides, shape, strict=True)))
+
+
+class _Cells(Sequence[Cell]):
+    """The squares of a large board by number, each made when asked for."""
+
+    __slots__ = ("_shape", "_size", "_strides")
+
+    def __init__(self, shape: tuple[int, ...], strides: tuple[int, ...], size: int) -> None:
+        self._shape = shape
+        self._strides = strides
+        self._size = size
+
+    def __len__(self) -> int:
+        return self._size
+
+    @overload
+    def __getitem__(self, number: int) -> Cell: ...
+    @overload
+    def __getitem__(self, number: slice) -> Sequence[Cell]: ...
+    def __getitem__(self, number: int | slice) -> Cell | Sequence[Cell]:
+        if isinstance(number, slice):
+            return [self[i] for i in range(*number.indices(self._size))]
+        if not -self._size <= number < self._size:
+            raise IndexError(f"square {number} is not on a board of {self._size} squares")
+        return _cell_of(number % self._size, self._shape, self._strides)
+
+
+class _Index(Mapping[Cell, int]):
+    """The number of each square of a large board, worked out from its indices when asked for."""
+
+    __slots__ = ("_shape", "_size", "_strides")
+
+    def __init__(self, shape: tuple[int, ...], strides: tuple[int, ...], size: int) -> None:
+        self._shape = shape
+        self._strides = strides
+        self._size = size
+
+    def __getitem__(self, cell: Cell) -> int:
+        indices = cell.indices if isinstance(cell, Cell) else ()
+        if len(indices) != len(self._shape):
+            raise KeyError(cell)
+        number = 0
+        for index, stride, extent in zip(indices, self._strides, self._shape, strict=True):
+            if index >= extent:
+                raise KeyError(cell)
+            number += index * stride
+        return number
+
+    def __iter__(self) -> Iterator[Cell]:
+        return iter(_Cells(self._shape, self._strides, self._size))
+
+    def __len__(self) -> int:
+        return self._size
+
+
 class Geometry:
     """The squares of a board shape, numbered from ``a1`` file first, then rank, then layer.
 
@@ -104,8 +166,8 @@ class Geometry:
     shape: tuple[int, ...]
     size: int
     strides: tuple[int, ...]
-    cells: tuple[Cell, ...]
-    index: dict[Cell, int]
+    cells: Sequence[Cell]
+    index: Mapping[Cell, int]
 
     def __new__(cls, shape: tuple[int, ...]) -> Geometry:
         recent = cls._recent
@@ -156,12 +218,14 @@ class Geometry:
         self.shape = shape
         self.size = size
         self.strides = tuple(strides)
-        cells = []
-        for number in range(size):
-            indices = tuple(
-                (number // stride) % extent for stride, extent in zip(strides, shape, strict=True)
-            )
-            cells.append(Cell(indices))
+        if size > EAGER_SQUARES:
+            # A Cell and a dict entry a square cost some 350 bytes: a board this large gets its
+            # squares and their numbers worked out when asked for, so that a short FEEN naming a
+            # huge board costs no more than its list of piece codes.
+            self.cells = _Cells(shape, self.strides, size)
+            self.index = _Index(shape, self.strides, size)
+            return self
+        cells = [_cell_of(number, shape, self.strides) for number in range(size)]
         self.cells = tuple(cells)
         self.index = {cell: number for number, cell in enumerate(cells)}
         return self
