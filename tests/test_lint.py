@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import re
 import types
@@ -350,6 +351,35 @@ def test_row3_lint_when_every_possibility_shares_its_conditions() -> None:
     )
 
 
+@pytest.mark.timeout(60)
+def test_row3_lint_when_every_condition_is_common() -> None:
+    # Each possibility requires 7 of 14 squares empty, each 7 once: every condition is held by
+    # half of the 3,432, so even the rarest condition of each is in a bit set and both searches
+    # (earlier supersets, later subsets) run on them. Testing the holders of the rarest condition
+    # one by one takes eight times as long here; the landed pairwise search, over a minute (6 s
+    # on the first 800).
+    squares = [f"{file}2" for file in "abcdefghijklmn"]
+    sevens = list(itertools.combinations(squares, 7))
+    count = len(sevens)
+    assert count // 2 >= ggn.linter._DENSE
+
+    def empty(cells: tuple[str, ...] | list[str]) -> dict[str, Any]:
+        return {"must": dict.fromkeys(cells, "empty")}
+
+    # Planted: six squares (implied by the first seven), a repeat, and eight squares (which
+    # imply the first seven of them).
+    planted = [empty(squares[:6]), empty(sevens[1000]), empty(squares[1:9])]
+    path = "/C:R/a1/a3"
+    assert warnings_of(one_destination(*map(empty, sevens), *planted)) == [
+        (f"{path}/0", "implied",
+         f"possibility 0 adds nothing: whenever it holds, possibility {count} holds too"),
+        (f"{path}/{count + 1}", "duplicate", f"possibility {count + 1} repeats possibility 1000"),
+        (f"{path}/{count + 2}", "implied",
+         f"possibility {count + 2} adds nothing: whenever it holds, possibility "
+         f"{sevens.index(tuple(squares[1:8]))} holds too"),
+    ]
+
+
 # --- arguments as an attacker gives them ---------------------------------------------------
 
 RULES = Ruleset.from_value({"C:R": {"a1": {"a2": [{"must": {"z2": "empty"}}]}}})
@@ -379,7 +409,7 @@ def test_arguments_of_the_wrong_type(arguments: tuple[Any, ...], message: str) -
         ((), "shape must give at least one dimension, got an empty sequence"),
         ((0, 8), "a board has at least one square along each dimension, but shape has 0"),
         ((8, -(10**5000)), "a board has at least one square along each dimension, but shape has "
-                           "(a negative number of about 5,001 digits)"),
+                           "-10000000000...00000000000 (5,001 digits)"),
     ],
 )
 def test_shapes_without_squares(shape: tuple[int, ...], message: str) -> None:
@@ -389,9 +419,10 @@ def test_shapes_without_squares(shape: tuple[int, ...], message: str) -> None:
 
 def test_huge_board_sizes_are_written_by_their_length() -> None:
     # Python refuses to write an int of more than 4,300 digits: the landed lint let that
-    # ValueError escape from the very message of an off-board warning.
+    # ValueError escape from the very message of an off-board warning. A long size is written
+    # as every message writes a long number (ggn._decimal.shown): its ends and its length.
     assert [str(w) for w in lint(RULES, [10**5000, 1])] == [
-        f"{path}: {cell} is not a square of the (a number of about 5,001 digits)x1 board [off-board]"
+        f"{path}: {cell} is not a square of the 10000000000...00000000000 (5,001 digits)x1 board [off-board]"
         for path, cell in (("/C:R/a1/a2", "a2"), ("/C:R/a1/a2/0/must/z2", "z2"))
     ]
     assert [w.path for w in lint(RULES, range(26, 28))] == []
