@@ -151,7 +151,7 @@ FOUR = "chess, shogi, xiangqi, makruk"
     [
         (ggn.games.ruleset, "go", f"no game 'go'; there are: {FOUR}"),
         (ggn.games.start, "go", f"no game 'go'; there are: {FOUR}"),
-        (ggn.rules.rule_system, "go", f"no rule system for 'go'; there are: {FOUR}"),
+        (ggn.rules.rule_system, "go", f"no rule system 'go'; there are: {FOUR}"),
         (ggn.schemas.load_schema, "gan", "no schema 'gan'; there are: ggn, lcn, stn"),
         (ggn.convert.builtin_mapping, "go", f"no built-in mapping 'go'; there are: {FOUR}"),
     ],

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
+from ggn._types import expect
 from ggn.errors import NotFoundError
 from ggn.feen import Feen
 from ggn.games import chess, makruk, shogi, xiangqi
@@ -58,8 +59,7 @@ def names() -> tuple[str, ...]:
 
 
 def _game(name: str) -> BuiltinGame:
-    if not isinstance(name, str):
-        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    expect(name, str, "name", "a str")
     game = GAMES.get(name)
     if game is None:
         raise NotFoundError.unknown("game", name, GAMES)

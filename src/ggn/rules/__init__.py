@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from ggn._types import expect
 from ggn.errors import GGNError, NotFoundError
 from ggn.position import Position
 from ggn.rules._system import Ending, IllegalMoveError, Outcome, Play, RuleSystem
@@ -55,32 +56,25 @@ def names() -> tuple[str, ...]:
 
 def rule_system(name: str) -> RuleSystem:
     """The rule system of a built-in game (made once per process)."""
-    if not isinstance(name, str):
-        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    expect(name, str, "name", "a str")
     made = _MADE.get(name)
     if made is None:
         maker = SYSTEMS.get(name)
         if maker is None:
-            raise NotFoundError(f"no rule system for {name[:40]!r}; there are: {', '.join(SYSTEMS)}")
+            raise NotFoundError.unknown("rule system", name, SYSTEMS)
         made = _MADE[name] = maker()
     return made
 
 
 def _resolve(game: str | RuleSystem, position: Position | str | None) -> tuple[RuleSystem, Position]:
-    if isinstance(game, RuleSystem):
-        rules = game
-    elif isinstance(game, str):
-        rules = rule_system(game)
-    else:
-        raise TypeError(f"game must be a RuleSystem or a game's name, got {type(game).__name__}")
+    expect(game, (RuleSystem, str), "game", "a RuleSystem or a game's name")
+    rules = rule_system(game) if isinstance(game, str) else game
     # The position (and its board shape) is checked before any board is built.
     return rules, rules.position(position)
 
 
 def _check_depth(depth: int, least: int, what: str) -> None:
-    if isinstance(depth, bool) or not isinstance(depth, int):
-        raise TypeError(f"depth must be an int, got {type(depth).__name__}")
-    if depth < least:
+    if expect(depth, int, "depth", "an int") < least:
         raise GGNError(f"{what} needs a depth of {least} or more, got {depth}")
     if depth > MAX_PERFT_DEPTH:
         raise GGNError(f"{what} depth {depth} is over the limit of {MAX_PERFT_DEPTH}: the number of "
@@ -100,31 +94,28 @@ def perft(game: str | RuleSystem, depth: int, position: Position | str | None = 
 
 def _count(rules: RuleSystem, position: Position, depth: int) -> int:
     """Perft by a walk with an explicit stack (no recursion: any depth fits): each level holds
-    the legal plays of a position still to visit, and that position."""
+    a position and its legal plays still to visit."""
     if depth == 0:
         return 1
     if depth == 1:
         return rules._count(position)
     legal, child_of, count = rules._legal, rules._child, rules._count
     total = 0
-    # The walk goes down while more than one ply is left below the child: the last ply is
-    # only counted, not made.
+    # The walk goes down while more than one ply is left below a child: the last ply is only
+    # counted, not made.
     last = depth - 1
-    plays = [iter(legal(position))]
-    parents = [position]
-    while plays:
-        parent = parents[-1]
-        for _, effect, child in plays[-1]:
+    stack = [(position, iter(legal(position)))]
+    while stack:
+        parent, plays = stack[-1]
+        for _, effect, child in plays:
             node = child_of(parent, effect, child)
-            if len(plays) == last:
+            if len(stack) == last:
                 total += count(node)
             else:
-                plays.append(iter(legal(node)))
-                parents.append(node)
+                stack.append((node, iter(legal(node))))
                 break
         else:
-            plays.pop()
-            parents.pop()
+            stack.pop()
     return total
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from ggn._decimal import shown_tuple
-from ggn._types import Side
+from ggn._types import Side, expect
 from ggn.cell import HAND, Cell, Hand
 from ggn.errors import GGNError, IllegalMoveError
 from ggn.feen import Feen
@@ -114,8 +114,7 @@ class Outcome:
     ending: Ending
 
     def __post_init__(self) -> None:
-        if not isinstance(self.ending, Ending):
-            raise TypeError(f"ending must be an Ending, got {type(self.ending).__name__}")
+        expect(self.ending, Ending, "ending", "an Ending")
         if self.winner not in (None, "first", "second"):
             raise TypeError(f"winner must be 'first', 'second' or None, got {self.winner!r}")
 
@@ -343,8 +342,7 @@ class RuleSystem:
             feen = self.start
         if isinstance(feen, str):
             feen = Feen.parse(feen)
-        elif not isinstance(feen, Feen):
-            raise TypeError(f"position must be a Position, a FEEN string or None, got {type(feen).__name__}")
+        expect(feen, Feen, "position", "a Position, a FEEN string or None")
         self._check_shape(feen.shape)
         return Position.from_feen(feen)
 
@@ -356,9 +354,7 @@ class RuleSystem:
 
     def _checked(self, position: Position) -> Position:
         """``position``, once known to be a Position of the game's board shape."""
-        if not isinstance(position, Position):
-            raise TypeError(f"position must be a Position, got {type(position).__name__}")
-        self._check_shape(position.shape)
+        self._check_shape(expect(position, Position, "position", "a Position").shape)
         return position
 
     def legal_moves(self, position: Position) -> list[Play]:
@@ -385,9 +381,7 @@ class RuleSystem:
     def play(self, position: Position, play: Play | str) -> Position:
         """The position after a legal play, given as a :class:`Play` or its ``str()``; raise
         :class:`IllegalMoveError` if it is not one of the position's legal plays."""
-        if not isinstance(play, Play | str):
-            raise TypeError(f"play must be a Play or its str(), got {type(play).__name__}")
-        wanted = str(play)
+        wanted = str(expect(play, (Play, str), "play", "a Play or its str()"))
         legal = self.legal_moves(position)
         for candidate in legal:
             if str(candidate) == wanted:
