@@ -1,8 +1,9 @@
 """Test configuration: the Hypothesis profiles, and the report header that names the run.
 
 The shared helpers live in ``support.py`` (random games, the oracle comparisons, the perft
-counts); the ``full`` marker (deep perft, ten times the random positions) is deselected by
-default in pyproject.toml's ``addopts`` and run with ``pytest -m full``.
+counts), the shared fixtures here (``no_board_built``); the ``full`` marker (deep perft, ten
+times the random positions) is deselected by default in pyproject.toml's ``addopts`` and run
+with ``pytest -m full``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import settings
 
+from ggn.position import Position
 from support import register_profiles
 
 register_profiles()
@@ -18,3 +20,14 @@ register_profiles()
 def pytest_report_header(config: pytest.Config) -> str:
     marks = config.getoption("markexpr") or "(none)"
     return f"hypothesis profile: {settings.get_current_profile_name()}; marker expression: {marks}"
+
+
+@pytest.fixture
+def no_board_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if a Position is built from a FEEN: what must be refused before any board
+    is built (a game's board shape, a huge FEEN) is refused without one."""
+
+    def refuse(feen: object) -> Position:
+        raise AssertionError(f"a board was built for {str(feen)[:40]!r}")
+
+    monkeypatch.setattr(Position, "from_feen", staticmethod(refuse))

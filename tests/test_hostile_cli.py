@@ -20,7 +20,6 @@ import pytest
 import ggn.cli
 from ggn.cli import run
 from ggn.errors import GGNError
-from ggn.position import Position
 
 CHESS_START = "+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c"
 E2E4 = '{"board_diff": {"e2": null, "e4": "C:P"}, "toggle": true}'
@@ -40,16 +39,6 @@ def call(*argv: str, stdin: IO[bytes] | bytes | None = None, stdout: Any = None)
 
 def clean(err: str) -> bool:
     return "Traceback" not in err and err.endswith("\n") and err.strip() != ""
-
-
-@pytest.fixture
-def no_board_built(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fail the test if a Position is built from a FEEN."""
-
-    def refuse(feen: Any) -> Position:
-        raise AssertionError(f"a board was built for {str(feen)[:40]!r}")
-
-    monkeypatch.setattr(Position, "from_feen", staticmethod(refuse))
 
 
 # --- row 4: the game's board shape, checked before any board is built ---------------------------

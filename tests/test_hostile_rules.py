@@ -3,8 +3,6 @@ depths bounded, wrong types named (issue 8, rows 4 and 13)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from ggn.errors import GGNError, NotFoundError
@@ -15,16 +13,6 @@ from ggn.rules import MAX_PERFT_DEPTH, divide, perft, rule_system
 # Over four million squares: building this board took 30 s and 1.5 GB.
 HUGE = "K^k^4194302 / C/c"
 BARE_KINGS = "k^7/8/8/8/8/8/8/K^7 / C/c"
-
-
-@pytest.fixture
-def no_board_built(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fail the test if a Position is built from a FEEN."""
-
-    def refuse(feen: Any) -> Position:
-        raise AssertionError(f"a board was built for {str(feen)[:40]!r}")
-
-    monkeypatch.setattr(Position, "from_feen", staticmethod(refuse))
 
 
 @pytest.mark.timeout(60)
