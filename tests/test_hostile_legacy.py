@@ -196,16 +196,13 @@ def test_audit_entry_built_directly_parses_piece_strings_and_evaluates_them() ->
 
 
 def test_audit_entry_built_directly_reports_every_invalid_value() -> None:
+    check, patch = {"a1": "allied", "": "empty", "b1": "CHESS:PAWN"}, {"*": None, "a2": "CHESS:PAWN''"}
     with pytest.raises(DocumentError) as caught:
-        LegacyEntry(
-            {"a1": "allied", "": "empty", "b1": "CHESS:PAWN"},
-            {"*": None, "a2": "CHESS:PAWN''"},
-            in_hand_add="CHESS:+PAWN",
-            in_hand_del="chess:Pawn",
-        )
+        LegacyEntry(check, patch, in_hand_add="CHESS:+PAWN", in_hand_del="chess:Pawn")
+    # As the loader reports them: an object's keys first, then its values.
     expected = [
-        ("/board_check/a1", "occupation state 'allied' is none of empty, occupied, enemy, ally nor a GAN"),
         ("/board_check/", "a square cannot be the empty string"),
+        ("/board_check/a1", "occupation state 'allied' is none of empty, occupied, enemy, ally nor a GAN"),
         ("/board_patch/*", "'*' (the hand) cannot be a square"),
         ("/board_patch/a2", "\"CHESS:PAWN''\" is not a GAN identifier: "),
         ("/in_hand_add", "'CHESS:+PAWN' is not a GAN identifier: "),
@@ -217,6 +214,31 @@ def test_audit_entry_built_directly_reports_every_invalid_value() -> None:
         assert violation.message.startswith(start), violation.message
     assert isinstance(caught.value, GGNError)
     assert str(caught.value).startswith("invalid legacy GGN entry document: 6 violations")
+    # One check serves both: the same messages, at the entry's own paths.
+    entry = {"board_check": check, "board_patch": patch,
+             "in_hand_add": "CHESS:+PAWN", "in_hand_del": "chess:Pawn"}
+    with pytest.raises(DocumentError) as loading:
+        LegacyRuleset.from_value({"CHESS:ROOK": {"a1": {"a3": [entry]}}})
+    assert [(v.path.removeprefix("/CHESS:ROOK/a1/a3/0"), v.message) for v in loading.value.violations] == [
+        (v.path, v.message) for v in violations
+    ]
+
+
+def test_entry_built_directly_checks_the_value_under_an_invalid_label() -> None:
+    # The first constructor left the value of an empty or '*' label unchecked; the loader, and the
+    # issue's audit, report the violations below an invalid key too.
+    with pytest.raises(DocumentError) as caught:
+        LegacyEntry({"": "allied"}, {"*": "CHESS:PAWN''"})
+    expected = [
+        ("/board_check/", "a square cannot be the empty string"),
+        ("/board_check/", "occupation state 'allied' is none of empty, occupied, enemy, ally nor a GAN"),
+        ("/board_patch/*", "'*' (the hand) cannot be a square"),
+        ("/board_patch/*", "\"CHESS:PAWN''\" is not a GAN identifier: "),
+    ]
+    violations = caught.value.violations
+    assert [v.path for v in violations] == [path for path, _ in expected]
+    for violation, (_, start) in zip(violations, expected, strict=True):
+        assert violation.message.startswith(start), violation.message
 
 
 @pytest.mark.parametrize(

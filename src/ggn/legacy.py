@@ -23,11 +23,11 @@ as the schema's narrower pattern for them says.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final, Literal, TypeVar
+from typing import Any, ClassVar, Final, Literal, TypeAlias, TypeVar
 
 from ggn._cache import Memo
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
-from ggn._json import Collector, Full, describe
+from ggn._json import Collector, Full, clip, describe, quote
 from ggn.errors import DocumentError, GGNError, NotationError, extend
 from ggn.gan import Gan, LegacyPiece
 
@@ -46,22 +46,9 @@ _parse_gan: Final = Memo(Gan.parse)
 
 
 def _quoted(text: object) -> str:
-    """The ``repr`` of a piece of the input for a message, cut to its first 40 characters:
-    a label or a piece of a megabyte is named, not copied into every message about it."""
-    text = str(text)
-    if len(text) <= _SHOWN:
-        return repr(text)
-    return f"{text[:_SHOWN]!r}... ({len(text):,} characters)"
-
-
-def _named(text: str) -> str:
-    """A key named in running text, unquoted, cut as :func:`_quoted` cuts it."""
-    if len(text) <= _SHOWN:
-        return text
-    return f"{text[:_SHOWN]}... ({len(text):,} characters)"
-
-
-_SHOWN: Final = 40
+    """A label or a piece (through its text) quoted for a message, cut short by
+    :func:`ggn._json.quote`: one of a megabyte is named, not copied into every message."""
+    return quote(str(text))
 
 
 def _label(text: str) -> str:
@@ -105,38 +92,34 @@ class LegacyEntry:
         in_hand_add: Gan | str | None = None,
         in_hand_del: Gan | str | None = None,
     ) -> None:
+        # The values are written as the loader reads them, so that its one check of an entry
+        # serves here too: the same rules, messages and paths.
+        written = {
+            "board_check": _written_squares(board_check, "board_check", "a board_check state must be "
+                                            "an occupation state (str) or a LegacyPiece"),
+            "board_patch": _written_squares(board_patch, "board_patch", "a board_patch value must be "
+                                            "a LegacyPiece, its string or None", nullable=True),
+            "in_hand_add": _written_hand(in_hand_add, "in_hand_add"),
+            "in_hand_del": _written_hand(in_hand_del, "in_hand_del"),
+        }
         out = Collector()
         try:
-            check = _given_squares(board_check, "board_check", _given_state, out)
-            patch = _given_squares(board_patch, "board_patch", _given_patched, out)
-            add = _given_hand(in_hand_add, "in_hand_add", out)
-            remove = _given_hand(in_hand_del, "in_hand_del", out)
+            parts = _check_entry(written, "", out)
         except Full:
-            pass
-        if out:
+            parts = None
+        if parts is None:
             raise DocumentError("legacy GGN entry", tuple(out.violations), out.truncated)
-        self._set(check, patch, add, remove)
+        self._set(parts)
 
     @classmethod
-    def _trusted(
-        cls,
-        board_check: dict[str, Occupation | LegacyPiece],
-        board_patch: dict[str, LegacyPiece | None],
-        in_hand_add: Gan | None,
-        in_hand_del: Gan | None,
-    ) -> LegacyEntry:
+    def _trusted(cls, parts: _EntryParts) -> LegacyEntry:
         """An entry of values the loader has already checked: no second pass over them."""
         entry = object.__new__(cls)
-        entry._set(board_check, board_patch, in_hand_add, in_hand_del)
+        entry._set(parts)
         return entry
 
-    def _set(
-        self,
-        board_check: dict[str, Occupation | LegacyPiece],
-        board_patch: dict[str, LegacyPiece | None],
-        in_hand_add: Gan | None,
-        in_hand_del: Gan | None,
-    ) -> None:
+    def _set(self, parts: _EntryParts) -> None:
+        board_check, board_patch, in_hand_add, in_hand_del = parts
         object.__setattr__(self, "board_check", _Squares(board_check))
         object.__setattr__(self, "board_patch", _Squares(board_patch))
         object.__setattr__(self, "in_hand_add", in_hand_add)
@@ -168,67 +151,31 @@ class LegacyEntry:
         return f"LegacyEntry({self.to_value()!r})"
 
 
-def _given_squares(value: object, field: str, given: Any, out: Collector) -> dict[str, Any]:
-    """The squares of a directly built entry, each value checked by ``given``."""
+def _written_squares(value: object, field: str, what: str, *, nullable: bool = False) -> dict[str, Any]:
+    """A square mapping given to the constructor, its Python types checked (TypeError) and
+    written as JSON would give it: a parsed piece as its text."""
     if not isinstance(value, Mapping):
         raise TypeError(f"{field} must be a mapping of square labels, got {type(value).__name__}")
-    path = "/" + field
-    result: dict[str, Any] = {}
+    written: dict[str, Any] = {}
     for label, state in value.items():
         if not isinstance(label, str):
             raise TypeError(f"{field} keys must be square labels (str), got {type(label).__name__}")
-        if not label:
-            out.add(extend(path, label), "a square cannot be the empty string")
-        elif label == "*":
-            out.add(extend(path, label), "'*' (the hand) cannot be a square: only a source may be "
-                                         "'*' in the legacy format")
+        if isinstance(state, LegacyPiece):
+            written[label] = str(state)
+        elif isinstance(state, str) or (nullable and state is None):
+            written[label] = state
         else:
-            checked = given(state, field, extend(path, label), out)
-            if checked is not _INVALID:
-                result[label] = checked
-    return result
+            raise TypeError(f"{what}, got {type(state).__name__}")
+    return written
 
 
-_INVALID: Final = object()
-
-
-def _given_state(state: object, field: str, path: str, out: Collector) -> Any:
-    if isinstance(state, LegacyPiece) or state in OCCUPATION_STATES:
-        return state
-    if not isinstance(state, str):
-        raise TypeError(f"a {field} state must be an occupation state (str) or a LegacyPiece, "
-                        f"got {type(state).__name__}")
-    try:
-        return _parse_piece(state)
-    except NotationError as error:
-        out.add(path, f"occupation state {_quoted(state)} is none of {', '.join(OCCUPATION_STATES)} "
-                      f"nor a GAN identifier: {error.reason}")
-    return _INVALID
-
-
-def _given_patched(piece: object, field: str, path: str, out: Collector) -> Any:
-    if piece is None or isinstance(piece, LegacyPiece):
+def _written_hand(piece: object, field: str) -> str | None:
+    """A hand field given to the constructor, as :func:`_written_squares` writes a square."""
+    if isinstance(piece, Gan):
+        return str(piece)
+    if piece is None or isinstance(piece, str):
         return piece
-    if not isinstance(piece, str):
-        raise TypeError(f"a {field} value must be a LegacyPiece, its string or None, got "
-                        f"{type(piece).__name__}")
-    try:
-        return _parse_piece(piece)
-    except NotationError as error:
-        out.add(path, f"{_quoted(piece)} is not a GAN identifier: {error.reason}")
-    return _INVALID
-
-
-def _given_hand(piece: object, field: str, out: Collector) -> Gan | None:
-    if piece is None or isinstance(piece, Gan):
-        return piece
-    if not isinstance(piece, str):
-        raise TypeError(f"{field} must be a Gan, its string or None, got {type(piece).__name__}")
-    try:
-        return _parse_gan(piece)
-    except NotationError as error:
-        out.add("/" + field, f"{_quoted(piece)} is not a GAN identifier: {error.reason}")
-    return None
+    raise TypeError(f"{field} must be a Gan, its string or None, got {type(piece).__name__}")
 
 
 class _Squares(FrozenMap[str, Any]):
@@ -238,6 +185,8 @@ class _Squares(FrozenMap[str, Any]):
 
 
 LegacyEntries = tuple[LegacyEntry, ...]
+_EntryParts: TypeAlias = tuple[dict[str, Any], dict[str, Any], Gan | None, Gan | None]
+"""An entry's checked board_check, board_patch, in_hand_add and in_hand_del."""
 
 
 def _check_level(data: object, owner: str, keys: Any, values: Any, what: str) -> None:
@@ -396,7 +345,7 @@ def _keys(value: dict[Any, Any], path: str, out: Collector, what: str, hand: boo
 
 def _check_sources(value: Any, path: str, piece: str, out: Collector) -> LegacyPieceRules | None:
     if not isinstance(value, dict):
-        out.add(path, f"the sources of {_named(piece)} must be an object, got {describe(value)}")
+        out.add(path, f"the sources of {clip(piece)} must be an object, got {describe(value)}")
         return None
     report_duplicates(value, path, out)
     ok = _keys(value, path, out, "source", hand=True) and type(value) is dict
@@ -405,7 +354,7 @@ def _check_sources(value: Any, path: str, piece: str, out: Collector) -> LegacyP
         source_path = extend(path, source)
         if not isinstance(destinations, dict):
             ok = False
-            out.add(source_path, f"the destinations of {_named(piece)} from {_named(source)} must be an "
+            out.add(source_path, f"the destinations of {clip(piece)} from {clip(source)} must be an "
                                  f"object, got {describe(destinations)}")
             continue
         report_duplicates(destinations, source_path, out)
@@ -419,8 +368,8 @@ def _check_sources(value: Any, path: str, piece: str, out: Collector) -> LegacyP
                 ok = False
             else:
                 table[destination] = checked
-        sources[source] = LegacySourceRules._trusted(table, f"for {_named(piece)} from {_named(source)}")
-    return LegacyPieceRules._trusted(sources, f"for {_named(piece)}") if ok else None
+        sources[source] = LegacySourceRules._trusted(table, f"for {clip(piece)} from {clip(source)}")
+    return LegacyPieceRules._trusted(sources, f"for {clip(piece)}") if ok else None
 
 
 def _check_entries(value: Any, path: str, out: Collector) -> LegacyEntries | None:
@@ -433,49 +382,55 @@ def _check_entries(value: Any, path: str, out: Collector) -> LegacyEntries | Non
     ok = True
     result: list[LegacyEntry] = []
     for index, item in enumerate(value):
-        item_path = f"{path}/{index}"
-        if not isinstance(item, dict):
+        parts = _check_entry(item, f"{path}/{index}", out)
+        if parts is None:
             ok = False
-            out.add(item_path, f"an entry must be an object, got {describe(item)}")
-            continue
-        report_duplicates(item, item_path, out)
-        item_ok = type(item) is dict
-        for key in item:
-            if key not in _ENTRY_FIELDS:
-                item_ok = False
-                if isinstance(key, str):
-                    out.add(extend(item_path, key), f"unknown field {_quoted(key)}: an entry has only "
-                                                    + ", ".join(repr(f) for f in _ENTRY_FIELDS))
-                else:
-                    out.add(item_path, f"field names must be strings, got {describe(key)}")
-        for key in _REQUIRED:
-            if key not in item:
-                item_ok = False
-                out.add(item_path, f"missing required field {key!r}")
-        check = _check_check(item.get("board_check", {}), item_path + "/board_check", out)
-        patch = _check_patch(item.get("board_patch", {}), item_path + "/board_patch", out)
-        hands: list[Gan | None] = []
-        for field in ("in_hand_add", "in_hand_del"):
-            raw = item.get(field)
-            if raw is None:
-                hands.append(None)
-                continue
-            try:
-                hands.append(_parse_gan(raw))
-            except NotationError as error:
-                item_ok = False
-                hands.append(None)
-                if isinstance(raw, str):
-                    out.add(item_path + "/" + field, f"{_quoted(raw)} is not a GAN identifier: "
-                                                     f"{error.reason}")
-                else:
-                    out.add(item_path + "/" + field, f"{field} must be a GAN string or null, "
-                                                     f"got {describe(raw)}")
-        if item_ok and check is not None and patch is not None:
-            result.append(LegacyEntry._trusted(check, patch, hands[0], hands[1]))
         else:
-            ok = False
+            result.append(LegacyEntry._trusted(parts))
     return tuple(result) if ok else None
+
+
+def _check_entry(item: Any, item_path: str, out: Collector) -> _EntryParts | None:
+    """One entry checked, for the loader and for the constructor of :class:`LegacyEntry`."""
+    if not isinstance(item, dict):
+        out.add(item_path, f"an entry must be an object, got {describe(item)}")
+        return None
+    report_duplicates(item, item_path, out)
+    ok = type(item) is dict
+    for key in item:
+        if key not in _ENTRY_FIELDS:
+            ok = False
+            if isinstance(key, str):
+                out.add(extend(item_path, key), f"unknown field {_quoted(key)}: an entry has only "
+                                                + ", ".join(repr(f) for f in _ENTRY_FIELDS))
+            else:
+                out.add(item_path, f"field names must be strings, got {describe(key)}")
+    for key in _REQUIRED:
+        if key not in item:
+            ok = False
+            out.add(item_path, f"missing required field {key!r}")
+    check = _check_check(item.get("board_check", {}), item_path + "/board_check", out)
+    patch = _check_patch(item.get("board_patch", {}), item_path + "/board_patch", out)
+    hands: list[Gan | None] = []
+    for field in ("in_hand_add", "in_hand_del"):
+        raw = item.get(field)
+        if raw is None:
+            hands.append(None)
+            continue
+        try:
+            hands.append(_parse_gan(raw))
+        except NotationError as error:
+            ok = False
+            hands.append(None)
+            if isinstance(raw, str):
+                out.add(item_path + "/" + field, f"{_quoted(raw)} is not a GAN identifier: "
+                                                 f"{error.reason}")
+            else:
+                out.add(item_path + "/" + field, f"{field} must be a GAN string or null, "
+                                                 f"got {describe(raw)}")
+    if ok and check is not None and patch is not None:
+        return check, patch, hands[0], hands[1]
+    return None
 
 
 def _check_check(value: Any, path: str, out: Collector) -> dict[str, Any] | None:
