@@ -21,7 +21,7 @@ import secrets
 import stat
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, Any, ClassVar, Final, NoReturn, Protocol
+from typing import IO, Any, ClassVar, Final, NoReturn, Protocol, TypeVar
 
 from ggn import games
 from ggn._decimal import shown_tuple
@@ -67,6 +67,8 @@ _DOCUMENTS: dict[str, type[Document]] = {
     "lcn": Conditions,
     "stn": Transition,
 }
+
+_D = TypeVar("_D", bound=Document)
 
 _MAX_INDENT: Final = 16
 """Widest JSON indentation: more only makes the output bigger (a huge one once ran out of memory)."""
@@ -542,8 +544,8 @@ def _check_name(name: str, what: str = "") -> None:
         raise _Exit(2, f"{prefix}{_shown(name)!r} is not a file name")
 
 
-def _load(kind: type[Document], name: str, stdin: IO[bytes] | None, max_errors: int,
-          data: Source | None = None) -> tuple[Document | None, list[Violation]]:
+def _load(kind: type[_D], name: str, stdin: IO[bytes] | None, max_errors: int,
+          data: Source | None = None) -> tuple[_D | None, list[Violation]]:
     """The document of the file ``name`` (or ``data``, when given), or None and its violations."""
     if data is None:
         data = _read(name, stdin)
@@ -554,6 +556,17 @@ def _load(kind: type[Document], name: str, stdin: IO[bytes] | None, max_errors: 
         return kind.from_value(value, max_errors=max_errors), []
     except DocumentError as error:
         return None, list(error.violations)
+
+
+def _document(kind: type[_D], name: str, stdin: IO[bytes] | None, err: _Stream,
+              data: Source | None = None) -> _D:
+    """The document of the file ``name`` (or ``data``); an invalid one ends the command (exit 1)
+    after its violations on standard error."""
+    document, violations = _load(kind, name, stdin, DEFAULT_MAX_ERRORS, data)
+    if document is None:
+        _report(err, name, kind, violations, DEFAULT_MAX_ERRORS)
+        raise _Exit(1)
+    return document
 
 
 def _shown(name: str) -> str:
@@ -567,13 +580,17 @@ def _validate(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[by
     kind = _DOCUMENTS[args.kind]
     document, violations = _load(kind, args.file, stdin, args.max_errors)
     if args.format == "json":
-        errors = [{"path": v.path, "message": v.message} for v in violations]
-        out.write(json.dumps({"valid": document is not None, "errors": errors}) + "\n")
+        out.write(json.dumps({"valid": document is not None, "errors": _listed(violations)}) + "\n")
     elif document is not None:
         out.write(f"{_shown(args.file)}: valid {kind._kind} document\n")
     else:
         _report(err, args.file, kind, violations, args.max_errors)
     return 0 if document is not None else 1
+
+
+def _listed(violations: list[Violation]) -> list[dict[str, str]]:
+    """Violations as ``--format json`` writes them."""
+    return [{"path": v.path, "message": v.message} for v in violations]
 
 
 def _report(err: _Stream, name: str, kind: type[Document], violations: list[Violation],
@@ -596,12 +613,10 @@ def _lint(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes]
     document, violations = _load(Ruleset, args.file, stdin, args.max_errors)
     if document is None:
         if args.format == "json":
-            errors = [{"path": v.path, "message": v.message} for v in violations]
-            out.write(json.dumps({"valid": False, "errors": errors, "warnings": []}) + "\n")
+            out.write(json.dumps({"valid": False, "errors": _listed(violations), "warnings": []}) + "\n")
         else:
             _report(err, args.file, Ruleset, violations, args.max_errors)
         return 1
-    assert isinstance(document, Ruleset)
     warnings = lint(document, shape)
     if args.format == "json":
         shown = [{"path": w.path, "message": w.message, "rule": w.rule} for w in warnings]
@@ -662,43 +677,31 @@ def _demo(args: argparse.Namespace, out: _Stream, err: _Stream, _: IO[bytes] | N
     return 0
 
 
-def _feen(text: str, game: str | None = None) -> Feen:
-    """A parsed FEEN (cheap: no board is built), of ``game``'s board shape if a game is named."""
-    feen = Feen.parse(text)
-    if game is not None and feen.shape != games.shape(game):
-        board = "x".join(map(str, games.shape(game)))
-        raise GGNError(f"{game} is played on a board of {board} squares, not one of shape "
-                       f"{shown_tuple(feen.shape)}")
-    return feen
-
-
-def _rules(name: str, stdin: IO[bytes] | None, err: _Stream) -> Ruleset:
-    if name in games.names():
-        return games.ruleset(name)
-    document, violations = _load(Ruleset, name, stdin, DEFAULT_MAX_ERRORS)
-    if document is None:
-        _report(err, name, Ruleset, violations, DEFAULT_MAX_ERRORS)
-        raise _Exit(1)
-    assert isinstance(document, Ruleset)
-    return document
+def _check_file(name: str, what: str, known: Sequence[str], option: str = "") -> None:
+    """Refuse a name that is no built-in ``what`` (the caller has looked) and no file either,
+    before reading: the message names both readings."""
+    if name != "-" and not os.path.exists(name):
+        given = f"{option} " if option else ""
+        raise _Exit(2, f"{given}{_shown(name)!r} is neither a built-in {what} ({', '.join(known)}) "
+                       "nor a file")
 
 
 def _moves(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
-    game = args.rules if args.rules in games.names() else None
-    if game is None and args.rules != "-" and not os.path.exists(args.rules):
-        raise _Exit(2, f"{_shown(args.rules)!r} is neither a built-in game ({', '.join(games.names())}) "
-                       "nor a file")
-    text = args.feen
-    if text is None:
-        if game is None:
+    # The position is read before the document, and its board built only once both are known
+    # to be good (a built-in game's rule system checks the board's shape first).
+    if args.rules in games.names():
+        feen = None if args.feen is None else Feen.parse(args.feen)
+        system = rule_system(args.rules)
+        rules, position = system.ruleset, system.position(feen)  # no FEEN: the game's start
+    else:
+        _check_file(args.rules, "game", games.names())
+        if args.feen is None:
             raise _Exit(2, "give a FEEN position after a GGN file (only a built-in game has a "
                            "default start position)")
-        text = games.start(game)
-    # The position is read (and its shape checked) before the document, and its board built
-    # only once both are known to be good.
-    feen = _feen(text, game)
-    rules = _rules(args.rules, stdin, err)
-    moves = rules.moves(Position.from_feen(feen))
+        feen = Feen.parse(args.feen)
+        rules = _document(Ruleset, args.rules, stdin, err)
+        position = Position.from_feen(feen)
+    moves = rules.moves(position)
     if args.format == "json":
         listed = [
             {"piece": str(m.piece), "source": str(m.source), "destination": str(m.destination)}
@@ -728,19 +731,15 @@ def _json_or_file(text: str, stdin: IO[bytes] | None) -> tuple[str, Source]:
 
 
 def _apply(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
-    feen = _feen(args.feen)
+    feen = Feen.parse(args.feen)  # read first; its board built once the transition is good
     name, data = _json_or_file(args.stn, stdin)
-    transition, violations = _load(Transition, name, stdin, DEFAULT_MAX_ERRORS, data)
-    if transition is None:
-        _report(err, name, Transition, violations, DEFAULT_MAX_ERRORS)
-        return 1
-    assert isinstance(transition, Transition)
+    transition = _document(Transition, name, stdin, err, data)
     out.write(Position.from_feen(feen).apply(transition).to_feen() + "\n")
     return 0
 
 
 def _diff(args: argparse.Namespace, out: _Stream, err: _Stream, _: IO[bytes] | None) -> int:
-    before, after = _feen(args.before), _feen(args.after)
+    before, after = Feen.parse(args.before), Feen.parse(args.after)
     if before.shape != after.shape:  # refused before two boards are built for nothing
         raise GGNError(f"positions of different board shapes ({shown_tuple(before.shape)} and "
                        f"{shown_tuple(after.shape)}) have no STN diff")
@@ -764,9 +763,7 @@ def _mapping(name: str | None, legacy: LegacyRuleset, stdin: IO[bytes] | None, e
         return builtin_mapping(next(iter(games_named)))
     if name.lower() in BUILTIN_MAPPINGS:
         return builtin_mapping(name)
-    if name != "-" and not os.path.exists(name):
-        raise _Exit(2, f"--mapping {_shown(name)!r} is neither a built-in mapping "
-                       f"({', '.join(BUILTIN_MAPPINGS)}) nor a file")
+    _check_file(name, "mapping", BUILTIN_MAPPINGS, "--mapping")
     mapping, violations = _load(GanMapping, name, stdin, DEFAULT_MAX_ERRORS,
                                 _read(name, stdin, "--mapping"))
     if mapping is None:
@@ -774,7 +771,6 @@ def _mapping(name: str | None, legacy: LegacyRuleset, stdin: IO[bytes] | None, e
         for violation in violations:
             err.write(f"  {violation.path or '(document)'}: {violation.message}\n")
         raise _Exit(1)
-    assert isinstance(mapping, GanMapping)
     return mapping
 
 
@@ -854,11 +850,7 @@ def _convert(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[byt
     if args.effects is not None:
         inputs = [args.file] + ([args.mapping] if args.mapping is not None else [])
         _check_output(args.effects, inputs, stdin)
-    document, violations = _load(LegacyRuleset, args.file, stdin, DEFAULT_MAX_ERRORS)
-    if document is None:
-        _report(err, args.file, LegacyRuleset, violations, DEFAULT_MAX_ERRORS)
-        return 1
-    assert isinstance(document, LegacyRuleset)
+    document = _document(LegacyRuleset, args.file, stdin, err)
     mapping = _mapping(args.mapping, document, stdin, err)
     conversion = convert(document, mapping)
     indent = args.indent or None
