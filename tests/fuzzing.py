@@ -10,8 +10,9 @@ Shared by the Hypothesis fuzz tests (``tests/test_fuzz_*.py``) and the atheris h
   round-trips, or raises :class:`~ggn.errors.DocumentError` with at most ``max_errors``
   violations, each at a JSON Pointer; a Python value that JSON cannot hold may raise
   :class:`TypeError` instead;
-- the command ``ggn`` exits with 0, 1 or 2, never writes a traceback, prints something when it
-  exits with 0, and exits with 2 when it could not write its output.
+- the command ``ggn`` exits with 0, 1 or 2, never writes a traceback nor its last-resort
+  "internal error" message (a crash it caught), prints something when it exits with 0, and
+  exits with 2 when it could not write its output.
 
 Nothing else may escape: any other exception is a finding.
 """
@@ -224,7 +225,7 @@ def is_json(value: object) -> bool:
 _POINTER = re.compile(r"(/([^/~]|~[01])*)*")
 
 
-def _refused(kind: str, error: DocumentError, max_errors: int) -> None:
+def _refused(error: DocumentError, max_errors: int) -> None:
     assert error.violations and len(error.violations) <= max_errors, (len(error.violations), max_errors)
     for violation in error.violations:
         assert _POINTER.fullmatch(violation.path), f"not a JSON Pointer: {violation.path!r}"
@@ -247,7 +248,7 @@ def check_document_value(kind: str, value: object, max_errors: int = 100) -> Any
     try:
         document = cls.from_value(value, max_errors=max_errors)
     except DocumentError as error:
-        _refused(kind, error, max_errors)
+        _refused(error, max_errors)
         assert not cls.is_valid(value)
         assert cls.errors(value, max_errors=max_errors) == list(error.violations)
         return None
@@ -265,7 +266,7 @@ def check_document_text(kind: str, data: object, max_errors: int = 100) -> Any:
     try:
         document = cls.loads(data, max_errors=max_errors)
     except DocumentError as error:
-        _refused(kind, error, max_errors)
+        _refused(error, max_errors)
         return None
     except TypeError as error:
         assert not isinstance(data, (str, bytes, bytearray, memoryview)), f"TypeError on text: {error}"
@@ -310,8 +311,9 @@ def check_cli(argv: list[str], stdin: bytes | None = b"", *, writable: bool = Tr
     printed, said = out.getvalue(), err.getvalue()
     assert status in (0, 1, 2), f"ggn {argv}: exit status {status!r}"
     assert "Traceback" not in said, f"ggn {argv}: a traceback\n{said[-3000:]}"
+    assert "internal error" not in said, f"ggn {argv}: {said[-3000:]}"
     if status == 0:
         assert printed or not writable, f"ggn {argv}: exit 0 and nothing on stdout"
-    if not writable and isinstance(out, _Unwritable) and out.tried:
+    if isinstance(out, _Unwritable) and out.tried:
         assert status == 2, f"ggn {argv}: the output could not be written, yet exit {status}"
     return status, printed, said

@@ -7,6 +7,7 @@ find such inputs are never weakened.
 
 from __future__ import annotations
 
+import importlib.util
 import tempfile
 from pathlib import Path
 
@@ -82,3 +83,17 @@ def test_finding_a_null_move_under_a_rule_system_takes_nothing() -> None:
     assert null.transition == null.move.transition(position)
     assert rules.play(position, null).to_feen() == "2/K^1 / c/C"
     assert rules.count(position) == 2
+
+
+def test_finding_the_cli_harness_reads_a_perft_depth_as_the_command_does() -> None:
+    # Found by running fuzz/run.py cli: the harness took '²' for a digit (str.isdigit) and crashed
+    # in int(); '+4' and '0004', which ggn reads as 4, were not seen as deep and ran perft 4.
+    pytest.importorskip("atheris")
+    path = Path(__file__).parent.parent / "fuzz" / "run.py"
+    spec = importlib.util.spec_from_file_location("fuzz_run", path)
+    assert spec is not None and spec.loader is not None
+    harness = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(harness)
+    harness.cli(b"\x00perft\x1echess\x1e\xc2\xb2\x1f\x1f")  # ggn refuses the depth: exit 2, no crash
+    deep = [harness._long_by_design(["perft", "chess", depth]) for depth in ("+4", "0004", "64", "3", "1000")]
+    assert deep == [True, True, True, False, False]
