@@ -65,6 +65,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import IO, Any, Final, NamedTuple
 
+from ggn._decimal import shown
 from ggn._types import Side, expect
 from ggn.cell import HAND, Cell, Hand, _parse_cell
 from ggn.errors import GGNError, NotationError, NotFoundError, extend, pointer
@@ -444,6 +445,12 @@ _OUTPUT_FLOOR: Final = 250_000
 _OUTPUT_GROWTH: Final = 4
 
 
+def _check_limit(limit: object, name: str, what: str) -> None:
+    value: int = expect(limit, int, name, what)
+    if value < 1:
+        raise GGNError(f"{name} is a positive integer, not {shown(value)}")
+
+
 def convert(
     legacy: LegacyRuleset,
     mapping: GanMapping | Mapping[str, str],
@@ -470,14 +477,9 @@ def convert(
     """
     if not isinstance(legacy, LegacyRuleset):
         raise TypeError(f"convert takes a LegacyRuleset, not {type(legacy).__name__}")
-    for name, limit in (("ally_limit", ally_limit), ("output_limit", output_limit)):
-        if limit is None and name == "output_limit":
-            continue
-        expect(limit, int, name, "a positive int" + (" or None" if name == "output_limit" else ""))
-        assert isinstance(limit, int)
-        if limit < 1:
-            shown = str(limit) if limit > -(10**18) else "a negative number of thousands of digits"
-            raise GGNError(f"{name} is a positive integer, not {shown}")
+    _check_limit(ally_limit, "ally_limit", "a positive int")
+    if output_limit is not None:
+        _check_limit(output_limit, "output_limit", "a positive int or None")
     expect(mapping, (GanMapping, Mapping), "mapping", "a GanMapping or a mapping of strings")
     resolved = mapping if isinstance(mapping, GanMapping) else GanMapping.of(mapping)
     converter = _Converter(legacy, resolved, ally_limit, output_limit)

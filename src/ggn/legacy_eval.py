@@ -391,7 +391,7 @@ def _holds(entry: LegacyEntry, board: Mapping[str, LegacyPiece], active: Side) -
 def entry_holds(entry: LegacyEntry, squares: Squares, active: Side) -> bool:
     """Whether every square of the entry's ``board_check`` is in its occupation state.
 
-    >>> from ggn.legacy import LegacyEntry, _quoted
+    >>> from ggn.legacy import LegacyEntry
     >>> entry = LegacyEntry({"d4": "ally", "d5": "occupied"}, {})
     >>> entry_holds(entry, {"d4": "CHESS:PAWN", "d5": "chess:pawn"}, "first")
     True
@@ -460,7 +460,7 @@ def entry_transition(entry: LegacyEntry, active: Side, to_qpi: ToQpi) -> Transit
     Active Player's hand; the turn passes (``toggle``), as a legacy entry is one move.
     Raise :class:`LabelError` or :class:`UnmappedPieceError` (the first fault) otherwise.
 
-    >>> from ggn.legacy import LegacyEntry, _quoted
+    >>> from ggn.legacy import LegacyEntry
     >>> from ggn.gan import Gan
     >>> drop = LegacyEntry({"e5": "empty"}, {"e5": LegacyPiece.parse("shogi:pawn")},
     ...                    in_hand_del=Gan.parse("shogi:pawn"))
