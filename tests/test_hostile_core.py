@@ -10,6 +10,7 @@ import random
 import sys
 import threading
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -175,8 +176,13 @@ def test_row17_document_entry_points_name_the_wrong_type(call: Callable[[], obje
 
 def test_row17_transition_constructors_name_the_wrong_type() -> None:
     pawn = Qpi.parse("C:P")
-    with pytest.raises(TypeError, match=r"^board must be a mapping or None, got int$"):
-        Transition.of(board=wrong(5))
+    for build in (Transition, Transition.of):  # both check their mappings
+        with pytest.raises(TypeError, match=r"^board must be a mapping or None, got int$"):
+            build(board=wrong(5))
+        with pytest.raises(TypeError, match=r"^second_hand must be a mapping or None, got list$"):
+            build(second_hand=wrong([]))
+    with pytest.raises(TypeError, match=r"^second_hand.s keys must be Qpi values \(.*\), got str$"):
+        Transition(second_hand=wrong({"C:P": 1}))
     with pytest.raises(TypeError, match=r"^board.s keys must be Cell values \(.*\), got str$"):
         Transition(board=wrong({"e4": None}))
     with pytest.raises(TypeError, match=r"^board\[e4\] must be a Qpi or None, got str$"):
@@ -190,7 +196,11 @@ def test_row17_transition_constructors_name_the_wrong_type() -> None:
     # What a document cannot write, a transition does not hold: dumps() always loads back.
     with pytest.raises(GGNError, match=r"at most 4,300 digits .*, got 10000000000\.\.\."):
         Transition(first_hand={pawn: 10**4_300})
+    with pytest.raises(GGNError, match=r"at most 4,300 digits .*, got -10000000000\.\.\."):
+        Transition(first_hand={pawn: -(10**4_300)})
     assert Transition(first_hand={pawn: 10**4_300 - 1}).hand("first")[pawn] == 10**4_300 - 1
+    # Any mapping will do, not only a dict.
+    assert Transition(MappingProxyType({Cell.parse("e4"): pawn})).board["e4"] == pawn
 
 
 # --- row 1: lazy compiling is thread-safe -------------------------------------------------------
