@@ -49,12 +49,14 @@ __all__ = [
     "DOCUMENTS",
     "MAX_MESSAGE",
     "NOTATIONS",
+    "VECTORS",
     "assert_bounded",
     "check_cli",
     "check_document_text",
     "check_document_value",
     "check_notation",
     "document_seeds",
+    "document_values",
     "edited_bytes",
     "is_json",
     "mutated",
@@ -150,6 +152,19 @@ def document_seeds(kind: str) -> tuple[bytes, ...]:
     """The bytes of a document kind's test vectors, valid and invalid."""
     folder = VECTORS / kind
     return tuple(path.read_bytes() for path in sorted(folder.glob("**/*.json")) if path.is_file())
+
+
+@functools.cache
+def document_values(kind: str) -> tuple[Any, ...]:
+    """The decoded values of a document kind's test vectors, but those Python's ``json`` refuses
+    (malformed, nested too deep). Shared by every caller: copy a value before changing it."""
+    values = []
+    for data in document_seeds(kind):
+        try:
+            values.append(json.loads(data))
+        except (ValueError, RecursionError):
+            continue
+    return tuple(values)
 
 
 @st.composite

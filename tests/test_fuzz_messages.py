@@ -9,14 +9,14 @@ place of one value or key (documents); every refusal must say why in at most
 
 from __future__ import annotations
 
-import json
+import copy
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fuzzing import DOCUMENTS, NOTATIONS, assert_bounded, document_seeds, notation_seeds
+from fuzzing import DOCUMENTS, NOTATIONS, assert_bounded, document_values, notation_seeds
 from ggn.errors import DocumentError, GGNError
 from support import examples
 
@@ -40,20 +40,10 @@ def test_notation_errors_quote_a_bounded_part_of_a_long_input(name: str, data: s
         assert_bounded(error)
 
 
-def _decoded(kind: str) -> list[Any]:
-    out = []
-    for raw in document_seeds(kind):
-        try:
-            out.append(json.loads(raw))
-        except (ValueError, RecursionError):
-            continue
-    return out
-
-
 @st.composite
 def long_values(draw: st.DrawFn, kind: str) -> Any:
     """A decoded vector with one string value, or one key, replaced by a long string."""
-    value = draw(st.sampled_from(_decoded(kind)))
+    value = copy.deepcopy(draw(st.sampled_from(document_values(kind))))
     long = draw(st.sampled_from(RUNS)) * draw(st.sampled_from([5000, 20_000]))
     node = value
     for _ in range(draw(st.integers(0, 6))):
