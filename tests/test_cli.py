@@ -87,6 +87,25 @@ def test_help_teaches() -> None:
     assert "--as" in out and "ggn-legacy" in out and "JSON Pointer" in out
 
 
+COMMANDS = ["parse", "validate", "lint", "schema", "demo", "moves", "apply", "diff", "generate",
+            "convert", "perft"]
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_prose_is_wrapped_to_the_terminal_and_examples_kept(
+        command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A command's description is one long line in the source: it was printed as one line of
+    # hundreds of characters. Indented lines (examples, tables) are kept as written.
+    monkeypatch.setenv("COLUMNS", "72")
+    status, out, _ = call(*filter(None, [command, "--help"]))
+    assert status == 0
+    prose = [line for line in out.splitlines() if line[:1].strip()]
+    assert prose and max(map(len, prose)) <= 70, command
+    if command == "parse":
+        shogi = "lnsgk^gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK^GSNL / S/s"
+        assert f"\n  ggn parse feen '{shogi}'\n" in out
+
+
 def test_validate_text_and_json(tmp_path: Path) -> None:
     good = tmp_path / "good.json"
     good.write_text('{"C:R": {"a1": {"a4": [{"must": {"a2": "empty", "a3": "empty", "a4": "empty"}}]}}}')

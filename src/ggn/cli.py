@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import os
 import re
 import secrets
 import stat
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import IO, Any, ClassVar, Final, NoReturn, Protocol, TypeVar
 
@@ -224,6 +226,21 @@ class _Parser(argparse.ArgumentParser):
         raise _Exit(2, f"{self.prog}: error: {message}", bare=True)
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Help whose prose is wrapped to the terminal's width (a description is one long line in
+    the source) and whose indented lines, examples and tables, are kept as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        lines: list[str] = []
+        for prose, group in itertools.groupby(text.splitlines(), lambda line: line[:1].strip() != ""):
+            if prose:
+                lines.append(textwrap.fill(" ".join(group), width, initial_indent=indent,
+                                           subsequent_indent=indent))
+            else:
+                lines.extend(indent + line for line in group)
+        return "\n".join(lines)
+
+
 class _Bounded:
     """An argparse type: a whole number from ``low`` to ``high``, read strictly (ASCII digits,
     an optional sign), so that no number is too long to convert and no range is left open."""
@@ -252,7 +269,7 @@ _DEPTH: Final = _Bounded(0, MAX_PERFT_DEPTH)
 
 def _build_parser(out: _Stream, err: _Stream) -> argparse.ArgumentParser:
     parser_class: type[_Parser] = type("_BoundParser", (_Parser,), {"out": out, "err": err})
-    formatter = argparse.RawDescriptionHelpFormatter
+    formatter = _Formatter
     parser = parser_class(
         prog="ggn", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=formatter
     )
