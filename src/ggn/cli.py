@@ -26,9 +26,9 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any, ClassVar, Final, NoReturn, Protocol, TypeVar
 
 from ggn import games
-from ggn._decimal import shown_tuple
+from ggn._decimal import decimal_value, shown, shown_tuple
 from ggn._document import Document
-from ggn._json import DEFAULT_MAX_ERRORS, Source, decode, dumps, read_file
+from ggn._json import DEFAULT_MAX_ERRORS, Source, clip, decode, dumps, quote, read_file
 from ggn.cell import Cell, Hand
 from ggn.convert import BUILTIN_MAPPINGS, builtin_mapping, convert
 from ggn.epin import Epin
@@ -251,14 +251,12 @@ class _Bounded:
         self.__name__ = "whole number"  # argparse names the type by it
 
     def __call__(self, text: str) -> int:
-        shown = text if len(text) <= 24 else text[:24] + "..."
         expected = f"a whole number from {self.low} to {self.high}"
         if not re.fullmatch(r"[+-]?[0-9]+", text):
-            raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number; expected {expected}")
-        digits = text.lstrip("+-").lstrip("0")
-        value = int(text) if len(digits) <= 18 else (-1 if text[0] == "-" else 1) * 10**19
+            raise argparse.ArgumentTypeError(f"{quote(text, 24)} is not a whole number; expected {expected}")
+        value = decimal_value(text.lstrip("+-")) * (-1 if text[0] == "-" else 1)
         if not self.low <= value <= self.high:
-            raise argparse.ArgumentTypeError(f"{shown} is out of range; expected {expected}")
+            raise argparse.ArgumentTypeError(f"{shown(value)} is out of range; expected {expected}")
         return value
 
 
@@ -509,10 +507,8 @@ def run(
         err.write(f"{label}: out of memory\n")
         return 2
     except Exception as error:  # noqa: BLE001  (the last resort: a message, never a traceback)
-        text = str(error)
-        text = text if len(text) <= 200 else text[:200] + "..."
-        err.write(f"{label}: internal error ({type(error).__name__}: {text}); please report it, "
-                  "with the command that caused it\n")
+        err.write(f"{label}: internal error ({type(error).__name__}: {clip(str(error), 200)}); please "
+                  "report it, with the command that caused it\n")
         return 2
     return status
 
