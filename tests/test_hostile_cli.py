@@ -340,6 +340,9 @@ def test_row14_numeric_options_are_checked_against_their_range(
         assert (status, out) == (2, "")
         assert "is out of range; " + expected in err and clean(err)
         assert len(err) < 400  # a 5,000-digit number is not echoed whole
+    # Written as every message writes a long number: its ends and its length.
+    assert "99999999999...99999999999 (5,000 digits) is out of range" in call(*argv, "9" * 5000)[2]
+    assert "'one' is not a whole number" in call(*argv, "one")[2]
     for value in ("1e3", "", "0x10", "\u0663", "1_0", " 1", "one"):
         status, _, err = call(*argv, value)
         assert status == 2 and "is not a whole number; " + expected in err, value
