@@ -3,36 +3,47 @@
 - Hypothesis settings profiles (``ci``, the default; ``dev``; ``fuzz``) and :func:`examples`,
   which scales a test's example budget with the profile.
 - :func:`sizes`: a default count and a bigger one marked ``full`` (``pytest -m full``).
-- :func:`random_positions`: positions of seeded random games, for any oracle engine.
-- :func:`assert_same_moves` and :func:`assert_compiled_matches_plain`: the comparisons the
-  oracle tests make on each position.
-- :func:`perft_cases`: the perft counts of ``tests/vectors/perft.json`` as test parameters.
+- :func:`random_positions`: positions of seeded random games, for any oracle engine, and
+  :func:`pushed` to play a python-chess or python-shogi move in them; :func:`fill_hands`, both
+  players' hands of a random position for Hypothesis.
+- :func:`assert_same_moves`, :func:`checked_moves` and :func:`assert_compiled_matches_plain`: the
+  comparisons the oracle tests make on each position.
+- :func:`perft_cases`: the perft counts of ``tests/vectors/perft.json`` as test parameters
+  (:func:`perft_entries`, the file's entries).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
 from collections import Counter
-from collections.abc import Callable, Collection, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import pytest
 from _pytest.mark import ParameterSet
 from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 
 from ggn.evaluate import Move, reference_moves
 from ggn.position import Position
+from ggn.qpi import Qpi
 from ggn.ruleset import Ruleset
 
 __all__ = [
     "FUZZ_SCALE",
     "assert_compiled_matches_plain",
     "assert_same_moves",
+    "checked_moves",
     "examples",
+    "fill_hands",
+    "move_key",
     "perft_cases",
+    "perft_entries",
+    "pushed",
     "random_positions",
     "register_profiles",
     "sizes",
@@ -117,6 +128,35 @@ def random_positions(
     return out
 
 
+class _Pushing(Protocol):
+    def push(self, move: Any) -> Any: ...
+
+
+P = TypeVar("P", bound=_Pushing)
+
+
+def pushed(board: P, move: Any) -> P:
+    """``board`` after ``move``, pushed in place: :func:`random_positions`' ``play`` for the
+    boards of python-chess and python-shogi."""
+    board.push(move)
+    return board
+
+
+def fill_hands(draw: st.DrawFn, pieces: Sequence[str], room: int, most: int) -> dict[str, dict[Qpi, int]]:
+    """Both players' hands of a random position: up to ``most`` kinds of ``pieces`` each, up to
+    ``most`` of a kind, as far as ``room`` (the squares the board leaves empty) allows."""
+    hands: dict[str, dict[Qpi, int]] = {}
+    for player in ("first", "second"):
+        held: dict[Qpi, int] = {}
+        for piece in draw(st.lists(st.sampled_from(pieces), max_size=most, unique=True)):
+            count = min(draw(st.integers(1, most)), room)
+            if count:
+                held[Qpi.parse(piece)] = count
+                room -= count
+        hands[player] = held
+    return hands
+
+
 # --- comparisons ----------------------------------------------------------------------------
 
 K = TypeVar("K", bound=Hashable)
@@ -151,19 +191,25 @@ def assert_same_moves(
     return reasons
 
 
-def _key(move: Move) -> tuple[str, str, str, tuple[str, ...]]:
+def move_key(move: Move) -> tuple[str, str, str, tuple[str, ...]]:
+    """A sort key for moves: piece, source, destination and possibilities, written out."""
     return (str(move.piece), str(move.source), str(move.destination),
             tuple(repr(p) for p in move.possibilities))
 
 
+def checked_moves(rules: Ruleset, position: Position) -> list[Move]:
+    """The compiled generator's moves on ``position``, sorted by :func:`move_key`, once asserted
+    to be plain evaluation's, with the same possibilities."""
+    fast = sorted(rules.moves(position), key=move_key)
+    assert fast == sorted(reference_moves(rules, position), key=move_key), position.to_feen()
+    return fast
+
+
 def assert_compiled_matches_plain(rules: Ruleset, positions: Iterable[Position]) -> int:
-    """Assert that the compiled generator and plain evaluation give the same moves, with the
-    same possibilities, on every position; return how many positions were compared."""
+    """:func:`checked_moves` on every position; return how many positions were compared."""
     compared = 0
     for position in positions:
-        fast = sorted(rules.moves(position), key=_key)
-        plain = sorted(reference_moves(rules, position), key=_key)
-        assert fast == plain, position.to_feen()
+        checked_moves(rules, position)
         compared += 1
     return compared
 
@@ -171,12 +217,17 @@ def assert_compiled_matches_plain(rules: Ruleset, positions: Iterable[Position])
 # --- perft ----------------------------------------------------------------------------------
 
 
+@functools.cache
+def perft_entries() -> tuple[dict[str, Any], ...]:
+    """The entries of ``tests/vectors/perft.json`` (read once a session)."""
+    return tuple(json.loads((VECTORS / "perft.json").read_text(encoding="utf-8"))["positions"])
+
+
 def perft_cases(game: str) -> list[ParameterSet]:
     """The entries of ``tests/vectors/perft.json`` for ``game`` as ``(feen, depth, count)``
     parameters (``feen`` None for the game's start); the deep ones are marked ``full``."""
-    entries = json.loads((VECTORS / "perft.json").read_text(encoding="utf-8"))["positions"]
     cases = []
-    for entry in entries:
+    for entry in perft_entries():
         if entry["game"] != game:
             continue
         marks = [pytest.mark.full] if entry.get("full", False) else []

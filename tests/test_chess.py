@@ -18,7 +18,7 @@ from ggn.linter import lint
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
-from support import assert_compiled_matches_plain, assert_same_moves, random_positions
+from support import assert_compiled_matches_plain, assert_same_moves, pushed, random_positions
 
 pytest.importorskip("chess")
 import chess
@@ -35,17 +35,12 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
 Pair = tuple[str, str]
 
 
-def _push(board: chess.Board, move: chess.Move) -> chess.Board:
-    board.push(move)
-    return board
-
-
 # python-chess to FEEN straight from the board (independent of from_fen): oracle_boards.chess_feen
 def random_boards(seed: int, count: int) -> list[chess.Board]:
     """``count`` positions of random games: each move drawn uniformly among the legal ones."""
     return random_positions(
         chess.Board(), lambda _: chess.Board(),
-        lambda board, _: [] if board.is_game_over() else list(board.legal_moves), _push,
+        lambda board, _: [] if board.is_game_over() else list(board.legal_moves), pushed,
         lambda board: board.copy(stack=False), count=count, seed=seed, plies=PLIES)
 
 

@@ -28,7 +28,7 @@ from ggn.errors import DocumentError, GGNError
 from ggn.evaluate import Move
 from ggn.position import Geometry, Position
 from ggn.transitions import apply, compose, diff, invert
-from support import assert_compiled_matches_plain, examples
+from support import checked_moves, examples, fill_hands
 
 STYLES = (Sin("C", "first"), Sin("S", "second"))
 # Pieces of both players' styles (C first, s second), native or not, in every state.
@@ -48,16 +48,7 @@ def positions(draw: st.DrawFn, shape: tuple[int, ...]) -> Position:
     to move."""
     cells = Geometry(shape).cells
     board = {cell: Qpi.parse(draw(st.sampled_from(PIECES))) for cell in cells if draw(st.integers(0, 2)) == 0}
-    room = len(cells) - len(board)
-    hands: dict[str, dict[Qpi, int]] = {}
-    for player in ("first", "second"):
-        held: dict[Qpi, int] = {}
-        for piece in draw(st.lists(st.sampled_from(PIECES), max_size=3, unique=True)):
-            count = min(draw(st.integers(1, 3)), room)
-            if count:
-                held[Qpi.parse(piece)] = count
-                room -= count
-        hands[player] = held
+    hands = fill_hands(draw, PIECES, len(cells) - len(board), most=3)
     active: Side = draw(st.sampled_from(["first", "second"]))
     return Position.from_feen(Feen(shape, board, hands, active, STYLES))
 
@@ -109,8 +100,7 @@ def test_moves_agree_with_plain_evaluation_and_their_transitions_undo(data: st.D
     shape = data.draw(shapes)
     rules = data.draw(rulesets(shape))
     position = data.draw(positions(shape))
-    assert_compiled_matches_plain(rules, [position])
-    for move in rules.moves(position):
+    for move in checked_moves(rules, position):
         transition = move.transition(position)
         after = position.apply(transition)
         assert after.active == position.inactive
@@ -147,8 +137,7 @@ def test_filters_are_the_full_list_filtered_or_an_error(data: st.DataObject) -> 
                    for value in (piece, source, destination))
         return
     every = [m for m in rules.moves(position) if _matches(m, piece, source, destination)]
-    key = str
-    assert sorted(map(key, got)) == sorted(map(key, every))
+    assert sorted(map(str, got)) == sorted(map(str, every))
 
 
 @settings(max_examples=examples(120))

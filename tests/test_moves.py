@@ -13,7 +13,7 @@ from ggn import compiled as compiled_module
 from ggn._types import Side
 from ggn.evaluate import Move, reference_moves, satisfied, where
 from ggn.position import Geometry, Position
-from support import assert_compiled_matches_plain, examples
+from support import checked_moves, examples, fill_hands, move_key
 
 ROOK = {"C:R": {"a1": {
     "a2": [{"must": {"a2": "empty"}}, {"must": {"a2": "enemy"}}],
@@ -21,25 +21,16 @@ ROOK = {"C:R": {"a1": {
 }}}
 
 
-def _key(move: Move) -> tuple[str, str, str, tuple[Any, ...]]:
-    return (str(move.piece), str(move.source), str(move.destination),
-            tuple(repr(p) for p in move.possibilities))
-
-
-def _same(rules: Ruleset, position: Position) -> list[Move]:
-    assert_compiled_matches_plain(rules, [position])
-    return sorted(rules.moves(position), key=_key)
-
-
 def test_rook_ray() -> None:
     rules = Ruleset.from_value(ROOK)
-    moves = _same(rules, Position.from_feen("8/8/8/8/8/p7/8/R7 / C/c"))
+    moves = checked_moves(rules, Position.from_feen("8/8/8/8/8/p7/8/R7 / C/c"))
     assert [str(m) for m in moves] == ["C:R a1-a2", "C:R a1-a3"]
     assert moves[1].possibilities == (rules["C:R"]["a1"]["a3"][1],)  # the capture
-    assert [str(m) for m in _same(rules, Position.from_feen("8/8/8/8/8/8/P7/R7 / C/c"))] == []
-    assert [str(m) for m in _same(rules, Position.from_feen("8/8/8/8/8/8/p7/R7 / C/c"))] == ["C:R a1-a2"]
+    assert [str(m) for m in checked_moves(rules, Position.from_feen("8/8/8/8/8/8/P7/R7 / C/c"))] == []
+    capture = checked_moves(rules, Position.from_feen("8/8/8/8/8/8/p7/R7 / C/c"))
+    assert [str(m) for m in capture] == ["C:R a1-a2"]
     # Not the active side's piece: no moves.
-    assert _same(rules, Position.from_feen("8/8/8/8/8/8/8/R7 / c/C")) == []
+    assert checked_moves(rules, Position.from_feen("8/8/8/8/8/8/8/R7 / c/C")) == []
 
 
 def test_spec_examples_as_moves() -> None:
@@ -48,25 +39,25 @@ def test_spec_examples_as_moves() -> None:
         "deny": {"b7": "empty"},
     }]}}})
     screen = Position.from_feen("9/9/1R7/1p7/9/9/9/9/1c7/9 / x/X")
-    assert [str(m) for m in _same(cannon, screen)] == ["x:c b2-b8"]
+    assert [str(m) for m in checked_moves(cannon, screen)] == ["x:c b2-b8"]
     no_screen = Position.from_feen("9/9/1R7/9/9/9/9/9/1c7/9 / x/X")
-    assert _same(cannon, no_screen) == []
+    assert checked_moves(cannon, no_screen) == []
     path = {"f1": "empty", "g1": "empty", "h1": "C:+R"}
     castle = Ruleset.from_value({"C:+K": {"e1": {"g1": [{"must": path}]}}})
-    castled = _same(castle, Position.from_feen("8/8/8/8/8/8/8/4+K2+R / C/c"))
+    castled = checked_moves(castle, Position.from_feen("8/8/8/8/8/8/8/4+K2+R / C/c"))
     assert [str(m) for m in castled] == ["C:+K e1-g1"]
-    assert _same(castle, Position.from_feen("8/8/8/8/8/8/8/4+K2R / C/c")) == []
+    assert checked_moves(castle, Position.from_feen("8/8/8/8/8/8/8/4+K2R / C/c")) == []
 
 
 def test_drops_use_the_active_players_hand() -> None:
     rules = Ruleset.from_value({"S:P": {"*": {"e5": [{"must": {"e5": "empty"}}]}},
                                 "s:p": {"*": {"e5": [{"must": {"e5": "empty"}}]}}})
     position = Position.from_feen("9/9/9/9/9/9/9/9/9 P/p S/s")
-    assert [str(m) for m in _same(rules, position)] == ["S:P *-e5"]
+    assert [str(m) for m in checked_moves(rules, position)] == ["S:P *-e5"]
     position = Position.from_feen("9/9/9/9/9/9/9/9/9 P/p s/S")
-    assert [str(m) for m in _same(rules, position)] == ["s:p *-e5"]
+    assert [str(m) for m in checked_moves(rules, position)] == ["s:p *-e5"]
     position = Position.from_feen("9/9/9/9/4p4/9/9/9/9 P/p S/s")
-    assert _same(rules, position) == []
+    assert checked_moves(rules, position) == []
 
 
 def test_destinations_and_conditions_off_the_board() -> None:
@@ -75,7 +66,7 @@ def test_destinations_and_conditions_off_the_board() -> None:
         # A must off the board fails; a deny off the board never fires.
         "a2": [{"must": {"z9": "empty"}}, {"deny": {"z9": "empty"}}],
     }}})
-    moves = _same(rules, Position.from_feen("8/8/8/8/8/8/8/K7 / C/c"))
+    moves = checked_moves(rules, Position.from_feen("8/8/8/8/8/8/8/K7 / C/c"))
     assert [str(m) for m in moves] == ["C:K a1-a2"]
     assert moves[0].possibilities == (rules["C:K"]["a1"]["a2"][1],)
 
@@ -107,9 +98,9 @@ def test_where_is_the_reference_query() -> None:
 
 def test_position_of_another_shape_gets_its_own_compiled_form() -> None:
     rules = Ruleset.from_value(ROOK)
-    assert len(_same(rules, Position.from_feen("8/8/8/8/8/8/8/R7 / C/c"))) == 2
-    assert len(_same(rules, Position.from_feen("3/3/R2 / C/c"))) == 2
-    assert len(_same(rules, Position.from_feen("3/R2 / C/c"))) == 1
+    assert len(checked_moves(rules, Position.from_feen("8/8/8/8/8/8/8/R7 / C/c"))) == 2
+    assert len(checked_moves(rules, Position.from_feen("3/3/R2 / C/c"))) == 2
+    assert len(checked_moves(rules, Position.from_feen("3/R2 / C/c"))) == 1
 
 
 # --- random documents, random positions -----------------------------------------------------
@@ -152,16 +143,7 @@ def positions(draw: st.DrawFn) -> Position:
         cell: Qpi.parse(draw(st.sampled_from(PIECES)))
         for cell in cells if draw(st.booleans())
     }
-    room = len(cells) - len(board)
-    hands: dict[str, dict[Qpi, int]] = {}
-    for player in ("first", "second"):
-        held: dict[Qpi, int] = {}
-        for piece in draw(st.lists(st.sampled_from(PIECES), max_size=2, unique=True)):
-            count = min(draw(st.integers(1, 2)), room)
-            if count:
-                held[Qpi.parse(piece)] = count
-                room -= count
-        hands[player] = held
+    hands = fill_hands(draw, PIECES, len(cells) - len(board), most=2)
     active: Side = draw(st.sampled_from(["first", "second"]))
     return Position.from_feen(Feen(SHAPE, board, hands, active, (Sin("C", "first"), Sin("S", "second"))))
 
@@ -186,7 +168,7 @@ def test_the_positions_fill_both_hands_for_either_side_to_move() -> None:
 def test_compiled_agrees_with_plain_evaluation(doc: dict[str, Any], boards: list[Position]) -> None:
     rules = Ruleset.from_value(doc)
     for position in boards:
-        for move in _same(rules, position):
+        for move in checked_moves(rules, position):
             assert all(satisfied(p, position) for p in move.possibilities)
 
 
@@ -198,7 +180,7 @@ def test_fallback_interpreter_agrees_too(doc: dict[str, Any], boards: list[Posit
     try:
         rules = Ruleset.from_value(doc)
         for position in boards:
-            _same(rules, position)
+            checked_moves(rules, position)
     finally:
         compiled_module._MAX_NODES = budget
 
@@ -209,7 +191,7 @@ def test_fast_paths_are_the_full_list_filtered(
     doc: dict[str, Any], position: Position, data: st.DataObject
 ) -> None:
     rules = Ruleset.from_value(doc)
-    every = sorted(rules.moves(position), key=_key)
+    every = sorted(rules.moves(position), key=move_key)
     piece = data.draw(st.one_of(st.none(), st.sampled_from(PIECES)))
     source = data.draw(st.one_of(st.none(), st.sampled_from([*CELLS, "*"])))
     destination = data.draw(st.one_of(st.none(), st.sampled_from([*CELLS, "*"])))
@@ -220,7 +202,7 @@ def test_fast_paths_are_the_full_list_filtered(
         and (destination is None or str(m.destination) == destination)
     ]
     got = rules.moves(position, piece=piece, source=source, destination=destination)
-    assert sorted(got, key=_key) == expected
+    assert sorted(got, key=move_key) == expected
 
 
 def test_a_source_whose_conditions_never_hold_compiles_to_no_moves() -> None:

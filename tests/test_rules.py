@@ -10,10 +10,8 @@ tests/vectors/perft.json (the deep ones under ``pytest -m full``).
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +22,7 @@ from ggn.games.chess import START, from_fen
 from ggn.position import Position, piece_of
 from ggn.rules import Ending, IllegalMoveError, Outcome, Play, RuleSystem, divide, perft, rule_system
 from ggn.ruleset import Ruleset
-from support import assert_same_moves, perft_cases, random_positions, sizes
+from support import assert_same_moves, perft_cases, perft_entries, pushed, random_positions, sizes
 
 pytest.importorskip("chess")
 import chess
@@ -84,16 +82,11 @@ def preferred_moves(board: chess.Board, rng: random.Random) -> list[chess.Move]:
     return legal
 
 
-def _push(board: chess.Board, move: chess.Move) -> chess.Board:
-    board.push(move)
-    return board
-
-
 def random_boards(seed: int, count: int) -> list[chess.Board]:
     """Positions of random games from the start and from the perft test positions (40 plies
     each), the moves drawn by :func:`preferred_moves`."""
     return random_positions(
-        chess.Board(STARTS[0]), lambda rng: chess.Board(rng.choice(STARTS)), preferred_moves, _push,
+        chess.Board(STARTS[0]), lambda rng: chess.Board(rng.choice(STARTS)), preferred_moves, pushed,
         lambda board: board.copy(stack=False), count=count, seed=seed, plies=40)
 
 
@@ -284,8 +277,7 @@ def test_generic_rule_system_with_drops_that_capture() -> None:
 
 def test_perft_vectors_give_the_published_fen_as_feen() -> None:
     # The perft tests read FEEN from tests/vectors/perft.json; each is the published FEN's.
-    entries = json.loads((Path(__file__).parent / "vectors" / "perft.json").read_text(encoding="utf-8"))
-    published = [entry for entry in entries["positions"] if "fen" in entry]
+    published = [entry for entry in perft_entries() if "fen" in entry]
     assert len(published) >= 10
     for entry in published:
         assert from_fen(entry["fen"]) == entry["feen"], entry["name"]

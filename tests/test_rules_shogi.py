@@ -18,7 +18,7 @@ import pytest
 
 from ggn.position import Position
 from ggn.rules import Ending, Outcome, Play, RuleSystem, perft, rule_system
-from support import assert_same_moves, perft_cases, random_positions, sizes
+from support import assert_same_moves, perft_cases, pushed, random_positions, sizes
 
 pytest.importorskip("shogi")
 import shogi
@@ -56,14 +56,9 @@ def lively_moves(board: shogi.Board, rng: random.Random) -> list[shogi.Move]:
     return lively if lively and rng.random() < 0.5 else legal
 
 
-def _push(board: shogi.Board, move: shogi.Move) -> shogi.Board:
-    board.push(move)
-    return board
-
-
 def random_boards(seed: int, count: int) -> list[shogi.Board]:
     """Positions of random games (restarted after 120 plies or at the end)."""
-    return random_positions(shogi.Board(), lambda _: shogi.Board(), lively_moves, _push,
+    return random_positions(shogi.Board(), lambda _: shogi.Board(), lively_moves, pushed,
                             lambda board: shogi.Board(board.sfen()), count=count, seed=seed, plies=120)
 
 

@@ -22,7 +22,7 @@ from ggn.linter import lint
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
-from support import assert_compiled_matches_plain, assert_same_moves, random_positions, sizes
+from support import assert_compiled_matches_plain, assert_same_moves, pushed, random_positions, sizes
 
 pytest.importorskip("shogi")
 import shogi
@@ -42,16 +42,11 @@ Pair = tuple[str, str]
 FILES = "abcdefghi"
 
 
-def _push(board: shogi.Board, move: shogi.Move) -> shogi.Board:
-    board.push(move)
-    return board
-
-
 # python-shogi to FEEN straight from the board (independent of from_sfen): oracle_boards
 def random_boards(seed: int, count: int) -> list[shogi.Board]:
     """``count`` positions of random games: each move drawn uniformly among the legal ones."""
     return random_positions(shogi.Board(), lambda _: shogi.Board(), lambda board, _: list(board.legal_moves),
-                            _push, lambda board: shogi.Board(board.sfen()), count=count, seed=seed,
+                            pushed, lambda board: shogi.Board(board.sfen()), count=count, seed=seed,
                             plies=PLIES)
 
 
