@@ -118,6 +118,15 @@ def test_row8_the_effects_file_never_overwrites_an_input(tmp_path: Path) -> None
     assert legacy.read_bytes() == before and json.loads(mapping.read_text())["CHESS:PAWN"] == "C:P"
 
 
+def test_row8_a_built_in_mapping_is_no_input_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # --mapping chess names the built-in mapping: an --effects file called chess overwrites nothing.
+    legacy = _legacy(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    status, _, err = call("convert", str(legacy), "--mapping", "chess", "--effects", "chess")
+    assert (status, err) == (0, "ggn convert: effects written to chess\n")
+    assert json.loads(Path("chess").read_text())["C:P"]["e2"]["e4"][0]["toggle"] is True
+
+
 def test_row8_effects_that_name_no_file_are_refused_before_any_work(tmp_path: Path) -> None:
     legacy = _legacy(tmp_path)
     status, _, err = call("convert", str(legacy), "--mapping", "chess", "--effects", "-")

@@ -814,9 +814,12 @@ def _check_output(path: str, inputs: list[str], stdin: IO[bytes] | None) -> None
     if os.path.isdir(path):
         raise _Exit(2, f"cannot write --effects {_shown(path)}: it is a directory")
     for name in inputs:
-        if name != "-":
+        if name == "-":
+            same = _is_input(path, stdin)
+        else:
             _check_name(name)  # before comparing: the system refuses such a name with ValueError
-        if (name == "-" and _is_input(path, stdin)) or (name != "-" and _same_file(path, name)):
+            same = _same_file(path, name)
+        if same:
             raise _Exit(2, f"--effects {_shown(path)!r} is an input file: it would be overwritten")
 
 
@@ -861,7 +864,9 @@ def _convert(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[byt
     if args.file == "-" and args.mapping == "-":
         raise _Exit(2, "standard input is read once: give LEGACY or --mapping as a file")
     if args.effects is not None:
-        inputs = [args.file] + ([args.mapping] if args.mapping is not None else [])
+        inputs = [args.file]
+        if args.mapping is not None and args.mapping.lower() not in BUILTIN_MAPPINGS:
+            inputs.append(args.mapping)  # a built-in mapping's name is no file read
         _check_output(args.effects, inputs, stdin)
     document = _document(LegacyRuleset, args.file, stdin, err)
     mapping = _mapping(args.mapping, document, stdin, err)
