@@ -52,18 +52,23 @@ def random_fens(game: str, seed: int, count: int) -> list[tuple[str, list[str]]]
     """Positions of random games played by pyffish (restarted after 100 plies or at the end); a
     capture, or a pawn move in makruk, is preferred half of the time. Each with its legal moves."""
 
-    def lively(fen: str, rng: random.Random) -> list[str]:
-        legal = pyffish.legal_moves(game, fen, [])
+    # A game goes from (FEN, legal moves) to (FEN, legal moves): each position's moves are asked
+    # of pyffish once, both to draw the next move and for the test.
+    def lively(state: tuple[str, list[str]], rng: random.Random) -> list[str]:
+        fen, legal = state
         board = Position.from_feen(to_feen(game, fen))
         moving = [m for m in legal if board.piece_at(their_key(m)[1]) is not None
                   or (game == "makruk" and str(board.piece_at(their_key(m)[0])).endswith(("P", "p")))]
         return moving if moving and rng.random() < 0.5 else legal
 
+    def play(state: tuple[str, list[str]], move: str) -> tuple[str, list[str]]:
+        fen = pyffish.get_fen(game, state[0], [move], False, False, True)
+        return fen, pyffish.legal_moves(game, fen, [])
+
     start = pyffish.start_fen(game)
-    fens = random_positions(start, lambda _: start, lively,
-                            lambda fen, move: pyffish.get_fen(game, fen, [move], False, False, True),
-                            lambda fen: fen, count=count, seed=seed, plies=100)
-    return [(fen, pyffish.legal_moves(game, fen, [])) for fen in fens]
+    first = (start, pyffish.legal_moves(game, start, []))
+    return random_positions(first, lambda _: first, lively, play, lambda state: state,
+                            count=count, seed=seed, plies=100)
 
 
 @pytest.mark.parametrize("count", sizes(200, 2000))  # each pyffish call costs milliseconds

@@ -348,7 +348,8 @@ def test_random_positions_against_cshogi(boards: list[shogi.Board]) -> None:
     # every move we list beyond it is one of those, confirmed by python-shogi's legal moves.
     seen: Counter[str] = Counter()
     for board in boards:
-        legal = {name_of(move) for move in board.legal_moves}
+        # Listed only where they are read: python-shogi's legal moves are slow to list.
+        legal = {name_of(move) for move in board.legal_moves} if board.is_check() else set()
 
         def explain(pair: Pair, board: shogi.Board = board, legal: set[Pair] = legal) -> str | None:
             if board.is_check():
