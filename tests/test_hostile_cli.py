@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 import io
+import itertools
 import json
 import os
 import shutil
@@ -381,6 +382,25 @@ def test_row15_file_options_unreadable_is_2_invalid_is_1(tmp_path: Path) -> None
         status, out, err = call(*argv)
         assert (status, out) == (2, "")
         assert err == f"ggn {argv[0]}: cannot read {tmp_path}: Is a directory\n"
+
+
+def test_the_games_of_a_document_no_mapping_covers_are_named_in_a_bounded_message(tmp_path: Path) -> None:
+    # Thousands of games, one with a long name: the message listed every one, whole.
+    entry = {"e1": {"e2": [{"board_check": {"e2": "empty"}, "board_patch": {"e1": None}}]}}
+    letters = itertools.product("ABCDEFGHIJKLMNOPQRSTUVWXYZ", repeat=3)
+    games = ["G" + "".join(three) for three in itertools.islice(letters, 3000)] + ["X" * 5000]
+    legacy = tmp_path / "many.json"
+    legacy.write_text(json.dumps({f"{game}:KING": entry for game in games}))
+    status, out, err = call("convert", str(legacy))
+    assert (status, out) == (2, "")
+    assert err == ("ggn convert: no built-in mapping covers the document's games (gaaa, gaab, gaac, gaad, "
+                   "gaae, gaaf, gaag, gaah, ... (3,001 in all)); give one with --mapping "
+                   "NAME|FILE\n")
+    legacy.write_text(json.dumps({"X" * 5000 + ":KING": entry}))
+    status, _, err = call("convert", str(legacy))
+    assert status == 2 and f"games ({'x' * 40}... (5,000 characters)); give one" in err
+    legacy.write_text(json.dumps({"CHESS:KING": entry, "SHOGI:KING": entry}))
+    assert "games (chess, shogi); give one" in call("convert", str(legacy))[2]
 
 
 def test_row15_value_options_invalid_is_1(tmp_path: Path) -> None:

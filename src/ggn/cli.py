@@ -766,11 +766,18 @@ def _generate(args: argparse.Namespace, out: _Stream, err: _Stream, _: IO[bytes]
     return 0
 
 
+_GAMES_NAMED: Final = 8  # the most games a message names
+
+
 def _mapping(name: str | None, legacy: LegacyRuleset, stdin: IO[bytes] | None, err: _Stream) -> GanMapping:
     if name is None:
         games_named = {piece.gan.game.lower() for piece in legacy.pieces}
         if len(games_named) != 1 or next(iter(games_named)) not in BUILTIN_MAPPINGS:
-            found = ", ".join(sorted(games_named)) or "none"
+            # A document can name thousands of games, of any length: a few are named, cut short.
+            named = sorted(games_named)
+            found = ", ".join(clip(game) for game in named[:_GAMES_NAMED]) or "none"
+            if len(named) > _GAMES_NAMED:
+                found += f", ... ({len(named):,} in all)"
             raise _Exit(2, f"no built-in mapping covers the document's games ({found}); give one "
                            "with --mapping NAME|FILE")
         return builtin_mapping(next(iter(games_named)))
