@@ -43,7 +43,7 @@ from types import MappingProxyType
 from typing import Any, Final, final
 
 from ggn._cache import Memo
-from ggn._decimal import decimal_text, decimal_value, shown
+from ggn._decimal import decimal_text, decimal_value, shown, shown_tuple
 from ggn._types import Side, State, expect, player_index
 from ggn.cell import Cell, _index_to_letters
 from ggn.epin import Epin, parse_epin_at
@@ -85,12 +85,6 @@ def _hand_text(items: Iterable[tuple[Epin, int]]) -> str:
 
 def _count(number: int, noun: str) -> str:
     return f"1 {noun}" if number == 1 else f"{shown(number)} {noun}s"
-
-
-def _shape(dims: Iterable[object]) -> str:
-    """A shape for a message, its sizes however long (FEEN bounds none) kept short."""
-    parts = [shown(size) if isinstance(size, int) else _bounded(repr(size)) for size in dims]
-    return f"({parts[0]},)" if len(parts) == 1 else "(" + ", ".join(parts) + ")"
 
 
 def _bounded(text: str, limit: int = 80) -> str:
@@ -151,13 +145,20 @@ class Feen:
             raise NotationError(_N, _bounded(repr(active)), "the active player is 'first' or 'second'")
         pair = (first_style, second_style)
 
-        def check_style(qpi: object, where: str) -> Qpi:
-            checked: Qpi = expect(qpi, Qpi, f"the piece {where}", "a Qpi")
+        def where(cell: Cell | None, player: str) -> str:
+            # Written only for a message: a position has many pieces, and few are at fault.
+            return f"on {_quoted(str(cell))}" if cell is not None else f"in the {player} player's hand"
+
+        def check_style(qpi: object, cell: Cell | None, player: str = "") -> Qpi:
+            checked: Qpi = qpi if type(qpi) is Qpi else expect(
+                qpi, Qpi, f"the piece {where(cell, player)}", "a Qpi"
+            )
             if checked.sin != pair[0] and checked.sin != pair[1]:
                 raise NotationError(
                     _N, str(checked),
-                    f"the piece {where} has style {checked.sin.letter!r}, but the players' styles "
-                    f"are {first_style.letter!r} (first) and {second_style.letter!r} (second)",
+                    f"the piece {where(cell, player)} has style {checked.sin.letter!r}, but the "
+                    f"players' styles are {first_style.letter!r} (first) and "
+                    f"{second_style.letter!r} (second)",
                     0, 1,
                 )
             return checked
@@ -165,15 +166,16 @@ class Feen:
         expect(board, (Mapping,), "board", "a mapping from Cell to Qpi")
         placed: list[tuple[Cell, Qpi]] = []
         for cell, qpi in board.items():
-            expect(cell, Cell, "board's keys", "Cell values")
+            if type(cell) is not Cell:
+                expect(cell, Cell, "board's keys", "Cell values")
             if cell.dimensions != len(dims) or any(
                 index >= size for index, size in zip(cell.indices, dims, strict=True)
             ):
                 raise NotationError(
                     _N, str(cell),
-                    f"the square {_quoted(str(cell))} is not on a board of shape {_shape(dims)}",
+                    f"the square {_quoted(str(cell))} is not on a board of shape {shown_tuple(dims)}",
                 )
-            placed.append((cell, check_style(qpi, f"on {_quoted(str(cell))}")))
+            placed.append((cell, check_style(qpi, cell)))
         placed.sort(key=lambda item: _reading_key(item[0].indices))
 
         given: Mapping[Any, object] = {} if hands is None else hands
@@ -188,8 +190,9 @@ class Feen:
             assert isinstance(held, Mapping)
             keyed: list[tuple[tuple[int, str, bool, int, bool, bool], Qpi, int]] = []
             for qpi, count in held.items():
-                check_style(qpi, f"in the {player} player's hand")
-                expect(count, int, f"the count of {qpi} in the {player} player's hand", "an int")
+                check_style(qpi, None, player)
+                if type(count) is not int:
+                    expect(count, int, f"the count of {qpi} in the {player} player's hand", "an int")
                 if count < 0:
                     raise NotationError(
                         _N, shown(count),
@@ -205,9 +208,9 @@ class Feen:
         total = len(placed) + sum(count for items in hand_items for _, count in items)
         if total > squares:
             raise NotationError(
-                _N, _shape(dims),
+                _N, shown_tuple(dims),
                 f"{shown(total)} pieces outnumber the {_count(squares, 'square')} of a board of "
-                f"shape {_shape(dims)}",
+                f"shape {shown_tuple(dims)}",
             )
         self._init(dims, tuple(placed), (hand_items[0], hand_items[1]), active, pair, text=None)
 
@@ -377,18 +380,19 @@ def _check_shape(shape: object) -> tuple[int, ...]:
         expect(size, int, "every size of the shape", "an int")
     if not 1 <= len(dims) <= 3:
         raise NotationError(
-            _N, _shape(dims), "the shape is (files,), (files, ranks) or (files, ranks, layers)"
+            _N, shown_tuple(dims), "the shape is (files,), (files, ranks) or (files, ranks, layers)"
         )
     if min(dims) < 1:
-        raise NotationError(_N, _shape(dims), "every size of the shape is a positive integer")
+        raise NotationError(_N, shown_tuple(dims), "every size of the shape is a positive integer")
     if len(dims) == 2 and dims[1] == 1:
         raise NotationError(
-            _N, _shape(dims), f"a board of one rank is written as 1D: use the shape {_shape(dims[:1])}"
+            _N, shown_tuple(dims),
+            f"a board of one rank is written as 1D: use the shape {shown_tuple(dims[:1])}",
         )
     if len(dims) == 3 and dims[2] == 1:
         raise NotationError(
-            _N, _shape(dims),
-            f"a board of one layer is written as 2D: use the shape {_shape(dims[:2])}",
+            _N, shown_tuple(dims),
+            f"a board of one layer is written as 2D: use the shape {shown_tuple(dims[:2])}",
         )
     return dims
 
