@@ -462,7 +462,10 @@ def test_row6_no_function_of_the_built_in_games_falls_back(name: str) -> None:
 def test_row17_position_and_ruleset_entry_points_name_the_wrong_type() -> None:
     position = Position.from_feen("8/8/8/8/8/8/8/R7 / C/c")
     rules = Ruleset.from_value({"C:R": {"a1": {"a2": [{"must": {"a2": "empty"}}]}}})
+    compiled = compiled_module.CompiledRuleset(rules, Geometry(position.shape))
     cases: list[tuple[Callable[[], object], str]] = [
+        (lambda: compiled.moves(wrong(str(position))), "position must be a Position, got str"),
+        (lambda: compiled.select(wrong(None)), "position must be a Position, got NoneType"),
         (lambda: position.apply(wrong({"toggle": True})),
          "transition must be a Transition (Transition.of builds one), got dict"),
         (lambda: position.piece_at(wrong(4)), "cell must be a Cell or a CELL string, got int"),

@@ -501,8 +501,8 @@ class CompiledRuleset:
 
     def moves(self, position: Position) -> list[Move]:
         """Every pseudo-legal move of ``position``."""
-        if position._geometry is not self.geometry:
-            self._check(position)
+        if type(position) is not Position or position._geometry is not self.geometry:
+            self._check(position)  # TypeError for a non-Position, PositionError for another shape
         codes = position._codes
         out: list[Move] = []
         ap, ex = out.append, out.extend
