@@ -1,6 +1,7 @@
 """Fuzz targets for every string notation parser (CELL, HAND, SIN, PIN, EPIN, QPI, GAN, legacy
 GAN, FEEN, and ``parse_location``): any input parses, is canonical and round-trips, or raises
-GGNError with a bounded message and a span inside the input (fuzzing.check_notation).
+GGNError with a message and a span inside the input (fuzzing.check_notation; the message's
+length is test_fuzz_messages.py's).
 
 The inputs: the test vectors mutated (characters inserted, deleted, replaced, runs duplicated,
 digit and letter runs of up to thousands inserted), text over each notation's alphabet, any
