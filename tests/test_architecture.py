@@ -109,6 +109,8 @@ def test_imports_only_from_the_same_layer_or_above() -> None:
 
 
 def test_the_deliberate_upward_import_is_still_there() -> None:
-    # If it went away, the document's section on it is stale.
+    # If it went away, or no longer ran up the layers, the document's section on it is stale.
+    named = layers()
     for importer, target in DELIBERATE:
         assert target in imported(module_file(importer)), f"ggn.{importer} no longer imports ggn.{target}"
+        assert named[target] > named[importer], f"ggn.{importer} -> ggn.{target} is not upward"
