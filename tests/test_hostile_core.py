@@ -466,6 +466,8 @@ def test_row17_position_and_ruleset_entry_points_name_the_wrong_type() -> None:
     cases: list[tuple[Callable[[], object], str]] = [
         (lambda: compiled.moves(wrong(str(position))), "position must be a Position, got str"),
         (lambda: compiled.select(wrong(None)), "position must be a Position, got NoneType"),
+        (lambda: rules.moves(position)[0].transition(wrong(str(position))),
+         "position must be a Position, got str"),
         (lambda: position.apply(wrong({"toggle": True})),
          "transition must be a Transition (Transition.of builds one), got dict"),
         (lambda: position.piece_at(wrong(4)), "cell must be a Cell or a CELL string, got int"),

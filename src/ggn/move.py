@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ggn._types import expect
 from ggn.cell import Cell, Hand
 from ggn.errors import GGNError
 from ggn.position import Position, piece_of
@@ -42,6 +43,8 @@ class Move:
         there goes, unchanged, to the Active Player's hand. Board to hand moves the piece into
         the Active Player's hand; hand to board takes one from it. The turn passes.
         """
+        if type(position) is not Position:
+            expect(position, Position, "position", "a Position")
         board: dict[Cell, Qpi | None] = {}
         gained: dict[Qpi, int] = {}
         if isinstance(self.source, Cell):
