@@ -472,6 +472,8 @@ def test_row17_position_and_ruleset_entry_points_name_the_wrong_type() -> None:
          "transition must be a Transition (Transition.of builds one), got dict"),
         (lambda: position.piece_at(wrong(4)), "cell must be a Cell or a CELL string, got int"),
         (lambda: Position.from_feen(wrong(None)), "feen must be a FEEN string or a Feen, got NoneType"),
+        (lambda: Geometry(wrong([8, 8])), "shape must be a tuple of ints, got list"),
+        (lambda: Geometry(wrong((8, "8"))), "shape must be a tuple of ints, got str"),
         (lambda: rules.moves(position, destination=wrong(5)),
          "destination must be a Cell, HAND, a CELL string, '*' or None, got int"),
         (lambda: rules.moves(position, source=wrong(5)),

@@ -170,6 +170,8 @@ class Geometry:
     index: Mapping[Cell, int]
 
     def __new__(cls, shape: tuple[int, ...]) -> Geometry:
+        if type(shape) is not tuple:  # before it is looked up: a list is no key
+            expect(shape, tuple, "shape", "a tuple of ints")
         recent = cls._recent
         known = recent.get(shape)
         if known is not None:
@@ -196,7 +198,6 @@ class Geometry:
 
     @classmethod
     def _build(cls, shape: tuple[int, ...]) -> Geometry:
-        expect(shape, tuple, "shape", "a tuple of ints")
         for extent in shape:
             expect(extent, int, "shape", "a tuple of ints")
         if not shape or min(shape) < 1:
