@@ -80,6 +80,11 @@ def test_row16_a_number_out_of_range_is_quoted_as_written() -> None:
     assert violation.path == "/C:R/a1/a3/0/must/a2"
     assert "got the number 1e999, beyond the range of a number" in violation.message
     assert "inf" not in violation.message.replace("infinity", "")
+    # A long one is quoted cut short, as every input is.
+    with pytest.raises(DocumentError) as caught:
+        Ruleset.loads('{"C:R": {"a1": {"a3": [{"must": {"a2": %se999}}]}}}' % ("1" * 1_000))
+    (violation,) = caught.value.violations
+    assert f"got the number {'1' * 40}... (1,004 characters), beyond the range" in violation.message
 
 
 @pytest.mark.parametrize("sign", ["", "-"])

@@ -269,8 +269,7 @@ def describe(value: object) -> str:
     if isinstance(value, WrittenNumber):
         text = value.text
         if "." in text or "e" in text or "E" in text:
-            written = text if len(text) <= 40 else f"{text[:40]}... ({len(text):,} characters)"
-            return f"the number {written}, beyond the range of a number (it would read as infinity)"
+            return f"the number {clip(text)}, beyond the range of a number (it would read as infinity)"
         digits = len(text) - (text[0] == "-")
         return (f"an integer of {digits:,} digits ({text[:12]}...{text[-11:]}), more than the "
                 f"{MAX_INTEGER_DIGITS:,} a number may have")
@@ -298,10 +297,13 @@ def dumps(value: Any, *, indent: int | None = None) -> str:
                   lambda m: m.group(1) + decimal_text(longs[int(m.group(2))]), text)
 
 
+_SHORT: Final = 10**600  # an integer below it is written by str(), whatever its limit is set to
+
+
 def _mark_longs(value: Any, longs: list[int], mark: str) -> Any:
     """``value`` with each long integer replaced by a numbered string ``mark`` begins."""
     if isinstance(value, int) and not isinstance(value, bool):
-        if -(10**600) < value < 10**600:
+        if abs(value) < _SHORT:
             return value
         longs.append(abs(value))
         return f"{'-' if value < 0 else ''}{mark}{len(longs) - 1}"
