@@ -132,9 +132,36 @@ def test_any_command_line_exits_0_1_or_2_without_a_traceback(data: st.DataObject
         writable = data.draw(st.integers(0, 7)) != 0
         before = (folder / "doc.json").read_bytes()
         status, _, _ = check_cli(argv, stdin, writable=writable)
-        if "--effects" in argv and argv[argv.index("--effects") + 1] == files["doc"]:
-            assert (folder / "doc.json").read_bytes() == before, f"ggn {argv} wrote over its input"
-            assert status != 0
+        assert_input_kept(argv, files["doc"], before, status)
+
+
+def assert_input_kept(argv: list[str], doc: str, before: bytes, status: int) -> None:
+    """An output (``--effects``) that names a file the command reads (the document or the
+    mapping) is refused, and that file left as it was."""
+    if "--effects" not in argv:
+        return
+    at = argv.index("--effects") + 1
+    if argv[at] == doc and doc in argv[:at - 1] + argv[at + 1:]:
+        assert Path(doc).read_bytes() == before, f"ggn {argv} wrote over its input"
+        assert status != 0, f"ggn {argv} exit 0"
+
+
+def test_an_effects_file_that_is_no_input_may_be_written() -> None:
+    # The property above once held whenever --effects named doc.json, read or not: 'convert -
+    # --mapping chess --effects doc.json' with '{}' on standard input writes doc.json and exits
+    # 0, as it should, and was taken for a command writing over its input.
+    with tempfile.TemporaryDirectory() as name:
+        doc = Path(name) / "doc.json"
+        doc.write_bytes(b"[]")
+        argv = ["convert", "-", "--mapping", "chess", "--effects", str(doc)]
+        status, _, _ = check_cli(argv, b"{}")
+        assert status == 0 and doc.read_bytes() != b"[]"
+        assert_input_kept(argv, str(doc), b"[]", status)
+        doc.write_bytes(b"{}")
+        for read in (["convert", str(doc)], ["convert", "-", "--mapping", str(doc)]):
+            argv = [*read, "--effects", str(doc)]
+            status, _, _ = check_cli(argv, b"{}")
+            assert_input_kept(argv, str(doc), b"{}", status)
 
 
 @pytest.mark.parametrize(("argv", "status"), [
