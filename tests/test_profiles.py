@@ -1,4 +1,5 @@
-"""The Hypothesis profiles of conftest.py: CI cannot fail on the machine's speed, and stays strict."""
+"""The Hypothesis profiles (support.register_profiles, loaded by conftest.py): CI cannot fail on the
+machine's speed, and stays strict."""
 
 from __future__ import annotations
 
