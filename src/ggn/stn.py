@@ -80,17 +80,10 @@ class Transition(Document):
                 expect(cell, Cell, "board's keys", "Cell values (Transition.of takes strings)")
             if piece is not None and type(piece) is not Qpi:
                 expect(piece, Qpi, f"board[{cell}]", "a Qpi or None")
-        for name, hand in zip(("first_hand", "second_hand"), hands, strict=True):
-            for piece, delta in hand.items():
-                if type(piece) is not Qpi:
-                    expect(piece, Qpi, f"{name}'s keys", "Qpi values (Transition.of takes strings)")
-                if type(delta) is not int:
-                    expect(delta, int, f"{name}[{piece}]", "an int")
-                if delta == 0 or abs(delta) >= _LONGEST:
-                    raise GGNError(
-                        f"{name}[{piece}] must be a non-zero count change of at most "
-                        f"{MAX_INTEGER_DIGITS:,} digits (what a document can write), got {shown(delta)}"
-                    )
+        if hands[0]:
+            _check_counts(hands[0], "first_hand")
+        if hands[1]:
+            _check_counts(hands[1], "second_hand")
         if type(toggle) is not bool:
             expect(toggle, bool, "toggle", "a bool")
         object.__setattr__(self, "_board", BoardDiff(board_data))
@@ -211,6 +204,21 @@ def _check_mappings(board: object, first_hand: object, second_hand: object) -> N
     for name, given in (("board", board), ("first_hand", first_hand), ("second_hand", second_hand)):
         if given is not None and type(given) is not dict:
             expect(given, (Mapping,), name, "a mapping or None")
+
+
+def _check_counts(hand: dict[Qpi, int], name: str) -> None:
+    """TypeError or GGNError for the first entry of ``hand`` that is not a Qpi to a count
+    change a document can write."""
+    for piece, delta in hand.items():
+        if type(piece) is not Qpi:
+            expect(piece, Qpi, f"{name}'s keys", "Qpi values (Transition.of takes strings)")
+        if type(delta) is not int:
+            expect(delta, int, f"{name}[{piece}]", "an int")
+        if delta == 0 or abs(delta) >= _LONGEST:
+            raise GGNError(
+                f"{name}[{piece}] must be a non-zero count change of at most "
+                f"{MAX_INTEGER_DIGITS:,} digits (what a document can write), got {shown(delta)}"
+            )
 
 
 def _check_board(value: Any, out: Collector) -> dict[Cell, Qpi | None] | None:
