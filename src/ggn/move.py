@@ -55,9 +55,9 @@ class Move:
             number = position._geometry.index.get(self.destination)
             if number is None:
                 raise GGNError(f"{self.destination} is not a square of a board of shape {position.shape}")
+            taken = position._codes[number]
             # The source is emptied first: a move onto its own square takes nothing.
-            taken = position._codes[number] if self.destination != self.source else 0
-            if taken:
+            if taken and self.destination != self.source:
                 captured = piece_of(taken)
                 gained[captured] = gained.get(captured, 0) + 1
             board[self.destination] = self.piece
