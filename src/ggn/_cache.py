@@ -25,7 +25,7 @@ class Memo(Generic[T]):
         self._compute = compute
         self._store: dict[str, T] = {}
         self._bound = bound
-        self._chars = 0  # characters of the texts kept; at most 1,000 a entry on average
+        self._chars = 0  # characters of the texts kept; at most 1,000 an entry on average
 
     def __call__(self, text: str) -> T:
         if type(text) is not str:
