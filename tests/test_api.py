@@ -35,6 +35,7 @@ from ggn.errors import (
     IllegalMoveError,
     LabelError,
     NotationError,
+    NotationTypeError,
     NotFoundError,
     PositionError,
     UnmappedPieceError,
@@ -82,6 +83,7 @@ def test_move_has_a_module_of_its_own() -> None:
 # that each has one here.
 ERRORS = [
     NotationError("QPI", "C:++K", "at most one state modifier (+ or -)", 3, 4),
+    NotationTypeError("QPI", "5", "expected a string, got int"),
     DocumentError("GGN", (Violation("/K", "piece 'K' is not a QPI"), Violation("", "bad")), truncated=True),
     NotFoundError.unknown("game", "chess960", ["chess", "shogi"]),
     PositionError("the transition takes 2 s:p from the second player's hand, which holds 1"),
@@ -133,6 +135,7 @@ def test_the_hierarchy_is_kept() -> None:
     for cls in (NotationError, DocumentError, PositionError, IllegalMoveError, ConversionError):
         assert cls.__bases__ == (GGNError,), cls
     assert issubclass(UnmappedPieceError, ConversionError) and issubclass(LabelError, ConversionError)
+    assert NotationTypeError.__bases__ == (NotationError, TypeError)
 
 
 def _modules() -> list[ModuleType]:

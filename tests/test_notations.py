@@ -14,7 +14,7 @@ import pytest
 
 from ggn.cell import HAND, Cell, Hand, parse_location
 from ggn.epin import Epin, parse_epin_at
-from ggn.errors import NotationError
+from ggn.errors import NotationError, NotationTypeError
 from ggn.feen import Feen
 from ggn.gan import Gan, LegacyPiece
 from ggn.pin import Pin
@@ -164,13 +164,17 @@ def test_location() -> None:
 
 
 @pytest.mark.parametrize("bad", [None, 1, b"*", ["*"]])
-def test_parsers_reject_non_strings(bad: object) -> None:
-    for parse in (
-        Cell.parse, Hand.parse, Sin.parse, Pin.parse, Epin.parse, Qpi.parse, Gan.parse,
-        LegacyPiece.parse, Feen.parse,
+def test_parsers_reject_non_strings_with_a_type_error(bad: object) -> None:
+    # A wrong Python type is a TypeError, as everywhere in the API; it is a NotationError too,
+    # so that the validators of decoded JSON report it at its path.
+    for parse, notation in (
+        (Cell.parse, "CELL"), (Hand.parse, "HAND"), (Sin.parse, "SIN"), (Pin.parse, "PIN"),
+        (Epin.parse, "EPIN"), (Qpi.parse, "QPI"), (Gan.parse, "GAN"), (LegacyPiece.parse, "legacy GGN piece"),
+        (Feen.parse, "FEEN"), (parse_location, "CELL or HAND"),
     ):
-        with pytest.raises(NotationError, match="expected a string"):
+        with pytest.raises(TypeError, match="expected a string") as caught:
             parse(bad)  # type: ignore[arg-type]
+        assert isinstance(caught.value, NotationTypeError) and caught.value.notation == notation
 
 
 # EPIN

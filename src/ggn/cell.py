@@ -27,7 +27,7 @@ from typing import ClassVar, Final, final
 from ggn._cache import Memo
 from ggn._decimal import decimal_text, decimal_value, shown_tuple
 from ggn._types import expect
-from ggn.errors import NotationError
+from ggn.errors import NotationError, NotationTypeError
 
 __all__ = ["HAND", "Cell", "Hand", "Location", "parse_location"]
 
@@ -106,7 +106,7 @@ def _digits26(value: int, length: int, base: int) -> str:
 def _scan(text: str) -> tuple[int, ...]:
     """Parse a CELL string into zero-based indices, or raise NotationError."""
     if not isinstance(text, str):
-        raise NotationError("CELL", repr(text), f"expected a string, got {type(text).__name__}")
+        raise NotationTypeError("CELL", repr(text), f"expected a string, got {type(text).__name__}")
     if not text:
         raise NotationError("CELL", text, "a coordinate cannot be empty")
     if not text.isascii():
@@ -274,7 +274,7 @@ class Hand:
         if text == "*":
             return HAND
         if not isinstance(text, str):
-            raise NotationError("HAND", repr(text), f"expected a string, got {type(text).__name__}")
+            raise NotationTypeError("HAND", repr(text), f"expected a string, got {type(text).__name__}")
         if not text:
             raise NotationError("HAND", text, "HAND is exactly the one character '*', got nothing")
         if text[0] != "*":
@@ -310,7 +310,7 @@ def parse_location(text: str) -> Cell | Hand:
     try:
         return _parse_cell(text)
     except NotationError as error:
-        raise NotationError(
+        raise type(error)(
             "CELL or HAND", error.text, error.reason + " (a location is a CELL or '*')",
             error.start, error.end,
         ) from None

@@ -22,7 +22,7 @@ from typing import Final
 
 from ggn._cache import Memo
 from ggn._types import Side, State
-from ggn.errors import NotationError
+from ggn.errors import NotationError, NotationTypeError
 from ggn.pin import Pin, parse_pin_at
 from ggn.qpi import Qpi
 from ggn.sin import Sin
@@ -132,7 +132,7 @@ def parse_epin_at(text: str, pos: int, notation: str) -> tuple[Epin, int]:
 
 def _build_epin(text: str) -> Epin:
     if not isinstance(text, str):
-        raise NotationError("EPIN", repr(text), f"expected a string, got {type(text).__name__}")
+        raise NotationTypeError("EPIN", repr(text), f"expected a string, got {type(text).__name__}")
     if not text:
         raise NotationError("EPIN", text, "a piece cannot be empty")
     epin, end = parse_epin_at(text, 0, "EPIN")

@@ -40,6 +40,7 @@ __all__ = [
     "LabelError",
     "NotFoundError",
     "NotationError",
+    "NotationTypeError",
     "PositionError",
     "UnmappedPieceError",
     "Violation",
@@ -113,6 +114,15 @@ class NotationError(GGNError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.notation, self.text, self.reason, self.start, self.end))
+
+
+class NotationTypeError(NotationError, TypeError):
+    """A notation parser given a value that is not a ``str``.
+
+    A :class:`TypeError`, as for every wrong Python type given to the library; and a
+    :class:`NotationError`, so that a validator reading decoded JSON (a number where a QPI
+    belongs) reports it as a violation at its path, as it does any other bad notation.
+    """
 
 
 _ESCAPES = str.maketrans({"~": "~0", "/": "~1"})

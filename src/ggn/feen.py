@@ -47,7 +47,7 @@ from ggn._decimal import decimal_text, decimal_value, shown, shown_tuple
 from ggn._types import Side, State, expect, player_index
 from ggn.cell import Cell, _index_to_letters
 from ggn.epin import Epin, parse_epin_at
-from ggn.errors import NotationError
+from ggn.errors import NotationError, NotationTypeError
 from ggn.qpi import Qpi
 from ggn.sin import Sin
 
@@ -642,7 +642,7 @@ def _style_turn(text: str, start: int) -> tuple[Side, tuple[Sin, Sin]]:
 
 def _build_feen(text: str) -> Feen:
     if not isinstance(text, str):
-        raise NotationError(_N, repr(text), f"expected a string, got {type(text).__name__}")
+        raise NotationTypeError(_N, repr(text), f"expected a string, got {type(text).__name__}")
     if not text:
         raise NotationError(
             _N, text, "a position cannot be empty; expected <placement> <hands> <style-turn>"

@@ -28,7 +28,7 @@ from typing import Final
 
 from ggn._cache import Memo
 from ggn._types import Side, State
-from ggn.errors import NotationError
+from ggn.errors import NotationError, NotationTypeError
 
 __all__ = ["Gan", "LegacyPiece"]
 
@@ -167,7 +167,7 @@ class LegacyPiece:
 def _scan(text: str, notation: str, legacy: bool) -> tuple[Gan, State, bool]:
     """Parse ``text`` as GAN, or as a legacy piece key when ``legacy``; left to right."""
     if not isinstance(text, str):
-        raise NotationError(notation, repr(text), f"expected a string, got {type(text).__name__}")
+        raise NotationTypeError(notation, repr(text), f"expected a string, got {type(text).__name__}")
     if not text:
         raise NotationError(notation, text, "cannot be empty; expected <game>:<piece>")
     length = len(text)

@@ -17,7 +17,7 @@ from typing import Final
 
 from ggn._cache import Memo
 from ggn._types import Side, State
-from ggn.errors import NotationError
+from ggn.errors import NotationError, NotationTypeError
 
 __all__ = ["Pin", "parse_pin_at"]
 
@@ -107,7 +107,7 @@ def parse_pin_at(text: str, pos: int, notation: str) -> tuple[Pin, int]:
 
 def _build_pin(text: str) -> Pin:
     if not isinstance(text, str):
-        raise NotationError("PIN", repr(text), f"expected a string, got {type(text).__name__}")
+        raise NotationTypeError("PIN", repr(text), f"expected a string, got {type(text).__name__}")
     if not text:
         raise NotationError("PIN", text, "a piece cannot be empty")
     pin, end = parse_pin_at(text, 0, "PIN")

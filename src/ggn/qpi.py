@@ -19,7 +19,7 @@ from typing import Final
 
 from ggn._cache import Memo
 from ggn._types import Side, State
-from ggn.errors import NotationError
+from ggn.errors import NotationError, NotationTypeError
 from ggn.pin import Pin, parse_pin_at
 from ggn.sin import Sin, _is_ascii_letter
 
@@ -102,7 +102,7 @@ class Qpi:
 
 def _build_qpi(text: str) -> Qpi:
     if not isinstance(text, str):
-        raise NotationError("QPI", repr(text), f"expected a string, got {type(text).__name__}")
+        raise NotationTypeError("QPI", repr(text), f"expected a string, got {type(text).__name__}")
     if not text:
         raise NotationError("QPI", text, "a qualified piece cannot be empty; expected <SIN>:<PIN>")
     colon = text.find(":")

@@ -15,7 +15,7 @@ from typing import Final
 
 from ggn._cache import Memo
 from ggn._types import Side
-from ggn.errors import NotationError
+from ggn.errors import NotationError, NotationTypeError
 
 __all__ = ["Sin"]
 
@@ -64,7 +64,7 @@ class Sin:
 
 def _build_sin(text: str) -> Sin:
     if not isinstance(text, str):
-        raise NotationError("SIN", repr(text), f"expected a string, got {type(text).__name__}")
+        raise NotationTypeError("SIN", repr(text), f"expected a string, got {type(text).__name__}")
     if len(text) != 1:
         if not text:
             raise NotationError("SIN", text, "a style is one ASCII letter, got nothing")
