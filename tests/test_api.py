@@ -213,7 +213,10 @@ def test_outcome_is_an_ending() -> None:
     assert not hasattr(outcome, "reason")
     with pytest.raises(TypeError, match="ending must be an Ending, got str"):
         Outcome("first", "checkmate")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="winner must be"):
+    # A wrong type is a TypeError; a string that names no player is a bad value (GGNError).
+    with pytest.raises(TypeError, match="winner must be 'first', 'second' or None, got int"):
+        Outcome(1, Ending.CHECKMATE)  # type: ignore[arg-type]
+    with pytest.raises(GGNError, match="winner must be 'first', 'second' or None, got 'third'"):
         Outcome("third", Ending.CHECKMATE)  # type: ignore[arg-type]
 
 

@@ -78,7 +78,7 @@ def test_wrong_types_are_named() -> None:
         perft(5, 1)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="position must be a Position, got str"):
         rules.legal_moves(START)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="position must be a Position, a FEEN string or None, got int"):
+    with pytest.raises(TypeError, match="feen must be a Position, a FEEN string or None, got int"):
         rules.position(3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="play must be a Play or its str"):
         rules.play(rules.position(), 3)  # type: ignore[arg-type]

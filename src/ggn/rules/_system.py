@@ -115,8 +115,10 @@ class Outcome:
 
     def __post_init__(self) -> None:
         expect(self.ending, Ending, "ending", "an Ending")
-        if self.winner not in (None, "first", "second"):
-            raise TypeError(f"winner must be 'first', 'second' or None, got {self.winner!r}")
+        if self.winner is not None:
+            expect(self.winner, str, "winner", "'first', 'second' or None")
+            if self.winner not in ("first", "second"):
+                raise GGNError(f"winner must be 'first', 'second' or None, got {self.winner[:40]!r}")
 
     def __str__(self) -> str:
         if self.winner is None:
@@ -342,7 +344,7 @@ class RuleSystem:
             feen = self.start
         if isinstance(feen, str):
             feen = Feen.parse(feen)
-        expect(feen, Feen, "position", "a Position, a FEEN string or None")
+        expect(feen, Feen, "feen", "a Position, a FEEN string or None")
         self._check_shape(feen.shape)
         return Position.from_feen(feen)
 
