@@ -119,29 +119,28 @@ class _Cells(Sequence[Cell]):
 class _Index(Mapping[Cell, int]):
     """The number of each square of a large board, worked out from its indices when asked for."""
 
-    __slots__ = ("_shape", "_size", "_strides")
+    __slots__ = ("_cells",)
 
-    def __init__(self, shape: tuple[int, ...], strides: tuple[int, ...], size: int) -> None:
-        self._shape = shape
-        self._strides = strides
-        self._size = size
+    def __init__(self, cells: _Cells) -> None:
+        self._cells = cells  # the squares it numbers, and their shape and strides
 
     def __getitem__(self, cell: Cell) -> int:
+        shape, strides = self._cells._shape, self._cells._strides
         indices = cell.indices if isinstance(cell, Cell) else ()
-        if len(indices) != len(self._shape):
+        if len(indices) != len(shape):
             raise KeyError(cell)
         number = 0
-        for index, stride, extent in zip(indices, self._strides, self._shape, strict=True):
+        for index, stride, extent in zip(indices, strides, shape, strict=True):
             if index >= extent:
                 raise KeyError(cell)
             number += index * stride
         return number
 
     def __iter__(self) -> Iterator[Cell]:
-        return iter(_Cells(self._shape, self._strides, self._size))
+        return iter(self._cells)
 
     def __len__(self) -> int:
-        return self._size
+        return len(self._cells)
 
 
 class Geometry:
@@ -223,8 +222,8 @@ class Geometry:
             # A Cell and a dict entry a square cost some 350 bytes: a board this large gets its
             # squares and their numbers worked out when asked for, so that a short FEEN naming a
             # huge board costs no more than its list of piece codes.
-            self.cells = _Cells(shape, self.strides, size)
-            self.index = _Index(shape, self.strides, size)
+            lazy = _Cells(shape, self.strides, size)
+            self.cells, self.index = lazy, _Index(lazy)
             return self
         cells = [_cell_of(number, shape, self.strides) for number in range(size)]
         self.cells = tuple(cells)
