@@ -68,7 +68,11 @@ def register_profiles() -> None:
     - ``dev``: new random examples each run, failures kept in the local database and replayed.
     - ``fuzz``: like ``dev``, with :data:`FUZZ_SCALE` times each test's budget.
     """
-    common: dict[str, Any] = {"deadline": None, "suppress_health_check": _CHANCE}
+    # Each profile starts from Hypothesis's own defaults, never from whatever is loaded: with a CI
+    # variable in the environment, Hypothesis loads its own derandomized ``ci`` profile first, and a
+    # profile registered without a parent would inherit it.
+    base = settings.get_profile("default")
+    common: dict[str, Any] = {"parent": base, "deadline": None, "suppress_health_check": _CHANCE}
     settings.register_profile("ci", derandomize=True, database=None, print_blob=True, **common)
     settings.register_profile("dev", **common)
     settings.register_profile("fuzz", max_examples=100 * FUZZ_SCALE, print_blob=True, **common)

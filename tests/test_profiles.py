@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import FailedHealthCheck
 
-from support import FUZZ_SCALE, examples
+from support import FUZZ_SCALE, examples, register_profiles
 
 
 @pytest.mark.skipif(os.environ.get("HYPOTHESIS_PROFILE", "ci") != "ci", reason="checks the ci profile")
@@ -56,3 +56,19 @@ def test_slow_input_generation_cannot_fail_ci() -> None:
     assert len(run(settings())) >= 6
     with pytest.raises(FailedHealthCheck, match="Input generation is slow"):  # so the test is one
         run(settings.get_profile("default"))
+
+
+def test_the_profiles_do_not_inherit_the_loaded_one() -> None:
+    # The CI run of 2026-11-22 failed here: with CI=true in the environment Hypothesis loads its
+    # own derandomized profile before conftest.py runs, and "dev" registered without a parent
+    # inherited derandomize=True from it.
+    settings.register_profile("derandomized-probe", derandomize=True, database=None)
+    settings.load_profile("derandomized-probe")
+    try:
+        register_profiles()
+        dev, fuzz = settings.get_profile("dev"), settings.get_profile("fuzz")
+        assert not dev.derandomize and not fuzz.derandomize
+        assert dev.database is not None
+    finally:
+        register_profiles()  # reloads $HYPOTHESIS_PROFILE
+    assert settings.get_current_profile_name() == os.environ.get("HYPOTHESIS_PROFILE", "ci")
