@@ -12,12 +12,12 @@ from ggn import games
 from ggn.errors import GGNError, NotationError
 from ggn.evaluate import Move
 from ggn.feen import Feen
-from ggn.games._pieces import Game, Movement, Piece, build, ranks, squares
 from ggn.games.chess import START, document, from_fen, ruleset
 from ggn.linter import lint
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
+from ggn.variants.pieces import Game, Movement, Piece, build, ranks, squares
 from support import assert_compiled_matches_plain, assert_same_moves, pushed, random_positions
 
 pytest.importorskip("chess")

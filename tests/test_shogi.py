@@ -16,12 +16,12 @@ from ggn import games
 from ggn.errors import NotationError
 from ggn.evaluate import Move
 from ggn.feen import Feen
-from ggn.games._pieces import Drop, Game, Movement, Piece, build, ranks
 from ggn.games.shogi import START, document, from_sfen, ruleset
 from ggn.linter import lint
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
+from ggn.variants.pieces import Drop, Game, Movement, Piece, build, ranks
 from support import assert_compiled_matches_plain, assert_same_moves, pushed, random_positions, sizes
 
 pytest.importorskip("shogi")

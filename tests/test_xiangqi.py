@@ -17,12 +17,12 @@ from ggn import games
 from ggn.errors import NotationError
 from ggn.evaluate import Move
 from ggn.feen import Feen
-from ggn.games._pieces import Game, Movement, Piece, build, squares
 from ggn.games.xiangqi import START, document, from_fen, ruleset
 from ggn.linter import lint
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
+from ggn.variants.pieces import Game, Movement, Piece, build, squares
 from support import assert_compiled_matches_plain, assert_same_moves, random_positions, sizes
 
 pytest.importorskip("cchess")

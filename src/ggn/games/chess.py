@@ -25,8 +25,8 @@ from functools import cache
 from typing import Any, Final
 
 from ggn.errors import NotationError
-from ggn.games._pieces import Game, Movement, Piece, Vector, build, ranks, squares
 from ggn.ruleset import Ruleset
+from ggn.variants.pieces import Game, Movement, Piece, Vector, build, ranks, squares
 
 __all__ = ["GAME", "START", "document", "from_fen", "ruleset"]
 

@@ -32,8 +32,8 @@ from functools import cache
 from typing import Any, Final
 
 from ggn.errors import NotationError
-from ggn.games._pieces import Drop, Game, Movement, Piece, Vector, build, ranks
 from ggn.ruleset import Ruleset
+from ggn.variants.pieces import Drop, Game, Movement, Piece, Vector, build, ranks
 
 __all__ = ["GAME", "START", "document", "from_sfen", "ruleset"]
 

@@ -1,0 +1,179 @@
+"""A variant of the chess family, described as data: the board, the pieces and the rules.
+
+A :class:`Variant` says everything the generic rule system (:mod:`ggn.rules.variant`) and the
+GGN document maker (:mod:`ggn.variants.document`) need to play a game: the board's size and
+holes, each piece type and how it moves (:class:`~ggn.variants.pieces.Movement`, written in
+the mover's own frame), the royal piece, promotion, castling, pawn double steps and en passant,
+drops, and the ends of the game. Its options follow Fairy-Stockfish's ``variants.ini``
+(:mod:`ggn.variants.ini` reads that syntax into this record), with the same defaults where the
+names match.
+
+Conventions:
+
+- Piece types are named by their Fairy-Stockfish letter, lowercase (``"p"``, ``"k"``); the
+  first player's pieces are written in uppercase in FEN, and in GGN the letter is the PIN's
+  letter (``P``, ``K^``). A shogi-style promoted form is written ``+`` and the letter of the
+  piece it was (``+P``); it moves as the piece type :attr:`Promotion.promoted` names.
+- A square is ``(file, rank)``, zero-based. A :data:`Region` is a set of squares in the board's
+  own frame (the first player's: ``(0, 0)`` is ``a1``), one per side where the rules differ by
+  side: ``(first's, second's)``. Movements, and the squares a piece may stand on, are written
+  in the mover's frame (ranks count forward), as in :mod:`ggn.variants.pieces`.
+- A :data:`Value` is a result for the player to move, as in Fairy-Stockfish: ``"loss"`` when
+  the player to move is checkmated is the usual rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ggn.variants.pieces import Movement, Square
+
+__all__ = [
+    "Castling", "DoubleStep", "Drops", "Ends", "PieceType", "Promotion", "Region", "Value", "Variant",
+]
+
+Region = frozenset[Square]
+"""Squares ``(file, rank)``, zero-based, in the board's own frame (``(0, 0)`` is ``a1``)."""
+
+Value = Literal["win", "loss", "draw"]
+"""A result for the player to move (Fairy-Stockfish's ``[Value]``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PieceType:
+    """A piece type: its letter (lowercase), its movements in the mover's frame, the Betza text
+    they were read from (for display; ``None`` when given as movements), and the squares it may
+    stand on, in the mover's frame (``None``: anywhere; Fairy-Stockfish's mobility regions)."""
+
+    letter: str
+    movements: tuple[Movement, ...]
+    betza: str | None = None
+    stands: Region | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Promotion:
+    """Promotion rules.
+
+    Pawn promotion: a piece of ``pawn_types`` (per side) that ends a move in its side's region
+    becomes one of ``choices`` (per side, letters); ``mandatory_pawn`` (else it may stay, where
+    it can still move). ``limits``: at most that many pieces of a type on the board after a
+    promotion (letter, count), as in Fairy-Stockfish's ``promotionLimit``.
+
+    Piece promotion, shogi-style: a piece of a letter in ``promoted`` that moves into, within or
+    out of its side's region may become its promoted form ``+LETTER``, which moves as the piece
+    type named; ``mandatory_piece``, ``on_capture`` (only when capturing) and ``demotion`` (a
+    promoted piece may demote the same way) as in Fairy-Stockfish."""
+
+    regions: tuple[Region, Region]
+    pawn_types: tuple[frozenset[str], frozenset[str]] = (frozenset("p"), frozenset("p"))
+    choices: tuple[tuple[str, ...], tuple[str, ...]] = (("q", "r", "b", "n"), ("q", "r", "b", "n"))
+    mandatory_pawn: bool = True
+    limits: tuple[tuple[str, int], ...] = ()
+    promoted: tuple[tuple[str, str], ...] = ()
+    mandatory_piece: bool = False
+    on_capture: bool = False
+    demotion: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Castling:
+    """Castling: the king piece moves from ``king_file`` on the side's ``rank`` (zero-based,
+    relative: 0 is the side's first rank) to ``kingside_file`` or ``queenside_file``, and the
+    rook (a piece of ``rooks``) from ``rook_files`` (kingside, queenside; ``None``: the last
+    file) to the square beside it, on the inner side. Every square both cross must be empty
+    (bar the two pieces), and the king may not be in check nor cross or reach an attacked
+    square. A right is written ``+`` on the king and on its rook."""
+
+    king: str = "k"
+    rooks: frozenset[str] = frozenset("r")
+    rank: int = 0
+    king_file: int = 4
+    kingside_file: int = 6
+    queenside_file: int = 2
+    rook_files: tuple[int | None, int] = (None, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleStep:
+    """Pawn double steps: a piece of ``types`` standing in its side's region may move two
+    squares straight forward over an empty square; it is then written ``-`` until the next move,
+    and a piece of ``en_passant`` may take it by moving, as it captures, onto the square it
+    passed over."""
+
+    regions: tuple[Region, Region]
+    types: frozenset[str] = frozenset("p")
+    en_passant: frozenset[str] = frozenset("p")
+
+
+@dataclass(frozen=True, slots=True)
+class Drops:
+    """Drops of pieces in hand (Fairy-Stockfish's ``pieceDrops`` and what goes with it)."""
+
+    captures_to_hand: bool = False
+    """A captured piece goes to the capturer's hand, on its side, demoted (unless ``loop``);
+    else it leaves the game."""
+    loop: bool = False
+    regions: tuple[Region | None, Region | None] = (None, None)
+    """Where each side may drop (``None``: anywhere the piece could move again)."""
+    no_doubled: str | None = None
+    """A piece type that may not be dropped on a file holding ``no_doubled_count`` of the
+    dropper's own pieces of that type (shogi's two pawns)."""
+    no_doubled_count: int = 1
+    first_rank_pawn_drops: bool = False
+    promotion_zone_pawn_drops: bool = False
+    pawn_drop_mate_illegal: bool = False
+    checks: bool = True
+    """Whether a drop may give check."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ends:
+    """The ends of the game."""
+
+    checkmate: Value = "loss"
+    stalemate: Value = "draw"
+    extinction: Value | None = None
+    """The result for the player to move when it has lost every piece of ``extinction_types``
+    (``"*"``: every type but the king) down to ``extinction_count``."""
+    extinction_types: frozenset[str] = frozenset()
+    extinction_count: int = 0
+    extinction_pseudo_royal: bool = False
+    flag_pieces: frozenset[str] = frozenset()
+    """A piece of these types reaching its side's flag region wins (king of the hill)."""
+    flag_regions: tuple[Region, Region] = (frozenset(), frozenset())
+    flag_move: bool = False
+    """The second player may still reach its flag region on the next move to draw."""
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A game of the chess family, as data. ``start`` is the start position in
+    Fairy-Stockfish's FEN of the variant; ``style`` the SIN letter of the first player (the
+    second's is its lowercase; ``None``: the first letter of the name)."""
+
+    name: str
+    files: int
+    ranks: int
+    pieces: tuple[PieceType, ...]
+    start: str
+    style: str | None = None
+    king: str | None = "k"
+    """The royal piece type (``^``), or None."""
+    promotion: Promotion | None = None
+    castling: Castling | None = None
+    double_step: DoubleStep | None = None
+    drops: Drops | None = None
+    ends: Ends = field(default_factory=Ends)
+    holes: Region = frozenset()
+    """Squares that are not part of the board (``*`` in Fairy-Stockfish's FEN)."""
+    flying_general: bool = False
+    """The two royal pieces may not face each other on an open file (xiangqi)."""
+    checking: bool = True
+    """Whether a move may give check (racing kings: no)."""
+    immobility_illegal: bool = False
+    """A move (or drop) may not leave a piece where it could never move again."""
+    chess960: bool = False
+    description: str = ""
