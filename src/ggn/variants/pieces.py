@@ -25,7 +25,10 @@ from typing import Literal
 
 from ggn.cell import Cell
 
-__all__ = ["Drop", "Game", "Mode", "Movement", "Piece", "Square", "Vector", "ranks", "squares"]
+__all__ = [
+    "Drop", "Game", "Mode", "Movement", "Piece", "Square", "Vector", "View", "build", "destinations", "drops",
+    "ranks", "squares",
+]
 
 Vector = tuple[int, int]
 """A displacement ``(files, ranks)`` in the moving side's frame: positive ranks go forward."""
@@ -136,21 +139,31 @@ def _swap(letter: str) -> str:
     return letter.lower() if letter.isupper() else letter.upper()
 
 
-class _Side:
-    """One side's view of the board: its pieces' QPI, and its frame mapped to square names."""
+class View:
+    """One side's view of a board of ``files`` x ``ranks`` squares: its pieces' QPI, and its
+    frame (ranks count forward from it) mapped to square names. ``rotate``: the second side
+    sees files reversed too (shogi's convention); else only ranks (chess's). ``holes``: squares
+    of the board's own frame that are not on the board (no movement reaches or crosses them).
 
-    def __init__(self, game: Game, second: bool) -> None:
-        self.game = game
+    >>> View(8, 8, "C", second=True).names[(0, 0)], View(8, 8, "C", second=True).qpi("+R")
+    ('a8', 'c:+r')
+    """
+
+    def __init__(self, files: int, ranks: int, style: str, second: bool, *, rotate: bool = False,
+                 holes: frozenset[Square] = frozenset()) -> None:
+        self.files = files
+        self.ranks = ranks
         self.second = second
-        self.style = game.style.lower() if second else game.style.upper()
-        self.other = game.style.upper() if second else game.style.lower()
-        files, rank_count = game.files, game.ranks
-        rotate = second and game.frame == "rotate"
+        self.style = style.lower() if second else style.upper()
+        self.other = style.upper() if second else style.lower()
+        rotate = second and rotate
         # Relative square -> name, in the board's own order (a1, b1, ..., a2, ...).
         board: list[tuple[tuple[int, int], Square]] = []
         for file in range(files):
-            for rank in range(rank_count):
-                real = (files - 1 - file if rotate else file, rank_count - 1 - rank if second else rank)
+            for rank in range(ranks):
+                real = (files - 1 - file if rotate else file, ranks - 1 - rank if second else rank)
+                if real in holes:
+                    continue
                 board.append(((real[1], real[0]), (file, rank)))
         self.names: dict[Square, str] = {
             square: str(Cell((real[1], real[0]))) for real, square in sorted(board)
@@ -175,7 +188,7 @@ def _screens(path: list[str], hops: int) -> Iterable[tuple[dict[str, str], dict[
 
 
 def _possibilities(
-    side: _Side, movement: Movement, source: Square
+    side: View, movement: Movement, source: Square
 ) -> Iterable[tuple[str, dict[str, dict[str, str]]]]:
     """The destinations of one movement from one source, each with one possibility."""
     names = side.names
@@ -213,7 +226,7 @@ def _possibilities(
             path.append(name)
 
 
-def _drops(side: _Side, piece: Piece, drop: Drop) -> dict[str, list[dict[str, dict[str, str]]]]:
+def drops(side: View, piece: Piece, drop: Drop) -> dict[str, list[dict[str, dict[str, str]]]]:
     """The destinations of a drop: each empty square allowed, minus those ``file_deny`` forbids."""
     allowed = drop.squares if drop.squares is not None else piece.stands
     out: dict[str, list[dict[str, dict[str, str]]]] = {}
@@ -225,10 +238,27 @@ def _drops(side: _Side, piece: Piece, drop: Drop) -> dict[str, list[dict[str, di
             denied = side.qpi(drop.file_deny)
             possibility["deny"] = {
                 side.names[(square[0], rank)]: denied
-                for rank in range(side.game.ranks) if rank != square[1]
+                for rank in range(side.ranks) if rank != square[1] and (square[0], rank) in side.names
             }
         out[name] = [possibility]
     return out
+
+
+def destinations(
+    side: View, movements: Iterable[Movement], source: Square
+) -> dict[str, list[dict[str, dict[str, str]]]]:
+    """Every destination of a piece with ``movements`` standing on ``source`` (in ``side``'s
+    frame), with its possibilities, conditions written along each ray from near to far; the
+    same conditions reached twice are listed once."""
+    found: dict[str, list[dict[str, dict[str, str]]]] = {}
+    for movement in movements:
+        if movement.sources is not None and source not in movement.sources:
+            continue
+        for destination, possibility in _possibilities(side, movement, source):
+            listed = found.setdefault(destination, [])
+            if possibility not in listed:
+                listed.append(possibility)
+    return found
 
 
 def build(game: Game) -> dict[str, dict[str, dict[str, list[dict[str, dict[str, str]]]]]]:
@@ -236,25 +266,18 @@ def build(game: Game) -> dict[str, dict[str, dict[str, list[dict[str, dict[str, 
     destination with its possibilities (conditions written along each ray from near to far)."""
     document: dict[str, dict[str, dict[str, list[dict[str, dict[str, str]]]]]] = {}
     for second in (False, True):
-        side = _Side(game, second)
+        side = View(game.files, game.ranks, game.style, second, rotate=game.frame == "rotate")
         for piece in game.pieces:
             sources: dict[str, dict[str, list[dict[str, dict[str, str]]]]] = {}
             for square, name in side.names.items():
                 if piece.stands is not None and square not in piece.stands:
                     continue
-                destinations: dict[str, list[dict[str, dict[str, str]]]] = {}
-                for movement in piece.movements:
-                    if movement.sources is not None and square not in movement.sources:
-                        continue
-                    for destination, possibility in _possibilities(side, movement, square):
-                        listed = destinations.setdefault(destination, [])
-                        if possibility not in listed:  # the same conditions reached twice
-                            listed.append(possibility)
-                if destinations:
-                    sources[name] = destinations
+                found = destinations(side, piece.movements, square)
+                if found:
+                    sources[name] = found
             if piece.drop is not None:
-                drops = _drops(side, piece, piece.drop)
-                if drops:
-                    sources["*"] = drops
+                dropped = drops(side, piece, piece.drop)
+                if dropped:
+                    sources["*"] = dropped
             document[side.qpi(piece.pin)] = sources
     return document
