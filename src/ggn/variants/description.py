@@ -51,6 +51,10 @@ class PieceType:
     betza: str | None = None
     stands: Region | None = None
     name: str | None = None
+    pin: str | None = None
+    """The PIN letter in GGN and FEEN (uppercase); ``None``: the letter, uppercased. Lets a game
+    keep its own GGN letters where Fairy-Stockfish's FEN uses others (xiangqi's general is
+    ``G`` in GGN, ``k`` in FEN)."""
 
 
 @dataclass(frozen=True, slots=True)
