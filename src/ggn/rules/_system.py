@@ -97,6 +97,14 @@ class Ending(enum.Enum):
     """The player to move has no legal play and is not in check, in a game where that draws."""
     NO_LEGAL_MOVE = "no legal move"
     """The player to move has no legal play and is not in check, in a game where that loses."""
+    EXTINCTION = "extinction"
+    """A player has lost every piece of the kinds the game names (or all but a given number)."""
+    FLAG = "reaching the goal"
+    """A piece reached its side's goal region (king of the hill, racing kings)."""
+    CHECKS = "checks"
+    """A player has given the number of checks the game asks for (three-check)."""
+    BARE_KING = "bare king"
+    """A player has nothing left but its royal piece (shatranj's baring)."""
 
     def __str__(self) -> str:
         return self.value
@@ -318,6 +326,16 @@ class RuleSystem:
 
     name: ClassVar[str] = "generic"
 
+    _ends: bool = False
+    """Whether :meth:`_ended` is asked at all: set on each subclass that overrides it (so a game
+    that never ends early pays nothing); an instance may set it False when its game has no
+    such end."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "_ended" in cls.__dict__:
+            cls._ends = True
+
     def __init__(
         self, ruleset: Ruleset, start: str | None = None, shape: tuple[int, ...] | None = None
     ) -> None:
@@ -400,7 +418,12 @@ class RuleSystem:
         return self._threatened(position, tables, position._codes, side)
 
     def outcome(self, position: Position) -> Outcome | None:
-        """How the game ends here if the player to move has no legal play, else None."""
+        """How the game ended if it has (see :meth:`_ended`), else how it ends here if the
+        player to move has no legal play, else None."""
+        if self._ends:
+            ended = self._ended(self._checked(position))
+            if ended is not None:
+                return ended
         if self._walk(self._checked(position), None, 1):
             return None
         return self._no_move(position, self.in_check(position))
@@ -485,6 +508,8 @@ class RuleSystem:
     def _walk(self, position: Position, out: list[tuple[Move, Effect, list[int]]] | None, stop: int) -> int:
         """Find the legal plays of ``position``: append them to ``out`` (unless None), return how
         many (at most ``stop``, if given)."""
+        if self._ends and self._ended(position) is not None:
+            return 0
         tables = self._tables_for(position)
         codes = position._codes
         side = 0 if position.active == "first" else 1
@@ -816,6 +841,13 @@ class RuleSystem:
         """A game's own legality rules beyond the terminal-piece rule (``child``: the board after);
         asked only of the moves ``_special`` names, and of drops."""
         return True
+
+    def _ended(self, position: Position) -> Outcome | None:
+        """How the game has ended before the player to move plays (extinction, a piece on its
+        goal, ...), else None (the default: a game ends only when a player has no legal play).
+        A position whose game has ended has no legal plays, and :meth:`outcome` is this answer.
+        Overriding it sets :attr:`_ends`, so games that do not pay nothing for it."""
+        return None
 
     def _no_move(self, position: Position, in_check: bool) -> Outcome:
         """The end of the game when the player to move has no legal play."""
