@@ -1,0 +1,665 @@
+"""Fairy-Stockfish's FEN of a variant, read into FEEN and written back.
+
+Fairy-Stockfish writes a position of any of its variants as a FEN: the placement (ranks of
+any width, ``10`` to ``12`` for long runs of empty squares, ``*`` for a hole of the board,
+``+x`` for a shogi-style promoted piece, ``x~`` for a piece promoted from a pawn where captured
+pieces go to hand), the pieces in hand in brackets, the side to move, the castling rights
+(``KQkq``, or the rooks' files, Shredder- and X-FEN-style), the en passant squares and the two
+move counters. FEEN (:mod:`ggn.feen`) holds the same position with marks on the pieces, as the
+variant's GGN document writes them:
+
+- a piece type of FEN letter ``x`` is the PIN letter ``(type.pin or x).upper()`` for the first
+  player, lowercase for the second; the royal type carries ``^`` (``K^``);
+- a castling right is ``+`` on the castling king and on its rook (``+K^``, ``+R``);
+- the en passant square is ``-`` on the piece that has just made its double step (``-P``);
+- ``+X`` is the shogi-style promoted form of ``X``, ``-X`` a piece promoted from a pawn in a
+  game where captures go to hand (FEN ``X~``);
+- the hands of a game with drops hold each player's own plain pieces; a game without drops
+  writes no hands in FEN, and reading one gives empty FEEN hands.
+
+FEEN holds no move counters: :func:`from_feen` takes them as arguments. It writes the en
+passant square only where Fairy-Stockfish does after a double step: when a pawn of the side to
+move could take (or, for double-stepping pieces that are not pawns, always).
+
+>>> from ggn.variants.description import Castling, DoubleStep, PieceType, Variant
+>>> chess = Variant("chess", 8, 8, tuple(PieceType(letter, ()) for letter in "pnbrqk"),
+...                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", castling=Castling(),
+...                 double_step=DoubleStep((frozenset(), frozenset())))
+>>> to_feen(chess, chess.start)
+'+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c'
+>>> to_feen(chess, "4k3/8/8/8/3pP3/8/8/4K2R b K e3 0 1")
+'4k^3/8/8/8/3p-P3/8/8/4+K^2+R / c/C'
+>>> from_feen(chess, "4k^3/8/8/8/3p-P3/8/8/4+K^2+R / c/C", fullmove=40)
+'4k3/8/8/8/3pP3/8/8/4K2R b K e3 0 40'
+>>> is_feen("4k^3/8/8/8/8/8/8/4K^3 / C/c"), is_feen(chess.start)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from ggn._types import Side, expect
+from ggn.cell import Cell
+from ggn.errors import GGNError, NotationError
+from ggn.feen import Feen
+from ggn.pin import Pin
+from ggn.position import Position
+from ggn.qpi import Qpi
+from ggn.sin import Sin
+from ggn.variants.description import PieceType, Variant
+
+__all__ = ["from_feen", "is_feen", "style", "to_feen"]
+
+_N: Final = "FEN"
+_STYLE_TURN: Final = re.compile(r"[A-Za-z]/[A-Za-z]")
+_PLACEMENT_TOKEN: Final = re.compile(r"([0-9]+)|(\*)|(\+?)([A-Za-z])(~?)")
+_COUNTER: Final = re.compile(r"0|[1-9][0-9]*")
+_SQUARE: Final = re.compile(r"([a-z])([0-9]+)")
+
+# Fairy-Stockfish's piece types in the order of its enum: it writes the pieces in hand from the
+# last of these (the king) back to the first (the pawn). Aliases share their type's number.
+_FSF_ORDER: Final[dict[str, int]] = {
+    name: number for number, names in enumerate((
+        "pawn", "knight", "bishop", "rook", "queen", "fers met", "alfil", "fersAlfil", "silver khon",
+        "aiwok", "bers dragon", "archbishop", "chancellor", "amazon", "knibis", "biskni", "kniroo",
+        "rookni", "shogiPawn", "lance", "shogiKnight", "gold", "dragonHorse", "clobber",
+        "breakthrough", "immobile", "cannon", "janggiCannon", "soldier", "horse", "elephant",
+        "janggiElephant", "banner", "wazir", "commoner", "centaur"), 1)
+    for name in names.split()
+}
+_FSF_CUSTOM: Final = 37  # customPiece1's number; the king is 63
+_FSF_KING: Final = 63
+
+
+def style(variant: Variant) -> str:
+    """The first player's style letter (SIN) of a variant: its ``style``, else the first ASCII
+    letter of its name uppercased, else ``V``.
+
+    >>> from ggn.variants.description import Variant
+    >>> style(Variant("3check", 8, 8, (), "8/8/8/8/8/8/8/8 w - - 0 1"))
+    'C'
+    """
+    if variant.style:
+        return variant.style.upper()
+    return next((ch.upper() for ch in variant.name if ch.isascii() and ch.isalpha()), "V")
+
+
+def is_feen(text: object) -> bool:
+    """Whether ``text`` is a position in FEEN rather than FEN: a line whose last of three
+    space-separated fields is two style letters around a slash (``C/c``). Only the shape is
+    looked at; the position is checked when it is read."""
+    if not isinstance(text, str):
+        return False
+    parts = text.split(" ")
+    return len(parts) == 3 and _STYLE_TURN.fullmatch(parts[2]) is not None
+
+
+# --- what a variant's FEN letters are in FEEN ---------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """A variant's letters, as the readers and writers of this module need them."""
+
+    variant: Variant
+    styles: tuple[Sin, Sin]
+    types: Mapping[str, PieceType]
+    """FEN letter (lowercase, synonyms too) -> piece type."""
+    pins: Mapping[str, str]
+    """FEN letter -> PIN letter (uppercase)."""
+    letters: Mapping[str, str]
+    """PIN letter (uppercase) -> FEN letter (lowercase)."""
+    promoted: Mapping[str, str]
+    """Base letter -> the letter of the type its shogi-style promoted form moves as."""
+    castling_letters: frozenset[str]
+    double_step: frozenset[str]
+    order: Mapping[str, int]
+    """FEN letter -> Fairy-Stockfish's number of its type (hands are written by it)."""
+    tilde: bool
+    """Whether Fairy-Stockfish writes ``~`` after a piece promoted from a pawn."""
+
+
+_TABLES: dict[int, _Table] = {}
+
+
+def _table(variant: Variant) -> _Table:
+    made = _TABLES.get(id(variant))
+    if made is not None and made.variant is variant:
+        return made
+    expect(variant, Variant, "variant", "a Variant")
+    types: dict[str, PieceType] = {}
+    pins: dict[str, str] = {}
+    letters: dict[str, str] = {}
+    order: dict[str, int] = {}
+    for number, piece in enumerate(variant.pieces):
+        letter = piece.letter.lower()
+        pin = (piece.pin or letter).upper()
+        if letter in types:
+            raise GGNError(f"variant {variant.name!r}: two piece types have the FEN letter {letter!r}")
+        if pin in letters:
+            raise GGNError(f"variant {variant.name!r}: the piece types {letters[pin]!r} and {letter!r} "
+                           f"have the same PIN letter {pin!r}")
+        types[letter], pins[letter], letters[pin] = piece, pin, letter
+        name = piece.name or ""
+        if name.startswith("customPiece") and name[11:].isdigit():
+            order[letter] = _FSF_CUSTOM + int(name[11:]) - 1
+        elif name in _FSF_ORDER:
+            order[letter] = _FSF_ORDER[name]
+        elif name == "king" or letter == variant.king:
+            order[letter] = _FSF_KING
+        else:
+            # A type Fairy-Stockfish would know as a custom piece, numbered in the order defined.
+            order[letter] = _FSF_CUSTOM + number
+    for piece in variant.pieces:
+        synonym = getattr(piece, "synonym", None)
+        if synonym and synonym.lower() not in types:
+            types[synonym.lower()] = piece
+    promotion = variant.promotion
+    promoted = dict(promotion.promoted) if promotion is not None else {}
+    castling = variant.castling
+    castling_letters = frozenset({castling.king, *castling.rooks}) if castling is not None else frozenset()
+    both = castling_letters & promoted.keys()
+    if both:
+        raise GGNError(f"variant {variant.name!r}: the type {min(both)!r} would need '+' both for castling "
+                       "and for its promoted form")
+    first = style(variant)
+    drops = variant.drops
+    made = _Table(
+        variant, (Sin.parse(first), Sin.parse(first.lower())), types, pins, letters, promoted,
+        castling_letters, variant.double_step.types if variant.double_step is not None else frozenset(),
+        order, drops is not None and drops.captures_to_hand and not drops.loop,
+    )
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    _TABLES[id(variant)] = made
+    return made
+
+
+def _name(file: int, rank: int) -> str:
+    return f"{chr(ord('a') + file)}{rank + 1}"
+
+
+def _side(upper: bool) -> Side:
+    return "first" if upper else "second"
+
+
+# --- FEN to FEEN --------------------------------------------------------------------------------
+@dataclass(slots=True)
+class _Piece:
+    letter: str  # FEN letter, lowercase
+    side: Side
+    state: str = "normal"  # FEEN state: "normal", "enhanced" (+), "diminished" (-)
+
+
+class _Reader:
+    """One FEN being read: its fields and where each stands, for the errors."""
+
+    def __init__(self, table: _Table, text: str) -> None:
+        self.table = table
+        self.text = text
+        self.fields = text.split(" ")
+        self.starts: list[int] = []
+        start = 0
+        for field in self.fields:
+            self.starts.append(start)
+            start += len(field) + 1
+
+    def error(self, number: int, reason: str, start: int = 0, end: int | None = None) -> NotationError:
+        """An error in field ``number``, at ``start:end`` within it (the whole field by default)."""
+        base = self.starts[number]
+        stop = len(self.fields[number]) if end is None else end
+        return NotationError(_N, self.text, reason, base + start, base + stop)
+
+
+def to_feen(variant: Variant, fen: str) -> str:
+    """The FEEN of a position of ``variant`` written in Fairy-Stockfish's FEN.
+
+    The move counters are checked and left out (FEEN holds none), as is Fairy-Stockfish's
+    counting limit (makruk's counting) where its en passant field holds one. Every error is a
+    :class:`~ggn.errors.NotationError` pointing at the field at fault.
+    """
+    table = _table(variant)
+    expect(fen, str, "fen", "a str")
+    reader = _Reader(table, fen)
+    fields = reader.fields
+    if len(fields) < 2 or not fields[0] or not fields[1]:
+        raise NotationError(_N, fen, "expected the placement and the side to move, separated by a space")
+    board, hands = _placement(reader)
+    turn = fields[1]
+    if turn not in ("w", "b"):
+        raise reader.error(1, f"the side to move is 'w' or 'b', not {turn!r}")
+    active: Side = "first" if turn == "w" else "second"
+    number = 2
+    if number < len(fields) and fields[number][:1] and not fields[number][0].isdigit():
+        _castling(reader, number, board)
+        number += 1
+        if number >= len(fields):
+            raise NotationError(_N, fen, "expected the en passant field after the castling rights",
+                                len(fen), len(fen))
+        _en_passant(reader, number, board, active)
+        number += 1
+    if number < len(fields) and "+" in fields[number]:
+        raise reader.error(number, "check counts (n-check) are not supported")
+    for counter in range(number, len(fields)):
+        if counter >= number + 2:
+            raise reader.error(counter, "unexpected field after the two move counters")
+        if not _COUNTER.fullmatch(fields[counter]):
+            raise reader.error(counter, f"a move counter is a number without leading zeros, "
+                                        f"not {fields[counter]!r}")
+    return str(_feen(table, board, hands, active))
+
+
+def _placement(reader: _Reader) -> tuple[dict[tuple[int, int], _Piece], dict[Side, dict[str, int]]]:
+    table = reader.table
+    variant = table.variant
+    field = reader.fields[0]
+    hand_text: str | None = None
+    hand_start = 0
+    bracket = field.find("[")
+    if bracket >= 0:
+        if not field.endswith("]") or field.count("[") != 1 or field.count("]") != 1:
+            raise reader.error(0, "the pieces in hand are written in brackets at the end of the placement: "
+                                  "'[...]'", bracket)
+        placement, hand_text, hand_start = field[:bracket], field[bracket + 1 : -1], bracket + 1
+    else:
+        placement = field
+    rows = placement.split("/")
+    if hand_text is None and len(rows) == variant.ranks + 1 and variant.drops is not None:
+        # The hands as one more rank (lichess's crazyhouse FEN), as Fairy-Stockfish also reads.
+        hand_start = len(placement) - len(rows[-1])
+        hand_text = rows.pop()
+        placement = placement[: max(hand_start - 1, 0)]
+    if len(rows) != variant.ranks:
+        raise reader.error(0, f"expected {variant.ranks} ranks separated by '/', got {len(rows)}",
+                           0, len(placement))
+    board: dict[tuple[int, int], _Piece] = {}
+    start = 0
+    for row_number, row in enumerate(rows):
+        rank = variant.ranks - 1 - row_number
+        _rank(reader, row, start, rank, board)
+        start += len(row) + 1
+    hands: dict[Side, dict[str, int]] = {"first": {}, "second": {}}
+    if hand_text:
+        if variant.drops is None:
+            raise reader.error(0, f"{variant.name} has no pieces in hand", hand_start,
+                               hand_start + len(hand_text))
+        for offset, ch in enumerate(hand_text):
+            if ch == "-" and len(hand_text) == 1:
+                continue  # Fairy-Stockfish's '[-]': an empty hand
+            letter = ch.lower()
+            if not ch.isascii() or letter not in table.types:
+                raise reader.error(0, f"{ch!r} is not a piece letter of {variant.name}",
+                                   hand_start + offset, hand_start + offset + 1)
+            held = hands[_side(ch.isupper())]
+            held[letter] = held.get(letter, 0) + 1
+    return board, hands
+
+
+def _rank(reader: _Reader, row: str, start: int, rank: int, board: dict[tuple[int, int], _Piece]) -> None:
+    table = reader.table
+    variant = table.variant
+    files = variant.files
+    file, position = 0, 0
+    shown = rank + 1
+    while position < len(row):
+        match = _PLACEMENT_TOKEN.match(row, position)
+        span = (start + position, start + (match.end() if match else position + 1))
+        if match is None:
+            raise reader.error(0, f"rank {shown} {row!r}: {row[position]!r} is not a piece letter, a "
+                                  "digit, '*', '+' or '~'", *span)
+        position = match.end()
+        digits, hole, plus, letter, tilde = match.groups()
+        if digits is not None:
+            if digits[0] == "0" or int(digits) > files:
+                raise reader.error(0, f"rank {shown} {row!r}: {digits!r} is not a count of empty squares "
+                                      f"from 1 to {files}", *span)
+            for offset in range(int(digits)):
+                if (file + offset, rank) in variant.holes:
+                    raise reader.error(0, f"rank {shown} {row!r}: {_name(file + offset, rank)} is a hole "
+                                          f"of {variant.name}'s board, written '*'", *span)
+            file += int(digits)
+            continue
+        if file >= files:
+            raise reader.error(0, f"rank {shown} {row!r} covers more than {files} squares", *span)
+        square = (file, rank)
+        file += 1
+        if hole is not None:
+            if square not in variant.holes:
+                raise reader.error(0, f"rank {shown} {row!r}: '*' on {_name(*square)}, which is not a hole "
+                                      f"of {variant.name}'s board", *span)
+            continue
+        if square in variant.holes:
+            raise reader.error(0, f"rank {shown} {row!r}: {_name(*square)} is a hole of {variant.name}'s "
+                                  "board, written '*'", *span)
+        lower = letter.lower()
+        piece_type = table.types.get(lower)
+        if piece_type is None:
+            raise reader.error(0, f"rank {shown} {row!r}: {letter!r} is not a piece letter of "
+                                  f"{variant.name}", *span)
+        lower = piece_type.letter.lower()  # a synonym reads as its type
+        side = _side(letter.isupper())
+        if plus:
+            if tilde:
+                raise reader.error(0, f"rank {shown} {row!r}: a piece is written '+x' or 'x~', not both",
+                                   *span)
+            if lower not in table.promoted:
+                raise reader.error(0, f"rank {shown} {row!r}: {letter!r} has no promoted form '+'", *span)
+            board[square] = _Piece(lower, side, "enhanced")
+        elif tilde and table.tilde:
+            board[square] = _Piece(lower, side, "diminished")
+        else:
+            # Fairy-Stockfish reads the '~' of a game without captures to hand and never writes it.
+            board[square] = _Piece(lower, side)
+    if file != files:
+        raise reader.error(0, f"rank {shown} {row!r} covers {file} squares, not {files}",
+                           start, start + len(row))
+
+
+def _castling(reader: _Reader, number: int, board: dict[tuple[int, int], _Piece]) -> None:
+    """Marks the castling kings and rooks of the castling field (Fairy-Stockfish's reading:
+    ``K`` the outermost rook on the king's side, ``Q`` on the other, a file letter the rook on
+    that file, or in chess960 the king on it when several could castle)."""
+    table = reader.table
+    variant = table.variant
+    text = reader.fields[number]
+    if text == "-":
+        return
+    castling = variant.castling
+    if castling is None:
+        raise reader.error(number, f"{variant.name} has no castling: the castling field is '-', not {text!r}")
+    last = variant.files - 1
+    kings: dict[Side, tuple[int, int] | None] = {}
+    seen: set[tuple[Side, tuple[int, int]]] = set()
+    for offset, ch in enumerate(text):
+        side = _side(ch.isupper())
+        rank = castling.rank if side == "first" else variant.ranks - 1 - castling.rank
+        upper = ch.upper()
+
+        def holds(square: tuple[int, int], letters: frozenset[str] | str, side: Side = side) -> bool:
+            piece = board.get(square)
+            return piece is not None and piece.side == side and piece.letter in letters
+
+        if upper == "K":
+            file = castling.rook_files[0] if castling.rook_files[0] is not None else last
+            file = min(file, last)
+            while file > 0 and not holds((file, rank), castling.rooks):
+                file -= 1
+        elif upper == "Q":
+            file = castling.rook_files[1]
+            while file < last and not holds((file, rank), castling.rooks):
+                file += 1
+        elif ch.isascii() and "A" <= upper <= chr(ord("A") + last):
+            file = ord(upper) - ord("A")
+        else:
+            raise reader.error(number, f"{ch!r} is not a castling right of {variant.name}: 'K', 'Q' or a "
+                                       "file letter, uppercase for white", offset, offset + 1)
+        rook = (file, rank)
+        if side not in kings:
+            on_rank = sorted(f for f in range(variant.files) if holds((f, rank), castling.king))
+            if variant.chess960 and holds(rook, castling.king):
+                king = rook
+            elif on_rank and (len(on_rank) == 1 or variant.chess960):
+                king = (on_rank[0], rank)
+            else:
+                king = (castling.king_file, rank)
+            kings[side] = king if holds(king, castling.king) else None
+        king_square = kings[side]
+        if king_square == rook and variant.chess960:
+            continue  # the letter named which king castles
+        if king_square is None:
+            colour = "white" if side == "first" else "black"
+            raise reader.error(number, f"castling right {ch!r} needs the {colour} king on its castling rank "
+                                       f"{rank + 1}", offset, offset + 1)
+        if not holds(rook, castling.rooks):
+            raise reader.error(number, f"castling right {ch!r} needs a castling rook on {_name(*rook)}",
+                               offset, offset + 1)
+        if (side, rook) in seen:
+            raise reader.error(number, f"castling right {ch!r} is given twice", offset, offset + 1)
+        seen.add((side, rook))
+        board[king_square].state = "enhanced"
+        board[rook].state = "enhanced"
+
+
+def _en_passant(reader: _Reader, number: int, board: dict[tuple[int, int], _Piece], active: Side) -> None:
+    """Marks ``-`` the piece that has just made the double step the en passant squares name."""
+    table = reader.table
+    variant = table.variant
+    text = reader.fields[number]
+    if text == "-" or text.isdigit():
+        return  # no square, or Fairy-Stockfish's counting limit (which FEEN does not hold)
+    mover: Side = "second" if active == "first" else "first"
+    forward = 1 if mover == "first" else -1
+    position = 0
+    while position < len(text):
+        match = _SQUARE.match(text, position)
+        if match is None or not 0 < int(match[2]) <= variant.ranks \
+                or ord(match[1]) - ord("a") >= variant.files or match[2][0] == "0":
+            raise reader.error(number, f"the en passant field is '-' or squares of the board, not {text!r}")
+        file, rank = ord(match[1]) - ord("a"), int(match[2]) - 1
+        # The piece that passed over the square stands one or two squares beyond it.
+        for step in (1, 2):
+            beyond = board.get((file, rank + step * forward))
+            if beyond is not None:
+                break
+        if beyond is None or beyond.side != mover or beyond.letter not in table.double_step \
+                or beyond.state == "enhanced":
+            raise reader.error(number, f"en passant square {match[0]} needs the piece that has just made its "
+                                       f"double step beyond it", match.start(), match.end())
+        beyond.state = "diminished"
+        position = match.end()
+
+
+def _feen(table: _Table, board: dict[tuple[int, int], _Piece], hands: dict[Side, dict[str, int]],
+          active: Side) -> Feen:
+    variant = table.variant
+    first, second = table.styles
+    placed: dict[Cell, Qpi] = {}
+    for (file, rank), piece in board.items():
+        placed[Cell((file, rank))] = _qpi(table, piece.letter, piece.side, piece.state)
+    held = {
+        player: {_qpi(table, letter, player, "normal"): count for letter, count in pieces.items()}
+        for player, pieces in hands.items()
+    }
+    return Feen((variant.files, variant.ranks), placed, held, active, (first, second))
+
+
+def _qpi(table: _Table, letter: str, side: Side, state: str) -> Qpi:
+    royal = letter == table.variant.king
+    return Qpi(table.styles[0 if side == "first" else 1],
+               Pin(table.pins[letter], side, state, royal))  # type: ignore[arg-type]
+
+
+# --- FEEN to FEN --------------------------------------------------------------------------------
+def from_feen(variant: Variant, feen_or_position: str | Feen | Position, *, halfmove: int = 0,
+              fullmove: int = 1) -> str:
+    """Fairy-Stockfish's FEN of a position of ``variant`` given in FEEN (a string, a
+    :class:`~ggn.feen.Feen` or a :class:`~ggn.position.Position`), with the two move counters.
+
+    A FEEN that is not a position of the variant (its board's shape, its styles, a piece the
+    variant does not have, a mark the variant gives no meaning) is a
+    :class:`~ggn.errors.NotationError` of FEEN.
+    """
+    table = _table(variant)
+    expect(feen_or_position, (str, Feen, Position), "feen_or_position", "a FEEN string, a Feen or a Position")
+    if expect(halfmove, int, "halfmove", "an int") < 0:
+        raise GGNError(f"the halfmove counter is 0 or more, not {halfmove}")
+    if expect(fullmove, int, "fullmove", "an int") < 1:
+        raise GGNError(f"the fullmove number is 1 or more, not {fullmove}")
+    position = Feen.parse(feen_or_position) if isinstance(feen_or_position, str) else feen_or_position
+    text = feen_or_position if isinstance(feen_or_position, str) else str(
+        position if isinstance(position, Feen) else position.to_feen())
+    writer = _Writer(table, text, position)
+    return writer.fen(halfmove, fullmove)
+
+
+class _Writer:
+    def __init__(self, table: _Table, text: str, position: Feen | Position) -> None:
+        self.table = table
+        self.text = text
+        variant = table.variant
+        if tuple(position.shape) != (variant.files, variant.ranks):
+            raise self.error(f"the board of {variant.name} is {variant.files}x{variant.ranks}, not "
+                             f"{'x'.join(map(str, position.shape))}")
+        if tuple(position.styles) != table.styles:
+            raise self.error(f"the styles of {variant.name} are {table.styles[0].letter}/"
+                             f"{table.styles[1].letter}, not {position.styles[0].letter}/"
+                             f"{position.styles[1].letter}")
+        self.active: Side = position.active
+        self.board: dict[tuple[int, int], tuple[str, Side, str]] = {}
+        for cell, qpi in position.board.items():
+            file, rank = cell.indices
+            if (file, rank) in variant.holes:
+                raise self.error(f"{cell} is a hole of {variant.name}'s board, yet holds {qpi}")
+            self.board[(file, rank)] = (self.letter(qpi, f"on {cell}"), qpi.side, qpi.state)
+        self.hands = {player: dict(position.hand(player)) for player in ("first", "second")}
+
+    def error(self, reason: str) -> NotationError:
+        return NotationError("FEEN", self.text, reason)
+
+    def letter(self, qpi: Qpi, where: str) -> str:
+        """The FEN letter of a piece, checked against the variant's types and marks."""
+        table = self.table
+        variant = table.variant
+        letter = table.letters.get(qpi.pin.name)
+        if letter is None or not qpi.native:
+            raise self.error(f"{str(qpi)!r} {where} is no piece of {variant.name}")
+        if qpi.terminal != (letter == variant.king):
+            raise self.error(f"{str(qpi)!r} {where}: in {variant.name} the royal piece, and only it, "
+                             "is marked '^'")
+        if qpi.state == "enhanced" and letter not in table.promoted and letter not in table.castling_letters:
+            raise self.error(f"{str(qpi)!r} {where}: {variant.name} gives '+' no meaning on this piece")
+        if qpi.state == "diminished" and letter not in table.double_step and not table.tilde:
+            raise self.error(f"{str(qpi)!r} {where}: {variant.name} gives '-' no meaning on this piece")
+        return letter
+
+    def fen(self, halfmove: int, fullmove: int) -> str:
+        table = self.table
+        variant = table.variant
+        rows: list[str] = []
+        for rank in range(variant.ranks - 1, -1, -1):
+            row, gap = "", 0
+            for file in range(variant.files):
+                piece = self.board.get((file, rank))
+                if piece is None and (file, rank) not in variant.holes:
+                    gap += 1
+                    continue
+                row, gap = row + (str(gap) if gap else ""), 0
+                row += "*" if piece is None else self.token(*piece)
+            rows.append(row + (str(gap) if gap else ""))
+        placement = "/".join(rows)
+        if variant.drops is not None:
+            placement += f"[{self.hand('first')}{self.hand('second')}]"
+        turn = "w" if self.active == "first" else "b"
+        return f"{placement} {turn} {self.castling()} {self.en_passant()} {halfmove} {fullmove}"
+
+    def token(self, letter: str, side: Side, state: str) -> str:
+        table = self.table
+        fen = letter.upper() if side == "first" else letter
+        if state == "enhanced" and letter in table.promoted:
+            return "+" + fen
+        if state == "diminished" and letter not in table.double_step:
+            return fen + "~" if table.tilde else fen
+        return fen
+
+    def hand(self, player: Side) -> str:
+        table = self.table
+        counts: dict[str, int] = {}
+        for qpi, count in self.hands[player].items():
+            letter = self.letter(qpi, f"in the {player} player's hand")
+            if qpi.side != player or qpi.state != "normal":
+                raise self.error(f"{str(qpi)!r} in the {player} player's hand: in {table.variant.name} a "
+                                 "hand holds its player's own plain pieces")
+            counts[letter] = counts.get(letter, 0) + count
+        ordered = sorted(counts, key=lambda letter: -table.order[letter])
+        return "".join((letter.upper() if player == "first" else letter) * counts[letter]
+                       for letter in ordered)
+
+    def castling(self) -> str:
+        variant = self.table.variant
+        castling = variant.castling
+        if castling is None:
+            return "-"
+        text = ""
+        for side in ("first", "second"):
+            rank = castling.rank if side == "first" else variant.ranks - 1 - castling.rank
+            kings = [file for file in range(variant.files)
+                     if self.board.get((file, rank), ("", "", ""))[:2] == (castling.king, side)]
+            marked = [file for file in kings if self.board[(file, rank)][2] == "enhanced"]
+            rooks = sorted(file for file in range(variant.files)
+                           if (piece := self.board.get((file, rank))) is not None and piece[1] == side
+                           and piece[0] in castling.rooks and piece[2] == "enhanced")
+            for square, piece in self.board.items():
+                if piece[1] == side and piece[2] == "enhanced" and piece[0] in self.table.castling_letters \
+                        and square[1] != rank:
+                    raise self.error(f"a castling right ('+') on {_name(*square)}, off the castling rank "
+                                     f"{rank + 1}")
+            if not rooks:
+                if marked:
+                    raise self.error(f"the castling king on {_name(marked[0], rank)} has a right ('+') but "
+                                     "no rook has")
+                continue
+            if len(marked) != 1:
+                raise self.error(f"castling rooks on rank {rank + 1} have rights ('+') but "
+                                 f"{'no king has' if not marked else 'several kings have'}")
+            king = marked[0]
+            kingside = [file for file in rooks if file > king]
+            queenside = [file for file in rooks if file < king]
+            if len(kingside) > 1 or len(queenside) > 1:
+                raise self.error(f"more than one rook on one side of the king on rank {rank + 1} has a "
+                                 "castling right ('+')")
+            base = "A" if side == "first" else "a"
+            if variant.chess960:
+                if len(kings) > 1:
+                    text += chr(ord(base) + king)
+                text += "".join(chr(ord(base) + file) for file in kingside + queenside)
+            else:
+                king_letter, queen_letter = ("K", "Q") if side == "first" else ("k", "q")
+                text += (king_letter if kingside else "") + (queen_letter if queenside else "")
+        return text or "-"
+
+    def en_passant(self) -> str:
+        """The square passed over by the piece marked ``-`` for its double step, where
+        Fairy-Stockfish writes it after the move (see its ``do_move``)."""
+        table = self.table
+        variant = table.variant
+        mover: Side = "second" if self.active == "first" else "first"
+        forward = 1 if mover == "first" else -1
+        squares: list[tuple[int, int]] = []
+        for (file, rank), (letter, side, state) in self.board.items():
+            if state != "diminished" or letter not in table.double_step:
+                continue
+            if side != mover:
+                raise self.error(f"{_name(file, rank)}: only the side that has just moved has a piece marked "
+                                 "'-' for its double step")
+            passed = (file, rank - forward)
+            if self.board.get(passed) is not None or not 0 <= passed[1] < variant.ranks:
+                raise self.error(f"{_name(file, rank)}: the square its double step passed over, "
+                                 f"{_name(*passed)}, is not empty")
+            if not _is_pawn(table.types[letter]) or self._takers(passed, mover):
+                squares.append(passed)
+        if not squares:
+            return "-"
+        # Fairy-Stockfish lists its en passant squares from a1 onward, rank by rank.
+        return "".join(_name(*square) for square in sorted(squares, key=lambda s: (s[1], s[0])))
+
+    def _takers(self, passed: tuple[int, int], mover: Side) -> bool:
+        double_step = self.table.variant.double_step
+        assert double_step is not None
+        if any(not _is_pawn(self.table.types[letter]) for letter in double_step.en_passant
+               if letter in self.table.types):
+            return True
+        forward = 1 if mover == "first" else -1
+        for file in (passed[0] - 1, passed[0] + 1):
+            piece = self.board.get((file, passed[1] + forward))
+            if piece is not None and piece[1] == self.active and piece[2] != "enhanced" \
+                    and _is_pawn(self.table.types[piece[0]]):
+                return True
+        return False
+
+
+def _is_pawn(piece: PieceType) -> bool:
+    """Whether a type is Fairy-Stockfish's pawn (its built-in type, whose double steps are the
+    ones it writes an en passant square for only when a pawn could take)."""
+    return piece.name == "pawn" if piece.name else piece.letter.lower() == "p"
