@@ -55,6 +55,9 @@ class PieceType:
     """The PIN letter in GGN and FEEN (uppercase); ``None``: the letter, uppercased. Lets a game
     keep its own GGN letters where Fairy-Stockfish's FEN uses others (xiangqi's general is
     ``G`` in GGN, ``k`` in FEN)."""
+    synonym: str | None = None
+    """Another FEN letter read as this type, never written (Fairy-Stockfish's
+    ``pieceToCharSynonyms``: xiangqi's horse is ``n``, also read as ``h``)."""
 
 
 @dataclass(frozen=True, slots=True)
