@@ -153,7 +153,7 @@ def _table(variant: Variant) -> _Table:
             # A type Fairy-Stockfish would know as a custom piece, numbered in the order defined.
             order[letter] = _FSF_CUSTOM + number
     for piece in variant.pieces:
-        synonym = getattr(piece, "synonym", None)
+        synonym = piece.synonym
         if synonym and synonym.lower() not in types:
             types[synonym.lower()] = piece
     promotion = variant.promotion
