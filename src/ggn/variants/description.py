@@ -113,6 +113,9 @@ class DoubleStep:
     regions: tuple[Region, Region]
     types: frozenset[str] = frozenset("p")
     en_passant: frozenset[str] = frozenset("p")
+    passant_regions: tuple[Region, Region] | None = None
+    """The squares passed over that each side (first's, second's) may take en passant on,
+    in the board's frame (``None``: any; Fairy-Stockfish's ``enPassantRegion``, horde's)."""
 
 
 @dataclass(frozen=True, slots=True)
