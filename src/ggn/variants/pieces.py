@@ -27,7 +27,7 @@ from ggn.cell import Cell
 
 __all__ = [
     "Drop", "Game", "Mode", "Movement", "Piece", "Square", "Vector", "View", "build", "destinations", "drops",
-    "ranks", "squares",
+    "lame_path", "ranks", "squares",
 ]
 
 Vector = tuple[int, int]
@@ -55,11 +55,26 @@ class Movement:
 
     ``within`` limits the destinations (``None``: anywhere; a palace, one side of a river).
     ``target``, a PIN as in ``also``, is the one piece a capture takes (``mode="capture"``).
-    ``lame`` makes each step blockable: the square half-way along it (each coordinate halved,
-    rounded toward zero: a xiangqi horse's leg, an elephant's eye) must be empty as well.
+    ``lame`` makes each step blockable: the squares a lame leaper passes on its way
+    (:func:`lame_path`, Fairy-Stockfish's: along the longer axis while it is the longer, then
+    diagonally) must be empty as well; for a knight, an alfil or a dabbaba that is the one
+    square half-way along the step (a xiangqi horse's leg, an elephant's eye), for a zebra
+    (janggi's elephant) the orthogonal square and the diagonal one beyond it.
     ``hops`` makes a hopper: of the squares passed over, exactly that many hold a piece (of
     either side), written ``deny {square: "empty"}``, one possibility for each choice of them;
     the others must be empty (the xiangqi cannon's capture over its screen).
+    ``grasshopper`` (with ``hops=1``): the piece hopped over stands on the last square passed
+    over, right before the destination (Betza's ``g``: a grasshopper lands just beyond it).
+
+    ``en_passant`` (on a ``mode="capture"`` movement, as Betza's ``e`` reads in
+    Fairy-Stockfish): this capture may also take en passant. Where an enemy piece has just
+    made a double step, the square it passed over counts as holding it for this movement: the
+    piece may move there (it is empty) and takes the piece that passed. Fairy-Stockfish marks
+    the whole piece type, and lets it capture en passant onto any square its capture-only
+    moves reach that no move of it without capture reaches; :func:`ggn.variants.betza.parse`
+    sets the flag on exactly those movements (the capture-only ones of a text with ``e``).
+    :func:`destinations` lists ordinary captures only: the document maker adds the en passant
+    possibilities, which depend on the rules of double steps.
     """
 
     vectors: tuple[Vector, ...]
@@ -72,6 +87,8 @@ class Movement:
     target: str | None = None
     lame: bool = False
     hops: int = 0
+    grasshopper: bool = False
+    en_passant: bool = False
 
     def __post_init__(self) -> None:
         if not self.vectors or (0, 0) in self.vectors:
@@ -82,6 +99,10 @@ class Movement:
             raise ValueError(f"a movement with a target captures it: mode 'capture', not {self.mode!r}")
         if self.hops < 0:
             raise ValueError(f"a movement hops over 0 or more pieces, got {self.hops}")
+        if self.grasshopper and self.hops != 1:
+            raise ValueError(f"a grasshopper hops over one piece: hops 1, not {self.hops}")
+        if self.en_passant and self.mode != "capture":
+            raise ValueError(f"an en passant movement captures: mode 'capture', not {self.mode!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,9 +200,35 @@ class View:
         return value if value in ("empty", "enemy") else self.qpi(value)
 
 
-def _screens(path: list[str], hops: int) -> Iterable[tuple[dict[str, str], dict[str, str]]]:
+def lame_path(vector: Vector) -> tuple[Vector, ...]:
+    """The squares a lame leaper passes on one step, as offsets from its start, near to far:
+    along the longer axis while it is the longer, then diagonally (Fairy-Stockfish's path).
+
+    >>> lame_path((1, 2)), lame_path((2, 2)), lame_path((2, 3)), lame_path((-2, 0))
+    (((0, 1),), ((1, 1),), ((0, 1), (1, 2)), ((-1, 0),))
+    """
+    file, rank = vector
+    toward = ((file > 0) - (file < 0), (rank > 0) - (rank < 0))
+    at = (0, 0)
+    out: list[Vector] = []
+    while True:
+        longer = abs(file - at[0]) - abs(rank - at[1])
+        at = (at[0] + (toward[0] if longer >= 0 else 0), at[1] + (toward[1] if longer <= 0 else 0))
+        if at == vector:
+            return tuple(out)
+        out.append(at)
+
+
+def _screens(
+    path: list[str], hops: int, last: bool = False
+) -> Iterable[tuple[dict[str, str], dict[str, str]]]:
     """Each way to pass over ``path`` with exactly ``hops`` of its squares occupied: the ``must``
-    (the others empty) and the ``deny`` (those not empty), both from near to far."""
+    (the others empty) and the ``deny`` (those not empty), both from near to far. ``last``: the
+    one occupied square is the last of the path (a grasshopper's hurdle)."""
+    if last:
+        if path:
+            yield (dict.fromkeys(path[:-1], "empty"), {path[-1]: "empty"})
+        return
     for screens in combinations(path, hops):
         yield ({name: "empty" for name in path if name not in screens},
                dict.fromkeys(screens, "empty"))
@@ -204,22 +251,23 @@ def _possibilities(
         modes = ("empty", "enemy") if movement.mode == "both" else (
             ("empty",) if movement.mode == "move" else ("enemy",))
     for file, rank in movement.vectors:
-        leg = (int(file / 2), int(rank / 2)) if movement.lame else (0, 0)
+        legs = lame_path((file, rank)) if movement.lame else ()
         path: list[str] = []
         step = 0
         while movement.last is None or step < movement.last:
-            if leg != (0, 0):  # the square half-way along this step must be empty too
-                name = names.get((source[0] + step * file + leg[0], source[1] + step * rank + leg[1]))
-                if name is None:
+            if legs:  # the squares a lame step passes must be empty too
+                at = (source[0] + step * file, source[1] + step * rank)
+                passed = [names.get((at[0] + x, at[1] + y)) for x, y in legs]
+                if None in passed:
                     break
-                path.append(name)
+                path.extend(name for name in passed if name is not None)
             step += 1
             square = (source[0] + step * file, source[1] + step * rank)
             name = names.get(square)
             if name is None:
                 break
             if step >= movement.first and (movement.within is None or square in movement.within):
-                for must_path, deny in _screens(path, movement.hops):
+                for must_path, deny in _screens(path, movement.hops, movement.grasshopper):
                     for mode in modes:
                         must = {**must_path, name: mode, **extra}
                         yield name, ({"must": must, "deny": deny} if deny else {"must": must})
