@@ -39,6 +39,7 @@ from ggn.errors import (
     NotFoundError,
     PositionError,
     UnmappedPieceError,
+    VariantError,
     Violation,
 )
 from ggn.gan import LegacyPiece
@@ -91,6 +92,7 @@ ERRORS = [
     ConversionError("cannot say it", "/board_patch/e4"),
     UnmappedPieceError(LegacyPiece.parse("CHESS:ROOK"), "no QPI for CHESS:ROOK", "/board_patch/a1"),
     LabelError("x-y", "'x-y' is not a CELL", "/board_check/x-y"),
+    VariantError("unknown option 'foo'", "my.ini", 3, "foo"),
 ]
 
 
@@ -132,7 +134,7 @@ def test_every_exception_class_is_defined_in_errors() -> None:
 
 def test_the_hierarchy_is_kept() -> None:
     assert issubclass(NotFoundError, GGNError) and issubclass(NotFoundError, KeyError)
-    for cls in (NotationError, DocumentError, PositionError, IllegalMoveError, ConversionError):
+    for cls in (NotationError, DocumentError, PositionError, IllegalMoveError, ConversionError, VariantError):
         assert cls.__bases__ == (GGNError,), cls
     assert issubclass(UnmappedPieceError, ConversionError) and issubclass(LabelError, ConversionError)
     assert NotationTypeError.__bases__ == (NotationError, TypeError)

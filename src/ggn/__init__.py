@@ -32,6 +32,7 @@ from ggn.errors import (
     NotFoundError,
     PositionError,
     UnmappedPieceError,
+    VariantError,
     Violation,
 )
 from ggn.feen import Feen
@@ -84,6 +85,7 @@ __all__ = [
     "StateValue",
     "Transition",
     "UnmappedPieceError",
+    "VariantError",
     "Violation",
     "lint",
     "load_schema",

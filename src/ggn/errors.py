@@ -17,6 +17,9 @@ not know this package.
 - :class:`IllegalMoveError`: a move played where it is not legal.
 - :class:`ConversionError` (with :class:`UnmappedPieceError` and
   :class:`LabelError`): legacy GGN that cannot be said in GGN 1.0.0 terms.
+- :class:`VariantError`: a variant description (Fairy-Stockfish's ``variants.ini`` syntax)
+  that is malformed or asks for a rule this library cannot play; it names the source, the
+  line and the option.
 
 Every exception class of the package is defined here; the modules that raise
 them re-export them (``ggn.position.PositionError`` is this ``PositionError``).
@@ -43,6 +46,7 @@ __all__ = [
     "NotationTypeError",
     "PositionError",
     "UnmappedPieceError",
+    "VariantError",
     "Violation",
     "extend",
     "pointer",
@@ -269,3 +273,29 @@ class LabelError(ConversionError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.label, str(self), self.where))
+
+
+class VariantError(GGNError):
+    """A variant description that is malformed or that this library cannot play.
+
+    ``source`` names where the text came from (a file name, ``"<ini>"``), ``line`` is the
+    one-based line at fault (``None`` when the fault is no one line's, such as a section that is
+    missing), ``option`` the option it concerns (``None`` for a fault of syntax), and ``reason``
+    says what is wrong. The message reads ``SOURCE:LINE: REASON``, as compilers write it.
+
+    >>> str(VariantError("unknown option 'foo'", "my.ini", 3, "foo"))
+    "my.ini:3: unknown option 'foo'"
+    """
+
+    def __init__(
+        self, reason: str, source: str = "<ini>", line: int | None = None, option: str | None = None
+    ) -> None:
+        self.reason = reason
+        self.source = source
+        self.line = line
+        self.option = option
+        where = source if line is None else f"{source}:{line}"
+        super().__init__(f"{where}: {reason}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.reason, self.source, self.line, self.option))
