@@ -381,15 +381,18 @@ def _castling(reader: _Reader, number: int, board: dict[tuple[int, int], _Piece]
             piece = board.get(square)
             return piece is not None and piece.side == side and piece.letter in letters
 
-        if upper == "K":
-            file = castling.rook_files[0] if castling.rook_files[0] is not None else last
-            file = min(file, last)
-            while file > 0 and not holds((file, rank), castling.rooks):
-                file -= 1
-        elif upper == "Q":
-            file = castling.rook_files[1]
-            while file < last and not holds((file, rank), castling.rooks):
-                file += 1
+        if upper in ("K", "Q"):
+            # The outermost rook on that side, from the rook's file inward (Fairy-Stockfish's
+            # reading: a rook that is not in the corner in a game that is not chess960).
+            outer = castling.rook_files[0] if upper == "K" else castling.rook_files[1]
+            if outer is None:
+                outer = last
+            files = range(min(outer, last), -1, -1) if upper == "K" else range(outer, last + 1)
+            file = next((f for f in files if holds((f, rank), castling.rooks)), -1)
+            if file < 0:
+                raise reader.error(number, f"castling right {ch!r} needs a castling rook on the "
+                                           f"{'king' if upper == 'K' else 'queen'}'s side of rank {rank + 1}",
+                                   offset, offset + 1)
         elif ch.isascii() and "A" <= upper <= chr(ord("A") + last):
             file = ord(upper) - ord("A")
         else:
@@ -637,6 +640,9 @@ class _Writer:
             if self.board.get(passed) is not None or not 0 <= passed[1] < variant.ranks:
                 raise self.error(f"{_name(file, rank)}: the square its double step passed over, "
                                  f"{_name(*passed)}, is not empty")
+            regions = variant.double_step.passant_regions if variant.double_step is not None else None
+            if regions is not None and passed not in regions[0 if self.active == "first" else 1]:
+                continue
             if not _is_pawn(table.types[letter]) or self._takers(passed, mover):
                 squares.append(passed)
         if not squares:
