@@ -27,6 +27,7 @@ import ggn.position
 import ggn.rules
 import ggn.rules._system
 import ggn.schemas
+import ggn.variants.registry
 from ggn import Feen, GGNError, Position, Qpi, Transition
 from ggn.cli import run
 from ggn.errors import (
@@ -160,7 +161,7 @@ FOUR = "chess, shogi, xiangqi, makruk"
         (ggn.games.start, "go", f"no game 'go'; there are: {FOUR}"),
         (ggn.rules.rule_system, "go", f"no rule system 'go'; there are: {FOUR}"),
         (ggn.schemas.load_schema, "gan", "no schema 'gan'; there are: ggn, lcn, stn"),
-        (ggn.convert.builtin_mapping, "go", f"no built-in mapping 'go'; there are: {FOUR}"),
+        (ggn.variants.registry.legacy_mapping, "go", f"no built-in mapping 'go'; there are: {FOUR}"),
     ],
     ids=["games.ruleset", "games.start", "rules.rule_system", "schemas.load_schema", "builtin_mapping"],
 )
@@ -172,7 +173,8 @@ def test_an_unknown_name_is_not_found(lookup: Callable[[str], object], name: str
 
 
 @pytest.mark.parametrize(
-    "lookup", [ggn.games.ruleset, ggn.rules.rule_system, ggn.schemas.load_schema, ggn.convert.builtin_mapping]
+    "lookup",
+    [ggn.games.ruleset, ggn.rules.rule_system, ggn.schemas.load_schema, ggn.variants.registry.legacy_mapping],
 )
 def test_a_name_that_is_not_a_string_is_a_type_error(lookup: Callable[[object], object]) -> None:
     with pytest.raises(TypeError, match="name must be a str, got int"):

@@ -25,17 +25,11 @@ from ggn import (
     Ruleset,
 )
 from ggn._types import Side
-from ggn.convert import (
-    BUILTIN_MAPPINGS,
-    Conversion,
-    GanMapping,
-    Note,
-    builtin_mapping,
-    convert,
-    load_mapping,
-)
+from ggn.convert import Conversion, GanMapping, Note, convert, load_mapping
 from ggn.legacy_eval import entry_transition, where
 from ggn.stn import Transition
+from ggn.variants.registry import legacy_mapping as builtin_mapping
+from ggn.variants.registry import legacy_names
 
 VECTORS = Path(__file__).parent / "vectors" / "convert"
 
@@ -116,7 +110,7 @@ START = {
 }
 
 
-@pytest.mark.parametrize("name", BUILTIN_MAPPINGS)
+@pytest.mark.parametrize("name", legacy_names())
 def test_builtin_mappings_use_the_start_positions_letters(name: str) -> None:
     mapping = builtin_mapping(name)
     placement, _, styles = START[name].split(" ")
@@ -132,7 +126,7 @@ def test_builtin_mappings_use_the_start_positions_letters(name: str) -> None:
 
 
 def test_builtin_tables() -> None:
-    assert BUILTIN_MAPPINGS == ("chess", "shogi", "xiangqi", "makruk")
+    assert legacy_names() == ("chess", "shogi", "xiangqi", "makruk")
     assert builtin_mapping("chess").to_value() == {
         "CHESS:KING": "C:K^", "CHESS:QUEEN": "C:Q", "CHESS:ROOK": "C:R", "CHESS:BISHOP": "C:B",
         "CHESS:KNIGHT": "C:N", "CHESS:PAWN": "C:P",

@@ -49,6 +49,9 @@ STNS = ['{"toggle": true}', '{"board_diff": {"e2": null, "e4": "C:P"}, "toggle":
         '{"board_diff": {"z99": "C:P"}}', '{"first_player_hand_diff": {"c:p": -5}}', "1e999", "{"]
 NUMBERS = ["0", "1", "2", "-1", "x", "", "1.5", "\u0663", "65", "99999999999999999999", "1" * 5000]
 KINDS = tuple(DOCUMENTS)
+FENS = ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w - e3 0 1", "8/8/8/8/8/8/8/8 x - - 0 1", "4k3 w", "", "9999999 w - - 0 1"]
+MOVES = ["e2e4", "C:P e2-e4", "P@e4", "e7e8q", "e2e9", "", "C:P e2-e4=C:Q", "a0a1", "x" * 300]
 
 
 def _choices(action: argparse.Action) -> list[str]:
@@ -72,6 +75,12 @@ def value_for(draw: st.DrawFn, action: argparse.Action, files: dict[str, str]) -
         return draw(st.sampled_from([*NUMBERS, "16", "17", "100000000"]))
     if dest == "rules":
         return draw(st.one_of(st.sampled_from([*GAMES, "go"]), paths))
+    if dest == "game":
+        return draw(st.sampled_from([*GAMES, "go", ""]))
+    if dest == "fen":
+        return draw(st.sampled_from(FENS))
+    if dest == "moves":
+        return draw(st.sampled_from(MOVES))
     if dest == "stn":
         return draw(st.one_of(st.sampled_from(STNS), paths))
     if dest == "mapping":

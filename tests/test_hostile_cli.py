@@ -202,6 +202,10 @@ EVERY_COMMAND = [
     ("generate", "makruk"),
     ("convert", "-", "--mapping", "chess"),
     ("perft", "chess", "1"),
+    ("variants",),
+    ("legal", "chess"),
+    ("play", "chess", "C:P e2-e4"),
+    ("position", "chess", "--feen", CHESS_START, "--to", "feen"),
     ("--help",),
 ]
 

@@ -9,10 +9,11 @@ import pytest
 
 import ggn.convert
 from ggn import Cell, DocumentError, GGNError, LegacyEntry, LegacyPiece, LegacyRuleset, Qpi
-from ggn.convert import Conversion, Note, builtin_mapping, convert
+from ggn.convert import Conversion, Note, convert
 from ggn.gan import Gan
 from ggn.legacy import LegacyPieceRules, LegacySourceRules
 from ggn.legacy_eval import GanMapping, entry_holds, entry_transition
+from ggn.variants.registry import legacy_mapping as builtin_mapping
 
 CHESS = builtin_mapping("chess")
 NAMES = ("KING", "QUEEN", "ROOK", "BISHOP", "KNIGHT", "PAWN")

@@ -25,14 +25,13 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import IO, Any, ClassVar, Final, NoReturn, Protocol, TypeVar
 
-from ggn import games
 from ggn._decimal import decimal_value, shown, shown_tuple
 from ggn._document import Document
 from ggn._json import DEFAULT_MAX_ERRORS, Source, clip, decode, dumps, quote, read_file
 from ggn.cell import Cell, Hand
-from ggn.convert import BUILTIN_MAPPINGS, builtin_mapping, convert
+from ggn.convert import convert
 from ggn.epin import Epin
-from ggn.errors import DocumentError, GGNError, NotationError, Violation
+from ggn.errors import DocumentError, GGNError, NotationError, NotFoundError, Violation
 from ggn.feen import Feen
 from ggn.gan import Gan
 from ggn.lcn import Conditions
@@ -42,13 +41,15 @@ from ggn.linter import lint
 from ggn.pin import Pin
 from ggn.position import Position
 from ggn.qpi import Qpi
-from ggn.rules import MAX_PERFT_DEPTH, divide, perft, rule_system
-from ggn.rules import names as rule_names
+from ggn.rules import MAX_PERFT_DEPTH, Play, divide, perft
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
 from ggn.sin import Sin
 from ggn.stn import Transition
 from ggn.transitions import diff
+from ggn.variants import uci
+from ggn.variants.fen import is_feen
+from ggn.variants.registry import Catalogue, Entry, legacy_mapping, legacy_names
 
 __all__ = ["main", "run"]
 
@@ -345,14 +346,15 @@ def _build_parser(out: _Stream, err: _Stream) -> argparse.ArgumentParser:
         formatter_class=formatter,
     )
     moves.add_argument("rules", nargs="?", default="chess", metavar="RULES",
-                       help="a built-in game "
-                            f"({', '.join(games.names())}), else a GGN file, or - for standard "
-                            "input (./chess names a file called chess); default: chess")
+                       help="a game's name (ggn variants lists them; --ini adds more), else a GGN "
+                            "file, or - for standard input (./chess names a file called chess); "
+                            "default: chess")
     moves.add_argument("feen", nargs="?", metavar="FEEN",
                        help="the position; default: the built-in game's start position")
     moves.add_argument("--format", choices=["text", "json"], default="text",
                        help="text: one move per line as 'PIECE SOURCE-DESTINATION' (default); "
                             "json: a list of objects")
+    _add_ini(moves)
 
     apply_cmd = commands.add_parser(
         "apply", help="apply an STN transition to a FEEN position",
@@ -385,12 +387,13 @@ def _build_parser(out: _Stream, err: _Stream) -> argparse.ArgumentParser:
 
     generate = commands.add_parser(
         "generate", help="write the complete GGN document of a game",
-        description="Print the complete GGN 1.0.0 document of a built-in game as JSON.",
-        epilog="example:\n  ggn generate chess > chess.json",
+        description="Print the complete GGN 1.0.0 document of a game as JSON, made from the "
+                    "game's description.",
+        epilog="examples:\n  ggn generate chess > chess.json\n  ggn generate capablanca --indent 0\n"
+               "  ggn generate mygame --ini my.ini",
         formatter_class=formatter,
     )
-    generate.add_argument("game", choices=list(games.names()), metavar="GAME",
-                          help="one of: " + ", ".join(games.names()))
+    _add_game(generate)
     generate.add_argument("--indent", type=_INDENT, default=2, metavar="N",
                           help=f"indentation of the JSON, 0 to {_MAX_INDENT} (default 2; 0 for "
                                "one line)")
@@ -399,7 +402,7 @@ def _build_parser(out: _Stream, err: _Stream) -> argparse.ArgumentParser:
         "convert", help="rewrite a legacy GGN document as GGN 1.0.0",
         description="Rewrite a legacy GGN document as GGN 1.0.0 and print it as JSON. Legacy "
                     "pieces (GAN) become QPI through a mapping: a built-in one "
-                    f"({', '.join(BUILTIN_MAPPINGS)}) or a JSON file of GAN to QPI. What "
+                    f"({', '.join(legacy_names())}) or a JSON file of GAN to QPI. What "
                     "GGN 1.0.0 cannot hold is reported on stderr, one note per line with its "
                     "JSON Pointer into the legacy document: the effects (board_patch and hand "
                     "fields) go, as STN transitions keyed like the new document, to the file "
@@ -415,7 +418,7 @@ def _build_parser(out: _Stream, err: _Stream) -> argparse.ArgumentParser:
                                                            "standard input")
     convert_cmd.add_argument("--mapping", default=None, metavar="NAME|FILE",
                              help="the GAN to QPI mapping: a built-in name "
-                                  f"({', '.join(BUILTIN_MAPPINGS)}), else a JSON file or - for "
+                                  f"({', '.join(legacy_names())}), else a JSON file or - for "
                                   "standard input; default: the built-in mapping of the "
                                   "document's game, when every piece belongs to one built-in game")
     convert_cmd.add_argument("--effects", metavar="OUT",
@@ -427,27 +430,154 @@ def _build_parser(out: _Stream, err: _Stream) -> argparse.ArgumentParser:
                              help=f"indentation of the JSON, 0 to {_MAX_INDENT} (default 2; 0 "
                                   "for one line)")
 
-    perft_cmd = commands.add_parser(
-        "perft", help="count the legal move paths of a built-in game",
-        description="Count the legal move paths of DEPTH plies from a position of a built-in "
-                    "game (its start position unless --feen is given), under the game's rule "
-                    "system: legal moves, promotion choices, castling, en passant, drops. The "
-                    "position must have the game's board shape (exit 1 otherwise, before any "
-                    "board is built).",
-        epilog="examples:\n  ggn perft chess 3          # 8902\n"
-               "  ggn perft shogi 2 --divide\n"
-               "  ggn perft chess 2 --feen '+r3+k^2+r/8/8/8/8/8/8/+R3+K^2+R / C/c'",
+    _add_variant_commands(commands, formatter)
+    return parser
+
+
+_INI_HELP = ("a variants.ini file (Fairy-Stockfish's syntax) whose variants are added to the "
+             "games, for this command; repeat it for several files (a later file may inherit from "
+             "an earlier one's variants)")
+_FEN_EXAMPLE = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+_MY_INI = "[tinyhouse:crazyhouse]\\nmaxRank = 6\\nstartFen = ..."
+
+
+def _add_ini(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--ini", action="append", default=[], metavar="FILE", help=_INI_HELP)
+
+
+def _add_game(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", metavar="GAME",
+                        help="a game's name: ggn variants lists them (and --ini adds more)")
+    _add_ini(parser)
+
+
+def _add_position(parser: argparse.ArgumentParser, *, positional: bool) -> None:
+    """The position options of a command: FEEN (as an argument, or --feen) or --fen."""
+    if positional:
+        parser.add_argument("feen", nargs="?", metavar="FEEN",
+                            help="the position in FEEN (default: the game's start); put -- "
+                                 "before one that starts with '-'")
+    else:
+        parser.add_argument("--feen", metavar="FEEN", help="the position in FEEN")
+    parser.add_argument("--fen", metavar="FEN",
+                        help="the position in Fairy-Stockfish's FEN of the game (standard FEN "
+                             "for chess)")
+
+
+def _add_notation(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--notation", choices=["ggn", "uci"], default="ggn",
+                        help=f"how {what}: ggn, 'PIECE SOURCE-DESTINATION[=CHOICE]' such as "
+                             "'C:P e2-e4' (default); uci, Fairy-Stockfish's strings such as "
+                             "e2e4, e7e8q, P@e5, b2h8+")
+
+
+def _add_variant_commands(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
+    variants = commands.add_parser(
+        "variants", help="list the games: the built-in variants, and those of --ini files",
+        description="List every game the library plays: Fairy-Stockfish's variants under their "
+                    "own names, described as data (docs/VARIANTS.md says which of its variants "
+                    "are built in, and why the others are not), then the variants of each --ini "
+                    "file. Text: one game a line, its name, board (files x ranks) and where it "
+                    "comes from. JSON: a list of objects with name, board ([files, ranks]), "
+                    "source, start (FEEN), fen (Fairy-Stockfish's FEN) and description.",
+        epilog="examples:\n  ggn variants\n  ggn variants --format json\n"
+               "  ggn variants --ini my.ini      # my.ini: " + _MY_INI,
         formatter_class=formatter,
     )
-    perft_cmd.add_argument("game", choices=list(rule_names()), metavar="GAME",
-                           help="one of: " + ", ".join(rule_names()))
+    variants.add_argument("--format", choices=["text", "json"], default="text",
+                          help="text for people (default) or json for programs")
+    _add_ini(variants)
+
+    legal = commands.add_parser(
+        "legal", help="list the legal moves of a position of a game",
+        description="List the legal moves of a position of a game (its start position unless "
+                    "one is given, as FEEN or with --fen), under the game's rules: promotion "
+                    "choices, castling, en passant, drops, check. A position whose game has "
+                    "ended has none. Text: one move a line. JSON: with --notation uci, a list "
+                    "of Fairy-Stockfish's move strings; with ggn, a list of objects (piece, "
+                    "source, destination, choice, transition as STN).",
+        epilog="examples:\n  ggn legal chess\n  ggn legal capablanca --notation uci --format json\n"
+               f"  ggn legal chess --fen '{_FEN_EXAMPLE}'\n"
+               "  ggn legal shogi '4k^4/9/9/9/9/9/9/9/4K^4 P/ S/s' --notation uci",
+        formatter_class=formatter,
+    )
+    _add_game(legal)
+    _add_position(legal, positional=True)
+    _add_notation(legal, "moves are written")
+    legal.add_argument("--format", choices=["text", "json"], default="text",
+                       help="text: one move a line (default); json: a list")
+
+    perft_cmd = commands.add_parser(
+        "perft", help="count the legal move paths of a game",
+        description="Count the legal move paths of DEPTH plies from a position of a game (its "
+                    "start position unless --feen or --fen is given), under the game's rules: "
+                    "legal moves, promotion choices, castling, en passant, drops. The count is "
+                    "the last line. With --divide, each legal move comes first with the paths "
+                    "after it ('C:P e2-e4: 20', or 'e2e4: 20' with --notation uci, as engines "
+                    "print it), and the last line is 'total: N'. The position must have the "
+                    "game's board shape (exit 1 otherwise, before any board is built).",
+        epilog="examples:\n  ggn perft chess 3          # 8902\n"
+               "  ggn perft chess 3 --divide --notation uci\n"
+               "  ggn perft shogi 2 --divide\n"
+               "  ggn perft chess 2 --feen '+r3+k^2+r/8/8/8/8/8/8/+R3+K^2+R / C/c'\n"
+               "  ggn perft chess 2 --fen 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1'",
+        formatter_class=formatter,
+    )
+    _add_game(perft_cmd)
     perft_cmd.add_argument("depth", type=_DEPTH, metavar="DEPTH",
                            help=f"plies to count, 0 to {MAX_PERFT_DEPTH} (the paths grow "
                                 "exponentially with the depth: no deeper count would finish)")
-    perft_cmd.add_argument("--feen", metavar="FEEN", help="the position; default: the game's start")
+    where = perft_cmd.add_mutually_exclusive_group()
+    where.add_argument("--feen", metavar="FEEN", help="the position in FEEN; default: the game's start")
+    where.add_argument("--fen", metavar="FEN",
+                       help="the position in Fairy-Stockfish's FEN of the game (standard FEN for chess)")
     perft_cmd.add_argument("--divide", action="store_true",
                            help="also print each legal move with the paths after it")
-    return parser
+    _add_notation(perft_cmd, "--divide writes the moves")
+
+    play = commands.add_parser(
+        "play", help="play moves in a game and print the position after them",
+        description="Play MOVEs, one after the other, from a position of a game (its start "
+                    "position unless one is given, as FEEN before the moves or with --fen), and "
+                    "print the position after them: FEEN, or with --to fen Fairy-Stockfish's FEN "
+                    "(the move counters carried on from --fen's, or 0 and 1). If the game has "
+                    "ended, a second line says how. A move that is not legal where it is played "
+                    "is invalid input (exit 1): the message names it and lists the legal moves.",
+        epilog="examples:\n  ggn play chess e2e4 e7e5 g1f3 --notation uci\n"
+               "  ggn play chess 'C:P e2-e4' 'c:P e7-e5'\n"
+               "  ggn play chess f2f3 e7e5 g2g4 d8h4 --notation uci   # ... second player wins by checkmate\n"
+               f"  ggn play chess --fen '{_FEN_EXAMPLE}' e7e5 --notation uci --to fen\n"
+               "  ggn play crazyhouse e2e4 d7d5 e4d5 d8d5 --notation uci --to fen",
+        formatter_class=formatter,
+    )
+    _add_game(play)
+    play.add_argument("moves", nargs="*", metavar="MOVE",
+                      help="the moves, in the --notation's form; the first argument is the "
+                           "starting position instead when it is a FEEN")
+    play.add_argument("--fen", metavar="FEN",
+                      help="the starting position in Fairy-Stockfish's FEN of the game")
+    _add_notation(play, "the moves are written")
+    play.add_argument("--to", choices=["feen", "fen"], default="feen",
+                      help="how the position after the moves is written: feen (default) or fen")
+
+    position = commands.add_parser(
+        "position", help="rewrite a position of a game between FEN and FEEN",
+        description="Read a position of a game, in Fairy-Stockfish's FEN (--fen) or in FEEN "
+                    "(--feen), and write it in the form --to names. FEEN holds no move "
+                    "counters: a FEN written from FEEN has 0 and 1, and one written from a FEN "
+                    "keeps the FEN's. A position that is not one of the game (its board's "
+                    "shape, a piece it does not have) is invalid input: exit 1.",
+        epilog="examples:\n  ggn position chess --fen '" + _FEN_EXAMPLE + "' --to feen\n"
+               "  ggn position xiangqi --feen "
+               "'rheag^aehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAG^AEHR / X/x' --to fen",
+        formatter_class=formatter,
+    )
+    _add_game(position)
+    given = position.add_mutually_exclusive_group(required=True)
+    given.add_argument("--fen", metavar="FEN", help="the position in Fairy-Stockfish's FEN of the game")
+    given.add_argument("--feen", metavar="FEEN", help="the position in FEEN")
+    position.add_argument("--to", choices=["feen", "fen"], required=True,
+                          help="the form to write the position in")
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
@@ -702,12 +832,15 @@ def _check_file(name: str, what: str, known: Sequence[str], option: str = "") ->
 def _moves(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
     # The position is read before the document, and its board built only once both are known
     # to be good (a built-in game's rule system checks the board's shape first).
-    if args.rules in games.names():
+    catalogue = _catalogue(args, stdin)
+    if args.rules in catalogue:
         feen = None if args.feen is None else Feen.parse(args.feen)
-        system = rule_system(args.rules)
+        system = catalogue.rules(args.rules)
         rules, position = system.ruleset, system.position(feen)  # no FEEN: the game's start
     else:
-        _check_file(args.rules, "game", games.names())
+        _check_file(args.rules, "game", ["ggn variants lists them"])
+        if args.rules == "-" and "-" in args.ini:
+            raise _Exit(2, "standard input is read once: give RULES or --ini as a file")
         if args.feen is None:
             raise _Exit(2, "give a FEEN position after a GGN file (only a built-in game has a "
                            "default start position)")
@@ -761,8 +894,9 @@ def _diff(args: argparse.Namespace, out: _Stream, err: _Stream, _: IO[bytes] | N
     return 0
 
 
-def _generate(args: argparse.Namespace, out: _Stream, err: _Stream, _: IO[bytes] | None) -> int:
-    out.write(json.dumps(games.document(args.game), indent=args.indent or None) + "\n")
+def _generate(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
+    document = _entry(_catalogue(args, stdin), args.game).document()
+    out.write(json.dumps(document, indent=args.indent or None) + "\n")
     return 0
 
 
@@ -772,7 +906,7 @@ _GAMES_NAMED: Final = 8  # the most games a message names
 def _mapping(name: str | None, legacy: LegacyRuleset, stdin: IO[bytes] | None, err: _Stream) -> GanMapping:
     if name is None:
         games_named = {piece.gan.game.lower() for piece in legacy.pieces}
-        if len(games_named) != 1 or next(iter(games_named)) not in BUILTIN_MAPPINGS:
+        if len(games_named) != 1 or next(iter(games_named)) not in legacy_names():
             # A document can name thousands of games, of any length: a few are named, cut short.
             named = sorted(games_named)
             found = ", ".join(clip(game) for game in named[:_GAMES_NAMED]) or "none"
@@ -780,10 +914,10 @@ def _mapping(name: str | None, legacy: LegacyRuleset, stdin: IO[bytes] | None, e
                 found += f", ... ({len(named):,} in all)"
             raise _Exit(2, f"no built-in mapping covers the document's games ({found}); give one "
                            "with --mapping NAME|FILE")
-        return builtin_mapping(next(iter(games_named)))
-    if name.lower() in BUILTIN_MAPPINGS:
-        return builtin_mapping(name)
-    _check_file(name, "mapping", BUILTIN_MAPPINGS, "--mapping")
+        return legacy_mapping(next(iter(games_named)))
+    if name.lower() in legacy_names():
+        return legacy_mapping(name)
+    _check_file(name, "mapping", legacy_names(), "--mapping")
     mapping, violations = _load(GanMapping, name, stdin, DEFAULT_MAX_ERRORS,
                                 _read(name, stdin, "--mapping"))
     if mapping is None:
@@ -872,7 +1006,7 @@ def _convert(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[byt
         raise _Exit(2, "standard input is read once: give LEGACY or --mapping as a file")
     if args.effects is not None:
         inputs = [args.file]
-        if args.mapping is not None and args.mapping.lower() not in BUILTIN_MAPPINGS:
+        if args.mapping is not None and args.mapping.lower() not in legacy_names():
             inputs.append(args.mapping)  # a built-in mapping's name is no file read
         _check_output(args.effects, inputs, stdin)
     document = _document(LegacyRuleset, args.file, stdin, err)
@@ -895,15 +1029,183 @@ def _convert(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[byt
     return 0
 
 
-def _perft(args: argparse.Namespace, out: _Stream, err: _Stream, _: IO[bytes] | None) -> int:
-    rules = rule_system(args.game)
-    position = rules.position(args.feen)  # the game's board shape checked before it is built
+def _perft(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
+    game = _entry(_catalogue(args, stdin), args.game)
+    rules = game.rules
+    position = _position(game, args.feen, args.fen)  # the game's board shape checked before it is built
     if args.divide and args.depth > 0:
         split = divide(rules, args.depth, position)
-        out.write("".join(f"{play}: {count}\n" for play, count in split))
+        out.write("".join(f"{_move(game, position, play, args.notation)}: {count}\n"
+                          for play, count in split))
         out.write(f"total: {sum(count for _, count in split)}\n")
     else:
         out.write(f"{perft(rules, args.depth, position)}\n")
+    return 0
+
+
+# --- games and their positions -----------------------------------------------------------------
+def _catalogue(args: argparse.Namespace, stdin: IO[bytes] | None) -> Catalogue:
+    """The games a command knows: the built-ins, and the variants of each --ini file."""
+    catalogue = Catalogue()
+    if args.ini.count("-") > 1:
+        raise _Exit(2, "standard input is read once: give --ini - at most once")
+    for name in args.ini:
+        data = _read(name, stdin, "--ini")
+        try:
+            text = data if isinstance(data, str) else bytes(data).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise _Exit(1, f"--ini {_shown(name)}: not UTF-8 text ({error.reason} at byte "
+                           f"{error.start})") from None
+        catalogue.add_ini(text, _shown(name))
+    return catalogue
+
+
+_SUGGESTED: Final = 3  # the most names a message suggests for an unknown game
+
+
+def _entry(catalogue: Catalogue, name: str) -> Entry:
+    """A game by name; an unknown name is a usage error (exit 2), with the names it is close to."""
+    try:
+        return catalogue.entry(name)
+    except NotFoundError:
+        pass
+    import difflib  # noqa: PLC0415  (only for this message)
+
+    close = difflib.get_close_matches(name[:100], catalogue.names(), _SUGGESTED)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    raise _Exit(2, f"no game {quote(name)}; {hint}ggn variants lists the {len(catalogue)} games") from None
+
+
+def _position(game: Entry, feen: str | None, fen: str | None) -> Position:
+    """The position given, as FEEN or as Fairy-Stockfish's FEN (at most one), else the start."""
+    if feen is not None and fen is not None:
+        raise _Exit(2, "give the position once: as FEEN or with --fen, not both")
+    if fen is not None:
+        return game.rules.position(game.to_feen(fen))
+    if feen is not None and not is_feen(feen):
+        fields = feen.split(" ")
+        if len(fields) > 1 and fields[1] in ("w", "b"):  # a FEN's side to move
+            raise GGNError(f"{quote(feen, 80)} is a FEN, not FEEN: give it with --fen")
+    return game.rules.position(feen)
+
+
+def _move(game: Entry, position: Position, play: Play, notation: str) -> str:
+    """A play as the --notation option writes it."""
+    return uci.write(game.variant, play, position=position) if notation == "uci" else str(play)
+
+
+def _variants(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
+    catalogue = _catalogue(args, stdin)
+    games = [catalogue.entry(name) for name in catalogue.names()]
+    if args.format == "json":
+        listed = [{"name": game.name, "board": list(game.shape), "source": game.source,
+                   "start": game.start, "fen": game.fen, "description": game.variant.description}
+                  for game in games]
+        out.write(json.dumps(listed) + "\n")
+        return 0
+    width = max((len(game.name) for game in games), default=0)
+    for game in games:
+        files, ranks = game.shape
+        line = f"{game.name:<{width}}  {files}x{ranks}"
+        if game.source != "builtin":
+            line += f"  {game.source}"
+        out.write(line + "\n")
+    return 0
+
+
+def _legal(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
+    game = _entry(_catalogue(args, stdin), args.game)
+    position = _position(game, args.feen, args.fen)
+    plays = game.rules.legal_moves(position)
+    if args.notation == "uci":
+        written: list[Any] = [_move(game, position, play, "uci") for play in plays]
+    elif args.format == "json":
+        written = [{"piece": str(play.piece), "source": str(play.source),
+                    "destination": str(play.destination),
+                    "choice": None if play.choice is None else str(play.choice),
+                    "transition": play.transition.to_value()} for play in plays]
+    else:
+        written = [str(play) for play in plays]
+    if args.format == "json":
+        out.write(json.dumps(written) + "\n")
+    else:
+        out.write("".join(f"{move}\n" for move in written))
+    return 0
+
+
+_LISTED: Final = 60  # the most legal moves an illegal move's message lists
+
+
+def _play(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
+    game = _entry(_catalogue(args, stdin), args.game)
+    moves = list(args.moves)
+    feen = moves.pop(0) if moves and is_feen(moves[0]) else None
+    position = _position(game, feen, args.fen)
+    halfmove, fullmove = _counters(args.fen)
+    rules = game.rules
+    for number, text in enumerate(moves, 1):
+        plays = {_move(game, position, play, args.notation): play for play in rules.legal_moves(position)}
+        play = plays.get(text)
+        if play is None:
+            listed = ", ".join(list(plays)[:_LISTED]) or "none"
+            if len(plays) > _LISTED:
+                listed += f", ... ({len(plays)} in all)"
+            ended = rules.outcome(position)
+            reason = f"the game has ended ({ended})" if ended is not None and not plays else (
+                f"the legal moves: {listed}")
+            raise GGNError(f"move {number}, {quote(text)}, is not a legal move of {position.to_feen()!r}; "
+                           f"{reason}")
+        if args.to == "fen":  # the counters FEN holds and FEEN does not
+            halfmove = 0 if _resets(game, position, play) else halfmove + 1
+            fullmove += position.active == "second"
+        position = rules.play(position, play)
+    if args.to == "fen":
+        out.write(game.from_feen(position, halfmove=halfmove, fullmove=fullmove) + "\n")
+    else:
+        out.write(position.to_feen() + "\n")
+    outcome = rules.outcome(position)
+    if outcome is not None:
+        out.write(f"{outcome}\n")
+    return 0
+
+
+def _counters(fen: str | None) -> tuple[int, int]:
+    """The move counters of a FEN (already read whole: they are known to be numbers), or the
+    start's, 0 and 1."""
+    if fen is None:
+        return 0, 1
+    fields = fen.split(" ")
+    # After the placement and the side to move: the castling rights and the en passant
+    # square (when the next field is no number), then the counters.
+    number = 4 if len(fields) > 2 and not fields[2][:1].isdigit() else 2
+    counters = [decimal_value(field) for field in fields[number:number + 2]]
+    return (counters[0] if counters else 0), (counters[1] if len(counters) > 1 else 1)
+
+
+def _resets(game: Entry, position: Position, play: Play) -> bool:
+    """Whether a play sets the halfmove counter back to 0, as Fairy-Stockfish counts it: a
+    capture, or a move of a pawn."""
+    mover = position.active
+    for cell, piece in play.transition.board.items():
+        before = position.piece_at(cell)
+        if before is not None and before.side != mover and (piece is None or piece.side == mover):
+            return True
+    variant = game.variant
+    pawns = set(variant.double_step.types if variant.double_step else ())
+    if variant.promotion is not None:
+        pawns |= variant.promotion.pawn_types[0] | variant.promotion.pawn_types[1]
+    letters = {(kind.pin or kind.letter).upper() for kind in variant.pieces if kind.letter in pawns}
+    return isinstance(play.source, Cell) and play.piece.state != "enhanced" and play.piece.name in letters
+
+
+def _position_command(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
+    game = _entry(_catalogue(args, stdin), args.game)
+    position = _position(game, args.feen, args.fen)
+    if args.to == "fen":
+        halfmove, fullmove = _counters(args.fen)
+        out.write(game.from_feen(position, halfmove=halfmove, fullmove=fullmove) + "\n")
+    else:
+        out.write(position.to_feen() + "\n")
     return 0
 
 
@@ -919,6 +1221,10 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, _Stream, _Stream, IO[bytes] |
     "generate": _generate,
     "convert": _convert,
     "perft": _perft,
+    "variants": _variants,
+    "legal": _legal,
+    "play": _play,
+    "position": _position_command,
 }
 
 

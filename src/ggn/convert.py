@@ -1,8 +1,9 @@
 """Legacy GGN documents rewritten as GGN 1.0.0, with their effects as STN on the side.
 
 :func:`convert` takes a :class:`~ggn.legacy.LegacyRuleset` and a mapping from legacy pieces
-(GAN) to QPI (:func:`builtin_mapping` for chess, shogi, xiangqi and makruk, :func:`load_mapping`
-for a JSON file, or a plain dict), and gives a :class:`Conversion`:
+(GAN) to QPI (a game's, from :func:`ggn.variants.registry.legacy_mapping` for chess, shogi,
+xiangqi and makruk; :func:`load_mapping` for a JSON file; or a plain dict), and gives a
+:class:`Conversion`:
 
 - ``ruleset``: the GGN 1.0.0 :class:`~ggn.ruleset.Ruleset`;
 - ``effects``: what each possibility does, which GGN 1.0.0 no longer holds: a JSON-ready
@@ -16,7 +17,7 @@ for a JSON file, or a plain dict), and gives a :class:`Conversion`:
 >>> legacy = LegacyRuleset.loads('''{"CHESS:PAWN": {"e2": {"e4": [{
 ...     "board_check": {"e3": "empty", "e4": "empty"},
 ...     "board_patch": {"e2": null, "e4": "CHESS:-PAWN"}}]}}}''')
->>> conversion = convert(legacy, builtin_mapping("chess"))
+>>> conversion = convert(legacy, {"CHESS:PAWN": "C:P"})
 >>> conversion.ruleset.dumps(indent=None)
 '{"C:P": {"e2": {"e4": [{"must": {"e3": "empty", "e4": "empty"}}]}}}'
 >>> conversion.effects
@@ -68,7 +69,7 @@ from typing import IO, Any, Final, NamedTuple
 from ggn._decimal import shown
 from ggn._types import Side, expect
 from ggn.cell import HAND, Cell, Hand, _parse_cell
-from ggn.errors import GGNError, NotationError, NotFoundError, extend, pointer
+from ggn.errors import GGNError, NotationError, extend, pointer
 from ggn.gan import LegacyPiece
 from ggn.legacy import LegacyEntry, LegacyRuleset, _quoted
 from ggn.legacy_eval import GanMapping, _effect
@@ -76,90 +77,12 @@ from ggn.qpi import Qpi
 from ggn.ruleset import Ruleset
 
 __all__ = [
-    "BUILTIN_MAPPINGS",
     "Conversion",
     "GanMapping",
     "Note",
-    "builtin_mapping",
     "convert",
     "load_mapping",
 ]
-
-# --- built-in mappings ---------------------------------------------------------------------
-# The first player's pieces, written as data; the second player's are the same with both cases
-# swapped (GanMapping's lookup rule 1 reads them so, and builtin_mapping writes them out).
-# Letters are those of the start positions' FEEN; `^` marks the royal piece.
-_TABLES: Final[dict[str, dict[str, str]]] = {
-    "chess": {
-        "CHESS:KING": "C:K^",
-        "CHESS:QUEEN": "C:Q",
-        "CHESS:ROOK": "C:R",
-        "CHESS:BISHOP": "C:B",
-        "CHESS:KNIGHT": "C:N",
-        "CHESS:PAWN": "C:P",
-    },
-    "shogi": {
-        "SHOGI:KING": "S:K^",
-        "SHOGI:GOLD": "S:G",
-        "SHOGI:SILVER": "S:S",
-        "SHOGI:KNIGHT": "S:N",
-        "SHOGI:LANCE": "S:L",
-        "SHOGI:ROOK": "S:R",
-        "SHOGI:BISHOP": "S:B",
-        "SHOGI:PAWN": "S:P",
-    },
-    "xiangqi": {
-        "XIANGQI:GENERAL": "X:G^",
-        "XIANGQI:ADVISOR": "X:A",
-        "XIANGQI:ELEPHANT": "X:E",
-        "XIANGQI:HORSE": "X:H",
-        "XIANGQI:CHARIOT": "X:R",
-        "XIANGQI:CANNON": "X:C",
-        "XIANGQI:SOLDIER": "X:P",
-    },
-    "makruk": {
-        "MAKRUK:KING": "M:K^",
-        "MAKRUK:MET": "M:M",
-        "MAKRUK:KHON": "M:S",
-        "MAKRUK:KNIGHT": "M:N",
-        "MAKRUK:ROOK": "M:R",
-        "MAKRUK:PAWN": "M:P",
-    },
-}
-
-BUILTIN_MAPPINGS: Final[tuple[str, ...]] = tuple(_TABLES)
-"""The names :func:`builtin_mapping` knows: ``chess``, ``shogi``, ``xiangqi``, ``makruk``."""
-
-
-def _both_sides(table: Mapping[str, str]) -> dict[str, str]:
-    both = dict(table)
-    both.update({gan.lower(): qpi.lower() for gan, qpi in table.items()})
-    return both
-
-
-def builtin_mapping(name: str) -> GanMapping:
-    """The built-in mapping of a game (case does not matter), for both players.
-
-    The legacy ``+``/``-`` states carry over to QPI by the lookup rules of
-    :class:`~ggn.legacy_eval.GanMapping`, as does the derivation mark ``'``:
-
-    >>> chess = builtin_mapping("chess")
-    >>> [str(chess(p)) for p in ("CHESS:KING", "chess:pawn", "CHESS:+ROOK", "chess:-pawn", "CHESS:QUEEN'")]
-    ['C:K^', 'c:p', 'C:+R', 'c:-p', 'c:Q']
-    >>> str(builtin_mapping("SHOGI")("shogi:+bishop"))
-    's:+b'
-    >>> builtin_mapping("go")
-    Traceback (most recent call last):
-      ...
-    ggn.errors.NotFoundError: no built-in mapping 'go'; there are: chess, shogi, xiangqi, makruk
-    """
-    if not isinstance(name, str):
-        raise TypeError(f"name must be a str, got {type(name).__name__}")
-    table = _TABLES.get(name.lower())
-    if table is None:
-        raise NotFoundError.unknown("built-in mapping", name, BUILTIN_MAPPINGS)
-    return GanMapping.of(_both_sides(table))
-
 
 def load_mapping(file: str | os.PathLike[str] | IO[bytes] | IO[str]) -> GanMapping:
     """A mapping from a JSON file: an object of legacy pieces (GAN) to QPI strings.
@@ -467,7 +390,7 @@ def convert(
     >>> from ggn.legacy import LegacyRuleset
     >>> legacy = LegacyRuleset.from_value({"SHOGI:SILVER": {"c3": {"c4": [{
     ...     "board_check": {"c4": "ally", "c3": "occupied"}, "board_patch": {}}]}}})
-    >>> conversion = convert(legacy, builtin_mapping("shogi"))
+    >>> conversion = convert(legacy, {"SHOGI:SILVER": "S:S"})
     >>> [p.to_value() for p in conversion.ruleset["S:S"]["c3"]["c4"]]
     [{'must': {'c4': 'S:S'}}]
     >>> for path, message in conversion.notes:

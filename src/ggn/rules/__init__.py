@@ -17,7 +17,6 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 from ggn._types import expect
@@ -28,20 +27,10 @@ from ggn.rules.chess import Chess
 from ggn.rules.makruk import Makruk
 from ggn.rules.shogi import Shogi
 from ggn.rules.xiangqi import Xiangqi
+from ggn.variants import registry
 
-__all__ = ["MAX_PERFT_DEPTH", "SYSTEMS", "Chess", "Ending", "IllegalMoveError", "Makruk", "Outcome", "Play",
+__all__ = ["MAX_PERFT_DEPTH", "Chess", "Ending", "IllegalMoveError", "Makruk", "Outcome", "Play",
            "RuleSystem", "Shogi", "Xiangqi", "divide", "names", "perft", "rule_system"]
-
-SYSTEMS: Final[dict[str, Callable[[], RuleSystem]]] = {
-    "chess": Chess,
-    "shogi": Shogi,
-    "xiangqi": Xiangqi,
-    "makruk": Makruk,
-}
-"""The rule system of each built-in game, by name."""
-
-_MADE: dict[str, RuleSystem] = {}
-
 
 MAX_PERFT_DEPTH: Final = 64
 """The deepest perft counted. The paths grow exponentially with the depth (roughly the number of
@@ -50,20 +39,16 @@ once, rather than left to run for ever."""
 
 
 def names() -> tuple[str, ...]:
-    """The games that have a rule system."""
-    return tuple(SYSTEMS)
+    """The games that have a rule system: every game of :mod:`ggn.variants.registry`."""
+    return registry.names()
 
 
 def rule_system(name: str) -> RuleSystem:
-    """The rule system of a built-in game (made once per process)."""
+    """The rule system of a built-in game (made once per process, by the registry)."""
     expect(name, str, "name", "a str")
-    made = _MADE.get(name)
-    if made is None:
-        maker = SYSTEMS.get(name)
-        if maker is None:
-            raise NotFoundError.unknown("rule system", name, SYSTEMS)
-        made = _MADE[name] = maker()
-    return made
+    if name not in registry.names():
+        raise NotFoundError.unknown("rule system", name, registry.names())
+    return registry.rules(name)
 
 
 def _resolve(game: str | RuleSystem, position: Position | str | None) -> tuple[RuleSystem, Position]:

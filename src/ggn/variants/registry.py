@@ -1,0 +1,452 @@
+"""One registry of the games this package plays: an entry per game, and catalogues of entries.
+
+An :class:`Entry` is one game and everything made from its description: the
+:class:`~ggn.variants.description.Variant`, the start position in FEEN, the rule system, the
+GGN document, the reader and writer of the game's Fairy-Stockfish FEN and, for the games of
+the legacy format, the mapping of its pieces (GAN) to QPI. A :class:`Catalogue` holds entries by
+name: the built-in variants, written in Fairy-Stockfish's ``variants.ini`` syntax in
+``builtin.ini`` beside this module, and the variants a user adds from ``variants.ini`` text
+(:meth:`Catalogue.add_ini`). The functions of this module read the built-ins.
+
+Nothing is read on import: the built-in file is read the first time a name is asked for, each
+variant is resolved the first time it is used, and its rule system and document are built once,
+on first use, then shared by every catalogue.
+
+>>> "chess" in names()
+True
+>>> start("chess")
+'+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c'
+>>> rules("chess").count(rules("chess").position())
+20
+>>> entry("chess").to_feen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+'4k^3/8/8/8/8/8/8/4+K^2+R / C/c'
+>>> rules("go")
+Traceback (most recent call last):
+  ...
+ggn.errors.NotFoundError: no game 'go'; there are: ...
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from importlib import resources
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final
+
+from ggn._types import expect
+from ggn.errors import GGNError, NotFoundError
+
+if TYPE_CHECKING:  # built on first use: importing them here would slow down every import
+    from ggn.feen import Feen
+    from ggn.legacy_eval import GanMapping
+    from ggn.position import Position
+    from ggn.rules._system import RuleSystem
+    from ggn.ruleset import Ruleset
+    from ggn.variants.description import Variant
+
+__all__ = [
+    "BUILTIN", "Catalogue", "Entry", "entry", "legacy_mapping", "legacy_names", "names", "rules", "start",
+    "variant",
+]
+
+BUILTIN: Final = "builtin"
+"""The :attr:`Entry.source` of the built-in variants."""
+
+# The legacy format's pieces (GAN) of the first player, by game; the second player's are the
+# same with both cases swapped (GanMapping's lookup rule 1). The letters are those of the
+# games' FEEN, `^` on the royal piece.
+_LEGACY: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType({
+    "chess": {
+        "CHESS:KING": "C:K^", "CHESS:QUEEN": "C:Q", "CHESS:ROOK": "C:R", "CHESS:BISHOP": "C:B",
+        "CHESS:KNIGHT": "C:N", "CHESS:PAWN": "C:P",
+    },
+    "shogi": {
+        "SHOGI:KING": "S:K^", "SHOGI:GOLD": "S:G", "SHOGI:SILVER": "S:S", "SHOGI:KNIGHT": "S:N",
+        "SHOGI:LANCE": "S:L", "SHOGI:ROOK": "S:R", "SHOGI:BISHOP": "S:B", "SHOGI:PAWN": "S:P",
+    },
+    "xiangqi": {
+        "XIANGQI:GENERAL": "X:G^", "XIANGQI:ADVISOR": "X:A", "XIANGQI:ELEPHANT": "X:E",
+        "XIANGQI:HORSE": "X:H", "XIANGQI:CHARIOT": "X:R", "XIANGQI:CANNON": "X:C",
+        "XIANGQI:SOLDIER": "X:P",
+    },
+    "makruk": {
+        "MAKRUK:KING": "M:K^", "MAKRUK:MET": "M:M", "MAKRUK:KHON": "M:S", "MAKRUK:KNIGHT": "M:N",
+        "MAKRUK:ROOK": "M:R", "MAKRUK:PAWN": "M:P",
+    },
+})
+
+
+class Entry:
+    """One game: its description and what is made from it, each made once, on first use.
+
+    ``source`` says where the description comes from: :data:`BUILTIN`, or the name given to
+    :meth:`Catalogue.add_ini`. Made from a :class:`~ggn.variants.description.Variant` (or a
+    function that makes one, called once, when it is first needed).
+    """
+
+    __slots__ = ("_lock", "_make", "_rules", "_variant", "name", "source")
+
+    def __init__(self, name: str, source: str, variant: Variant | Callable[[], Variant]) -> None:
+        self.name = name
+        self.source = source
+        self._make: Callable[[], Variant] | None = None
+        self._variant: Variant | None = None
+        if callable(variant):
+            self._make = variant
+        else:
+            self._variant = variant
+        self._rules: RuleSystem | None = None
+        # Reentrant: making the rule system asks for the variant under the same lock.
+        self._lock = threading.RLock()
+
+    def __repr__(self) -> str:
+        return f"<Entry {self.name!r} from {self.source}>"
+
+    @property
+    def variant(self) -> Variant:
+        """The game's description."""
+        made = self._variant
+        if made is None:
+            with self._lock:
+                made = self._variant
+                if made is None:
+                    assert self._make is not None  # one of the two is always set
+                    made = self._variant = self._make()
+                    self._make = None
+        return made
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """The board's shape, ``(files, ranks)``."""
+        variant = self.variant
+        return variant.files, variant.ranks
+
+    @property
+    def fen(self) -> str:
+        """The start position in the game's Fairy-Stockfish FEN."""
+        return self.variant.start
+
+    @property
+    def start(self) -> str:
+        """The start position in FEEN."""
+        return self.to_feen(self.variant.start)
+
+    @property
+    def rules(self) -> RuleSystem:
+        """The game's rule system, built once."""
+        made = self._rules
+        if made is None:
+            with self._lock:
+                made = self._rules
+                if made is None:
+                    made = self._rules = _rule_system(self.variant)
+        return made
+
+    def ruleset(self) -> Ruleset:
+        """The game's GGN document as a :class:`~ggn.ruleset.Ruleset` (the rule system's own)."""
+        return self.rules.ruleset
+
+    def document(self) -> dict[str, Any]:
+        """The game's complete GGN 1.0.0 document, as plain JSON-ready values (a new copy)."""
+        made: dict[str, Any] = _landing("ggn.variants.document").build(self.variant)
+        return made
+
+    def to_feen(self, fen: str) -> str:
+        """The FEEN of a position written in the game's Fairy-Stockfish FEN."""
+        from ggn.variants.fen import to_feen  # noqa: PLC0415  (on first use: see the module's doc)
+
+        return to_feen(self.variant, fen)
+
+    def from_feen(self, feen: str | Feen | Position, *, halfmove: int = 0, fullmove: int = 1) -> str:
+        """The game's Fairy-Stockfish FEN of a position given in FEEN (or as a Position), with
+        the move counters given (FEEN holds none)."""
+        from ggn.variants.fen import from_feen  # noqa: PLC0415
+
+        return from_feen(self.variant, feen, halfmove=halfmove, fullmove=fullmove)
+
+    @property
+    def legacy(self) -> bool:
+        """Whether the game has a mapping of the legacy format's pieces (:meth:`mapping`)."""
+        return self.source == BUILTIN and self.name in _LEGACY
+
+    def mapping(self) -> GanMapping:
+        """The mapping of the legacy format's pieces (GAN) of the game to QPI, for both players
+        (a new one each call). Raise :class:`~ggn.errors.NotFoundError` for a game the legacy
+        format does not name."""
+        if not self.legacy:
+            raise NotFoundError.unknown("built-in mapping", self.name, legacy_names())
+        return _mapping(self.name)
+
+
+def _rule_system(variant: Variant) -> RuleSystem:
+    try:
+        module = _landing("ggn.rules.variant")
+    except ImportError:  # transitional: until the generic rule system lands
+        return _legacy_rules(variant.name)
+    made: RuleSystem = module.VariantRules(variant)
+    return made
+
+
+def _mapping(name: str) -> GanMapping:
+    from ggn.legacy_eval import GanMapping  # noqa: PLC0415
+
+    table = _LEGACY[name]
+    both = dict(table)
+    both.update({gan.lower(): qpi.lower() for gan, qpi in table.items()})
+    return GanMapping.of(both)
+
+
+class Catalogue:
+    """Games by name: the built-in variants, and those added from ``variants.ini`` text.
+
+    >>> catalogue = Catalogue()
+    >>> catalogue.add_ini('''
+    ... [tinyhouse:crazyhouse]
+    ... maxRank = 6
+    ... startFen = rnbqkbnr/pppppppp/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1
+    ... ''', source="mine.ini")  # doctest: +SKIP
+    ('tinyhouse',)
+    >>> catalogue.entry("tinyhouse").shape, "tinyhouse" in names()  # doctest: +SKIP
+    ((8, 6), False)
+
+    A text is added whole or not at all: an error anywhere in it adds none of its variants.
+    Its sections may inherit from the built-ins and from the variants of texts added before; a
+    name that is already a game of the catalogue is an error (as in Fairy-Stockfish).
+    """
+
+    __slots__ = ("_added", "_lock", "_sections")
+
+    def __init__(self) -> None:
+        self._added: dict[str, Entry] = {}
+        self._sections: dict[str, Any] = {}  # the added texts' sections, parents of later ones
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"<Catalogue of {len(self)} games>"
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and (name in self._added or name in _builtins().entries)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def __len__(self) -> int:
+        return len(_builtins().entries) + len(self._added)
+
+    def names(self) -> tuple[str, ...]:
+        """Every game's name: the built-ins in their file's order, then those added, in order."""
+        return (*_builtins().entries, *self._added)
+
+    def added(self) -> tuple[str, ...]:
+        """The names of the games added with :meth:`add_ini`, in order."""
+        return tuple(self._added)
+
+    def entry(self, name: str) -> Entry:
+        """The entry of a game; raise :class:`~ggn.errors.NotFoundError` for an unknown name."""
+        expect(name, str, "name", "a str")
+        found = self._added.get(name) or _builtins().entries.get(name)
+        if found is None:
+            raise NotFoundError.unknown("game", name, self.names())
+        return found
+
+    def variant(self, name: str) -> Variant:
+        """The description of a game."""
+        return self.entry(name).variant
+
+    def rules(self, name: str) -> RuleSystem:
+        """The rule system of a game, built once."""
+        return self.entry(name).rules
+
+    def start(self, name: str) -> str:
+        """The start position of a game, in FEEN."""
+        return self.entry(name).start
+
+    def add_ini(self, text: str, source: str = "<ini>") -> tuple[str, ...]:
+        """Add the variants of ``variants.ini`` text, all of them or none; return their names.
+
+        ``source`` names the text in messages (a file name). Every section is read and resolved
+        (its movements read, its options checked) before any is added: an error is a
+        :class:`~ggn.errors.VariantError` that names the source, the line and the option.
+        """
+        try:
+            ini = _landing("ggn.variants.ini")
+        except ImportError:  # transitional: until the ini reader lands
+            raise GGNError("variants.ini text cannot be read yet") from None
+        expect(text, str, "text", "a str")
+        expect(source, str, "source", "a str")
+        with self._lock:
+            builtins = _builtins()
+            sections = ini.sections(text, source=source)
+            for section in sections:
+                if section.name in builtins.entries or section.name in self._added:
+                    raise _clash(section, source)
+            variants = ini.load(text, source=source, known={**builtins.sections, **self._sections})
+            for section in sections:
+                self._sections[section.name] = section
+            for name, made in variants.items():
+                self._added[name] = Entry(name, source, made)
+            return tuple(variants)
+
+
+def _clash(section: Any, source: str) -> GGNError:
+    error: GGNError = _landing("ggn.errors").VariantError(
+        f"{source}:{section.line}: [{section.name}] is already a game; give the variant another name")
+    return error
+
+
+class _Builtins:
+    """The built-in file, read once: its sections and an entry for each variant."""
+
+    __slots__ = ("entries", "sections")
+
+    entries: Mapping[str, Entry]
+    sections: Mapping[str, Any]
+
+    def __init__(self) -> None:
+        try:
+            ini = _landing("ggn.variants.ini")
+            text = resources.files(__package__).joinpath("builtin.ini").read_text("utf-8")
+        except (ImportError, FileNotFoundError):  # transitional: until the ini reader lands
+            self.sections = MappingProxyType({})
+            self.entries = MappingProxyType({name: _LegacyEntry(name) for name in _LEGACY})
+            return
+        sections = ini.sections(text, source="builtin.ini")
+        self.sections = MappingProxyType({section.name: section for section in sections})
+        self.entries = MappingProxyType({
+            name: Entry(name, BUILTIN, _resolver(name, self.sections)) for name in self.sections
+        })
+
+
+def _resolver(name: str, sections: Mapping[str, Any]) -> Callable[[], Variant]:
+    def resolve() -> Variant:
+        made: Variant = _landing("ggn.variants.ini").resolve(name, sections)
+        return made
+
+    return resolve
+
+
+_LOADED: list[_Builtins] = []
+_LOADING = threading.Lock()
+
+
+def _builtins() -> _Builtins:
+    if not _LOADED:
+        with _LOADING:
+            if not _LOADED:
+                _LOADED.append(_Builtins())
+    return _LOADED[0]
+
+
+_DEFAULT: Final = Catalogue()
+
+
+def names() -> tuple[str, ...]:
+    """The names of the built-in games, in their file's order."""
+    return _DEFAULT.names()
+
+
+def entry(name: str) -> Entry:
+    """The entry of a built-in game; raise :class:`~ggn.errors.NotFoundError` for an unknown name."""
+    return _DEFAULT.entry(name)
+
+
+def variant(name: str) -> Variant:
+    """The description of a built-in game."""
+    return _DEFAULT.variant(name)
+
+
+def rules(name: str) -> RuleSystem:
+    """The rule system of a built-in game, built once per process."""
+    return _DEFAULT.rules(name)
+
+
+def start(name: str) -> str:
+    """The start position of a built-in game, in FEEN."""
+    return _DEFAULT.start(name)
+
+
+def legacy_names() -> tuple[str, ...]:
+    """The games whose pieces the legacy format names: chess, shogi, xiangqi and makruk."""
+    return tuple(_LEGACY)
+
+
+def legacy_mapping(name: str) -> GanMapping:
+    """The mapping of a game's legacy pieces (GAN) to QPI, for both players (case does not
+    matter in ``name``; a new mapping each call).
+
+    >>> chess = legacy_mapping("chess")
+    >>> [str(chess(p)) for p in ("CHESS:KING", "chess:pawn", "CHESS:+ROOK", "chess:-pawn", "CHESS:QUEEN'")]
+    ['C:K^', 'c:p', 'C:+R', 'c:-p', 'c:Q']
+    >>> legacy_mapping("go")
+    Traceback (most recent call last):
+      ...
+    ggn.errors.NotFoundError: no built-in mapping 'go'; there are: chess, shogi, xiangqi, makruk
+    """
+    expect(name, str, "name", "a str")
+    if name.lower() not in _LEGACY:
+        raise NotFoundError.unknown("built-in mapping", name, legacy_names())
+    return _mapping(name.lower())
+
+
+# --- transitional: the four games' own modules, until the ini reader and the generic rule
+# system land; then every entry is made from its description.
+def _legacy_rules(name: str) -> RuleSystem:
+    from ggn.rules.chess import Chess  # noqa: PLC0415
+    from ggn.rules.makruk import Makruk  # noqa: PLC0415
+    from ggn.rules.shogi import Shogi  # noqa: PLC0415
+    from ggn.rules.xiangqi import Xiangqi  # noqa: PLC0415
+
+    systems: dict[str, Callable[[], RuleSystem]] = {
+        "chess": Chess, "shogi": Shogi, "xiangqi": Xiangqi, "makruk": Makruk,
+    }
+    return systems[name]()
+
+
+class _LegacyEntry(Entry):
+    __slots__ = ()
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, BUILTIN, self._no_variant)
+
+    def _no_variant(self) -> Variant:
+        raise GGNError(f"{self.name} has no description yet")
+
+    def _module(self) -> Any:
+        from ggn.games import chess, makruk, shogi, xiangqi  # noqa: PLC0415
+
+        return {"chess": chess, "shogi": shogi, "xiangqi": xiangqi, "makruk": makruk}[self.name]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return {"chess": (8, 8), "shogi": (9, 9), "xiangqi": (9, 10), "makruk": (8, 8)}[self.name]
+
+    @property
+    def start(self) -> str:
+        start: str = self._module().START
+        return start
+
+    @property
+    def rules(self) -> RuleSystem:
+        made = self._rules
+        if made is None:
+            with self._lock:
+                made = self._rules
+                if made is None:
+                    made = self._rules = _legacy_rules(self.name)
+        return made
+
+    def document(self) -> dict[str, Any]:
+        made: dict[str, Any] = self._module().document()
+        return made
+
+    def to_feen(self, fen: str) -> str:
+        module = self._module()
+        made: str = (module.from_sfen if self.name == "shogi" else module.from_fen)(fen)
+        return made
+
+
+def _landing(name: str) -> Any:
+    import importlib  # noqa: PLC0415
+
+    return importlib.import_module(name)
