@@ -128,7 +128,8 @@ _KING = Movement(((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-
 
 def _variant(chess960: bool) -> Variant:
     pieces = (PieceType("k", (_KING,)), PieceType("r", ()))
-    return Variant("castle", 8, 8, pieces, "8/8/8/8/8/8/8/8 w - - 0 1", castling=Castling(), chess960=chess960)
+    return Variant("castle", 8, 8, pieces, "8/8/8/8/8/8/8/8 w - - 0 1", castling=Castling(),
+                   chess960=chess960)
 
 
 def _play(board: dict[str, str | None], source: str, destination: str) -> Play:
