@@ -17,6 +17,11 @@ variant's GGN document writes them:
 - the hands of a game with drops hold each player's own plain pieces; a game without drops
   writes no hands in FEN, and reading one gives empty FEEN hands.
 
+Fairy-Stockfish writes the pieces in hand in the order of its piece types (the king first, the
+pawn last), which :func:`from_feen` follows from each type's ``name`` (Fairy-Stockfish's piece
+name: ``"pawn"``, ``"shogiPawn"``, ``"customPiece1"``; a type without a known name counts as a
+custom piece, in the order of ``Variant.pieces``).
+
 FEEN holds no move counters: :func:`from_feen` takes them as arguments. It writes the en
 passant square only where Fairy-Stockfish does after a double step: when a pawn of the side to
 move could take (or, for double-stepping pieces that are not pawns, always).
