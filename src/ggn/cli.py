@@ -544,8 +544,8 @@ def _add_variant_commands(commands: Any, formatter: type[argparse.HelpFormatter]
                     "ended, a second line says how. A move that is not legal where it is played "
                     "is invalid input (exit 1): the message names it and lists the legal moves.",
         epilog="examples:\n  ggn play chess e2e4 e7e5 g1f3 --notation uci\n"
-               "  ggn play chess 'C:P e2-e4' 'c:P e7-e5'\n"
-               "  ggn play chess f2f3 e7e5 g2g4 d8h4 --notation uci   # ... second player wins by checkmate\n"
+               "  ggn play chess 'C:P e2-e4' 'c:p e7-e5'\n"
+               "  ggn play chess f2f3 e7e5 g2g4 d8h4 --notation uci  # second player wins by checkmate\n"
                f"  ggn play chess --fen '{_FEN_EXAMPLE}' e7e5 --notation uci --to fen\n"
                "  ggn play crazyhouse e2e4 d7d5 e4d5 d8d5 --notation uci --to fen",
         formatter_class=formatter,

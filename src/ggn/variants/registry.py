@@ -35,7 +35,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from ggn._types import expect
-from ggn.errors import GGNError, NotFoundError
+from ggn.errors import GGNError, NotFoundError, VariantError
 
 if TYPE_CHECKING:  # built on first use: importing them here would slow down every import
     from ggn.feen import Feen
@@ -289,10 +289,9 @@ class Catalogue:
             return tuple(variants)
 
 
-def _clash(section: Any, source: str) -> GGNError:
-    error: GGNError = _landing("ggn.errors").VariantError(
-        f"{source}:{section.line}: [{section.name}] is already a game; give the variant another name")
-    return error
+def _clash(section: Any, source: str) -> VariantError:
+    return VariantError(f"[{section.name}] is already a game; give the variant another name", source,
+                        section.line)
 
 
 class _Builtins:
