@@ -187,3 +187,9 @@ class Variant:
     """A move (or drop) may not leave a piece where it could never move again."""
     chess960: bool = False
     description: str = ""
+    unapplied: tuple[tuple[str, str], ...] = ()
+    """Options of the description's source that this library does not apply, each with why it
+    cannot change the legal moves from a position: ``(option, why)``. Fairy-Stockfish's piece
+    values and XBoard options (``pieceToCharTable``, ``pocketSize``, ``variantTemplate``), and
+    its rules on a game's history (``nMoveRule``, ``nFoldRule``, ``perpetualCheckIllegal``,
+    counting and adjudication), which a position does not hold. Recorded, never dropped."""
