@@ -151,6 +151,13 @@ class Ends:
     extinction_types: frozenset[str] = frozenset()
     extinction_count: int = 0
     extinction_pseudo_royal: bool = False
+    extinction_opponent_count: int = 0
+    """Extinction ends the game only while the other player keeps at least this many pieces of
+    the type (Fairy-Stockfish's ``extinctionOpponentPieceCount``)."""
+    extinction_claim: bool = False
+    """For the player to move, the other player must keep one piece more than
+    ``extinction_opponent_count`` (Fairy-Stockfish's ``extinctionClaim``: in shatranj a bared
+    king loses unless it bares the other king back at once)."""
     flag_pieces: frozenset[str] = frozenset()
     """A piece of these types reaching its side's flag region wins (king of the hill)."""
     flag_regions: tuple[Region, Region] = (frozenset(), frozenset())
