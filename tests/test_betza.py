@@ -291,3 +291,42 @@ def test_half_planes_as_fixed_fairy_stockfish() -> None:
     assert set(parse("rhN")[0].vectors) == {(1, 2), (2, 1), (2, -1), (1, -2)}
     assert set(parse("fhN")[0].vectors) == {(-1, 2), (-2, 1), (2, 1), (1, 2)}
     assert set(parse("bhN")[0].vectors) == {(-1, -2), (-2, -1), (2, -1), (1, -2)}
+
+
+def _random_texts(count: int, seed: str) -> list[str]:
+    """Random Betza texts that :func:`parse` accepts: one to three atoms, each after random
+    modifiers (lh and rh left out, see test_half_planes_as_fixed_fairy_stockfish)."""
+    rng = random.Random(seed)
+    texts: list[str] = []
+    while len(texts) < count:
+        text = ""
+        for _ in range(rng.choice((1, 1, 2, 2, 3))):
+            text += rng.choice(("", "", "", "m", "c", "mc", "im"))
+            text += rng.choice(("", "", "", "", "p", "g", "n", "n"))
+            text += "".join(rng.choice("fbvlrsh") for _ in range(rng.choice((0, 0, 1, 1, 2))))
+            atom = rng.choice("WFDNAHCLJZGKRBQ")
+            text += atom + rng.choice(("", "", "", atom, rng.choice("0123456789")))
+        if "lh" in text or "rh" in text or text in texts:
+            continue
+        try:
+            parse(text, initial=frozenset())
+        except NotationError:
+            continue
+        texts.append(text)
+    return texts
+
+
+@pytest.mark.parametrize("text", _random_texts(30, f"{SEED} texts"))
+def test_random_texts_equal_fairy_stockfish(text: str) -> None:
+    rng = random.Random(f"{SEED} {text}")
+    for _ in range(POSITIONS):
+        _compare(text, *BOARD, rng)
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("text", _random_texts(400, f"{SEED} full texts"))
+def test_random_texts_equal_fairy_stockfish_more(text: str) -> None:
+    rng = random.Random(f"{SEED} full {text}")
+    for files, ranks in FULL_BOARDS:
+        for _ in range(POSITIONS):
+            _compare(text, files, ranks, rng)

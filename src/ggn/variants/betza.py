@@ -34,6 +34,10 @@ Fairy-Stockfish departs from textbook Betza, and this module follows it, not the
   the same table reaches on an empty board: in ``fRbpR`` the rook also rides backward (where
   the cannon reaches), and a later atom replaces an earlier one in the same direction and
   table (``NnN`` is lame). :func:`parse` returns what Fairy-Stockfish plays.
+- Movements are in the mover's frame, and Fairy-Stockfish gives the second player the first's
+  moves turned half a circle (its left is the first's right): a document of them views the
+  second side rotated (:class:`~ggn.variants.pieces.View` with ``rotate=True``, a ``Game``
+  with ``frame="rotate"``), or chiral pieces (``hlN``, ``rflbB``) go the wrong way for it.
 - Fairy-Stockfish before 2023-09-06 (pyffish 0.0.90 among them) swapped two of the eight
   moves of ``lh`` and ``rh``; this module reads them as the fixed versions do.
 

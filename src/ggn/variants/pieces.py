@@ -66,15 +66,15 @@ class Movement:
     ``grasshopper`` (with ``hops=1``): the piece hopped over stands on the last square passed
     over, right before the destination (Betza's ``g``: a grasshopper lands just beyond it).
 
-    ``en_passant`` (on a ``mode="capture"`` movement, as Betza's ``e`` reads in
-    Fairy-Stockfish): this capture may also take en passant. Where an enemy piece has just
-    made a double step, the square it passed over counts as holding it for this movement: the
-    piece may move there (it is empty) and takes the piece that passed. Fairy-Stockfish marks
-    the whole piece type, and lets it capture en passant onto any square its capture-only
-    moves reach that no move of it without capture reaches; :func:`ggn.variants.betza.parse`
-    sets the flag on exactly those movements (the capture-only ones of a text with ``e``).
-    :func:`destinations` lists ordinary captures only: the document maker adds the en passant
-    possibilities, which depend on the rules of double steps.
+    ``en_passant`` (on a ``mode="capture"`` movement; Betza's ``e`` as Fairy-Stockfish reads
+    it): the piece may also capture en passant this way. Where an enemy piece has just made a
+    double step, the empty square it passed over may be this movement's destination, as if it
+    held that piece, which is taken. Fairy-Stockfish marks the whole piece type and takes en
+    passant onto a square its captures reach and its moves without capture do not reach in
+    that position; :func:`ggn.variants.betza.parse` marks the capture-only movements of a
+    text with ``e``, so a square some movement without capture also reaches is no en passant
+    destination. :func:`destinations` lists ordinary captures only: the document maker adds
+    the en passant possibilities, which depend on the rules of double steps.
     """
 
     vectors: tuple[Vector, ...]
