@@ -16,7 +16,7 @@ from fsf_fen_variants import VARIANTS
 from ggn.errors import GGNError, NotationError
 from ggn.feen import Feen
 from ggn.position import Position
-from ggn.variants.description import Castling, PieceType, Promotion, Variant
+from ggn.variants.description import Castling, Drops, PieceType, Promotion, Variant
 from ggn.variants.fen import from_feen, is_feen, style, to_feen
 
 pytest.importorskip("pyffish")
@@ -121,6 +121,13 @@ def test_marks(name: str, fen: str, feen: str) -> None:
     assert to_feen(VARIANTS[name], fen) == feen
 
 
+def test_a_synonym_reads_as_its_type_and_is_never_written() -> None:
+    variant = Variant("synonyms", 3, 2, (PieceType("n", (), pin="H", synonym="h"), PieceType("k", ())),
+                      "k1K/3[] w - - 0 1", drops=Drops())
+    assert to_feen(variant, "khK/3[HNh] w - - 0 1") == "k^hK^/3 2H/h S/s"
+    assert from_feen(variant, "k^hK^/3 2H/h S/s") == "knK/3[NNn] w - - 0 1"
+
+
 def test_from_feen_takes_a_feen_a_position_and_the_counters() -> None:
     feen = "4k^3/8/8/8/4-Pp2/8/8/4K^3 / c/C"
     fen = "4k3/8/8/8/4Pp2/8/8/4K3 b - e3 7 31"
@@ -201,6 +208,9 @@ def test_is_feen(text: object, expected: bool) -> None:
      "rank 4 '*7**': '*' on i4, which is not a hole of gustav3's board", "*"),
     ("xiangqi", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQkq - 0 1",
      "xiangqi has no castling: the castling field is '-', not 'KQkq'", "KQkq"),
+    ("crazyhouse", "qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq[QQ] w - - 0 1",
+     "66 pieces outnumber the 64 squares of a board of shape (8, 8)",
+     "qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq[QQ]"),
 ])
 def test_errors_point_at_the_field(name: str, fen: str, reason: str, span: str) -> None:
     with pytest.raises(NotationError) as caught:

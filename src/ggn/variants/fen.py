@@ -253,7 +253,11 @@ def to_feen(variant: Variant, fen: str) -> str:
         if not _COUNTER.fullmatch(fields[counter]):
             raise reader.error(counter, f"a move counter is a number without leading zeros, "
                                         f"not {fields[counter]!r}")
-    return str(_feen(table, board, hands, active))
+    try:
+        return str(_feen(table, board, hands, active))
+    except NotationError as error:
+        # What only the whole position breaks (more pieces than squares).
+        raise reader.error(0, error.reason) from None
 
 
 def _placement(reader: _Reader) -> tuple[dict[tuple[int, int], _Piece], dict[Side, dict[str, int]]]:
@@ -293,10 +297,11 @@ def _placement(reader: _Reader) -> tuple[dict[tuple[int, int], _Piece], dict[Sid
         for offset, ch in enumerate(hand_text):
             if ch == "-" and len(hand_text) == 1:
                 continue  # Fairy-Stockfish's '[-]': an empty hand
-            letter = ch.lower()
-            if not ch.isascii() or letter not in table.types:
+            piece_type = table.types.get(ch.lower()) if ch.isascii() else None
+            if piece_type is None:
                 raise reader.error(0, f"{ch!r} is not a piece letter of {variant.name}",
                                    hand_start + offset, hand_start + offset + 1)
+            letter = piece_type.letter.lower()
             held = hands[_side(ch.isupper())]
             held[letter] = held.get(letter, 0) + 1
     return board, hands
