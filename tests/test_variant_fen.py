@@ -64,7 +64,7 @@ def test_start_position_as_pyffish_writes_it(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_random_games_round_trip(name: str) -> None:
-    _round_trip(VARIANTS[name], _games(name, pyffish.start_fen(name), 2, 50, SEED))
+    _round_trip(VARIANTS[name], _games(name, pyffish.start_fen(name), 2, 40, SEED))
 
 
 @pytest.mark.full
@@ -89,7 +89,7 @@ def _start960(rng: random.Random, pieces: str) -> str:
 @pytest.mark.parametrize(("name", "pieces"), [("fischerandom", "rnbqkbnr"), ("caparandom", "rnabqkbcnr")])
 def test_chess960_games_round_trip(name: str, pieces: str) -> None:
     rng = random.Random(f"{SEED}:{name}")
-    for _ in range(3):
+    for _ in range(2):
         start = _start960(rng, pieces)
         _round_trip(VARIANTS[name], _games(name, start, 1, 60, SEED, is960=True))
 
