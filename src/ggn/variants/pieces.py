@@ -62,7 +62,9 @@ class Movement:
     (janggi's elephant) the orthogonal square and the diagonal one beyond it.
     ``hops`` makes a hopper: of the squares passed over, exactly that many hold a piece (of
     either side), written ``deny {square: "empty"}``, one possibility for each choice of them;
-    the others must be empty (the xiangqi cannon's capture over its screen).
+    the others must be empty (the xiangqi cannon's capture over its screen). A hole of the
+    board (:class:`View`) stops every other movement, but a hopper hops over it as over a
+    piece, as Fairy-Stockfish's hoppers over its walls (``*``).
     ``grasshopper`` (with ``hops=1``): the piece hopped over stands on the last square passed
     over, right before the destination (Betza's ``g``: a grasshopper lands just beyond it).
 
@@ -164,7 +166,8 @@ class View:
     """One side's view of a board of ``files`` x ``ranks`` squares: its pieces' QPI, and its
     frame (ranks count forward from it) mapped to square names. ``rotate``: the second side
     sees files reversed too (shogi's convention); else only ranks (chess's). ``holes``: squares
-    of the board's own frame that are not on the board (no movement reaches or crosses them).
+    of the board's own frame that are not on the board (no movement reaches them, and none
+    crosses them but a hopper, which hops over a hole as over a piece).
 
     >>> View(8, 8, "C", second=True).names[(0, 0)], View(8, 8, "C", second=True).qpi("+R")
     ('a8', 'c:+r')
@@ -220,17 +223,20 @@ def lame_path(vector: Vector) -> tuple[Vector, ...]:
 
 
 def _screens(
-    path: list[str], hops: int, last: bool = False
+    path: list[str | None], hops: int, last: bool = False
 ) -> Iterable[tuple[dict[str, str], dict[str, str]]]:
     """Each way to pass over ``path`` with exactly ``hops`` of its squares occupied: the ``must``
-    (the others empty) and the ``deny`` (those not empty), both from near to far. ``last``: the
-    one occupied square is the last of the path (a grasshopper's hurdle)."""
+    (the others empty) and the ``deny`` (those not empty), both from near to far. A hole
+    (``None``) is always occupied. ``last``: the one occupied square is the last of the path
+    (a grasshopper's hurdle)."""
     if last:
-        if path:
-            yield (dict.fromkeys(path[:-1], "empty"), {path[-1]: "empty"})
+        if path and None not in path[:-1]:
+            hurdle = path[-1]
+            yield (dict.fromkeys(path[:-1], "empty"), {} if hurdle is None else {hurdle: "empty"})
         return
-    for screens in combinations(path, hops):
-        yield ({name: "empty" for name in path if name not in screens},
+    real = [name for name in path if name is not None]
+    for screens in combinations(real, hops - (len(path) - len(real))):
+        yield ({name: "empty" for name in real if name not in screens},
                dict.fromkeys(screens, "empty"))
 
 
@@ -252,7 +258,8 @@ def _possibilities(
             ("empty",) if movement.mode == "move" else ("enemy",))
     for file, rank in movement.vectors:
         legs = lame_path((file, rank)) if movement.lame else ()
-        path: list[str] = []
+        path: list[str | None] = []  # None: a hole, which a hopper hops over (as Fairy-Stockfish's walls)
+        holes = 0
         step = 0
         while movement.last is None or step < movement.last:
             if legs:  # the squares a lame step passes must be empty too
@@ -265,7 +272,11 @@ def _possibilities(
             square = (source[0] + step * file, source[1] + step * rank)
             name = names.get(square)
             if name is None:
-                break
+                holes += 1
+                if holes > movement.hops or not (0 <= square[0] < side.files and 0 <= square[1] < side.ranks):
+                    break
+                path.append(None)
+                continue
             if step >= movement.first and (movement.within is None or square in movement.within):
                 for must_path, deny in _screens(path, movement.hops, movement.grasshopper):
                     for mode in modes:
