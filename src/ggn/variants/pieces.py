@@ -232,7 +232,8 @@ def _screens(
     if last:
         if path and None not in path[:-1]:
             hurdle = path[-1]
-            yield (dict.fromkeys(path[:-1], "empty"), {} if hurdle is None else {hurdle: "empty"})
+            before = [name for name in path[:-1] if name is not None]
+            yield (dict.fromkeys(before, "empty"), {} if hurdle is None else {hurdle: "empty"})
         return
     real = [name for name in path if name is not None]
     for screens in combinations(real, hops - (len(path) - len(real))):
