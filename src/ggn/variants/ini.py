@@ -1,0 +1,1257 @@
+"""Fairy-Stockfish's ``variants.ini`` syntax, read into variant descriptions.
+
+A text is a list of sections, one a variant: ``[name]`` starts from Fairy-Stockfish's template
+(chess's rules, with no piece types), ``[name:parent]`` from the variant ``parent`` as it was
+resolved, and each ``option = value`` line below changes one rule. Lines whose first non-blank
+character is ``#`` or ``;`` are comments. This module reads the text as Fairy-Stockfish does:
+
+- :func:`sections` reads the syntax only: the sections, their parents and their options, each
+  with its line (an option written twice in a section counts once, as the last one, as in
+  Fairy-Stockfish);
+- :func:`load` resolves every section of a text into a
+  :class:`~ggn.variants.description.Variant`, all of them or none;
+- :func:`resolve` resolves one section among sections given by name (the built-in ones).
+
+Inheritance is Fairy-Stockfish's: a child is its parent's rules with the child's options
+applied on top, in Fairy-Stockfish's own order of options (so ``pawnTypes`` is applied before
+``promotionPawnTypes``, whatever the order of the lines). Piece sets hold piece *types*, not
+letters, as in Fairy-Stockfish: a child that gives the letter ``r`` to a custom piece removes
+the rook, and a parent's ``castlingRookPieces`` still names the rook.
+
+What Fairy-Stockfish would take with a warning, or ignore, is a
+:class:`~ggn.errors.VariantError` here, naming the source, the line and the option: a line that
+is no option, an option Fairy-Stockfish does not know, a value it could not read, a Betza
+movement :func:`ggn.variants.betza.parse` refuses, and a rule the description cannot say
+(forced captures, explosions, gating, walls, passing, flipping, two boards, check counting,
+setup phases, ...; such an option set to its default value says nothing and is accepted). The
+options that cannot change the legal moves from a position (piece values, XBoard's display
+options, and the rules on a game's history: the n-move rule, repetitions, counting) are
+recorded in :attr:`Variant.unapplied <ggn.variants.description.Variant.unapplied>`, with why.
+
+Two options are this library's own: ``pin = k:g b:e`` gives a piece type (by its FEN letter)
+another letter in GGN, and ``synonym = n:h`` another FEN letter read as the type
+(:attr:`PieceType.pin <ggn.variants.description.PieceType.pin>`, ``synonym``).
+
+>>> variants = load('''
+... [mini]
+... maxRank = 5
+... maxFile = 5
+... king = k
+... rook = r
+... startFen = 4k/5/5/5/R3K w - - 0 1
+... castling = false
+... ''', source="mini.ini")
+>>> mini = variants["mini"]
+>>> mini.files, mini.ranks, [piece.letter for piece in mini.pieces], mini.king
+(5, 5, ['r', 'k'], 'k')
+>>> load("[mine:chess]\\nmustCapture = true\\n", known={"chess": sections("[chess]\\nking = k")[0]})
+Traceback (most recent call last):
+...
+ggn.errors.VariantError: <ini>:2: [mine] mustCapture = 'true': forced captures: a rule the description \
+cannot say yet
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from ggn._json import quote
+from ggn._types import expect
+from ggn.errors import GGNError, NotationError, NotFoundError, VariantError
+from ggn.variants import betza, fen
+from ggn.variants.description import (
+    Castling,
+    DoubleStep,
+    Drops,
+    Ends,
+    PieceType,
+    Promotion,
+    Region,
+    Value,
+    Variant,
+)
+from ggn.variants.pieces import Movement, Square
+
+__all__ = ["Option", "Section", "load", "resolve", "sections"]
+
+# Fairy-Stockfish's largest board (built with large boards, as pyffish is): 12 files, 10 ranks.
+_FILES: Final = 12
+_RANKS: Final = 10
+_ALL: Final[Region] = frozenset((file, rank) for file in range(_FILES) for rank in range(_RANKS))
+_CHESS_START: Final = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+_NAME: Final = re.compile(r"[^\s\[\]:#;=]+")
+_NUMBER: Final = re.compile(r"[0-9]{1,6}")
+
+# Fairy-Stockfish's piece types in the order of its enum (the order it reads them in: a later
+# type given a letter already taken removes the earlier one), then its custom slots, then the
+# king. The predefined ones move as betza.PREDEFINED says.
+_PREDEFINED: Final = (
+    "pawn", "knight", "bishop", "rook", "queen", "fers", "alfil", "fersAlfil", "silver", "aiwok",
+    "bers", "archbishop", "chancellor", "amazon", "knibis", "biskni", "kniroo", "rookni",
+    "shogiPawn", "lance", "shogiKnight", "gold", "dragonHorse", "clobber", "breakthrough",
+    "immobile", "cannon", "janggiCannon", "soldier", "horse", "elephant", "janggiElephant",
+    "banner", "wazir", "commoner", "centaur",
+)
+_CUSTOM: Final = tuple(f"customPiece{number}" for number in range(1, 26))
+_TYPES: Final = (*_PREDEFINED, *_CUSTOM, "king")
+_ORDER: Final = {name: number for number, name in enumerate(_TYPES)}
+_ANY: Final = "*"  # Fairy-Stockfish's ALL_PIECES in a piece set
+
+# Piece types whose moves Fairy-Stockfish bends by rules the description has no words for.
+_UNSUPPORTED_TYPES: Final = {
+    "janggiCannon": "the janggi cannon, which neither hops over nor takes another cannon",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One ``key = value`` line of a section: the key and the value as written (stripped), and
+    the line's number (one-based)."""
+
+    key: str
+    value: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One ``[name]`` or ``[name:parent]`` section of a text: its options in the order written
+    (an option written twice is there twice; the last one counts), the line of its header and
+    the source it was read from."""
+
+    name: str
+    parent: str | None
+    options: tuple[Option, ...]
+    line: int
+    source: str = "<ini>"
+
+    def get(self, key: str) -> Option | None:
+        """The option ``key`` as it counts (the last one written), or None."""
+        for option in reversed(self.options):
+            if option.key == key:
+                return option
+        return None
+
+    def values(self) -> dict[str, Option]:
+        """Every option as it counts, by key (the last one written of each)."""
+        return {option.key: option for option in self.options}
+
+
+def _shown(text: str) -> str:
+    return quote(text, 60)
+
+
+def sections(text: str, *, source: str = "<ini>") -> list[Section]:
+    """The sections of ``variants.ini`` text, in order: syntax only (nothing is resolved).
+
+    Blank lines and comments (``#`` or ``;`` first) are skipped; a header is ``[name]`` or
+    ``[name:parent]`` (a comment may follow it); every other line is ``key = value`` inside a
+    section, the key and value stripped of blanks. Anything else is a
+    :class:`~ggn.errors.VariantError` naming ``source`` and the line.
+
+    >>> [(s.name, s.parent, [o.key for o in s.options]) for s in sections('''
+    ... # a comment
+    ... [tiny:chess]
+    ... maxRank = 6   ; not a comment: the value is '6   ; not a comment'
+    ... ''')]
+    [('tiny', 'chess', ['maxRank'])]
+    >>> sections("[tiny]\\nmaxRank 6", source="t.ini")
+    Traceback (most recent call last):
+    ...
+    ggn.errors.VariantError: t.ini:2: expected 'option = value', '[name]' or a comment, got 'maxRank 6'
+    """
+    expect(text, str, "text", "a str")
+    expect(source, str, "source", "a str")
+    found: list[Section] = []
+    name: str | None = None
+    parent: str | None = None
+    header = 0
+    options: list[Option] = []
+
+    def close() -> None:
+        if name is not None:
+            found.append(Section(name, parent, tuple(options), header, source))
+
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line[0] == "[":
+            end = line.find("]")
+            if end < 0:
+                raise VariantError(f"a section header ends with ']': {_shown(line)}", source, number)
+            rest = line[end + 1:].strip()
+            if rest and rest[0] not in "#;":
+                raise VariantError(f"text after the section header: {_shown(rest)}", source, number)
+            inside = line[1:end]
+            child, colon, base = inside.partition(":")
+            if not _NAME.fullmatch(child):
+                raise VariantError(f"a section name is letters, digits and signs without blanks or "
+                                   f"':', got {_shown(child)}", source, number)
+            if colon and not _NAME.fullmatch(base):
+                raise VariantError(f"the parent of [{child}] is a name without blanks or ':', got "
+                                   f"{_shown(base)}", source, number)
+            close()
+            name, parent, header, options = child, base if colon else None, number, []
+            continue
+        key, equals, value = line.partition("=")
+        if not equals:
+            raise VariantError(f"expected 'option = value', '[name]' or a comment, got {_shown(line)}",
+                               source, number)
+        key, value = key.strip(), value.strip()
+        if name is None:
+            raise VariantError(f"the option {_shown(key)} comes before any [section]", source, number)
+        if not key:
+            raise VariantError(f"no option name before '=' in {_shown(line)}", source, number)
+        if not value:
+            raise VariantError(f"the option {_shown(key)} has no value", source, number, key)
+        options.append(Option(key, value, number))
+    close()
+    return found
+
+
+# --- the state Fairy-Stockfish's parser works on ---------------------------------------------
+# Values are Fairy-Stockfish's, with piece types by name: a piece set is a frozenset of type
+# names (``"*"``: ALL_PIECES), a piece type a name, "*" or None, a bitboard a frozenset of
+# squares on the 12x10 board, a rank or a file one-based (as written: maxRank 8 is 8 ranks), a
+# pair (first's, second's) for options per colour.
+_DEFAULTS: Final[dict[str, Any]] = {
+    "maxRank": 8, "maxFile": 8, "chess960": False, "twoBoards": False, "startFen": _CHESS_START,
+    "promotionRegion": (frozenset((f, 7) for f in range(_FILES)), frozenset((f, 0) for f in range(_FILES))),
+    "promotionPawnTypes": (frozenset({"pawn"}), frozenset({"pawn"})),
+    "promotionPieceTypes": (frozenset(), frozenset()),
+    "sittuyinPromotion": False, "promotionLimit": (), "promotedPieceType": (),
+    "piecePromotionOnCapture": False, "mandatoryPawnPromotion": True, "mandatoryPiecePromotion": False,
+    "pieceDemotion": False, "blastOnCapture": False, "blastImmuneTypes": frozenset(),
+    "mutuallyImmuneTypes": frozenset(), "petrifyOnCaptureTypes": frozenset(), "petrifyBlastPieces": False,
+    "doubleStep": True,
+    "doubleStepRegion": (frozenset((f, 1) for f in range(_FILES)), frozenset((f, 6) for f in range(_FILES))),
+    "tripleStepRegion": (frozenset(), frozenset()), "enPassantRegion": (_ALL, _ALL),
+    "enPassantTypes": (frozenset({"pawn"}), frozenset({"pawn"})),
+    "castling": True, "castlingDroppedPiece": False, "castlingKingsideFile": 7, "castlingQueensideFile": 3,
+    "castlingRank": 1, "castlingKingFile": 5, "castlingKingPiece": ("king", "king"),
+    "castlingRookKingsideFile": _FILES, "castlingRookQueensideFile": 1,
+    "castlingRookPieces": (frozenset({"rook"}), frozenset({"rook"})), "oppositeCastling": False,
+    "checking": True, "dropChecks": True, "mustCapture": False, "mustDrop": False, "mustDropType": _ANY,
+    "pieceDrops": False, "dropLoop": False, "capturesToHand": False, "firstRankPawnDrops": False,
+    "promotionZonePawnDrops": False, "enclosingDrop": "none", "enclosingDropStart": frozenset(),
+    "dropRegion": (_ALL, _ALL), "sittuyinRookDrop": False, "dropOppositeColoredBishop": False,
+    "dropPromoted": False, "dropNoDoubled": None, "dropNoDoubledCount": 1, "immobilityIllegal": False,
+    "gating": False, "wallingRule": "none", "wallingRegion": (_ALL, _ALL), "wallOrMove": False,
+    "seirawanGating": False, "cambodianMoves": False, "diagonalLines": frozenset(),
+    "pass": (False, False), "passOnStalemate": (False, False), "makpongRule": False,
+    "flyingGeneral": False, "soldierPromotionRank": 1, "flipEnclosedPieces": "none",
+    "stalemateValue": "draw", "stalematePieceCount": False, "checkmateValue": "loss",
+    "shogiPawnDropMateIllegal": False, "shatarMateRule": False, "bikjangRule": False,
+    "extinctionValue": None, "extinctionClaim": False, "extinctionPseudoRoyal": False, "dupleCheck": False,
+    "extinctionPieceTypes": frozenset(), "extinctionPieceCount": 0, "extinctionOpponentPieceCount": 0,
+    "flagPiece": (_ANY, _ANY), "flagRegion": (frozenset(), frozenset()), "flagPieceCount": 1,
+    "flagPieceBlockedWin": False, "flagMove": False, "flagPieceSafe": False, "checkCounting": False,
+    "connectN": 0, "connectPieceTypes": frozenset({_ANY}), "connectHorizontal": True,
+    "connectVertical": True, "connectDiagonal": True, "connectRegion1": (frozenset(), frozenset()),
+    "connectRegion2": (frozenset(), frozenset()), "connectNxN": 0, "collinearN": 0, "connectValue": "win",
+    "castlingWins": frozenset(),
+}
+
+# Rules the description cannot say: the field, and the feature a rule system would need. A
+# field at its default value says nothing, and is accepted.
+_UNSUPPORTED: Final[dict[str, str]] = {
+    "twoBoards": "two boards (pieces in hand from another game, bughouse)",
+    "sittuyinPromotion": "sittuyin's promotion (in place or by the new piece's move)",
+    "blastOnCapture": "explosions on capture (atomic)",
+    "blastImmuneTypes": "explosions on capture (atomic)",
+    "petrifyBlastPieces": "explosions on capture (atomic)",
+    "mutuallyImmuneTypes": "piece types that may not take each other",
+    "petrifyOnCaptureTypes": "pieces that turn into walls when they capture",
+    "tripleStepRegion": "pawn triple steps",
+    "castlingDroppedPiece": "castling with dropped pieces",
+    "oppositeCastling": "castling limited by the opponent's castling",
+    "mustCapture": "forced captures",
+    "mustDrop": "forced drops (a setup phase)",
+    "mustDropType": "forced drops (a setup phase)",
+    "enclosingDrop": "drops that must enclose or stack (reversi, connect four)",
+    "enclosingDropStart": "drops that must enclose or stack (reversi, connect four)",
+    "sittuyinRookDrop": "sittuyin's setup phase",
+    "dropOppositeColoredBishop": "a placement phase with bishops on opposite colours",
+    "dropPromoted": "drops of pieces in their promoted state",
+    "gating": "gating (pieces entering the board behind a piece that leaves its first rank)",
+    "seirawanGating": "gating (pieces entering the board behind a piece that leaves its first rank)",
+    "cambodianMoves": "cambodian chess's first moves of king and met",
+    "wallingRule": "walls placed by moves (duck, arrows)",
+    "wallingRegion": "walls placed by moves (duck, arrows)",
+    "wallOrMove": "walls placed by moves (duck, arrows)",
+    "diagonalLines": "janggi's palace diagonals",
+    "pass": "passing a move",
+    "passOnStalemate": "passing a move",
+    "makpongRule": "makpong (the king may not move out of check)",
+    "flipEnclosedPieces": "flipping enclosed pieces (reversi, ataxx)",
+    "stalematePieceCount": "stalemate decided by counting pieces",
+    "shatarMateRule": "shatar's mating rules",
+    "bikjangRule": "janggi's bikjang (facing generals end the game)",
+    "dupleCheck": "duple check (every pseudo-royal piece attacked)",
+    "flagPieceCount": "flag wins that need several pieces",
+    "flagPieceBlockedWin": "flag wins that need several pieces",
+    "flagPieceSafe": "flag wins that need the piece safe",
+    "checkCounting": "winning by a number of checks",
+    "connectN": "connection wins (n in a row)",
+    "connectPieceTypes": "connection wins (n in a row)",
+    "connectHorizontal": "connection wins (n in a row)",
+    "connectVertical": "connection wins (n in a row)",
+    "connectDiagonal": "connection wins (n in a row)",
+    "connectRegion1": "connection wins (n in a row)",
+    "connectRegion2": "connection wins (n in a row)",
+    "connectNxN": "connection wins (n in a row)",
+    "collinearN": "connection wins (n in a row)",
+    "connectValue": "connection wins (n in a row)",
+    "castlingWins": "castling as a way to win",
+}
+
+_HISTORY: Final = "a rule on the game's history, which a position does not hold"
+_UNAPPLIED: Final[dict[str, str]] = {
+    "pieceValueMg": "piece values, for an engine's evaluation",
+    "pieceValueEg": "piece values, for an engine's evaluation",
+    "variantTemplate": "XBoard's display only",
+    "pieceToCharTable": "XBoard's display only",
+    "pocketSize": "XBoard's display only",
+    "nnueAlias": "an engine's evaluation network",
+    "nMoveRule": f"the n-move rule: {_HISTORY} (FEEN has no move counters)",
+    "nMoveRuleTypes": f"the n-move rule: {_HISTORY} (FEEN has no move counters)",
+    "nMoveRuleTypesWhite": f"the n-move rule: {_HISTORY} (FEEN has no move counters)",
+    "nMoveRuleTypesBlack": f"the n-move rule: {_HISTORY} (FEEN has no move counters)",
+    "nFoldRule": f"repetitions: {_HISTORY}",
+    "nFoldValue": f"repetitions: {_HISTORY}",
+    "nFoldValueAbsolute": f"repetitions: {_HISTORY}",
+    "perpetualCheckIllegal": f"perpetual checks: {_HISTORY}",
+    "moveRepetitionIllegal": f"repeated moves: {_HISTORY}",
+    "chasingRule": f"chasing: {_HISTORY}",
+    "countingRule": f"counting: {_HISTORY}",
+    "materialCounting": f"adjudication by material at a move limit: {_HISTORY}",
+    "adjudicateFullBoard": "adjudication by material, for an engine",
+}
+
+# The options in Fairy-Stockfish's order of reading (src/parser.cpp), each with how its value
+# is read and the fields it sets (``field`` or ``field.0``/``field.1`` for one colour). The
+# pieces and their mobility regions are read first, apart. Kinds with no field are read (so a
+# bad value is an error) and recorded as unapplied.
+_READ: Final = """
+maxRank rank maxRank
+maxFile file maxFile
+@pieces -
+pieceValueMg values
+pieceValueEg values
+promotionRank rank @promotionRank
+doubleStepRank rank @doubleStepRank
+doubleStepRankMin rank @doubleStepRank
+whiteFlag bitboard flagRegion.0
+blackFlag bitboard flagRegion.1
+castlingRookPiece pieceset castlingRookPieces.0 castlingRookPieces.1
+whiteDropRegion bitboard dropRegion.0
+blackDropRegion bitboard dropRegion.1
+dropOnTop bool @dropOnTop
+pawnTypes pieceset promotionPawnTypes.0 promotionPawnTypes.1 enPassantTypes.0 enPassantTypes.1
+variantTemplate string
+pieceToCharTable string
+pocketSize int
+nnueAlias string
+chess960 bool chess960
+twoBoards bool twoBoards
+startFen string startFen
+promotionRegionWhite bitboard promotionRegion.0
+promotionRegionBlack bitboard promotionRegion.1
+promotionPawnTypes pieceset promotionPawnTypes.0 promotionPawnTypes.1
+promotionPawnTypesWhite pieceset promotionPawnTypes.0
+promotionPawnTypesBlack pieceset promotionPawnTypes.1
+promotionPieceTypes pieceset promotionPieceTypes.0 promotionPieceTypes.1
+promotionPieceTypesWhite pieceset promotionPieceTypes.0
+promotionPieceTypesBlack pieceset promotionPieceTypes.1
+sittuyinPromotion bool sittuyinPromotion
+promotionLimit limits promotionLimit
+promotedPieceType promoted promotedPieceType
+piecePromotionOnCapture bool piecePromotionOnCapture
+mandatoryPawnPromotion bool mandatoryPawnPromotion
+mandatoryPiecePromotion bool mandatoryPiecePromotion
+pieceDemotion bool pieceDemotion
+blastOnCapture bool blastOnCapture
+blastImmuneTypes pieceset blastImmuneTypes
+mutuallyImmuneTypes pieceset mutuallyImmuneTypes
+petrifyOnCaptureTypes pieceset petrifyOnCaptureTypes
+petrifyBlastPieces bool petrifyBlastPieces
+doubleStep bool doubleStep
+doubleStepRegionWhite bitboard doubleStepRegion.0
+doubleStepRegionBlack bitboard doubleStepRegion.1
+tripleStepRegionWhite bitboard tripleStepRegion.0
+tripleStepRegionBlack bitboard tripleStepRegion.1
+enPassantRegion bitboard enPassantRegion.0 enPassantRegion.1
+enPassantRegionWhite bitboard enPassantRegion.0
+enPassantRegionBlack bitboard enPassantRegion.1
+enPassantTypes pieceset enPassantTypes.0 enPassantTypes.1
+enPassantTypesWhite pieceset enPassantTypes.0
+enPassantTypesBlack pieceset enPassantTypes.1
+castling bool castling
+castlingDroppedPiece bool castlingDroppedPiece
+castlingKingsideFile file castlingKingsideFile
+castlingQueensideFile file castlingQueensideFile
+castlingRank rank castlingRank
+castlingKingFile file castlingKingFile
+castlingKingPiece piecetype castlingKingPiece.0 castlingKingPiece.1
+castlingKingPieceWhite piecetype castlingKingPiece.0
+castlingKingPieceBlack piecetype castlingKingPiece.1
+castlingRookKingsideFile file castlingRookKingsideFile
+castlingRookQueensideFile file castlingRookQueensideFile
+castlingRookPieces pieceset castlingRookPieces.0 castlingRookPieces.1
+castlingRookPiecesWhite pieceset castlingRookPieces.0
+castlingRookPiecesBlack pieceset castlingRookPieces.1
+oppositeCastling bool oppositeCastling
+checking bool checking
+dropChecks bool dropChecks
+mustCapture bool mustCapture
+mustDrop bool mustDrop
+mustDropType piecetype mustDropType
+pieceDrops bool pieceDrops
+dropLoop bool dropLoop
+capturesToHand bool capturesToHand
+firstRankPawnDrops bool firstRankPawnDrops
+promotionZonePawnDrops bool promotionZonePawnDrops
+enclosingDrop enclosing enclosingDrop
+enclosingDropStart bitboard enclosingDropStart
+dropRegionWhite bitboard dropRegion.0
+dropRegionBlack bitboard dropRegion.1
+sittuyinRookDrop bool sittuyinRookDrop
+dropOppositeColoredBishop bool dropOppositeColoredBishop
+dropPromoted bool dropPromoted
+dropNoDoubled piecetype dropNoDoubled
+dropNoDoubledCount int dropNoDoubledCount
+immobilityIllegal bool immobilityIllegal
+gating bool gating
+wallingRule walling wallingRule
+wallingRegionWhite bitboard wallingRegion.0
+wallingRegionBlack bitboard wallingRegion.1
+wallingRegion bitboard wallingRegion.0 wallingRegion.1
+wallOrMove bool wallOrMove
+seirawanGating bool seirawanGating
+cambodianMoves bool cambodianMoves
+diagonalLines bitboard diagonalLines
+pass bool pass.0 pass.1
+passWhite bool pass.0
+passBlack bool pass.1
+passOnStalemate bool passOnStalemate.0 passOnStalemate.1
+passOnStalemateWhite bool passOnStalemate.0
+passOnStalemateBlack bool passOnStalemate.1
+makpongRule bool makpongRule
+flyingGeneral bool flyingGeneral
+soldierPromotionRank rank soldierPromotionRank
+flipEnclosedPieces enclosing flipEnclosedPieces
+nMoveRuleTypes pieceset
+nMoveRuleTypesWhite pieceset
+nMoveRuleTypesBlack pieceset
+nMoveRule int
+nFoldRule int
+nFoldValue value
+nFoldValueAbsolute bool
+perpetualCheckIllegal bool
+moveRepetitionIllegal bool
+chasingRule chasing
+stalemateValue value stalemateValue
+stalematePieceCount bool stalematePieceCount
+checkmateValue value checkmateValue
+shogiPawnDropMateIllegal bool shogiPawnDropMateIllegal
+shatarMateRule bool shatarMateRule
+bikjangRule bool bikjangRule
+extinctionValue value extinctionValue
+extinctionClaim bool extinctionClaim
+extinctionPseudoRoyal bool extinctionPseudoRoyal
+dupleCheck bool dupleCheck
+extinctionPieceTypes pieceset extinctionPieceTypes
+extinctionPieceCount int extinctionPieceCount
+extinctionOpponentPieceCount int extinctionOpponentPieceCount
+flagPiece piecetype flagPiece.0 flagPiece.1
+flagPieceWhite piecetype flagPiece.0
+flagPieceBlack piecetype flagPiece.1
+flagRegion bitboard flagRegion.0 flagRegion.1
+flagRegionWhite bitboard flagRegion.0
+flagRegionBlack bitboard flagRegion.1
+flagPieceCount int flagPieceCount
+flagPieceBlockedWin bool flagPieceBlockedWin
+flagMove bool flagMove
+flagPieceSafe bool flagPieceSafe
+checkCounting bool checkCounting
+connectN int connectN
+connectPieceTypes pieceset connectPieceTypes
+connectHorizontal bool connectHorizontal
+connectVertical bool connectVertical
+connectDiagonal bool connectDiagonal
+connectRegion1White bitboard connectRegion1.0
+connectRegion2White bitboard connectRegion2.0
+connectRegion1Black bitboard connectRegion1.1
+connectRegion2Black bitboard connectRegion2.1
+connectNxN int connectNxN
+collinearN int collinearN
+connectValue value connectValue
+materialCounting material
+adjudicateFullBoard bool
+countingRule counting
+castlingWins castlingrights castlingWins
+"""
+_TABLE: Final = tuple(
+    (words[0], words[1], tuple(words[2:])) for words in (line.split() for line in _READ.strip().splitlines())
+)
+_ENUMS: Final[dict[str, tuple[str, ...]]] = {
+    "material": ("janggi", "unweighted", "whitedrawodds", "blackdrawodds", "none"),
+    "counting": ("makruk", "cambodian", "asean", "none"),
+    "chasing": ("axf", "none"),
+    "enclosing": ("reversi", "ataxx", "quadwrangle", "snort", "anyside", "top", "none"),
+    "walling": ("arrow", "duck", "edge", "past", "static", "none"),
+}
+_VALUES: Final = ("win", "loss", "draw", "none")
+
+
+def _mobility_keys() -> dict[str, tuple[str, int]]:
+    keys: dict[str, tuple[str, int]] = {}
+    for name in _TYPES:
+        for colour, side in enumerate(("White", "Black")):
+            keys[f"mobilityRegion{side}{name[0].upper()}{name[1:]}"] = (name, colour)
+    return keys
+
+
+_MOBILITY: Final = _mobility_keys()
+_OWN: Final = ("pin", "synonym")
+_KNOWN: Final = frozenset({*(entry[0] for entry in _TABLE), *_TYPES, *_MOBILITY, *_OWN} - {"@pieces"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """Where a value was set: the source, the line, the option, its value and the section."""
+
+    source: str
+    line: int
+    option: str
+    value: str
+    section: str
+
+
+class _State:
+    """A variant as Fairy-Stockfish's parser builds it, option by option."""
+
+    __slots__ = ("betza", "letters", "mobility", "pins", "set_at", "synonyms", "unapplied", "values")
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = dict(_DEFAULTS)
+        self.letters: dict[str, str] = {}  # type name -> FEN letter (lowercase)
+        self.betza: dict[str, str] = {}  # custom type (and a custom king) -> Betza
+        self.mobility: dict[tuple[str, int], Region] = {}
+        self.pins: dict[str, str] = {}
+        self.synonyms: dict[str, str] = {}
+        self.set_at: dict[str, _Where] = {}
+        self.unapplied: dict[str, str] = {}
+
+    def copy(self) -> _State:
+        other = _State()
+        other.values = dict(self.values)
+        other.letters = dict(self.letters)
+        other.betza = dict(self.betza)
+        other.mobility = dict(self.mobility)
+        other.pins = dict(self.pins)
+        other.synonyms = dict(self.synonyms)
+        other.set_at = dict(self.set_at)
+        other.unapplied = dict(self.unapplied)
+        return other
+
+    def type_of(self, letter: str) -> str | None:
+        letter = letter.lower()
+        return next((name for name, own in self.letters.items() if own == letter), None)
+
+    def add(self, name: str, letter: str) -> None:
+        clash = self.type_of(letter)
+        if clash is not None:
+            self.remove(clash)
+        self.letters[name] = letter.lower()
+
+    def remove(self, name: str) -> None:
+        self.letters.pop(name, None)
+        self.pins.pop(name, None)
+        self.synonyms.pop(name, None)
+        # Fairy-Stockfish drops a removed type from the promotion choices, and nowhere else.
+        first, second = self.values["promotionPieceTypes"]
+        self.values["promotionPieceTypes"] = (first - {name}, second - {name})
+
+
+class _Reader:
+    """Applies one section's options to a state, in Fairy-Stockfish's order."""
+
+    def __init__(self, section: Section, state: _State) -> None:
+        self.section = section
+        self.state = state
+        self.options = section.values()
+
+    def error(self, option: Option | None, reason: str) -> VariantError:
+        if option is None:
+            return VariantError(f"[{self.section.name}] {reason}", self.section.source, self.section.line)
+        return VariantError(f"[{self.section.name}] {option.key} = {_shown(option.value)}: {reason}",
+                            self.section.source, option.line, option.key)
+
+    def where(self, option: Option) -> _Where:
+        return _Where(self.section.source, option.line, option.key, option.value, self.section.name)
+
+    def apply(self) -> None:
+        for written in self.options.values():
+            if written.key not in _KNOWN:
+                raise self._unknown(written)
+        for key, kind, fields in _TABLE:
+            if key == "@pieces":
+                self._pieces()
+                continue
+            option = self.options.get(key)
+            if option is None:
+                continue
+            value = self._read(option, kind)
+            if not fields:
+                self.state.unapplied[key] = _UNAPPLIED[key]
+                continue
+            for target in fields:
+                self._set(option, target, value)
+        for key in _OWN:
+            own = self.options.get(key)
+            if own is not None:
+                self._letters(own)
+
+    def _unknown(self, option: Option) -> VariantError:
+        close = difflib.get_close_matches(option.key, sorted(_KNOWN), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        return VariantError(f"[{self.section.name}] {_shown(option.key)} is not an option Fairy-Stockfish "
+                            f"knows{hint}", self.section.source, option.line, option.key)
+
+    def _set(self, option: Option, target: str, value: Any) -> None:
+        state = self.state
+        if target == "@promotionRank":
+            ranks = state.values["maxRank"]
+            state.values["promotionRegion"] = (_zone(value, ranks, 0), _zone(value, ranks, 1))
+            state.set_at["promotionRegion"] = self.where(option)
+            return
+        if target == "@doubleStepRank":
+            ranks = state.values["maxRank"]
+            # Fairy-Stockfish's defaults for the one of the two not given: rank 2.
+            given = {key: self._read(self.options[key], "rank")
+                     for key in ("doubleStepRank", "doubleStepRankMin") if key in self.options}
+            top, low = given.get("doubleStepRank", 2), given.get("doubleStepRankMin", 2)
+            state.values["doubleStepRegion"] = tuple(
+                frozenset(s for s in _zone(low, ranks, colour) if _relative(s[1], ranks, colour) <= top)
+                for colour in (0, 1))
+            state.set_at["doubleStepRegion"] = self.where(option)
+            return
+        if target == "@dropOnTop":
+            if value:
+                state.values["enclosingDrop"] = "top"
+                state.set_at["enclosingDrop"] = self.where(option)
+            return
+        field, _, colour = target.partition(".")
+        if colour:
+            pair = list(state.values[field])
+            pair[int(colour)] = value
+            state.values[field] = tuple(pair)
+        else:
+            state.values[field] = value
+        state.set_at[field] = self.where(option)
+
+    # --- values -----------------------------------------------------------------------------
+    def _read(self, option: Option, kind: str) -> Any:
+        readers: dict[str, Callable[[Option], Any]] = {
+            "bool": self._bool, "int": self._int, "rank": self._rank, "file": self._file,
+            "string": lambda o: o.value, "value": self._value, "bitboard": self._bitboard,
+            "pieceset": self._pieceset, "piecetype": self._piecetype, "limits": self._limits,
+            "promoted": self._promoted, "values": self._piece_values, "castlingrights": self._rights,
+        }
+        if kind in _ENUMS:
+            if option.value not in _ENUMS[kind]:
+                raise self.error(option, f"expected one of {', '.join(_ENUMS[kind])}")
+            return option.value
+        return readers[kind](option)
+
+    def _bool(self, option: Option) -> bool:
+        if option.value not in ("true", "false"):
+            raise self.error(option, "expected true or false")
+        return option.value == "true"
+
+    def _int(self, option: Option) -> int:
+        if not _NUMBER.fullmatch(option.value):
+            raise self.error(option, "expected a whole number (0 or more)")
+        return int(option.value)
+
+    def _rank(self, option: Option) -> int:
+        if not _NUMBER.fullmatch(option.value) or not 1 <= int(option.value) <= _RANKS:
+            raise self.error(option, f"expected a rank, a number from 1 to {_RANKS}")
+        return int(option.value)
+
+    def _file(self, option: Option) -> int:
+        text = option.value
+        if _NUMBER.fullmatch(text) and 1 <= int(text) <= _FILES:
+            return int(text)
+        if len(text) == 1 and "a" <= text <= chr(ord("a") + _FILES - 1):
+            return ord(text) - ord("a") + 1
+        raise self.error(option, f"expected a file, a letter from a to {chr(ord('a') + _FILES - 1)} or a "
+                                 f"number from 1 to {_FILES}")
+
+    def _value(self, option: Option) -> Value | None:
+        if option.value not in _VALUES:
+            raise self.error(option, "expected win, loss, draw or none")
+        return None if option.value == "none" else option.value  # type: ignore[return-value]
+
+    def _bitboard(self, option: Option) -> Region:
+        squares: set[Square] = set()
+        for symbol in option.value.split():
+            if symbol == "-":
+                break  # Fairy-Stockfish reads no further
+            head, tail = symbol[0].lower(), symbol[1:]
+            if symbol.endswith("*") and len(symbol) == 2 and "a" <= head <= "z":
+                file = ord(head) - ord("a")
+                if file >= _FILES:
+                    raise self.error(option, f"{symbol!r}: no file {head!r} on a board of {_FILES} files")
+                squares.update((file, rank) for rank in range(_RANKS))
+            elif head == "*" and _NUMBER.fullmatch(tail) and 1 <= int(tail) <= _RANKS:
+                squares.update((file, int(tail) - 1) for file in range(_FILES))
+            elif "a" <= head <= "z" and _NUMBER.fullmatch(tail):
+                file, rank = ord(head) - ord("a"), int(tail) - 1
+                if file >= _FILES or not 0 <= rank < _RANKS:
+                    raise self.error(option, f"{symbol!r} is off Fairy-Stockfish's largest board "
+                                             f"({_FILES} files, {_RANKS} ranks)")
+                squares.add((file, rank))
+            else:
+                raise self.error(option, f"{_shown(symbol)} is not a square (a1), a file (a*) or a rank (*1)")
+        return frozenset(squares)
+
+    def _piece(self, option: Option, letter: str, star: bool) -> str:
+        if letter == "*" and star:
+            return _ANY
+        name = self.state.type_of(letter) if letter.isascii() and letter.isalpha() else None
+        if name is None:
+            raise self.error(option, f"{letter!r} is not the letter of a piece type of the variant")
+        return name
+
+    def _pieceset(self, option: Option) -> frozenset[str]:
+        names: set[str] = set()
+        for letter in option.value:
+            if letter.isspace():
+                continue
+            if letter == "-":
+                break
+            names.add(self._piece(option, letter, True))
+        return frozenset(names)
+
+    def _piecetype(self, option: Option) -> str | None:
+        chosen: str | None = None
+        for letter in option.value:
+            if letter.isspace():
+                continue
+            if letter == "-":
+                break
+            chosen = self._piece(option, letter, True)  # Fairy-Stockfish keeps the last one
+        return chosen
+
+    def _pairs(self, option: Option) -> Iterator[tuple[str, str]]:
+        for token in option.value.split():
+            left, colon, right = token.partition(":")
+            if not colon or len(left) != 1 or not right:
+                raise self.error(option, f"{_shown(token)} is not 'letter:value'")
+            yield left, right
+
+    def _limits(self, option: Option) -> tuple[tuple[str, int], ...]:
+        limits = dict(self.state.values["promotionLimit"])
+        for letter, count in self._pairs(option):
+            if not _NUMBER.fullmatch(count):
+                raise self.error(option, f"{count!r} is not a count")
+            limits[self._piece(option, letter, False)] = int(count)
+        return tuple(limits.items())
+
+    def _promoted(self, option: Option) -> tuple[tuple[str, str], ...]:
+        promoted = dict(self.state.values["promotedPieceType"])
+        for letter, other in self._pairs(option):
+            name = self._piece(option, letter, False)
+            if other == "-":
+                promoted.pop(name, None)
+            elif len(other) == 1:
+                promoted[name] = self._piece(option, other, False)
+            else:
+                raise self.error(option, f"{other!r} is not one piece letter")
+        return tuple(promoted.items())
+
+    def _piece_values(self, option: Option) -> None:
+        for letter, value in self._pairs(option):
+            self._piece(option, letter, False)
+            if not re.fullmatch(r"-?[0-9]{1,6}", value):
+                raise self.error(option, f"{value!r} is not a piece value")
+
+    def _rights(self, option: Option) -> frozenset[str]:
+        rights: set[str] = set()
+        for letter in option.value:
+            if letter == "-":
+                break
+            if letter not in "KQkq":
+                raise self.error(option, f"{letter!r} is not a castling right (K, Q, k or q)")
+            rights.add(letter)
+        return frozenset(rights)
+
+    # --- pieces -----------------------------------------------------------------------------
+    def _pieces(self) -> None:
+        state = self.state
+        for name in _TYPES:
+            option = self.options.get(name)
+            if option is not None:
+                value = option.value
+                if value[0].isascii() and value[0].isalpha():
+                    movement = value[2:] if len(value) > 1 else ""
+                    if len(value) > 1 and value[1] != ":":
+                        raise self.error(option, "expected a letter, or a letter, ':' and a Betza movement")
+                    if name in _CUSTOM:
+                        if not movement:
+                            raise self.error(option, "a custom piece needs its movement in Betza: 'x:BETZA'")
+                        state.betza[name] = movement
+                        if "e" in movement:
+                            # Fairy-Stockfish lets a piece whose Betza has 'e' take en passant.
+                            first, second = state.values["enPassantTypes"]
+                            state.values["enPassantTypes"] = (first | {name}, second | {name})
+                    elif name == "king":
+                        if movement:
+                            state.betza[name] = movement
+                        else:
+                            state.betza.pop(name, None)
+                    elif movement:
+                        raise self.error(option, f"only custom pieces and the king take a movement; the "
+                                                 f"{name} moves as {betza.PREDEFINED[name] or 'nothing'!r}")
+                    state.add(name, value[0])
+                elif value == "-":
+                    state.remove(name)
+                else:
+                    raise self.error(option, "expected a piece letter, or '-' to remove the piece type")
+                state.set_at[f"piece:{name}"] = self.where(option)
+            for colour, side in enumerate(("White", "Black")):
+                key = f"mobilityRegion{side}{name[0].upper()}{name[1:]}"
+                region = self.options.get(key)
+                if region is not None:
+                    state.mobility[(name, colour)] = self._bitboard(region)
+                    state.set_at[key] = self.where(region)
+
+    def _letters(self, option: Option) -> None:
+        table = self.state.pins if option.key == "pin" else self.state.synonyms
+        table.clear()
+        for letter, other in self._pairs(option):
+            if len(other) != 1 or not (other.isascii() and other.isalpha()):
+                raise self.error(option, f"{other!r} is not one letter")
+            table[self._piece(option, letter, False)] = other.lower()
+        self.state.set_at[option.key] = self.where(option)
+
+
+def _relative(rank: int, ranks: int, colour: int) -> int:
+    """A rank (zero-based) as a colour counts it (one-based)."""
+    return rank + 1 if colour == 0 else ranks - rank
+
+
+def _zone(rank: int, ranks: int, colour: int) -> Region:
+    """Fairy-Stockfish's zone_bb: the ranks from a relative rank (one-based) to the far end."""
+    return frozenset((file, row) for file in range(_FILES) for row in range(ranks)
+                     if _relative(row, ranks, colour) >= rank)
+
+
+# --- from the state to a description -----------------------------------------------------------
+class _Maker:
+    """Turns a resolved state into a :class:`Variant`, or says why the description cannot."""
+
+    def __init__(self, name: str, section: Section, state: _State) -> None:
+        self.name = name
+        self.section = section
+        self.state = state
+        self.values = state.values
+        self.files: int = self.values["maxFile"]
+        self.ranks: int = self.values["maxRank"]
+        self.board: Region = frozenset((f, r) for f in range(self.files) for r in range(self.ranks))
+
+    def error(self, field: str | None, reason: str) -> VariantError:
+        where = self.state.set_at.get(field) if field is not None else None
+        if where is None:
+            return VariantError(f"[{self.name}] {reason}", self.section.source, self.section.line, field)
+        inherited = f" (in [{where.section}])" if where.section != self.name else ""
+        return VariantError(f"[{self.name}] {where.option} = {_shown(where.value)}{inherited}: {reason}",
+                            where.source, where.line, where.option)
+
+    def letter(self, name: str) -> str | None:
+        return self.state.letters.get(name)
+
+    def letters(self, names: frozenset[str], field: str) -> frozenset[str]:
+        if _ANY in names:
+            raise self.error(field, "'*' (every piece type) means nothing here")
+        return frozenset(self.state.letters[name] for name in names if name in self.state.letters)
+
+    def clip(self, region: Region) -> Region:
+        return region & self.board
+
+    def mirror(self, region: Region) -> Region:
+        return frozenset((file, self.ranks - 1 - rank) for file, rank in region)
+
+    def one_frame(self, pair: tuple[Region, Region], field: str, what: str) -> Region:
+        """The first player's region, which the description keeps for both in the mover's frame:
+        the second player's must be its mirror image."""
+        first, second = self.clip(pair[0]), self.clip(pair[1])
+        if self.mirror(second) != first:
+            raise self.error(field, f"the two sides' regions are not mirror images, and the description "
+                                    f"keeps one region for {what}, in the mover's frame")
+        return first
+
+    def make(self) -> Variant:
+        values = self.values
+        for field, feature in _UNSUPPORTED.items():
+            if values[field] != _DEFAULTS[field]:
+                raise self.error(field, f"{feature}: a rule the description cannot say yet")
+        if values["capturesToHand"] and not values["pieceDrops"]:
+            raise self.error("capturesToHand", "captured pieces held in hand without drops: a rule the "
+                                               "description cannot say yet")
+        for name, feature in _UNSUPPORTED_TYPES.items():
+            if name in self.state.letters:
+                raise self.error(f"piece:{name}", f"{feature}: a rule the description cannot say yet")
+        for field in ("checkmateValue", "stalemateValue"):
+            if values[field] is None:
+                raise self.error(field, "'none' is no result: expected win, loss or draw")
+        pieces = tuple(self.piece(name) for name in sorted(self.state.letters, key=_ORDER.__getitem__))
+        king = self.letter("king")
+        variant = Variant(
+            self.name, self.files, self.ranks, pieces, values["startFen"], king=king,
+            promotion=self.promotion(), castling=self.castling(), double_step=self.double_step(),
+            drops=self.drops(), ends=self.ends(), holes=self.holes(),
+            flying_general=values["flyingGeneral"], checking=values["checking"],
+            immobility_illegal=values["immobilityIllegal"], chess960=values["chess960"],
+            unapplied=tuple(self.state.unapplied.items()),
+        )
+        self.check_start(variant)
+        return variant
+
+    def piece(self, name: str) -> PieceType:
+        state = self.state
+        letter = state.letters[name]
+        text = state.betza.get(name) if name in _CUSTOM or name == "king" else betza.PREDEFINED[name]
+        if text is None:
+            text = betza.PREDEFINED[name]
+        initial: Region | None = None
+        if "i" in text:
+            initial = self.initial(name)
+        try:
+            movements = self.soldier() if name == "soldier" else betza.parse(text, initial=initial)
+        except NotationError as error:
+            raise self.error(f"piece:{name}", f"the movement is not one Fairy-Stockfish plays: "
+                                              f"{error.reason} (at {error.start} in {text!r})") from None
+        stands = self.stands(name)
+        pin = state.pins.get(name)
+        synonym = state.synonyms.get(name)
+        return PieceType(letter, movements, betza=text, stands=stands, name=name,
+                         pin=pin.upper() if pin else None, synonym=synonym)
+
+    def initial(self, name: str) -> Region:
+        if not self.values["doubleStep"]:
+            return frozenset()  # Fairy-Stockfish clears the regions when double steps are off
+        return self.one_frame(self.values["doubleStepRegion"], "doubleStepRegion",
+                              f"{name}'s initial moves (Betza 'i')")
+
+    def soldier(self) -> tuple[Movement, ...]:
+        """Fairy-Stockfish's soldier steps sideways only from its soldierPromotionRank on."""
+        rank = self.values["soldierPromotionRank"]
+        ahead = betza.parse("fW")
+        if rank <= 1:
+            return ahead + betza.parse("sW")
+        beyond = frozenset((f, r) for f in range(self.files) for r in range(rank - 1, self.ranks))
+        return ahead + tuple(replace(movement, sources=beyond) for movement in betza.parse("sW"))
+
+    def stands(self, name: str) -> Region | None:
+        first = self.state.mobility.get((name, 0), frozenset())
+        second = self.state.mobility.get((name, 1), frozenset())
+        if not first and not second:
+            return None  # Fairy-Stockfish: an empty region is no restriction
+        key = f"mobilityRegion{{}}{name[0].upper()}{name[1:]}"
+        field = key.format("Black" if (name, 1) in self.state.mobility else "White")
+        if not first or not second:
+            raise self.error(field, "only one side's mobility region is given, and the description keeps one "
+                                    "region for both, in the mover's frame")
+        first, second = self.clip(first), self.clip(second)
+        if self.mirror(second) != first:
+            raise self.error(field, "the two sides' mobility regions are not mirror images, and the "
+                                    "description keeps one region for both, in the mover's frame")
+        return first
+
+    def promotion(self) -> Promotion | None:
+        values = self.values
+        pawns = tuple(self.letters(names, "promotionPawnTypes") for names in values["promotionPawnTypes"])
+        promoted = tuple(
+            (self.state.letters[base], self.state.letters[other])
+            for base, other in values["promotedPieceType"]
+            if base in self.state.letters and other in self.state.letters
+        )
+        if not any(pawns) and not promoted:
+            return None
+        choices = tuple(
+            tuple(self.state.letters[name] for name in sorted(names, key=_ORDER.__getitem__)
+                  if name in self.state.letters)
+            for names in values["promotionPieceTypes"]
+        )
+        limits = tuple((self.state.letters[name], count) for name, count in values["promotionLimit"]
+                       if count > 0 and name in self.state.letters)
+        regions = values["promotionRegion"]
+        return Promotion(
+            (self.clip(regions[0]), self.clip(regions[1])), (pawns[0], pawns[1]), (choices[0], choices[1]),
+            mandatory_pawn=values["mandatoryPawnPromotion"], limits=limits, promoted=promoted,
+            mandatory_piece=values["mandatoryPiecePromotion"], on_capture=values["piecePromotionOnCapture"],
+            demotion=values["pieceDemotion"],
+        )
+
+    def castling(self) -> Castling | None:
+        values = self.values
+        if not values["castling"]:
+            return None
+        first, second = values["castlingKingPiece"]
+        if first != second:
+            raise self.error("castlingKingPiece", "the two sides castle with different piece types, and the "
+                                                  "description keeps one")
+        rooks = tuple(self.letters(names, "castlingRookPieces") for names in values["castlingRookPieces"])
+        if rooks[0] != rooks[1]:
+            raise self.error("castlingRookPieces", "the two sides castle with different rook types, and the "
+                                                   "description keeps one set")
+        if first is None or first == _ANY or first not in self.state.letters or not rooks[0]:
+            return None  # no piece of the variant can castle
+        king = self.state.letters[first]
+        rank = values["castlingRank"] - 1
+        if rank >= self.ranks:
+            raise self.error("castlingRank", f"the board has {self.ranks} ranks")
+        for field in ("castlingKingsideFile", "castlingQueensideFile", "castlingKingFile"):
+            if values[field] > self.files:
+                raise self.error(field, f"the board has {self.files} files")
+        # Fairy-Stockfish looks for the rook from these files toward the king: the default (the
+        # last file of its largest board) is the description's None, the last file.
+        kingside = values["castlingRookKingsideFile"] - 1
+        queenside = values["castlingRookQueensideFile"] - 1
+        return Castling(
+            king, rooks[0], rank, self.king_file(king, rank), values["castlingKingsideFile"] - 1,
+            values["castlingQueensideFile"] - 1,
+            (None if kingside >= self.files - 1 else kingside, queenside),
+        )
+
+    def king_file(self, king: str, rank: int) -> int:
+        """The castling king's file, as Fairy-Stockfish finds it in the start position: on
+        castlingKingFile if a castling king stands there, else the first one on the rank."""
+        default: int = self.values["castlingKingFile"] - 1
+        start: str = self.values["startFen"]
+        board, _ = _placement(start, self.files, self.ranks)
+        fields = start.split()
+        rights = fields[2] if len(fields) > 2 and not fields[2].isdigit() else "-"
+        found: list[int] = []
+        for colour, letter in enumerate((king.upper(), king)):
+            row = rank if colour == 0 else self.ranks - 1 - rank
+            files = sorted(f for (f, r), piece in board.items() if r == row and piece == letter)
+            # A side without castling rights at the start never castles: its king's file is moot.
+            if files and any(right.isupper() == (colour == 0) for right in rights if right.isalpha()):
+                found.append(default if default in files else files[0])
+        if len(set(found)) > 1:
+            raise self.error("startFen", "the two castling kings start on different files, and the "
+                                         "description keeps one king file")
+        return found[0] if found else default
+
+    def double_step(self) -> DoubleStep | None:
+        values = self.values
+        regions = tuple(self.clip(region) for region in values["doubleStepRegion"])
+        pawn = self.letter("pawn")
+        initial = frozenset(self.state.letters[name] for name, text in self.state.betza.items()
+                            if name in self.state.letters and "i" in text)
+        if not values["doubleStep"] or not any(regions) or (pawn is None and not initial):
+            return None
+        takers = tuple(self.letters(names, "enPassantTypes") for names in values["enPassantTypes"])
+        if takers[0] != takers[1]:
+            raise self.error("enPassantTypes", "the two sides' en passant types differ, and the description "
+                                               "keeps one set")
+        passant = tuple(self.clip(region) for region in values["enPassantRegion"])
+        everywhere = all(region == self.board for region in passant)
+        return DoubleStep(
+            (regions[0], regions[1]), frozenset({pawn}) if pawn else frozenset(), takers[0],
+            None if everywhere else (passant[0], passant[1]),
+        )
+
+    def drops(self) -> Drops | None:
+        values = self.values
+        if not values["pieceDrops"]:
+            return None
+        regions = tuple(None if self.clip(region) == self.board else self.clip(region)
+                        for region in values["dropRegion"])
+        doubled = values["dropNoDoubled"]
+        if doubled == _ANY:
+            raise self.error("dropNoDoubled", "'*' (every piece type) means nothing here")
+        return Drops(
+            captures_to_hand=values["capturesToHand"], loop=values["dropLoop"],
+            regions=(regions[0], regions[1]), no_doubled=self.letter(doubled) if doubled else None,
+            no_doubled_count=values["dropNoDoubledCount"],
+            first_rank_pawn_drops=values["firstRankPawnDrops"],
+            promotion_zone_pawn_drops=values["promotionZonePawnDrops"],
+            pawn_drop_mate_illegal=values["shogiPawnDropMateIllegal"], checks=values["dropChecks"],
+        )
+
+    def ends(self) -> Ends:
+        values = self.values
+        types: frozenset[str] = values["extinctionPieceTypes"]
+        extinction = frozenset(self.state.letters[name] for name in types if name in self.state.letters)
+        if _ANY in types:
+            extinction |= {_ANY}
+        regions = (self.clip(values["flagRegion"][0]), self.clip(values["flagRegion"][1]))
+        # A side's flag piece counts only where that side has a flag region.
+        flags = {values["flagPiece"][colour] for colour in (0, 1) if regions[colour]}
+        if len(flags) > 1:
+            raise self.error("flagPiece", "the two sides' flag pieces differ, and the description keeps "
+                                          "one set")
+        flag = flags.pop() if flags else None
+        if flag == _ANY:
+            flag_pieces = frozenset(self.state.letters.values())
+        else:
+            flag_pieces = frozenset({self.state.letters[flag]}) if flag in self.state.letters else frozenset()
+        return Ends(
+            checkmate=values["checkmateValue"], stalemate=values["stalemateValue"],
+            extinction=values["extinctionValue"], extinction_types=extinction,
+            extinction_count=values["extinctionPieceCount"],
+            extinction_pseudo_royal=values["extinctionPseudoRoyal"],
+            extinction_opponent_count=values["extinctionOpponentPieceCount"],
+            extinction_claim=values["extinctionClaim"],
+            flag_pieces=flag_pieces, flag_regions=regions,
+            flag_move=values["flagMove"],
+        )
+
+    def holes(self) -> Region:
+        _, holes = _placement(self.values["startFen"], self.files, self.ranks)
+        return frozenset(holes)
+
+    def check_start(self, variant: Variant) -> None:
+        try:
+            fen.to_feen(variant, variant.start)
+        except GGNError as error:
+            message = str(error).split("\n", 1)[0]
+            raise self.error("startFen", f"the start position does not fit the variant: {message}") from None
+
+
+def _placement(start: str, files: int, ranks: int) -> tuple[dict[Square, str], set[Square]]:
+    """The pieces (FEN letters, by case) and holes (``*``) of a FEN's placement, read leniently:
+    what does not fit is left for the FEN reader to report."""
+    board: dict[Square, str] = {}
+    holes: set[Square] = set()
+    placement = start.split(" ", 1)[0].split("[", 1)[0]
+    for number, row in enumerate(placement.split("/")):
+        rank = ranks - 1 - number
+        file = 0
+        for token in re.findall(r"[0-9]+|\*|\+?[A-Za-z]~?|.", row):
+            if token.isdigit():
+                file += int(token[:3])
+                continue
+            if token == "*":  # noqa: S105 (a FEN token, no password)
+                holes.add((file, rank))
+            elif token[-1:].isalpha() or token.endswith("~"):
+                board[(file, rank)] = token.strip("+~")
+            file += 1
+    return board, holes
+
+
+# --- resolution ---------------------------------------------------------------------------------
+def _chain(name: str, lookup: Callable[[str], Section | None], at: Section | None) -> list[Section]:
+    """The sections from ``name`` up to its first ancestor without a parent."""
+    chain: list[Section] = []
+    seen: set[str] = set()
+    current: str | None = name
+    child = at
+    while current is not None:
+        if current in seen:
+            assert child is not None
+            through = " <- ".join(section.name for section in chain)
+            raise VariantError(f"[{child.name}] inherits from itself (through {through})", child.source,
+                               child.line)
+        seen.add(current)
+        section = lookup(current)
+        if section is None:
+            assert child is not None
+            raise VariantError(f"[{child.name}:{current}]: no variant {current!r} to inherit from",
+                               child.source, child.line)
+        chain.append(section)
+        child, current = section, section.parent
+    return chain
+
+
+def _state(chain: list[Section], cache: dict[str, _State]) -> _State:
+    state: _State | None = None
+    start = len(chain)
+    for index, section in enumerate(chain):
+        if section.name in cache:
+            state, start = cache[section.name], index
+            break
+    for section in reversed(chain[:start]):
+        state = state.copy() if state is not None else _State()
+        _Reader(section, state).apply()
+        cache[section.name] = state
+    assert state is not None
+    return state
+
+
+def resolve(name: str, sections: Mapping[str, Section]) -> Variant:
+    """The variant of the section ``name``, its parents looked up in ``sections`` (by name).
+
+    >>> found = {s.name: s for s in sections('''
+    ... [base]
+    ... king = k
+    ... startFen = 8/8/8/8/8/8/8/K6k w - - 0 1
+    ... [child:base]
+    ... maxFile = 6
+    ... startFen = 6/6/6/6/6/6/6/K4k w - - 0 1
+    ... ''')}
+    >>> resolve("child", found).files
+    6
+    """
+    expect(name, str, "name", "a str")
+    if name not in sections:
+        raise NotFoundError.unknown("variant", name, sorted(sections))
+    return _resolve(name, sections.get, {})
+
+
+def _resolve(name: str, lookup: Callable[[str], Section | None], cache: dict[str, _State]) -> Variant:
+    chain = _chain(name, lookup, None)
+    state = _state(chain, cache)
+    return _Maker(name, chain[0], state).make()
+
+
+def load(
+    text: str, *, source: str = "<ini>", known: Mapping[str, Section] | None = None
+) -> dict[str, Variant]:
+    """Every variant of ``variants.ini`` text, by name, in the order written: all or none.
+
+    A section inherits from an earlier section of the text, or else from ``known`` (sections
+    by name: the built-in ones), as Fairy-Stockfish lets a file inherit from earlier variants
+    and its built-ins. Any fault is a :class:`~ggn.errors.VariantError` that names the source,
+    the line and the option; then nothing is returned.
+    """
+    found = sections(text, source=source)
+    if known is not None:
+        expect(known, Mapping, "known", "a mapping of names to sections, or None")
+    before: dict[str, Section] = {}
+    for section in found:
+        if section.name in before:
+            first = before[section.name].line
+            raise VariantError(f"[{section.name}] is defined twice (first at line {first})", source,
+                               section.line)
+        if known is not None and section.name in known:
+            raise VariantError(f"[{section.name}] is already a variant; give this one another name", source,
+                               section.line)
+        before[section.name] = section
+    variants: dict[str, Variant] = {}
+    cache: dict[str, _State] = {}
+    earlier: dict[str, Section] = {}
+
+    def lookup(wanted: str) -> Section | None:
+        if wanted in earlier:
+            return earlier[wanted]
+        return known.get(wanted) if known is not None else None
+
+    for section in found:
+        if section.parent is not None and lookup(section.parent) is None:
+            later = " (it comes later: a parent must come first)" if section.parent in before else ""
+            raise VariantError(f"[{section.name}:{section.parent}]: no variant {section.parent!r} to inherit "
+                               f"from{later}", source, section.line)
+        earlier[section.name] = section
+        variants[section.name] = _resolve(section.name, lookup, cache)
+    return variants
