@@ -116,6 +116,11 @@ class DoubleStep:
     passant_regions: tuple[Region, Region] | None = None
     """The squares passed over that each side (first's, second's) may take en passant on,
     in the board's frame (``None``: any; Fairy-Stockfish's ``enPassantRegion``, horde's)."""
+    initial_movers: frozenset[str] = frozenset()
+    """Types that double-step by their own initial moves (Betza's ``i``: movements whose
+    ``sources`` are the side's region) rather than by this rule: after such a move the piece is
+    written ``-`` too, and a piece of ``en_passant`` may take it on a square it passed over
+    (Fairy-Stockfish: berolina's diagonal double step, from a custom piece's Betza)."""
 
 
 @dataclass(frozen=True, slots=True)
