@@ -38,8 +38,8 @@ Fairy-Stockfish departs from textbook Betza, and this module follows it, not the
   moves turned half a circle (its left is the first's right): a document of them views the
   second side rotated (:class:`~ggn.variants.pieces.View` with ``rotate=True``, a ``Game``
   with ``frame="rotate"``), or chiral pieces (``hlN``, ``rflbB``) go the wrong way for it.
-- Fairy-Stockfish before 2023-09-06 (pyffish 0.0.90 among them) swapped two of the eight
-  moves of ``lh`` and ``rh``; this module reads them as the fixed versions do.
+- Fairy-Stockfish's sources before 2023-09-06 swapped two of the eight moves of ``lh`` and
+  ``rh``; this module reads them as the fixed versions (pyffish 0.0.90 among them) do.
 
 >>> [(m.vectors, m.mode) for m in parse("fmWfceF")]
 [(((0, 1),), 'move'), (((1, 1), (-1, 1)), 'capture')]
