@@ -1068,7 +1068,7 @@ class _Maker:
         everywhere = all(region == self.board for region in passant)
         return DoubleStep(
             (regions[0], regions[1]), frozenset({pawn}) if pawn else frozenset(), takers[0],
-            None if everywhere else (passant[0], passant[1]),
+            None if everywhere else (passant[0], passant[1]), initial_movers=initial,
         )
 
     def drops(self) -> Drops | None:
