@@ -886,16 +886,19 @@ class _Maker:
     def clip(self, region: Region) -> Region:
         return region & self.board
 
-    def mirror(self, region: Region) -> Region:
-        return frozenset((file, self.ranks - 1 - rank) for file, rank in region)
+    def turned(self, region: Region) -> Region:
+        """A region seen from the other side: turned half a circle, as Fairy-Stockfish turns the
+        first side's moves for the second (its Direction -d), and as the mover's frame does."""
+        return frozenset((self.files - 1 - file, self.ranks - 1 - rank) for file, rank in region)
 
     def one_frame(self, pair: tuple[Region, Region], field: str, what: str) -> Region:
         """The first player's region, which the description keeps for both in the mover's frame:
-        the second player's must be its mirror image."""
+        the second player's must be the same region seen from its side."""
         first, second = self.clip(pair[0]), self.clip(pair[1])
-        if self.mirror(second) != first:
-            raise self.error(field, f"the two sides' regions are not mirror images, and the description "
-                                    f"keeps one region for {what}, in the mover's frame")
+        if self.turned(second) != first:
+            raise self.error(field, f"the two sides' regions are not mirror images (the second's turned half "
+                                    f"a circle is not the first's), and the description keeps one region for "
+                                    f"{what}, in the mover's frame")
         return first
 
     def make(self) -> Variant:
@@ -970,11 +973,7 @@ class _Maker:
         if not first or not second:
             raise self.error(field, "only one side's mobility region is given, and the description keeps one "
                                     "region for both, in the mover's frame")
-        first, second = self.clip(first), self.clip(second)
-        if self.mirror(second) != first:
-            raise self.error(field, "the two sides' mobility regions are not mirror images, and the "
-                                    "description keeps one region for both, in the mover's frame")
-        return first
+        return self.one_frame((first, second), field, "both")
 
     def promotion(self) -> Promotion | None:
         values = self.values
