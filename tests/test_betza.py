@@ -64,9 +64,10 @@ def _region(files: int, ranks: int, black: bool) -> str:
 
 
 @cache
-def _fsf_variant(text: str, files: int, ranks: int) -> str:
-    """A variant of Fairy-Stockfish with one piece moving as ``text`` (letter a) and
-    immobile blockers (x), no royal piece, loaded once."""
+def _fsf_variant(text: str, files: int, ranks: int, predefined: str | None = None) -> str:
+    """A variant of Fairy-Stockfish with one piece moving as ``text`` (letter a; or its
+    ``predefined`` piece type of that name) and immobile blockers (x), no royal piece, loaded
+    once."""
     name = f"betza{len(_LOADED)}"
     _LOADED.append(name)
     empty = "/".join([str(files)] * ranks)
@@ -80,7 +81,7 @@ knight = -
 bishop = -
 rook = -
 queen = -
-customPiece1 = a:{text}
+{f"{predefined} = a" if predefined else f"customPiece1 = a:{text}"}
 immobile = x
 castling = false
 checking = false
@@ -137,8 +138,8 @@ def _placement(board: dict[tuple[int, int], str], files: int, ranks: int) -> str
 
 
 def _compare(text: str, files: int, ranks: int, rng: random.Random, *, whole: bool = False,
-             holes: bool = False) -> None:
-    variant = _fsf_variant(text, files, ranks)
+             holes: bool = False, predefined: str | None = None) -> None:
+    variant = _fsf_variant(text, files, ranks, predefined)
     squares = [(file, rank) for file in range(files) for rank in range(ranks)]
     density = rng.choice((0.0, 0.1, 0.25, 0.4, 0.6))
     black = rng.random() < 0.5
@@ -178,6 +179,19 @@ def test_destinations_equal_fairy_stockfish_more(text: str) -> None:
     for files, ranks in FULL_BOARDS:
         for _ in range(FULL_POSITIONS):
             _compare(text, files, ranks, rng, whole=True)
+
+
+# Predefined pieces with rules beyond their Betza in Fairy-Stockfish (promotion, the river, the
+# janggi cannon's screens, royalty), and the blocker itself.
+_SPECIAL = {"pawn", "soldier", "janggiCannon", "king", "immobile"}
+
+
+@pytest.mark.parametrize("name", sorted(set(PREDEFINED) - _SPECIAL))
+def test_predefined_pieces_move_as_fairy_stockfish_s_own(name: str) -> None:
+    # Fairy-Stockfish's own piece type of that name (not a custom piece from our text).
+    rng = random.Random(f"{SEED} predefined {name}")
+    for _ in range(POSITIONS):
+        _compare(PREDEFINED[name], *BOARD, rng, predefined=name)
 
 
 def test_every_predefined_piece_of_fairy_stockfish() -> None:
