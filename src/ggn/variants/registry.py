@@ -35,7 +35,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from ggn._types import expect
-from ggn.errors import GGNError, NotFoundError, VariantError
+from ggn.errors import GGNError, NotFoundError
 
 if TYPE_CHECKING:  # built on first use: importing them here would slow down every import
     from ggn.feen import Feen
@@ -276,22 +276,13 @@ class Catalogue:
         expect(text, str, "text", "a str")
         expect(source, str, "source", "a str")
         with self._lock:
-            builtins = _builtins()
-            sections = ini.sections(text, source=source)
-            for section in sections:
-                if section.name in builtins.entries or section.name in self._added:
-                    raise _clash(section, source)
-            variants = ini.load(text, source=source, known={**builtins.sections, **self._sections})
-            for section in sections:
+            # The ini reader refuses a section named like one it may inherit from: the games.
+            variants = ini.load(text, source=source, known={**_builtins().sections, **self._sections})
+            for section in ini.sections(text, source=source):
                 self._sections[section.name] = section
             for name, made in variants.items():
                 self._added[name] = Entry(name, source, made)
             return tuple(variants)
-
-
-def _clash(section: Any, source: str) -> VariantError:
-    return VariantError(f"[{section.name}] is already a game; give the variant another name", source,
-                        section.line)
 
 
 class _Builtins:
@@ -399,6 +390,8 @@ def _legacy_rules(name: str) -> RuleSystem:
     systems: dict[str, Callable[[], RuleSystem]] = {
         "chess": Chess, "shogi": Shogi, "xiangqi": Xiangqi, "makruk": Makruk,
     }
+    if name not in systems:
+        raise GGNError(f"{name} has no rule system yet")
     return systems[name]()
 
 
