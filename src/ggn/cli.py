@@ -1072,7 +1072,7 @@ def _entry(catalogue: Catalogue, name: str) -> Entry:
     import difflib  # noqa: PLC0415  (only for this message)
 
     close = difflib.get_close_matches(name[:100], catalogue.names(), _SUGGESTED)
-    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    hint = f"did you mean {', '.join(close)}? " if close else ""
     raise _Exit(2, f"no game {quote(name)}; {hint}ggn variants lists the {len(catalogue)} games") from None
 
 
