@@ -878,6 +878,12 @@ class _Maker:
     def letter(self, name: str) -> str | None:
         return self.state.letters.get(name)
 
+    def order(self, letter: str) -> int:
+        """Fairy-Stockfish's number of the type of a letter, to list types in its order."""
+        found = self.state.type_of(letter)
+        assert found is not None
+        return _ORDER[found]
+
     def letters(self, names: frozenset[str], field: str) -> frozenset[str]:
         if _ANY in names:
             raise self.error(field, "'*' (every piece type) means nothing here")
@@ -925,8 +931,20 @@ class _Maker:
             immobility_illegal=values["immobilityIllegal"], chess960=values["chess960"],
             unapplied=tuple(self.state.unapplied.items()),
         )
+        self.check_marks(variant)
         self.check_start(variant)
         return variant
+
+    def check_marks(self, variant: Variant) -> None:
+        """FEEN writes a castling right and a shogi-style promoted form both as ``+``: a type
+        may have one or the other."""
+        castling, promotion = variant.castling, variant.promotion
+        if castling is None or promotion is None:
+            return
+        both = {castling.king, *castling.rooks} & {base for base, _ in promotion.promoted}
+        if both:
+            raise self.error("promotedPieceType", f"the type {min(both)!r} castles and has a promoted form, "
+                                                  "which FEEN both writes '+': a limit of the notation")
 
     def piece(self, name: str) -> PieceType:
         state = self.state
@@ -986,8 +1004,7 @@ class _Maker:
         if not any(pawns) and not promoted:
             return None
         choices = tuple(
-            tuple(self.state.letters[name] for name in sorted(names, key=_ORDER.__getitem__)
-                  if name in self.state.letters)
+            tuple(sorted(self.letters(names, "promotionPieceTypes"), key=self.order))
             for names in values["promotionPieceTypes"]
         )
         limits = tuple((self.state.letters[name], count) for name, count in values["promotionLimit"]
