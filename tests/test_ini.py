@@ -19,6 +19,7 @@ import pytest
 
 from ggn.errors import GGNError, NotFoundError, VariantError
 from ggn.variants import ini
+from ggn.variants.betza import PREDEFINED
 from ggn.variants.description import Variant
 from ggn.variants.pieces import View, destinations
 
@@ -1067,3 +1068,31 @@ def test_fairy_stockfish_examples_it_cannot_say_fail_on_the_option_naming_it(tex
     assert error.option == option
     line = next(number for number, written in enumerate(text.split("\n"), 1) if written.startswith(option))
     assert error.line == line
+
+
+# --- the reader's own bounds -------------------------------------------------------------------
+def test_every_predefined_piece_is_an_option_read_in_fairy_stockfish_order() -> None:
+    text = "[all]\nmaxFile = 12\nmaxRank = 10\ncastling = false\n" \
+           "startFen = 12/12/12/12/12/12/12/12/12/12 w - - 0 1\n"
+    # Letters run out before the types do: a later type given a taken letter removes the earlier
+    # (the king is read last). The janggi cannon is refused, so left out.
+    last: dict[str, str] = {}
+    for number, name in enumerate(name for name in PREDEFINED if name != "janggiCannon"):
+        letter = "abcdefghijklmnopqrstuvwxyz"[number % 26]
+        text += f"{name} = {letter}\n"
+        last[letter] = name
+    variant = _load(text)["all"]
+    assert {piece.name for piece in variant.pieces} == set(last.values())
+    assert len(variant.pieces) == 26
+
+
+def test_a_long_chain_of_parents_resolves_without_recursion() -> None:
+    text = "[v0]\nmaxFile = 2\nmaxRank = 2\nimmobile = x\nstartFen = 2/2 w - - 0 1\ncastling = false\n"
+    text += "".join(f"[v{number}:v{number - 1}]\n" for number in range(1, 1200))
+    variants = _load(text)
+    assert len(variants) == 1200 and variants["v1199"].files == 2
+
+
+def test_a_huge_value_is_quoted_short() -> None:
+    error = _error("[a:chess]\nmaxRank = " + "9" * 100_000 + "\n")
+    assert len(str(error)) < 200 and "(100,000 characters)" in str(error)

@@ -1167,12 +1167,13 @@ def _placement(start: str, files: int, ranks: int) -> tuple[dict[Square, str], s
 
 
 # --- resolution ---------------------------------------------------------------------------------
-def _chain(name: str, lookup: Callable[[str], Section | None], at: Section | None) -> list[Section]:
-    """The sections from ``name`` up to its first ancestor without a parent."""
+def _chain(name: str, lookup: Callable[[str], Section | None], cache: Mapping[str, _State]) -> list[Section]:
+    """The sections from ``name`` up to its first ancestor already resolved (in ``cache``) or
+    without a parent."""
     chain: list[Section] = []
     seen: set[str] = set()
     current: str | None = name
-    child = at
+    child: Section | None = None
     while current is not None:
         if current in seen:
             assert child is not None
@@ -1186,6 +1187,8 @@ def _chain(name: str, lookup: Callable[[str], Section | None], at: Section | Non
             raise VariantError(f"[{child.name}:{current}]: no variant {current!r} to inherit from",
                                child.source, child.line)
         chain.append(section)
+        if current in cache:
+            break
         child, current = section, section.parent
     return chain
 
@@ -1226,7 +1229,7 @@ def resolve(name: str, sections: Mapping[str, Section]) -> Variant:
 
 
 def _resolve(name: str, lookup: Callable[[str], Section | None], cache: dict[str, _State]) -> Variant:
-    chain = _chain(name, lookup, None)
+    chain = _chain(name, lookup, cache)
     state = _state(chain, cache)
     return _Maker(name, chain[0], state).make()
 
