@@ -227,13 +227,22 @@ def test_piece_sets_name_types_not_letters() -> None:
 
 
 def test_options_apply_in_fairy_stockfish_order_not_the_lines() -> None:
-    # promotionPawnTypes is read after pawnTypes whatever the order of the lines.
+    # promotionPawnTypes is read after pawnTypes whatever the order of the lines; Fairy-Stockfish's
+    # pawn promotes whatever it says.
     text = "[order:chess]\npromotionPawnTypes = n\npawnTypes = p\n"
     promotion = _load(text)["order"].promotion
-    assert promotion is not None and promotion.pawn_types == (frozenset("n"), frozenset("n"))
+    assert promotion is not None and promotion.pawn_types == (frozenset("np"), frozenset("np"))
     names = _fsf(text)
-    moves = pyffish.legal_moves(names["order"], "4k3/1N6/P7/8/8/8/8/4K3 w - - 0 1", [])
-    assert {"b7d8q", "b7d8n"} <= set(moves) and "a6a7" in moves
+    moves = pyffish.legal_moves(names["order"], "4k3/PN6/8/8/8/8/8/4K3 w - - 0 1", [])
+    assert {"b7d8q", "b7d8n", "a7a8q"} <= set(moves) and "a7a8" not in moves
+
+
+def test_the_pawn_takes_en_passant_whatever_en_passant_types_say() -> None:
+    text = "[ep:chess]\nenPassantTypes = n\n"
+    double = _load(text)["ep"].double_step
+    assert double is not None and double.en_passant == frozenset("np")
+    names = _fsf(text)
+    assert "e5d6" in pyffish.legal_moves(names["ep"], "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", [])
 
 
 def test_a_removed_piece_leaves_the_promotion_choices_and_a_letter_taken_removes_its_type() -> None:
@@ -1056,7 +1065,7 @@ def test_fairy_stockfish_examples_load_and_their_pieces_move_as_in_pyffish(per_p
                                                       (0, 1), (1, 1), (6, 1), (7, 1), (1, 0), (6, 0)})
     assert variants["maharajah2"].ends.extinction_types == frozenset("m")
     assert variants["khans"].promotion is not None
-    assert variants["khans"].promotion.pawn_types == (frozenset("p"), frozenset("s"))
+    assert variants["khans"].promotion.pawn_types == (frozenset("p"), frozenset("ps"))
     assert variants["khans"].promotion.choices[1] == ("t",)
     assert dict(variants["chak"].unapplied).keys() == {"nMoveRule", "nFoldRule", "nFoldValue"}
     assert variants["blackletter"].castling is not None and variants["blackletter"].castling.rank == 1

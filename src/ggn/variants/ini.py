@@ -995,7 +995,10 @@ class _Maker:
 
     def promotion(self) -> Promotion | None:
         values = self.values
-        pawns = tuple(self.letters(names, "promotionPawnTypes") for names in values["promotionPawnTypes"])
+        # Fairy-Stockfish's pawn promotes whatever promotionPawnTypes says (its own move generator).
+        pawn = frozenset(letter for letter in (self.letter("pawn"),) if letter)
+        pawns = tuple(self.letters(names, "promotionPawnTypes") | pawn
+                      for names in values["promotionPawnTypes"])
         promoted = tuple(
             (self.state.letters[base], self.state.letters[other])
             for base, other in values["promotedPieceType"]
@@ -1076,7 +1079,9 @@ class _Maker:
                             if name in self.state.letters and "i" in text)
         if not values["doubleStep"] or not any(regions) or (pawn is None and not initial):
             return None
-        takers = tuple(self.letters(names, "enPassantTypes") for names in values["enPassantTypes"])
+        # Fairy-Stockfish's pawn takes en passant whatever enPassantTypes says.
+        takers = tuple(self.letters(names, "enPassantTypes") | ({pawn} if pawn else set())
+                       for names in values["enPassantTypes"])
         if takers[0] != takers[1]:
             raise self.error("enPassantTypes", "the two sides' en passant types differ, and the description "
                                                "keeps one set")
