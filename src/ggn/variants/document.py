@@ -1,0 +1,547 @@
+"""The GGN document of a variant, made from its description.
+
+:func:`build` writes every piece of a :class:`~ggn.variants.description.Variant` in every
+state it can be in, with every destination of every square it may stand on. The states are
+the marks FEEN writes on a piece, the same ones :mod:`ggn.variants.fen` reads and writes
+(:func:`token` names them for it):
+
+- the PIN letter of a type is ``(type.pin or type.letter).upper()`` for the first player and
+  lowercase for the second; the style letter is :func:`style`'s; the royal type
+  (``Variant.king``) is terminal: ``K^``;
+- ``+`` on the castling king and on a castling rook standing on their castling squares: that
+  castling right remains (``+K^``, ``+R``); the ``+K^`` has the castling moves, written as
+  the king's move onto its castling square, every square both pieces cross empty and the
+  rook there (``{"f1": "empty", "g1": "empty", "h1": "C:+R"}``);
+- ``-`` on a piece of a double-step type: it has just made a double step, and a piece of
+  ``DoubleStep.en_passant`` may take it en passant, moving onto the empty square it passed
+  over (``{"d6": "empty", "d5": "c:-p"}``); the mark lasts one move;
+- ``+X``, the shogi-style promoted form of ``X``, moving as the type
+  ``Promotion.promoted`` names;
+- ``-X`` on a type that does not double-step: a piece promoted from a pawn in a game where
+  captured pieces go to hand (Fairy-Stockfish's ``X~``): captured, it goes to hand as the pawn;
+- drops (source ``*``) of every type but the royal one where the variant has drops: onto
+  the empty squares of the side's drop region where the piece may stand and, where the
+  variant says so, could still move, with the pawns' rules (first rank, promotion zone) and
+  the no-doubled rule written as a ``deny`` on the file.
+
+What a document cannot say is the rule system's (:mod:`ggn.rules.variant`): promotion, the
+castling rook's move and the attacked squares, the marks changing, captures to hand, the
+no-doubled count beyond one, the ends of the game. A move into a square a piece could never
+move from again (a shogi pawn onto the last rank) is listed, the piece is not listed as
+standing there: the rule system completes the move with its forced promotion, or refuses it.
+
+Frames: movements are in the mover's frame, and the second player's are the first's turned
+half a circle, as Fairy-Stockfish plays them (:class:`~ggn.variants.pieces.View` with
+``rotate=True``). A piece type's ``stands`` (Fairy-Stockfish's mobility region, in the
+mover's frame) limits its sources and its destinations; the regions of the rules
+(promotion, double steps, drops, flags) are in the board's frame, one a side.
+
+The token helpers, for :mod:`ggn.variants.fen` and the rule system: :func:`style`,
+:func:`pin` (a type's PIN letter), :func:`token` (the QPI of a type for a side, with its
+marks), and :class:`Layout` (a variant's letters, frames and regions, worked out once).
+
+>>> from ggn.variants.betza import parse
+>>> from ggn.variants.description import PieceType, Variant
+>>> rook, king = PieceType("r", parse("R")), PieceType("k", parse("K"))
+>>> tiny = Variant("tiny", 3, 3, (rook, king), "k2/3/R1K w - - 0 1")
+>>> document = build(tiny)
+>>> list(document)
+['T:K^', 'T:R', 't:k^', 't:r']
+>>> document["T:R"]["a1"]["a3"]
+[{'must': {'a2': 'empty', 'a3': 'empty'}}, {'must': {'a2': 'empty', 'a3': 'enemy'}}]
+>>> token(tiny, "k", "second")
+'t:k^'
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any, Final, Literal
+
+from ggn._types import Side, expect
+from ggn.cell import Cell
+from ggn.errors import GGNError
+from ggn.variants.description import PieceType, Variant
+from ggn.variants.pieces import Drop, Movement, Piece, Square, View, destinations, drops
+
+__all__ = [
+    "Castle", "Layout", "Mark", "build", "castling_rank", "castling_squares", "castlings", "layout", "pin",
+    "style", "token",
+]
+
+Mark = Literal["normal", "castling", "dashed", "promoted", "tilde"]
+"""A state a piece can be in: plain; ``+`` for a castling right; ``-`` after a double step;
+``+`` for a shogi-style promoted form; ``-`` for a piece promoted from a pawn where captures
+go to hand."""
+
+_PREFIX: Final[dict[Mark, str]] = {
+    "normal": "", "castling": "+", "dashed": "-", "promoted": "+", "tilde": "-",
+}
+_ORTHOGONAL: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+Possibility = dict[str, dict[str, str]]
+Destinations = dict[str, list[Possibility]]
+
+
+def style(variant: Variant) -> str:
+    """The first player's style letter (SIN) of a variant: its ``style``, else the first ASCII
+    letter of its name uppercased, else ``V`` (the second player's is its lowercase).
+
+    >>> style(Variant("3check", 8, 8, (), "8/8/8/8/8/8/8/8 w - - 0 1"))
+    'C'
+    """
+    if variant.style:
+        return variant.style.upper()
+    return next((ch.upper() for ch in variant.name if ch.isascii() and ch.isalpha()), "V")
+
+
+def pin(variant: Variant, letter: str) -> str:
+    """The PIN letter (uppercase) of the piece type of FEN letter ``letter``."""
+    return layout(variant).pins[_known(variant, letter)]
+
+
+def token(variant: Variant, letter: str, side: Side, mark: Mark = "normal") -> str:
+    """The QPI of a piece of the type of FEN letter ``letter`` for ``side``, with ``mark``.
+
+    >>> from ggn.variants.description import PieceType, Variant
+    >>> chess = Variant("chess", 8, 8, (PieceType("k", ()), PieceType("r", ())), "8/8/8/8/8/8/8/8 w - - 0 1")
+    >>> token(chess, "k", "first", "castling"), token(chess, "r", "second", "dashed")
+    ('C:+K^', 'c:-r')
+    """
+    return layout(variant).token(_known(variant, letter), side, mark)
+
+
+def _known(variant: Variant, letter: str) -> str:
+    expect(letter, str, "letter", "a str")
+    lowered = letter.lower()
+    if lowered not in layout(variant).types:
+        raise GGNError(f"{letter!r} is not a piece letter of {variant.name}")
+    return lowered
+
+
+def _turn(files: int, ranks: int, squares: Iterable[Square]) -> frozenset[Square]:
+    """Squares seen from the other side: turned half a circle."""
+    return frozenset((files - 1 - file, ranks - 1 - rank) for file, rank in squares)
+
+
+class Layout:
+    """A variant's letters, frames and regions, as the document and the rule system need them
+    (made once per variant by :func:`layout`).
+
+    Squares are ``(file, rank)``; ``side`` is 0 for the first player, 1 for the second. The
+    second player's frame is the board turned half a circle (:meth:`mover`, :meth:`board`).
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        expect(variant, Variant, "variant", "a Variant")
+        self.variant = variant
+        self.files, self.ranks = variant.files, variant.ranks
+        self.style = style(variant)
+        self.squares: frozenset[Square] = frozenset(
+            (file, rank) for file in range(self.files) for rank in range(self.ranks)) - variant.holes
+        self.views = tuple(View(self.files, self.ranks, self.style, second, rotate=True, holes=variant.holes)
+                           for second in (False, True))
+        self.types: dict[str, PieceType] = {}
+        self.pins: dict[str, str] = {}
+        letters: dict[str, str] = {}
+        for piece in variant.pieces:
+            letter = piece.letter.lower()
+            name = (piece.pin or letter).upper()
+            if letter in self.types:
+                raise GGNError(f"variant {variant.name!r}: two piece types have the letter {letter!r}")
+            if name in letters:
+                raise GGNError(f"variant {variant.name!r}: the piece types {letters[name]!r} and {letter!r} "
+                               f"have the same PIN letter {name!r}")
+            self.types[letter], self.pins[letter], letters[name] = piece, name, letter
+        self.royal = variant.king if variant.king in self.types else None
+        promotion, castling = variant.promotion, variant.castling
+        double, drops_ = variant.double_step, variant.drops
+        self.promoted: dict[str, str] = {}
+        if promotion is not None:
+            self.promoted = {base: to for base, to in promotion.promoted
+                             if base in self.types and to in self.types}
+        self.castling_letters = frozenset(
+            {castling.king, *castling.rooks} & self.types.keys()) if castling is not None else frozenset()
+        self.double_letters = (frozenset(double.types & self.types.keys()) if double is not None
+                               else frozenset())
+        self.initial_letters = (frozenset(double.initial_movers & self.types.keys()) if double is not None
+                                else frozenset())
+        self.tilde = bool(drops_ is not None and drops_.captures_to_hand and not drops_.loop
+                          and promotion is not None and any(promotion.pawn_types))
+        self.tilde_letters: frozenset[str] = frozenset()
+        if self.tilde:
+            assert promotion is not None
+            self.tilde_letters = frozenset(promotion.choices[0] + promotion.choices[1]) & self.types.keys()
+        plus = self.castling_letters & self.promoted.keys()
+        if plus:
+            raise GGNError(f"variant {variant.name!r}: the type {min(plus)!r} would need '+' both for "
+                           "castling and for its promoted form")
+        minus = (self.double_letters | self.initial_letters) & self.tilde_letters
+        if minus:
+            raise GGNError(f"variant {variant.name!r}: the type {min(minus)!r} would need '-' both for a "
+                           "double step and for a piece promoted from a pawn")
+
+    # --- frames -------------------------------------------------------------------------------
+    def mover(self, side: int, squares: Iterable[Square]) -> frozenset[Square]:
+        """Board squares in ``side``'s frame."""
+        return frozenset(squares) if side == 0 else _turn(self.files, self.ranks, squares)
+
+    def board(self, side: int, squares: Iterable[Square]) -> frozenset[Square]:
+        """Squares of ``side``'s frame on the board."""
+        return self.mover(side, squares)  # turning half a circle is its own inverse
+
+    def name(self, square: Square) -> str:
+        """The name of a board square (``a1``)."""
+        return str(Cell(square))
+
+    # --- letters and tokens -----------------------------------------------------------------------
+    def token(self, letter: str, side: Side | int, mark: Mark = "normal") -> str:
+        """The QPI of a piece: its type's letter (lowercase), its side, its mark."""
+        second = side in ("second", 1)
+        text = _PREFIX[mark] + self.pins[letter] + ("^" if letter == self.royal else "")
+        return f"{self.style.lower()}:{text.lower()}" if second else f"{self.style}:{text}"
+
+    def template(self, letter: str, mark: Mark = "normal", *, enemy: bool = False) -> str:
+        """A PIN template as :class:`~ggn.variants.pieces.View` reads one (uppercase: the
+        mover's piece, lowercase: the opponent's)."""
+        text = _PREFIX[mark] + self.pins[letter] + ("^" if letter == self.royal else "")
+        return text.lower() if enemy else text
+
+    def marks(self, letter: str) -> tuple[Mark, ...]:
+        """The states a piece of the type can be in, in the document's order."""
+        found: list[Mark] = ["normal"]
+        if letter in self.castling_letters:
+            found.append("castling")
+        if letter in self.double_letters or letter in self.initial_letters:
+            found.append("dashed")
+        return tuple(found)
+
+    def order(self) -> list[str]:
+        """The types in the document's order: the royal one first, then as the variant lists them."""
+        letters = list(self.types)
+        if self.royal is not None:
+            letters.remove(self.royal)
+            letters.insert(0, self.royal)
+        return letters
+
+    def moves_as(self, letter: str, mark: Mark) -> str:
+        """The type whose movements a piece of ``letter`` with ``mark`` has."""
+        return self.promoted[letter] if mark == "promoted" else letter
+
+    def pawn_type(self, letter: str) -> bool:
+        """Whether a type is Fairy-Stockfish's pawn (whose drops have rules of their own)."""
+        piece = self.types[letter]
+        return piece.name == "pawn" if piece.name else letter == "p"
+
+    # --- regions -------------------------------------------------------------------------------
+    def mobility(self, letter: str) -> frozenset[Square] | None:
+        """Where a type may stand and move to, in the mover's frame (None: anywhere)."""
+        return self.types[letter].stands
+
+    def dead(self, letter: str) -> frozenset[Square]:
+        """The squares (mover's frame) from which a type has no move without capture on an
+        empty board: where it could never move again (Fairy-Stockfish's immobility)."""
+        return _dead(self, letter)
+
+    def stands(self, letter: str, side: int, mark: Mark = "normal") -> frozenset[Square]:
+        """The squares (mover's frame) a piece of ``letter`` with ``mark`` may be a source on."""
+        kind = self.moves_as(letter, mark)
+        found = self.mover(side, self.squares)
+        mobility = self.mobility(kind)
+        if mobility is not None:
+            found &= mobility
+        if self.variant.immobility_illegal:
+            found -= self.dead(kind)
+        promotion = self.variant.promotion
+        if (mark in ("normal", "dashed") and promotion is not None and promotion.mandatory_pawn
+                and letter in promotion.pawn_types[side]):
+            found -= self.mover(side, promotion.regions[side])
+        return found
+
+    def drop_squares(self, letter: str, side: int) -> frozenset[Square]:
+        """Where a piece of ``letter`` may be dropped (mover's frame), the no-doubled rule aside."""
+        drops_ = self.variant.drops
+        assert drops_ is not None
+        region = drops_.regions[side]
+        found = self.mover(side, self.squares if region is None else region & self.squares)
+        mobility = self.mobility(letter)
+        if mobility is not None:
+            found &= mobility
+        if self.variant.immobility_illegal:
+            found -= self.dead(letter)
+        if self.pawn_type(letter):
+            promotion = self.variant.promotion
+            if promotion is not None and not drops_.promotion_zone_pawn_drops:
+                found -= self.mover(side, promotion.regions[side])
+            if not drops_.first_rank_pawn_drops:
+                found = frozenset(square for square in found if square[1] != 0)
+        return found
+
+    def double_region(self, side: int) -> frozenset[Square]:
+        """Where a double-step type of ``side`` may make its double step (mover's frame)."""
+        double = self.variant.double_step
+        return self.mover(side, double.regions[side]) if double is not None else frozenset()
+
+    def movements(self, letter: str, side: int, mark: Mark = "normal") -> tuple[Movement, ...]:
+        """The movements of a piece (mover's frame), the double step and the flying general
+        included; castling and en passant are written apart."""
+        kind = self.moves_as(letter, mark)
+        found = self.types[kind].movements
+        if mark in ("normal", "dashed") and letter in self.double_letters:
+            region = self.double_region(side)
+            if region:
+                found = (*found, Movement(((0, 1),), first=2, last=2, mode="move", sources=region))
+        return found
+
+
+def _dead(layout: Layout, letter: str) -> frozenset[Square]:
+    view = layout.views[0]
+    quiet = [movement for movement in layout.types[letter].movements
+             if movement.mode != "capture" and not movement.hops and movement.sources is None]
+    plain = [replace(movement, also=(), within=None) for movement in quiet]
+    return frozenset(square for square in view.names if not destinations(view, plain, square))
+
+
+_LAYOUTS: dict[int, Layout] = {}
+_LAYOUTS_LOCK: Final = threading.Lock()
+
+
+def layout(variant: Variant) -> Layout:
+    """The :class:`Layout` of a variant (made once, kept while the variant is in use)."""
+    made = _LAYOUTS.get(id(variant))
+    if made is not None and made.variant is variant:
+        return made
+    made = Layout(variant)
+    with _LAYOUTS_LOCK:
+        if len(_LAYOUTS) > 64:
+            _LAYOUTS.clear()
+        _LAYOUTS[id(variant)] = made
+    return made
+
+
+# --- the document ------------------------------------------------------------------------------
+def build(variant: Variant) -> dict[str, Any]:
+    """The complete GGN 1.0.0 document of a variant, as plain JSON-ready values (a new copy).
+
+    Pieces come in this order for each side, the first player's first: the royal type, then
+    the others as ``variant.pieces`` lists them, each followed by its castling (``+``) and
+    double-step (``-``) forms; then the shogi-style promoted forms (``+X``) and the pieces
+    promoted from pawns where captures go to hand (``-X``).
+    """
+    made = layout(variant)
+    document: dict[str, Any] = {}
+    for side in (0, 1):
+        for letter, mark in _pieces(made):
+            document[made.token(letter, side, mark)] = _sources(made, side, letter, mark)
+    return document
+
+
+def _pieces(made: Layout) -> list[tuple[str, Mark]]:
+    found: list[tuple[str, Mark]] = []
+    for letter in made.order():
+        found.extend((letter, mark) for mark in made.marks(letter))
+    found.extend((letter, "promoted") for letter in made.order() if letter in made.promoted)
+    found.extend((letter, "tilde") for letter in made.order() if letter in made.tilde_letters)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    letter: str
+    mark: Mark
+    side: int
+
+
+def _sources(made: Layout, side: int, letter: str, mark: Mark) -> dict[str, Destinations]:
+    view = made.views[side]
+    piece = _Piece(letter, mark, side)
+    movements = made.movements(letter, side, mark)
+    mobility = made.mobility(made.moves_as(letter, mark))
+    allowed = None if mobility is None else {
+        view.names[square] for square in mobility if square in view.names}
+    flying = _flying(made, letter)
+    takes = _takes_en_passant(made, letter, mark)
+    found: dict[str, Destinations] = {}
+    for square in sorted(made.stands(letter, side, mark), key=lambda s: (s[1], s[0])):
+        if square not in view.names:
+            continue
+        if mark == "castling" and not _on_castling_square(made, piece, square):
+            continue
+        reached = destinations(view, movements, square)
+        if allowed is not None:
+            reached = {name: ways for name, ways in reached.items() if name in allowed}
+        if takes:
+            _add_en_passant(made, piece, square, reached)
+        if mark == "castling" and letter == _castling_king(made):
+            _add_castling(made, side, square, reached)
+        if flying is not None:
+            for name, ways in destinations(view, (flying,), square).items():
+                listed = reached.setdefault(name, [])
+                listed.extend(way for way in ways if way not in listed)
+        if reached:
+            found[view.names[square]] = reached
+    drops_ = made.variant.drops
+    if drops_ is not None and mark == "normal" and letter != made.royal:
+        dropped = _drops(made, side, letter)
+        if dropped:
+            found["*"] = dropped
+    return found
+
+
+def _flying(made: Layout, letter: str) -> Movement | None:
+    """The flying general: the royal piece's capture of the other royal piece along an open
+    line, which makes facing royal pieces illegal by the rule that no move may leave a royal
+    piece to be taken."""
+    if not made.variant.flying_general or letter != made.royal:
+        return None
+    return Movement(_ORTHOGONAL, last=None, mode="capture", target=made.template(letter, enemy=True))
+
+
+def _drops(made: Layout, side: int, letter: str) -> Destinations:
+    drops_ = made.variant.drops
+    assert drops_ is not None
+    deny = made.template(letter) if drops_.no_doubled == letter and drops_.no_doubled_count == 1 else None
+    squares = made.drop_squares(letter, side)
+    return drops(made.views[side], Piece(made.template(letter), ()), Drop(squares=squares, file_deny=deny))
+
+
+# --- castling ----------------------------------------------------------------------------------
+def _castling_king(made: Layout) -> str | None:
+    castling = made.variant.castling
+    return castling.king if castling is not None and castling.king in made.types else None
+
+
+def castling_rank(made: Layout, side: int) -> int:
+    """The board rank a side castles on."""
+    castling = made.variant.castling
+    assert castling is not None
+    return castling.rank if side == 0 else made.ranks - 1 - castling.rank
+
+
+def castling_squares(made: Layout, side: int) -> tuple[list[int], list[int]]:
+    """The files a side's castling king and castling rooks stand on at the start: every file
+    of the castling rank in chess960."""
+    castling = made.variant.castling
+    assert castling is not None
+    rank = castling_rank(made, side)
+    files = [file for file in range(made.files) if (file, rank) in made.squares]
+    if made.variant.chess960:
+        return files, files
+    kingside = castling.rook_files[0] if castling.rook_files[0] is not None else made.files - 1
+    rooks = [file for file in (kingside, castling.rook_files[1]) if file in files]
+    return [castling.king_file] if castling.king_file in files else [], rooks
+
+
+def _on_castling_square(made: Layout, piece: _Piece, square: Square) -> bool:
+    file, rank = next(iter(made.board(piece.side, (square,))))
+    if rank != castling_rank(made, piece.side):
+        return False
+    kings, rooks = castling_squares(made, piece.side)
+    return file in (kings if piece.letter == _castling_king(made) else rooks)
+
+
+@dataclass(frozen=True, slots=True)
+class Castle:
+    """One castling of a king standing on file ``king`` of its castling rank: the king's
+    destination file, the rook's file and destination file, and the files both cross bar the
+    two pieces' own, nearest the king first."""
+
+    king: int
+    to: int
+    rook: int
+    rook_to: int
+    crossed: tuple[int, ...]
+
+
+def castlings(made: Layout, side: int, king: int) -> list[Castle]:
+    """The castlings of a king standing on file ``king`` of its castling rank. In chess960
+    the king or the rook may stay where it is, or go where the other stood."""
+    castling = made.variant.castling
+    assert castling is not None
+    rank = castling_rank(made, side)
+    _, rooks = castling_squares(made, side)
+    outer = castling.rook_files[0] if castling.rook_files[0] is not None else made.files - 1
+    found = []
+    for rook in rooks:
+        if rook == king:
+            continue
+        kingside = rook > king
+        if not made.variant.chess960 and rook != (outer if kingside else castling.rook_files[1]):
+            continue
+        to = castling.kingside_file if kingside else castling.queenside_file
+        rook_to = to - 1 if kingside else to + 1
+        crossed = (set(_between(king, to)) | set(_between(rook, rook_to))) - {king, rook}
+        if any((file, rank) not in made.squares for file in crossed | {to, rook_to}):
+            continue
+        nearest = tuple(sorted(crossed, key=lambda file: abs(file - king)))
+        found.append(Castle(king, to, rook, rook_to, nearest))
+    return found
+
+
+def _between(start: int, end: int) -> list[int]:
+    """The files from ``start`` to ``end``, both included."""
+    step = 1 if end >= start else -1
+    return list(range(start, end + step, step))
+
+
+def _add_castling(made: Layout, side: int, square: Square, reached: Destinations) -> None:
+    view = made.views[side]
+    castling = made.variant.castling
+    assert castling is not None
+    file, rank = next(iter(made.board(side, (square,))))
+    for castle in castlings(made, side, file):
+        if castle.to in (file, castle.rook):
+            continue  # chess960 castlings a move of the king cannot write (see the module's doc)
+        for letter in sorted(castling.rooks & made.types.keys()):
+            must = {made.name((crossed, rank)): "empty" for crossed in castle.crossed}
+            must[made.name((castle.rook, rank))] = view.qpi(made.template(letter, "castling"))
+            listed = reached.setdefault(made.name((castle.to, rank)), [])
+            possibility: Possibility = {"must": must}
+            if possibility not in listed:
+                listed.append(possibility)
+
+
+# --- en passant --------------------------------------------------------------------------------
+def _takes_en_passant(made: Layout, letter: str, mark: Mark) -> bool:
+    double = made.variant.double_step
+    return (double is not None and mark in ("normal", "dashed") and letter in double.en_passant
+            and bool(made.double_letters))
+
+
+def _add_en_passant(made: Layout, piece: _Piece, square: Square, reached: Destinations) -> None:
+    """The en passant captures of a piece from ``square``: onto the empty square a piece of
+    the other side passed over with its double step, straight forward, standing beyond it."""
+    double = made.variant.double_step
+    assert double is not None
+    side, view = piece.side, made.views[piece.side]
+    other = 1 - side
+    # The squares the other side's double steps start from, in this side's frame.
+    starts = made.mover(side, made.board(other, made.double_region(other)))
+    passing = None if double.passant_regions is None else made.mover(side, double.passant_regions[side])
+    victims = [view.qpi(made.template(letter, "dashed", enemy=True))
+               for letter in sorted(made.double_letters)]
+    for movement in made.movements(piece.letter, side, piece.mark):
+        if not movement.en_passant:
+            continue
+        capture = replace(movement, en_passant=False)
+        for name, ways in destinations(view, (capture,), square).items():
+            if any(way["must"].get(name) == "empty" and "deny" not in way and len(way["must"]) == 1
+                   for way in reached.get(name, ())):
+                continue  # a move without capture goes there: no en passant (Fairy-Stockfish's)
+            target = next(key for key, value in view.names.items() if value == name)
+            beyond = (target[0], target[1] - 1)
+            if (target[0], target[1] + 1) not in starts or beyond not in view.names:
+                continue
+            if passing is not None and target not in passing:
+                continue
+            for way in ways:
+                if way["must"].get(name) != "enemy" or "deny" in way:
+                    continue
+                for victim in victims:
+                    must = {**way["must"], name: "empty", view.names[beyond]: victim}
+                    listed = reached.setdefault(name, [])
+                    possibility: Possibility = {"must": must}
+                    if possibility not in listed:
+                        listed.append(possibility)
