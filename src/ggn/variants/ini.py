@@ -28,6 +28,16 @@ options that cannot change the legal moves from a position (piece values, XBoard
 options, and the rules on a game's history: the n-move rule, repetitions, counting) are
 recorded in :attr:`Variant.unapplied <ggn.variants.description.Variant.unapplied>`, with why.
 
+Where Fairy-Stockfish keeps a rule per colour and the description once, the two must agree:
+the castling pieces, the en passant takers, the flag piece (of the sides with a flag region);
+and a region the description keeps in the mover's frame (a mobility region, the squares Betza's
+``i`` moves start from) must be the second side's seen from its side, turned half a circle as
+Fairy-Stockfish turns the first side's moves for the second. Else a VariantError says so. So
+does a type that would both castle and have a shogi-style promoted form: FEEN writes both
+``+``. Fairy-Stockfish's own rules of its predefined types are kept: its pawn promotes and takes
+en passant whatever ``promotionPawnTypes`` and ``enPassantTypes`` say, its soldier steps
+sideways only from ``soldierPromotionRank`` on; the janggi cannon's rules are refused.
+
 Two options are this library's own: ``pin = k:g b:e`` gives a piece type (by its FEN letter)
 another letter in GGN, and ``synonym = n:h`` another FEN letter read as the type
 (:attr:`PieceType.pin <ggn.variants.description.PieceType.pin>`, ``synonym``).
