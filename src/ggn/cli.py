@@ -47,8 +47,6 @@ from ggn.schemas import load_schema
 from ggn.sin import Sin
 from ggn.stn import Transition
 from ggn.transitions import diff
-from ggn.variants import uci
-from ggn.variants.fen import is_feen
 from ggn.variants.registry import Catalogue, Entry, legacy_mapping, legacy_names
 
 __all__ = ["main", "run"]
@@ -1082,6 +1080,8 @@ def _position(game: Entry, feen: str | None, fen: str | None) -> Position:
         raise _Exit(2, "give the position once: as FEEN or with --fen, not both")
     if fen is not None:
         return game.rules.position(game.to_feen(fen))
+    from ggn.variants.fen import is_feen  # noqa: PLC0415  (on use: the command starts faster)
+
     if feen is not None and not is_feen(feen):
         fields = feen.split(" ")
         if len(fields) > 1 and fields[1] in ("w", "b"):  # a FEN's side to move
@@ -1091,7 +1091,11 @@ def _position(game: Entry, feen: str | None, fen: str | None) -> Position:
 
 def _move(game: Entry, position: Position, play: Play, notation: str) -> str:
     """A play as the --notation option writes it."""
-    return uci.write(game.variant, play, position=position) if notation == "uci" else str(play)
+    if notation != "uci":
+        return str(play)
+    from ggn.variants import uci  # noqa: PLC0415  (on use: the command starts faster)
+
+    return uci.write(game.variant, play, position=position)
 
 
 def _variants(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
@@ -1139,6 +1143,8 @@ _LISTED: Final = 60  # the most legal moves an illegal move's message lists
 def _play(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
     game = _entry(_catalogue(args, stdin), args.game)
     moves = list(args.moves)
+    from ggn.variants.fen import is_feen  # noqa: PLC0415
+
     feen = moves.pop(0) if moves and is_feen(moves[0]) else None
     position = _position(game, feen, args.fen)
     halfmove, fullmove = _counters(args.fen)
