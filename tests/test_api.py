@@ -215,7 +215,8 @@ def test_outcome_is_an_ending() -> None:
     assert str(outcome) == "first player wins by checkmate"
     assert str(Outcome(None, Ending.STALEMATE)) == "draw by stalemate"
     assert str(Outcome("second", Ending.NO_LEGAL_MOVE)) == "second player wins by no legal move"
-    assert {ending.value for ending in Ending} == {"checkmate", "stalemate", "no legal move"}
+    assert {ending.value for ending in Ending} == {"checkmate", "stalemate", "no legal move", "extinction",
+                                                   "reaching the goal", "checks", "bare king"}
     assert not hasattr(outcome, "reason")
     with pytest.raises(TypeError, match="ending must be an Ending, got str"):
         Outcome("first", "checkmate")  # type: ignore[arg-type]
