@@ -4,17 +4,31 @@
 chess rule system whose one addition is that hook: a game ends when the player who just moved
 has its king on d4, e4, d5 or e5. Perft (a game that ended has no moves) and the outcome must
 agree with pyffish's legal moves and its immediate game end.
+
+A :class:`Play` from ``legal_moves`` makes its STN transition when first read. On positions of
+seeded random games of the four games, each play's transition is the one made at once from the
+same play's effect (as perft's walk gives it, the path ``legal_moves`` took before), the
+position it leads to is perft's child, and plays compare and hash by their fields.
 """
 
 from __future__ import annotations
 
+import copy
+import random
+from collections.abc import Callable
+
 import pytest
 
+import ggn.rules._records as records
+from ggn.errors import GGNError
 from ggn.games.chess import from_fen
 from ggn.position import Position
-from ggn.rules import Chess, Ending, Outcome, RuleSystem, perft
+from ggn.rules import Chess, Ending, Makruk, Outcome, Play, RuleSystem, Shogi, Xiangqi, perft
+from ggn.rules._records import transition_of
 
 pyffish = pytest.importorskip("pyffish")
+
+SEED = 20240909
 
 _HILL = frozenset((27, 28, 35, 36))  # d4, e4, d5, e5: square indices, a1 = 0
 
@@ -83,3 +97,92 @@ def test_ended_is_asked_only_when_overridden() -> None:
 def test_outcome_words() -> None:
     assert str(Outcome("first", Ending.FLAG)) == "first player wins by reaching the goal"
     assert str(Outcome("second", Ending.EXTINCTION)) == "second player wins by extinction"
+
+
+# --- lazily made transitions ------------------------------------------------------------------
+def game_positions(rules: RuleSystem, count: int, seed: int) -> list[Position]:
+    """Positions of seeded random games (each play drawn uniformly; a game restarts after 60
+    plies or when it ends)."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    position = rules.position()
+    played = 0
+    while len(out) < count:
+        out.append(position)
+        plays = rules.legal_moves(position) if played < 60 else []
+        if not plays:
+            position, played = rules.position(), 0
+            continue
+        position = position.apply(rng.choice(plays).transition)
+        played += 1
+    return out
+
+
+@pytest.mark.parametrize("system", [Chess, Shogi, Xiangqi, Makruk], ids=lambda s: s.__name__)
+def test_lazy_transitions_are_the_eager_ones(system: Callable[[], RuleSystem]) -> None:
+    rules = system()
+    checked = 0
+    for position in game_positions(rules, 60, SEED):
+        plays = rules.legal_moves(position)
+        found = rules._legal(position)
+        assert len(plays) == len(found) == rules.count(position)
+        for play, (move, effect, child) in zip(plays, found, strict=True):
+            assert play.move is move
+            assert play.choice == effect[0]
+            assert play.transition == transition_of(position, effect)
+            assert position.apply(play.transition) == rules._child(position, effect, child)
+            checked += 1
+    assert checked > 1000
+
+
+def test_listing_makes_no_transition_until_one_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[object] = []
+    real = records.transition_of
+
+    def counted(position: Position, effect: records.Effect) -> object:
+        made.append(effect)
+        return real(position, effect)
+
+    monkeypatch.setattr(records, "transition_of", counted)
+    rules = Chess()
+    # Castling, en passant, promotions and captures: every kind of play the walk makes.
+    position = rules.position(from_fen("r3k2r/pP1p2pp/8/2pP4/8/8/6PP/R3K2R w KQkq c6"))
+    plays = rules.legal_moves(position)
+    assert len(plays) == 32  # as python-chess counts them
+    assert not made
+    castle = next(play for play in plays if str(play) == "C:+K^ e1-g1")
+    first = castle.transition
+    assert len(made) == 1
+    assert castle.transition is first  # kept, not made again
+    assert len(made) == 1
+    # The king and rook move, the other rook loses its right, the '-' pawn its mark.
+    assert first.to_value() == {"board_diff": {"c5": "c:p", "a1": "C:R", "e1": None, "g1": "C:K^", "h1": None,
+                                               "f1": "C:R"}, "toggle": True}
+    en_passant = next(play for play in plays if str(play) == "C:P d5-c6")
+    assert en_passant.transition.to_value()["board_diff"] == {"c5": None, "d5": None, "c6": "C:P"}
+    assert en_passant.transition.to_value()["first_player_hand_diff"] == {"c:-p": 1}  # as it stood
+    assert len(made) == 2
+
+
+def test_plays_are_values() -> None:
+    rules = Chess()
+    position = rules.position()
+    once, again = rules.legal_moves(position), rules.legal_moves(position)
+    assert once == again and [hash(p) for p in once] == [hash(p) for p in again]
+    assert len(set(once)) == 20
+    assert once[0] != once[1]
+    assert once[0] != str(once[0])
+    play = once[0]
+    built = Play(play.piece, play.source, play.destination, play.choice, play.transition, play.move)
+    assert built == play and hash(built) == hash(play)
+    assert repr(play) == ("Play(piece=Qpi.parse('C:N'), source=Cell.parse('b1'), "
+                          "destination=Cell.parse('c3'), choice=None, transition=Transition.loads("
+                          "'{\"board_diff\": {\"b1\": null, \"c3\": \"C:N\"}, \"toggle\": true}'))")
+    assert copy.copy(play) is play and copy.deepcopy(play) is play
+    for field in ("piece", "source", "destination", "choice", "transition", "move"):
+        with pytest.raises(AttributeError):
+            setattr(play, field, None)
+    with pytest.raises(GGNError, match="a play's piece, source and destination are its move's"):
+        Play(play.piece, play.destination, play.source, None, play.transition, play.move)
+    with pytest.raises(TypeError, match="transition must be a Transition"):
+        Play(play.piece, play.source, play.destination, None, "b1-c3", play.move)  # type: ignore[arg-type]

@@ -1,0 +1,378 @@
+"""The legality walk: the legal plays of one position, in named steps.
+
+:func:`walk` is what :meth:`RuleSystem._walk` runs (and ``legal_moves``, ``count``,
+``outcome`` and perft with it). For one position it:
+
+1. asks the game whether it has already ended (:meth:`RuleSystem._ended`): then there is no
+   legal play;
+2. sets the scene (:class:`Scene`): the board every play starts from (the position's, after
+   the changes :meth:`RuleSystem._prepare` says every play makes first), the mover's terminal
+   pieces, and whether the position is *calm*: one terminal piece, no drop that could reach
+   it, and not attacked. In a calm position, a plain move (not of the terminal piece, not
+   one the hooks must see) can only expose the terminal piece through the two squares it
+   changes, so only the attack tests that read those squares run (:mod:`ggn.rules._attacks`);
+   and if, with every other piece of the mover gone, the terminal piece is still not
+   attacked, no piece is pinned at all;
+3. describes each pseudo-legal move once (:func:`describe`, a :class:`MoveInfo` kept per move
+   object), asking the hooks ``_special``, ``_stand_in`` and ``_becomes``;
+4. when only counting a calm position, counts the plain moves of the pieces known not to be
+   pinned without looking further (:func:`count_unpinned`);
+5. tests every other move by its kind: a plain move of a piece not pinned is legal; a plain
+   move of a pinned piece must keep the line it blocks (:meth:`Scene.pinned_exposes`); any
+   other displacement is made on a scratch board and tested (:meth:`Scene.displacement_legal`);
+   a special move goes to the game's hooks, ``_effects`` for its plays and ``_allowed`` for
+   the game's own rules, each play tested after it is made (:meth:`Scene.special_plays`);
+6. hands each legal play on, in one of three forms: only counted; as ``(move, effect,
+   board after)`` for perft's inner nodes; or as a :class:`Play` whose transition is made when
+   first read (``legal_moves``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ggn.cell import HAND
+from ggn.move import Move
+from ggn.position import Position, code_of
+from ggn.rules._attacks import INFO_BOUND, UNKNOWN, Attack, Tables
+from ggn.rules._records import PLAIN, SPECIAL, TERMINAL, Change, Effect, MoveInfo, Play, PlayContext
+
+if TYPE_CHECKING:
+    from ggn.rules._system import RuleSystem
+
+__all__ = ["Scene", "count_unpinned", "describe", "walk"]
+
+Found = tuple[Move, Effect, list[int]]
+"""A legal play for perft's inner nodes: the move, its effect and the board codes after it."""
+
+_new = object.__new__
+
+
+def describe(rules: RuleSystem, tables: Tables, move: Move) -> MoveInfo:
+    """The walk's description of ``move`` (kept in ``tables.info`` by the move object's id)."""
+    index = tables.geometry.index
+    source = -1 if move.source is HAND else index[move.source]  # type: ignore[index]
+    destination = -1 if move.destination is HAND else index[move.destination]  # type: ignore[index]
+    code = code_of(move.piece)
+    terminal = code in tables.terminal[0] or code in tables.terminal[1]
+    plays = 1
+    # A move onto its own source takes nothing: it goes the general way, not the inline
+    # paths, which read the destination's piece as a capture.
+    if (source < 0 or destination < 0 or source == destination
+            or rules._special(move, source, destination, code)):
+        kind = tally = SPECIAL
+        placed = code
+        stand_in = None
+        if source >= 0 and destination >= 0:
+            stand_in = rules._stand_in(move, source, destination, code)
+        if stand_in is not None:
+            placed, plays = stand_in
+            tally = TERMINAL if terminal else PLAIN
+    else:
+        kind = tally = TERMINAL if terminal else PLAIN
+        placed = rules._becomes(move, source, destination, code)
+    info = MoveInfo(move, source, destination, code, kind, placed, tally, plays)
+    if len(tables.info) >= INFO_BOUND:
+        tables.info.clear()
+    tables.info[id(move)] = info
+    return info
+
+
+class Scene:
+    """One position as the walk sees it: the board plays start from, the mover's terminal
+    pieces, and, in a calm position, what is known of its pins."""
+
+    __slots__ = ("arriving", "attacks", "base", "codes", "fragile", "free", "hand_attacks", "king",
+                 "kings", "lone", "pinned", "position", "prefix", "row", "rules", "scratch", "side", "sign",
+                 "tables", "through", "unpinned")
+
+    def __init__(self, rules: RuleSystem, position: Position) -> None:
+        self.rules = rules
+        self.position = position
+        self.tables = tables = rules._tables_for(position)
+        self.codes = codes = position._codes
+        self.side = side = 0 if position.active == "first" else 1
+        self.sign = 1 if side == 0 else -1
+        self.attacks = attacks = tables.attacks[1 - side]
+        terminal = tables.terminal[side]
+        self.kings = kings = [number for number in position._occupied[side] if codes[number] in terminal]
+        self.prefix, self.base = self._start()
+        # A board to try moves on in place: each try puts back what it changed.
+        self.scratch = self.base.copy()
+        self.hand_attacks = bool(position._hands[1 - side]) and bool(tables.hand_arrivals[1 - side])
+        self.lone = len(kings) == 1 and not self.hand_attacks
+        # Set for a calm position only (see _settle_calm).
+        self.through: dict[int, Attack | None] | None = None
+        # Sources whose plain moves are known to expose nothing (``free``) or to need a test
+        # each (``pinned``, with the test of the attack each one blocks): each source is
+        # looked at on its first plain move.
+        self.free: set[int] = set()
+        self.pinned: dict[int, Attack] = {}
+        self.fragile: frozenset[int] = frozenset()
+        self.unpinned = False
+        rules._calm = None
+        if self.lone and not attacks[kings[0]](self.base):
+            self._settle_calm()
+
+    def _start(self) -> tuple[tuple[Change, ...], list[int]]:
+        """The changes every play makes first (``_prepare``), and the board after them."""
+        prefix = self.rules._prepare(self.position, self.tables)
+        base = self.codes
+        if prefix:
+            base = base.copy()
+            for number, value in prefix:
+                base[number] = value
+        return prefix, base
+
+    def _settle_calm(self) -> None:
+        """The position is calm: only the attack tests reading what a plain move changes need
+        to run; and if the terminal piece is not attacked with every other piece of the mover
+        gone, no source is pinned."""
+        tables, side = self.tables, self.side
+        self.king = king = self.kings[0]
+        self.row = king * tables.geometry.size
+        self.through = tables.through[1 - side]
+        self.arriving = tables.arriving[1 - side]
+        self.rules._calm = self.position
+        # A fragile square is one that some move onto the terminal piece needs to hold a piece
+        # of the mover's: a piece arriving there can let an attack through, so a plain move
+        # onto it is tested even from a free source.
+        self.fragile = fragile = tables.fragile(1 - side, king)
+        # If no move onto the terminal piece reads a square holding one of the mover's pieces
+        # unless that piece stops it, an attack that emptying one source would uncover is
+        # there too with all of them gone: no source is pinned.
+        if (not fragile or (len(fragile) == 1 and king in fragile)) and not tables.attack_bare(
+                1 - side, king)(self.base):
+            self.unpinned = True
+
+    def is_pinned(self, source: int) -> bool:
+        """Whether emptying ``source`` uncovers an attack on the terminal piece of a calm
+        position (its plain moves must then keep the line it blocks); found once a source."""
+        if source in self.free:
+            return False
+        if source in self.pinned:
+            return True
+        assert self.through is not None
+        left = self.through.get(self.row + source, UNKNOWN)
+        if left is UNKNOWN:
+            left = self.tables.attack_through(1 - self.side, self.king, source)
+        if left is not None:
+            scratch = self.scratch
+            scratch[source] = 0
+            uncovers = left(scratch)
+            scratch[source] = self.base[source]
+            if uncovers:
+                self.pinned[source] = left
+                return True
+        self.free.add(source)
+        return False
+
+    def pinned_exposes(self, source: int, destination: int, placed: int) -> bool:
+        """Whether a plain move of a pinned piece uncovers the attack its source blocked."""
+        scratch = self.scratch
+        kept = scratch[destination]
+        scratch[source] = 0
+        scratch[destination] = placed
+        exposed = self.pinned[source](scratch)
+        scratch[destination] = kept
+        scratch[source] = self.base[source]
+        return exposed
+
+    def displacement_legal(self, source: int, destination: int, placed: int, kind: int) -> bool:
+        """Whether a displacement the walk makes itself (not through the hooks), off the fast
+        path, leaves the mover's terminal pieces unattacked (``kind``: :data:`PLAIN` or
+        :data:`TERMINAL`, as the move is made or counted). It is tried on the scratch board,
+        then taken back."""
+        scratch = self.scratch
+        kept = scratch[destination]
+        scratch[source] = 0
+        scratch[destination] = placed
+        through = self.through
+        if through is not None and kind == PLAIN:
+            # Calm: the tests that read the source (a piece left it) and the destination (a
+            # piece of the mover's arrived: only the tests it cannot fail).
+            row = self.row
+            left = through.get(row + source, UNKNOWN)
+            if left is UNKNOWN:
+                left = self.tables.attack_through(1 - self.side, self.king, source)
+            arrived = self.arriving.get(row + destination, UNKNOWN)
+            if arrived is UNKNOWN:
+                arrived = self.tables.attack_arriving(1 - self.side, self.king, destination)
+            exposed = (left is not None and left(scratch)) or (arrived is not None and arrived(scratch))
+        elif kind == TERMINAL and self.lone:  # the only terminal piece moves: onto an attacked square?
+            exposed = self.attacks[destination](scratch)
+        else:
+            exposed = self.exposed(scratch, self.kings if kind == PLAIN else [
+                destination if number == source else number for number in self.kings])
+        scratch[destination] = kept
+        scratch[source] = self.base[source]
+        return not exposed
+
+    def special_plays(self, info: MoveInfo) -> list[tuple[Effect, list[int]]]:
+        """The legal plays of a move the hooks must see: each play ``_effects`` gives, made on
+        a board of its own, kept if it leaves the mover's terminal pieces unattacked and
+        ``_allowed`` allows it."""
+        rules, position, prefix, base = self.rules, self.position, self.prefix, self.base
+        code, source = info[3], info[1]
+        terminal = self.tables.terminal[self.side]
+        moved = code in terminal  # the terminal piece itself moves
+        found = []
+        for effect in rules._effects(position, prefix, info):
+            changes = effect[1]
+            child = base.copy()
+            for number, value in changes:
+                child[number] = value
+            if moved:
+                exposed = self.exposed(child, self._terminal_after(changes, child, terminal))
+            elif self.through is not None and all(value * self.sign >= 0 for _, value in changes):
+                exposed = self._changes_expose(changes, child, source)
+            else:
+                exposed = self.exposed(child, self.kings)
+            if not exposed and rules._allowed(position, prefix, info, effect, child):
+                found.append((effect, child))
+        return found
+
+    def _terminal_after(self, changes: tuple[Change, ...], child: list[int],
+                        terminal: frozenset[int]) -> list[int]:
+        """Where the mover's terminal pieces stand after a play that moves one."""
+        targets = [number for number in self.kings if child[number] in terminal]
+        targets += [number for number, value in changes if value in terminal and number not in targets]
+        return targets
+
+    def exposed(self, board: list[int], targets: list[int]) -> bool:
+        """Whether the other side can move onto one of the squares ``targets`` of ``board``
+        (from its hand too: the position's)."""
+        attacks = self.attacks
+        hand_attacks = self.hand_attacks
+        for target in targets:
+            if attacks[target](board) or (hand_attacks and self.rules._hand_attack(
+                    self.position, self.tables, board, self.side, target)):
+                return True
+        return False
+
+    def _changes_expose(self, changes: tuple[Change, ...], child: list[int], source: int) -> bool:
+        """In a calm position, after a play in which only the mover's pieces moved or left:
+        whether the attack tests reading the squares it changed find the terminal piece."""
+        base, tables, side, row = self.base, self.tables, self.side, self.row
+        assert self.through is not None
+        for number, value in changes:
+            if value != base[number] or number == source:
+                if value:  # a piece of the mover's arrives: the tests it cannot fail
+                    test = self.arriving.get(row + number, UNKNOWN)
+                    if test is UNKNOWN:
+                        test = tables.attack_arriving(1 - side, self.king, number)
+                else:
+                    test = self.through.get(row + number, UNKNOWN)
+                    if test is UNKNOWN:
+                        test = tables.attack_through(1 - side, self.king, number)
+                if test is not None and test(child):
+                    return True
+        return False
+
+
+def count_unpinned(scene: Scene, moves: list[Move]) -> tuple[int, list[MoveInfo]]:
+    """Only counting, in a calm position: the plays of the plain moves of pieces not pinned
+    (counted here without more), and the descriptions of the other moves."""
+    rules, tables = scene.rules, scene.tables
+    infos, codes = tables.info, scene.codes
+    # Plain moves onto a fragile square, or taking a piece whose capture the hooks must see,
+    # are looked at further.
+    fragile, special_taken = scene.fragile, rules._special_taken
+    rest: list[MoveInfo] = []
+    keep = rest.append
+    found = 0
+    plain = PLAIN
+    if scene.unpinned:  # the common case, with nothing to look up but the move
+        for move in moves:
+            # The cache holds each move it describes, so an id in it is never another's.
+            try:
+                info = infos[id(move)]
+            except KeyError:
+                info = describe(rules, tables, move)
+            if info[6] == plain and info[2] not in fragile and codes[info[2]] not in special_taken:
+                found += info[7]
+            else:
+                keep(info)
+        return found, rest
+    free, pinned, is_pinned = scene.free, scene.pinned, scene.is_pinned
+    for move in moves:
+        try:
+            info = infos[id(move)]
+        except KeyError:
+            info = describe(rules, tables, move)
+        if info[6] == plain and info[2] not in fragile and codes[info[2]] not in special_taken:
+            source = info[1]
+            if source in free or (source not in pinned and not is_pinned(source)):
+                found += info[7]
+                continue
+        keep(info)
+    return found, rest
+
+
+def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: int,
+         plays: list[Play] | None = None) -> int:
+    """Find the legal plays of ``position``: append them to ``out`` as ``(move, effect, board
+    after)`` or to ``plays`` as :class:`Play` (unless both are None: only counted); return how
+    many (at most ``stop``, if given)."""
+    if rules._ends and rules._ended(position) is not None:
+        return 0
+    scene = Scene(rules, position)
+    moves = rules.ruleset.moves(position)
+    counting = out is None and plays is None
+    found = 0
+    if counting and not stop and scene.through is not None:
+        found, rest = count_unpinned(scene, moves)
+    else:
+        infos, tables = scene.tables.info, scene.tables
+        rest = []
+        for move in moves:
+            try:
+                rest.append(infos[id(move)])
+            except KeyError:
+                rest.append(describe(rules, tables, move))
+    limit = stop or 1 << 62
+    codes, base, prefix = scene.codes, scene.base, scene.prefix
+    special_taken = rules._special_taken
+    fast = PLAIN if scene.through is not None else -1  # the kind that takes the fast path
+    fragile, free, pinned, is_pinned = scene.fragile, scene.free, scene.pinned, scene.is_pinned
+    unpinned = scene.unpinned
+    captured = rules._captured
+    context = PlayContext(position, prefix, captured) if plays is not None else None
+    for info in rest:
+        move, source, destination, _, kind, placed, tally, weight = info
+        if counting:
+            kind = tally
+        if kind == SPECIAL or codes[destination] in special_taken:
+            for effect, child in scene.special_plays(info):
+                found += 1
+                if out is not None:
+                    out.append((move, effect, child))
+                elif plays is not None:
+                    assert context is not None
+                    play: Play = _new(Play)
+                    play._move, play._choice, play._recipe, play._context = move, effect[0], effect, context
+                    plays.append(play)
+                if found >= limit:
+                    return limit
+            continue
+        if kind == fast and destination not in fragile:
+            if not unpinned and source not in free and (source in pinned or is_pinned(source)) and (
+                    scene.pinned_exposes(source, destination, placed)):
+                continue
+        elif not scene.displacement_legal(source, destination, placed, kind):
+            continue
+        found += weight
+        if out is not None:
+            child = base.copy()
+            child[source] = 0
+            child[destination] = placed
+            taken = codes[destination]
+            hand = ((captured(taken, move.piece), 1),) if taken else ()
+            out.append((move, (None, (*prefix, (source, 0), (destination, placed)), hand), child))
+        elif plays is not None:
+            play = _new(Play)
+            play._move, play._choice, play._recipe, play._context = move, None, info, context
+            plays.append(play)
+        if found >= limit:
+            return limit
+    return found
