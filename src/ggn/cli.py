@@ -609,7 +609,13 @@ def run(
             # A diminished piece (-p) or any TEXT starting with '-' is the text, not an option.
             arguments.insert(2, "--")
         try:
-            args = parser.parse_args(arguments)
+            args, extra = parser.parse_known_args(arguments)
+            if extra and args.command == "play" and not any(text.startswith("-") for text in extra):
+                # Moves after an option (ggn play chess --fen FEN e2e4): argparse gives the
+                # positional arguments it meets after an option to no one.
+                args.moves += extra
+            elif extra:
+                parser.error(f"unrecognized arguments: {' '.join(extra)}")
             if args.command is None:  # no command: a usage error, the help on standard error
                 err.write(parser.format_help())
                 status = 2
@@ -1147,7 +1153,7 @@ def _play(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes]
 
     feen = moves.pop(0) if moves and is_feen(moves[0]) else None
     position = _position(game, feen, args.fen)
-    halfmove, fullmove = _counters(args.fen)
+    halfmove, fullmove = (0, 1) if args.fen is None else game.counters(args.fen)
     rules = game.rules
     for number, text in enumerate(moves, 1):
         plays = {_move(game, position, play, args.notation): play for play in rules.legal_moves(position)}
@@ -1162,8 +1168,7 @@ def _play(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes]
             raise GGNError(f"move {number}, {quote(text)}, is not a legal move of {position.to_feen()!r}; "
                            f"{reason}")
         if args.to == "fen":  # the counters FEN holds and FEEN does not
-            halfmove = 0 if _resets(game, position, play) else halfmove + 1
-            fullmove += position.active == "second"
+            halfmove, fullmove = game.advance(position, play, halfmove, fullmove)
         position = rules.play(position, play)
     if args.to == "fen":
         out.write(game.from_feen(position, halfmove=halfmove, fullmove=fullmove) + "\n")
@@ -1175,40 +1180,11 @@ def _play(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes]
     return 0
 
 
-def _counters(fen: str | None) -> tuple[int, int]:
-    """The move counters of a FEN (already read whole: they are known to be numbers), or the
-    start's, 0 and 1."""
-    if fen is None:
-        return 0, 1
-    fields = fen.split(" ")
-    # After the placement and the side to move: the castling rights and the en passant
-    # square (when the next field is no number), then the counters.
-    number = 4 if len(fields) > 2 and not fields[2][:1].isdigit() else 2
-    counters = [decimal_value(field) for field in fields[number:number + 2]]
-    return (counters[0] if counters else 0), (counters[1] if len(counters) > 1 else 1)
-
-
-def _resets(game: Entry, position: Position, play: Play) -> bool:
-    """Whether a play sets the halfmove counter back to 0, as Fairy-Stockfish counts it: a
-    capture, or a move of a pawn."""
-    mover = position.active
-    for cell, piece in play.transition.board.items():
-        before = position.piece_at(cell)
-        if before is not None and before.side != mover and (piece is None or piece.side == mover):
-            return True
-    variant = game.variant
-    pawns = set(variant.double_step.types if variant.double_step else ())
-    if variant.promotion is not None:
-        pawns |= variant.promotion.pawn_types[0] | variant.promotion.pawn_types[1]
-    letters = {(kind.pin or kind.letter).upper() for kind in variant.pieces if kind.letter in pawns}
-    return isinstance(play.source, Cell) and play.piece.state != "enhanced" and play.piece.name in letters
-
-
 def _position_command(args: argparse.Namespace, out: _Stream, err: _Stream, stdin: IO[bytes] | None) -> int:
     game = _entry(_catalogue(args, stdin), args.game)
     position = _position(game, args.feen, args.fen)
     if args.to == "fen":
-        halfmove, fullmove = _counters(args.fen)
+        halfmove, fullmove = (0, 1) if args.fen is None else game.counters(args.fen)
         out.write(game.from_feen(position, halfmove=halfmove, fullmove=fullmove) + "\n")
     else:
         out.write(position.to_feen() + "\n")

@@ -34,14 +34,16 @@ from importlib import resources
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
+from ggn._json import clip
 from ggn._types import expect
+from ggn.cell import Cell
 from ggn.errors import GGNError, NotFoundError
 
 if TYPE_CHECKING:  # built on first use: importing them here would slow down every import
     from ggn.feen import Feen
     from ggn.legacy_eval import GanMapping
     from ggn.position import Position
-    from ggn.rules._system import RuleSystem
+    from ggn.rules._system import Play, RuleSystem
     from ggn.ruleset import Ruleset
     from ggn.variants.description import Variant
 
@@ -51,6 +53,7 @@ __all__ = [
 ]
 
 _NAMED: Final = 8  # the most games an unknown name's message lists
+_COUNTER_MAX: Final = 2**31 - 1  # Fairy-Stockfish reads the move counters as 32-bit numbers
 
 BUILTIN: Final = "builtin"
 """The :attr:`Entry.source` of the built-in variants."""
@@ -170,6 +173,43 @@ class Entry:
         from ggn.variants.fen import from_feen  # noqa: PLC0415
 
         return from_feen(self.variant, feen, halfmove=halfmove, fullmove=fullmove)
+
+    def counters(self, fen: str) -> tuple[int, int]:
+        """The two move counters of a position in the game's FEN, ``(halfmove, fullmove)``:
+        the halfmove clock and the move number (0 and 1 where the FEN leaves them out).
+
+        >>> entry("chess").counters("4k3/8/8/8/8/8/8/4K3 b - - 12 40")
+        (12, 40)
+        """
+        self.to_feen(fen)  # the whole FEN checked: its counters are numbers
+        fields = fen.split(" ")
+        # After the placement and the side to move come the castling rights and the en
+        # passant square (unless the next field is a number), then the counters.
+        first = 4 if len(fields) > 2 and not fields[2][:1].isdigit() else 2
+        texts = fields[first:first + 2]
+        for text in texts:  # a number of any length: int() refuses those of over 4,300 digits
+            if len(text) > len(str(_COUNTER_MAX)) or int(text) > _COUNTER_MAX:
+                raise GGNError(f"a move counter is at most {_COUNTER_MAX:,}, the most Fairy-Stockfish "
+                               f"reads, not {clip(text)}")
+        numbers = [int(text) for text in texts]
+        return (numbers[0] if numbers else 0), (numbers[1] if len(numbers) > 1 else 1)
+
+    def advance(self, position: Position, play: Play, halfmove: int, fullmove: int) -> tuple[int, int]:
+        """The move counters after ``play`` in ``position``, as Fairy-Stockfish counts them:
+        the move number grows after the second player's move; the halfmove clock starts
+        again after a capture, a drop, a promotion or a pawn's move, and grows otherwise."""
+        fullmove += position.active == "second"
+        if not isinstance(play.source, Cell) or (play.choice is not None and play.choice != play.piece):
+            return 0, fullmove
+        mover = position.active
+        for cell, piece in play.transition.board.items():
+            before = position.piece_at(cell)
+            if before is not None and before.side != mover and (piece is None or piece.side == mover):
+                return 0, fullmove  # a capture
+        pawns = {(kind.pin or kind.letter).upper() for kind in self.variant.pieces if kind.name == "pawn"}
+        if play.piece.state != "enhanced" and play.piece.name in pawns:
+            return 0, fullmove
+        return halfmove + 1, fullmove
 
     @property
     def legacy(self) -> bool:
