@@ -108,8 +108,8 @@ class Tables:
     of that side's terminal pieces. The hooks may read both.
     """
 
-    __slots__ = ("arrivals", "arriving", "attacks", "bare", "fragile_squares", "geometry", "hand_arrivals",
-                 "info", "terminal", "through")
+    __slots__ = ("arrivals", "arriving", "attacks", "bare", "counted", "fragile_squares", "geometry",
+                 "hand_arrivals", "info", "terminal", "through")
 
     def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
         self.geometry = geometry
@@ -154,8 +154,10 @@ class Tables:
         self.arriving: tuple[dict[int, Attack | None], dict[int, Attack | None]] = ({}, {})
         self.bare: tuple[dict[int, Attack], dict[int, Attack]] = ({}, {})
         self.fragile_squares: tuple[dict[int, frozenset[int]], dict[int, frozenset[int]]] = ({}, {})
-        # The walk's description of each move object it met (by id: the cache holds the move).
+        # The walk's description of each move object it met (by id: the cache holds the move),
+        # and, for the moves counted as plain displacements, (destination, plays, source).
         self.info: dict[int, MoveInfo] = {}
+        self.counted: dict[int, tuple[int, int, int] | None] = {}
 
     def attack_through(self, side: int, square: int, read: int) -> Attack | None:
         """The test of the moves of ``side`` onto ``square`` that read the square ``read``."""

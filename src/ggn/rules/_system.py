@@ -84,10 +84,16 @@ class RuleSystem:
     that never ends early pays nothing); an instance may set it False when its game has no
     such end."""
 
+    _own_walk: bool = False
+    """Whether the class has a :meth:`_walk` of its own: then every count and listing goes
+    through it, else straight to :func:`ggn.rules._walk.walk`."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "_ended" in cls.__dict__:
             cls._ends = True
+        if "_walk" in cls.__dict__:
+            cls._own_walk = True
 
     def __init__(
         self, ruleset: Ruleset, start: str | None = None, shape: tuple[int, ...] | None = None
@@ -135,7 +141,7 @@ class RuleSystem:
         first read)."""
         self._checked(position)
         plays: list[Play] = []
-        if type(self)._walk is RuleSystem._walk:
+        if not self._own_walk:
             walk(self, position, None, 0, plays)
             return plays
         # A game with a walk of its own: its plays, as it gives them.
@@ -224,12 +230,15 @@ class RuleSystem:
         """The legal plays of ``position``: (move, effect, board codes after); with ``stop``, at
         most that many."""
         out: list[tuple[Move, Effect, list[int]]] = []
-        self._walk(position, out, stop)
+        if self._own_walk:
+            self._walk(position, out, stop)
+        else:
+            walk(self, position, out, stop)
         return out
 
     def _count(self, position: Position) -> int:
         """The number of legal plays of ``position``, without making their effects."""
-        return self._walk(position, None, 0)
+        return self._walk(position, None, 0) if self._own_walk else walk(self, position, None, 0)
 
     def _walk(self, position: Position, out: list[tuple[Move, Effect, list[int]]] | None, stop: int) -> int:
         """Find the legal plays of ``position``: append them to ``out`` (unless None), return how

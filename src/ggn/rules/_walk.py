@@ -74,7 +74,9 @@ def describe(rules: RuleSystem, tables: Tables, move: Move) -> MoveInfo:
     info = MoveInfo(move, source, destination, code, kind, placed, tally, plays)
     if len(tables.info) >= INFO_BOUND:
         tables.info.clear()
+        tables.counted.clear()
     tables.info[id(move)] = info
+    tables.counted[id(move)] = (destination, plays, source) if tally == PLAIN else None
     return info
 
 
@@ -82,9 +84,9 @@ class Scene:
     """One position as the walk sees it: the board plays start from, the mover's terminal
     pieces, and, in a calm position, what is known of its pins."""
 
-    __slots__ = ("arriving", "attacks", "base", "codes", "fragile", "free", "hand_attacks", "king",
-                 "kings", "lone", "pinned", "position", "prefix", "row", "rules", "scratch", "side", "sign",
-                 "tables", "through", "unpinned")
+    __slots__ = ("arriving", "attacks", "base", "codes", "fragile", "free", "hand_attacks", "king", "kings",
+                 "lone", "pinned", "position", "prefix", "row", "rules", "scratch", "side", "sign", "tables",
+                 "through", "unpinned")
 
     def __init__(self, rules: RuleSystem, position: Position) -> None:
         self.rules = rules
@@ -93,26 +95,27 @@ class Scene:
         self.codes = codes = position._codes
         self.side = side = 0 if position.active == "first" else 1
         self.sign = 1 if side == 0 else -1
-        self.attacks = attacks = tables.attacks[1 - side]
+        self.attacks = tables.attacks[1 - side]
         terminal = tables.terminal[side]
         self.kings = kings = [number for number in position._occupied[side] if codes[number] in terminal]
         self.prefix, self.base = self._start()
-        # A board to try moves on in place: each try puts back what it changed.
-        self.scratch = self.base.copy()
+        # A board to try moves on in place (each try puts back what it changed): made when
+        # first needed.
+        self.scratch: list[int] | None = None
         self.hand_attacks = bool(position._hands[1 - side]) and bool(tables.hand_arrivals[1 - side])
         self.lone = len(kings) == 1 and not self.hand_attacks
-        # Set for a calm position only (see _settle_calm).
+        # Set for a calm position only (see _settle).
         self.through: dict[int, Attack | None] | None = None
-        # Sources whose plain moves are known to expose nothing (``free``) or to need a test
-        # each (``pinned``, with the test of the attack each one blocks): each source is
-        # looked at on its first plain move.
-        self.free: set[int] = set()
+        # Calm, the sources whose plain moves need a test each, with the test of the attack
+        # each one blocks, and those known to need none (looked at on a source's first plain
+        # move); ``unpinned``: none needs one.
         self.pinned: dict[int, Attack] = {}
-        self.fragile: frozenset[int] = frozenset()
+        self.free: set[int] = set()
         self.unpinned = False
+        self.fragile: frozenset[int] = frozenset()
         rules._calm = None
-        if self.lone and not attacks[kings[0]](self.base):
-            self._settle_calm()
+        if self.lone:
+            self._settle(kings[0])
 
     def _start(self) -> tuple[tuple[Change, ...], list[int]]:
         """The changes every play makes first (``_prepare``), and the board after them."""
@@ -124,40 +127,60 @@ class Scene:
                 base[number] = value
         return prefix, base
 
-    def _settle_calm(self) -> None:
-        """The position is calm: only the attack tests reading what a plain move changes need
-        to run; and if the terminal piece is not attacked with every other piece of the mover
-        gone, no source is pinned."""
+    def _settle(self, king: int) -> None:
+        """One terminal piece, which no drop can reach: whether the position is calm (the
+        piece is not attacked), and whether, calm, no source is pinned."""
         tables, side = self.tables, self.side
-        self.king = king = self.kings[0]
-        self.row = king * tables.geometry.size
-        self.through = tables.through[1 - side]
-        self.arriving = tables.arriving[1 - side]
-        self.rules._calm = self.position
         # A fragile square is one that some move onto the terminal piece needs to hold a piece
         # of the mover's: a piece arriving there can let an attack through, so a plain move
-        # onto it is tested even from a free source.
-        self.fragile = fragile = tables.fragile(1 - side, king)
-        # If no move onto the terminal piece reads a square holding one of the mover's pieces
-        # unless that piece stops it, an attack that emptying one source would uncover is
-        # there too with all of them gone: no source is pinned.
+        # onto it is tested even from a source not pinned.
+        fragile = tables.fragile(1 - side, king)
+        # With no fragile square but the piece's own, no move onto the terminal piece reads
+        # a square holding one of the mover's pieces unless that piece stops it: an attack on
+        # the board is there too with all of them gone, and so is any that emptying one
+        # source would uncover. Not attacked so, the piece is not attacked, nor is any source
+        # pinned.
         if (not fragile or (len(fragile) == 1 and king in fragile)) and not tables.attack_bare(
                 1 - side, king)(self.base):
             self.unpinned = True
+            self._set_calm(king, fragile)
+            return
+        if not self.attacks[king](self.base):
+            self._set_calm(king, fragile)
+
+    def _set_calm(self, king: int, fragile: frozenset[int]) -> None:
+        """The position is calm: only the attack tests reading what a plain move changes need
+        to run."""
+        side = self.side
+        self.king = king
+        self.fragile = fragile
+        self.row = king * self.tables.geometry.size
+        self.through = self.tables.through[1 - side]
+        self.arriving = self.tables.arriving[1 - side]
+        self.rules._calm = self.position
+
+    def _scratch(self) -> list[int]:
+        """The scratch board, made on first use."""
+        scratch = self.scratch = self.base.copy()
+        return scratch
 
     def is_pinned(self, source: int) -> bool:
-        """Whether emptying ``source`` uncovers an attack on the terminal piece of a calm
-        position (its plain moves must then keep the line it blocks); found once a source."""
-        if source in self.free:
-            return False
+        """Calm: whether emptying ``source`` uncovers an attack on the terminal piece (its
+        plain moves must then keep the line it blocks); found once a source."""
         if source in self.pinned:
             return True
+        if self.unpinned or source in self.free:
+            return False
+        return self._test_pin(source)
+
+    def _test_pin(self, source: int) -> bool:
+        """The test behind :meth:`is_pinned`, for a source not looked at yet."""
         assert self.through is not None
         left = self.through.get(self.row + source, UNKNOWN)
         if left is UNKNOWN:
             left = self.tables.attack_through(1 - self.side, self.king, source)
         if left is not None:
-            scratch = self.scratch
+            scratch = self.scratch or self._scratch()
             scratch[source] = 0
             uncovers = left(scratch)
             scratch[source] = self.base[source]
@@ -169,7 +192,7 @@ class Scene:
 
     def pinned_exposes(self, source: int, destination: int, placed: int) -> bool:
         """Whether a plain move of a pinned piece uncovers the attack its source blocked."""
-        scratch = self.scratch
+        scratch = self.scratch or self._scratch()
         kept = scratch[destination]
         scratch[source] = 0
         scratch[destination] = placed
@@ -183,7 +206,7 @@ class Scene:
         path, leaves the mover's terminal pieces unattacked (``kind``: :data:`PLAIN` or
         :data:`TERMINAL`, as the move is made or counted). It is tried on the scratch board,
         then taken back."""
-        scratch = self.scratch
+        scratch = self.scratch or self._scratch()
         kept = scratch[destination]
         scratch[source] = 0
         scratch[destination] = placed
@@ -234,9 +257,12 @@ class Scene:
 
     def _terminal_after(self, changes: tuple[Change, ...], child: list[int],
                         terminal: frozenset[int]) -> list[int]:
-        """Where the mover's terminal pieces stand after a play that moves one."""
+        """Where the mover's terminal pieces stand after a play that moves one: those that
+        stayed, and the squares the play put one on (and left it there)."""
         targets = [number for number in self.kings if child[number] in terminal]
-        targets += [number for number, value in changes if value in terminal and number not in targets]
+        for number, value in changes:
+            if value in terminal and child[number] == value and number not in targets:
+                targets.append(number)
         return targets
 
     def exposed(self, board: list[int], targets: list[int]) -> bool:
@@ -272,40 +298,67 @@ class Scene:
 
 def count_unpinned(scene: Scene, moves: list[Move]) -> tuple[int, list[MoveInfo]]:
     """Only counting, in a calm position: the plays of the plain moves of pieces not pinned
-    (counted here without more), and the descriptions of the other moves."""
+    (counted here without more), and the descriptions of the other moves (to be tested)."""
     rules, tables = scene.rules, scene.tables
-    infos, codes = tables.info, scene.codes
-    # Plain moves onto a fragile square, or taking a piece whose capture the hooks must see,
-    # are looked at further.
-    fragile, special_taken = scene.fragile, rules._special_taken
+    infos, counted, codes = tables.info, tables.counted, scene.codes
+    # Plain moves onto a fragile square, taking a piece whose capture the hooks must see, or
+    # from a pinned source, are looked at further.
+    fragile, special_taken, pinned = scene.fragile, rules._special_taken, scene.pinned
     rest: list[MoveInfo] = []
     keep = rest.append
     found = 0
-    plain = PLAIN
-    if scene.unpinned:  # the common case, with nothing to look up but the move
+    king = scene.king
+    if scene.unpinned and fragile <= {king}:
+        # The common case: only a capture the hooks must see (or, in an odd document, a
+        # move onto the terminal piece's own square) is looked at further.
         for move in moves:
-            # The cache holds each move it describes, so an id in it is never another's.
+            # The caches hold each move they describe, so an id in them is never another's.
+            key = id(move)
             try:
-                info = infos[id(move)]
+                plain = counted[key]
             except KeyError:
-                info = describe(rules, tables, move)
-            if info[6] == plain and info[2] not in fragile and codes[info[2]] not in special_taken:
-                found += info[7]
+                describe(rules, tables, move)
+                plain = counted[key]
+            if plain is not None and plain[0] != king and codes[plain[0]] not in special_taken:
+                found += plain[1]
             else:
-                keep(info)
+                keep(infos[key])
         return found, rest
-    free, pinned, is_pinned = scene.free, scene.pinned, scene.is_pinned
+    # Else each source is looked at on its first plain move (as Scene.is_pinned does, here
+    # inline: this loop is perft's innermost).
+    free, through, row, base = scene.free, scene.through, scene.row, scene.base
+    assert through is not None
+    attack_through, attacker = tables.attack_through, 1 - scene.side
     for move in moves:
+        key = id(move)
         try:
-            info = infos[id(move)]
+            plain = counted[key]
         except KeyError:
-            info = describe(rules, tables, move)
-        if info[6] == plain and info[2] not in fragile and codes[info[2]] not in special_taken:
-            source = info[1]
-            if source in free or (source not in pinned and not is_pinned(source)):
-                found += info[7]
+            describe(rules, tables, move)
+            plain = counted[key]
+        if plain is not None:
+            destination, plays, source = plain
+            if destination not in fragile and source not in pinned and (
+                    codes[destination] not in special_taken):
+                if source in free:
+                    found += plays
+                    continue
+                left = through.get(row + source, UNKNOWN)
+                if left is UNKNOWN:
+                    left = attack_through(attacker, king, source)
+                if left is not None:
+                    scratch = scene.scratch or scene._scratch()
+                    scratch[source] = 0
+                    uncovers = left(scratch)
+                    scratch[source] = base[source]
+                    if uncovers:
+                        pinned[source] = left
+                        keep(infos[key])
+                        continue
+                free.add(source)
+                found += plays
                 continue
-        keep(info)
+        keep(infos[key])
     return found, rest
 
 
@@ -334,8 +387,7 @@ def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: i
     codes, base, prefix = scene.codes, scene.base, scene.prefix
     special_taken = rules._special_taken
     fast = PLAIN if scene.through is not None else -1  # the kind that takes the fast path
-    fragile, free, pinned, is_pinned = scene.fragile, scene.free, scene.pinned, scene.is_pinned
-    unpinned = scene.unpinned
+    fragile, is_pinned = scene.fragile, scene.is_pinned
     captured = rules._captured
     context = PlayContext(position, prefix, captured) if plays is not None else None
     for info in rest:
@@ -356,8 +408,7 @@ def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: i
                     return limit
             continue
         if kind == fast and destination not in fragile:
-            if not unpinned and source not in free and (source in pinned or is_pinned(source)) and (
-                    scene.pinned_exposes(source, destination, placed)):
+            if is_pinned(source) and scene.pinned_exposes(source, destination, placed):
                 continue
         elif not scene.displacement_legal(source, destination, placed, kind):
             continue
