@@ -18,7 +18,7 @@ from ggn.cell import HAND, Cell
 from ggn.errors import GGNError, IllegalMoveError
 from ggn.move import Move
 from ggn.qpi import Qpi
-from ggn.rules import Play, rule_system
+from ggn.rules import Chess, Play, rule_system
 from ggn.stn import Transition
 from ggn.variants.description import Castling, PieceType, Variant
 from ggn.variants.fen import to_feen
@@ -117,7 +117,7 @@ def test_wrong_types() -> None:
     with pytest.raises(TypeError, match="rules must be a RuleSystem"):
         parse("chess", position, "e2e4", variant=variant)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="variant must be given"):
-        parse(rules, position, "e2e4")
+        parse(Chess(), position, "e2e4")  # a rule system made without a description
     with pytest.raises(TypeError, match="play must be a Play"):
         write(variant, "C:P e2-e4")  # type: ignore[arg-type]
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from math import gcd
 from typing import Final
 
 from ggn._types import Side, expect
@@ -120,6 +121,8 @@ class _Table:
     """Base letter -> the letter of the type its shogi-style promoted form moves as."""
     castling_letters: frozenset[str]
     double_step: frozenset[str]
+    """The letters a ``-`` marks as having just made a double step (by the rule or by their
+    own initial moves)."""
     order: Mapping[str, int]
     """FEN letter -> Fairy-Stockfish's number of its type (hands are written by it)."""
     tilde: bool
@@ -173,7 +176,9 @@ def _table(variant: Variant) -> _Table:
     drops = variant.drops
     made = _Table(
         variant, (Sin.parse(first), Sin.parse(first.lower())), types, pins, letters, promoted,
-        castling_letters, variant.double_step.types if variant.double_step is not None else frozenset(),
+        castling_letters,
+        variant.double_step.types | variant.double_step.initial_movers if variant.double_step is not None
+        else frozenset(),
         order, drops is not None and drops.captures_to_hand and not drops.loop,
     )
     if len(_TABLES) > 64:
@@ -444,24 +449,42 @@ def _en_passant(reader: _Reader, number: int, board: dict[tuple[int, int], _Piec
         return  # no square, or Fairy-Stockfish's counting limit (which FEEN does not hold)
     mover: Side = "second" if active == "first" else "first"
     forward = 1 if mover == "first" else -1
+
+    def mine(square: tuple[int, int]) -> _Piece | None:
+        piece = board.get(square)
+        if piece is not None and piece.side == mover and piece.letter in table.double_step \
+                and piece.state != "enhanced":
+            return piece
+        return None
+
+    squares: list[tuple[tuple[int, int], tuple[int, int]]] = []  # each square and its span
     position = 0
     while position < len(text):
         match = _SQUARE.match(text, position)
         if match is None or not 0 < int(match[2]) <= variant.ranks \
                 or ord(match[1]) - ord("a") >= variant.files or match[2][0] == "0":
             raise reader.error(number, f"the en passant field is '-' or squares of the board, not {text!r}")
-        file, rank = ord(match[1]) - ord("a"), int(match[2]) - 1
-        # The piece that passed over the square stands one or two squares beyond it.
-        for step in (1, 2):
-            beyond = board.get((file, rank + step * forward))
-            if beyond is not None:
-                break
-        if beyond is None or beyond.side != mover or beyond.letter not in table.double_step \
-                or beyond.state == "enhanced":
-            raise reader.error(number, f"en passant square {match[0]} needs the piece that has just made its "
-                                       f"double step beyond it", match.start(), match.end())
-        beyond.state = "diminished"
+        squares.append(((ord(match[1]) - ord("a"), int(match[2]) - 1), match.span()))
         position = match.end()
+    # After a piece's own initial move Fairy-Stockfish names its destination too: the piece
+    # named there is the one that moved, whatever stands beyond the other squares.
+    named = [piece for square, _ in squares if (piece := mine(square)) is not None]
+    if named:
+        named[0].state = "diminished"
+        return
+    for (file, rank), (start, end) in squares:
+        # Else the pawn that passed over the square stands straight beyond it (one or two
+        # squares: a triple step names two), or diagonally (a diagonal double step).
+        beyond = None
+        for step in ((0, 1), (0, 2), (-1, 1), (1, 1)):
+            square = (file + step[0], rank + step[1] * forward)
+            beyond = mine(square)
+            if beyond is not None or (step == (0, 1) and square in board):
+                break  # found, or a piece straight ahead that the double step cannot have passed
+        if beyond is None:
+            raise reader.error(number, f"en passant square {text[start:end]} needs the piece that has just "
+                                       f"made its double step beyond it", start, end)
+        beyond.state = "diminished"
 
 
 def _feen(table: _Table, board: dict[tuple[int, int], _Piece], hands: dict[Side, dict[str, int]],
@@ -646,19 +669,53 @@ class _Writer:
             if side != mover:
                 raise self.error(f"{_name(file, rank)}: only the side that has just moved has a piece marked "
                                  "'-' for its double step")
-            passed = (file, rank - forward)
-            if self.board.get(passed) is not None or not 0 <= passed[1] < variant.ranks:
-                raise self.error(f"{_name(file, rank)}: the square its double step passed over, "
-                                 f"{_name(*passed)}, is not empty")
-            regions = variant.double_step.passant_regions if variant.double_step is not None else None
-            if regions is not None and passed not in regions[0 if self.active == "first" else 1]:
-                continue
-            if not _is_pawn(table.types[letter]) or self._takers(passed, mover):
-                squares.append(passed)
+            double_step = variant.double_step
+            assert double_step is not None  # the letter is one of its types
+            if letter in double_step.types and letter not in double_step.initial_movers:
+                passed = [(file, rank - forward)]
+                if self.board.get(passed[0]) is not None or not 0 <= passed[0][1] < variant.ranks:
+                    raise self.error(f"{_name(file, rank)}: the square its double step passed over, "
+                                     f"{_name(*passed[0])}, is not empty")
+            else:
+                passed = self._passed(letter, (file, rank), mover)
+            regions = double_step.passant_regions
+            if regions is not None:
+                region = regions[0 if self.active == "first" else 1]
+                passed = [square for square in passed if square in region]
+            if passed and (not _is_pawn(table.types[letter]) or self._takers(passed[0], mover)):
+                squares.extend(passed)
         if not squares:
             return "-"
         # Fairy-Stockfish lists its en passant squares from a1 onward, rank by rank.
         return "".join(_name(*square) for square in sorted(squares, key=lambda s: (s[1], s[0])))
+
+    def _passed(self, letter: str, square: tuple[int, int], mover: Side) -> list[tuple[int, int]]:
+        """The squares a piece passed over by one of its own initial moves (Betza's ``i``) to
+        stand on ``square``, and ``square`` itself, as Fairy-Stockfish names them: the first
+        initial move that could have brought it from an empty square of its initial region.
+        (FEEN's ``-`` does not say where it came from: when two could have, as a berolina
+        pawn's two diagonals, the first is taken.)"""
+        variant = self.table.variant
+        files, ranks = variant.files, variant.ranks
+        turn = mover == "second"  # the second side's frame is the first's turned half a circle
+        for movement in self.table.types[letter].movements:
+            if movement.sources is None:
+                continue
+            for dx, dy in movement.vectors:
+                for steps in range(movement.first, (movement.last or 1) + 1):
+                    shift = (-dx * steps, -dy * steps) if turn else (dx * steps, dy * steps)
+                    origin = (square[0] - shift[0], square[1] - shift[1])
+                    own = (files - 1 - origin[0], ranks - 1 - origin[1]) if turn else origin
+                    if own not in movement.sources or origin in self.board:
+                        continue
+                    # The squares between, and (as Fairy-Stockfish's between_bb) the destination;
+                    # only the destination for a leap off the lines.
+                    length = gcd(*shift) if 0 in shift or abs(shift[0]) == abs(shift[1]) else 1
+                    unit = (shift[0] // length, shift[1] // length)
+                    between = [(origin[0] + unit[0] * k, origin[1] + unit[1] * k) for k in range(1, length)]
+                    if all(cell not in self.board for cell in between):
+                        return [*between, square]
+        return []
 
     def _takers(self, passed: tuple[int, int], mover: Side) -> bool:
         double_step = self.table.variant.double_step
