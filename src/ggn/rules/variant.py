@@ -1,0 +1,708 @@
+"""One rule system for every variant description: :class:`VariantRules`.
+
+A :class:`~ggn.variants.description.Variant` says how its pieces move, and
+:func:`ggn.variants.document.build` writes that as a GGN document; this rule system plays the
+rest of the description on top of it, through the hooks of
+:class:`~ggn.rules._system.RuleSystem` only, with every square and rank taken from the
+description's tables:
+
+- promotion: a piece of a pawn type ending a move in its side's region becomes one of the
+  side's choices (one play each, ``=C:Q``), while fewer than the limit of that type stand on
+  the board; it may also stay, where promotion is optional and it could still move. A piece
+  with a shogi-style promoted form may take it (``=S:+P``) when it moves into, within or out
+  of its region (only when capturing, with ``on_capture``); it must where the description
+  says so or where it could never move again; a promoted piece may demote the same way
+  (``demotion``);
+- castling: the document's castling move of the ``+`` king also moves its rook beside it; the
+  royal king may not castle out of check, nor cross or reach an attacked square (the facing
+  royal pieces of ``flying_general`` included); the ``+`` marks go as Fairy-Stockfish's
+  castling rights do (the king moves: all of its side's; a rook moves or is taken: its own,
+  and the king's with the last one);
+- double steps: a piece of a double-step type that moves two squares straight forward (or an
+  initial mover by its initial move) is marked ``-``; every ``-`` mark goes with the next
+  move; an en passant capture takes the piece beside the destination, which the document
+  names;
+- captures: with ``Drops.captures_to_hand``, the captured piece goes into the capturer's hand
+  demoted (a ``+X`` as ``X``, a ``-X`` promoted from a pawn as the pawn) and turned to the
+  capturer's side; with drops but without it, the captured piece leaves the game; without
+  drops, it goes as it stood into the capturer's hand (the Game Protocol's default);
+- drops: what the document does not say (the no-doubled rule for counts above one, a drop
+  that may not give check, the pawn-drop mate);
+- moves that may not give check (``checking=False``);
+- the ends (:meth:`VariantRules.outcome`): extinction of piece types (with counts, and
+  Fairy-Stockfish's claim), a flag region reached (with the flag move), and with no legal
+  move, ``Ends.checkmate`` in check, else ``Ends.stalemate``, as results for the player to move.
+
+No per-game hook is left: chess, shogi, xiangqi and makruk are descriptions played by this
+class. What it does not play is refused when it is made (a :class:`~ggn.errors.GGNError`
+naming the option): pseudo-royal extinction pieces.
+
+Counting (perft) keeps the fast path of the walk: a promotion, a move of a ``+`` piece that
+does not castle and a shogi promotion stand in for their plays (``_stand_in``) wherever the
+attacks on a royal piece cannot depend on the piece chosen and no rule of the variant can
+refuse one of them.
+
+>>> from ggn.variants.betza import parse
+>>> from ggn.variants.description import PieceType, Variant
+>>> rook, king = PieceType("r", parse("R")), PieceType("k", parse("K"))
+>>> rules = VariantRules(Variant("tiny", 3, 3, (rook, king), "k2/3/R1K w - - 0 1"))
+>>> rules.count(rules.position())
+5
+>>> str(rules.outcome(rules.position("k^2/2K^/R2 / t/T")))
+'first player wins by checkmate'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar, Final
+
+from ggn._types import Side, expect
+from ggn.cell import Cell
+from ggn.errors import GGNError
+from ggn.move import Move
+from ggn.pin import Pin
+from ggn.position import Geometry, Position, code_of, piece_of
+from ggn.qpi import Qpi
+from ggn.rules._records import Change, Effect, Ending, HandChange, MoveInfo, Outcome
+from ggn.rules._system import RuleSystem, _Tables
+from ggn.ruleset import Ruleset
+from ggn.variants.description import Value, Variant
+from ggn.variants.document import Layout, Mark, build, castling_rank, castling_squares, layout
+
+__all__ = ["VariantRules"]
+
+# What a piece code may need the hooks for (a bit each).
+_PROMOTES: Final = 1  # a pawn type: promotion by its region
+_SHOGI: Final = 2  # has a shogi-style promoted form
+_DEMOTES: Final = 4  # a promoted form that may demote
+_CASTLES: Final = 8  # the castling king, with its right
+_ROOK: Final = 16  # a castling rook, with its right
+_TAKES: Final = 32  # may take en passant
+_NOTES_KEPT: Final = 1 << 16  # move objects whose conditions are kept read
+
+
+class VariantRules(RuleSystem):
+    """The rule system of a :class:`~ggn.variants.description.Variant` (see the module's doc)."""
+
+    name: ClassVar[str] = "variant"
+
+    def __init__(self, variant: Variant) -> None:
+        expect(variant, Variant, "variant", "a Variant")
+        if variant.ends.extinction_pseudo_royal:
+            raise GGNError(f"{variant.name}: pseudo-royal extinction pieces (extinctionPseudoRoyal) are a "
+                           "rule this rule system does not play yet")
+        from ggn.variants.fen import to_feen  # noqa: PLC0415  (fen reads the document's tokens)
+
+        self.variant = variant
+        self.layout = made = layout(variant)
+        super().__init__(Ruleset.from_value(build(variant)), to_feen(variant, variant.start),
+                         (variant.files, variant.ranks))
+        self.name = variant.name  # type: ignore[misc]  # each instance names its variant
+        geometry = Geometry((variant.files, variant.ranks))
+        self._index = {square: geometry.index[Cell(square)] for square in made.squares}
+        self._square = {number: square for square, number in self._index.items()}
+        # One step forward, as a difference of square indices, per side.
+        self._forward = (self._step((0, 0), (0, 1)), self._step((0, 1), (0, 0)))
+        self._file_step = self._step((0, 0), (1, 0))
+        self._codes: dict[tuple[str, int, Mark], int] = {}
+        self._qpis: dict[int, Qpi] = {}
+        self._kind: dict[int, str] = {}  # code -> the type it counts as (a promoted form: its own)
+        self._flags: dict[int, int] = {}
+        self._noted: dict[int, tuple[Move, tuple[list[int] | None, list[tuple[int, int]]]]] = {}
+        for letter in made.types:
+            for side in (0, 1):
+                for mark in _marks(made, letter):
+                    qpi = Qpi.parse(made.token(letter, side, mark))
+                    code = code_of(qpi)
+                    self._codes[(letter, side, mark)] = code
+                    self._qpis[code] = qpi
+                    self._kind[code] = made.moves_as(letter, mark)
+        self._setup_promotion()
+        self._setup_castling()
+        self._setup_double_steps()
+        self._setup_captures()
+        self._setup_ends()
+        # Whether a special move's plays may be counted as one plain displacement.
+        self._stand_ins = variant.checking and not (
+            variant.promotion is not None and variant.promotion.limits)
+
+    def __repr__(self) -> str:
+        return f"<VariantRules of {self.variant.name}>"
+
+    def _step(self, start: tuple[int, int], end: tuple[int, int]) -> int:
+        geometry = Geometry((self.variant.files, self.variant.ranks))
+        return geometry.index[Cell(end)] - geometry.index[Cell(start)]
+
+    def _code(self, letter: str, side: int, mark: Mark = "normal") -> int:
+        return self._codes[(letter, side, mark)]
+
+    def _flag(self, code: int, flag: int) -> None:
+        self._flags[code] = self._flags.get(code, 0) | flag
+
+    def _indices(self, squares: Iterable[tuple[int, int]]) -> frozenset[int]:
+        return frozenset(self._index[square] for square in squares if square in self._index)
+
+    # --- set up -----------------------------------------------------------------------------
+    def _setup_promotion(self) -> None:
+        made, promotion = self.layout, self.variant.promotion
+        self._zone: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+        # Per pawn-type code: the choices (QPI, code, type); per shogi base code: its promoted
+        # form; per promoted code: its base (for demotion).
+        self._choices: dict[int, list[tuple[Qpi, int, str]]] = {}
+        self._promotes_to: dict[int, tuple[Qpi, int, str]] = {}
+        self._demotes_to: dict[int, tuple[Qpi, int, str]] = {}
+        self._limits: dict[str, int] = {}
+        self._dead: dict[int, frozenset[int]] = {}
+        if promotion is None:
+            return
+        self._zone = (self._indices(promotion.regions[0]), self._indices(promotion.regions[1]))
+        self._limits = {letter: count for letter, count in promotion.limits if letter in made.types}
+        for side in (0, 1):
+            mark: Mark = "tilde" if made.tilde else "normal"
+            choices = [(self._qpis[self._code(letter, side, mark)], self._code(letter, side, mark), letter)
+                       for letter in promotion.choices[side] if letter in made.types]
+            for letter in promotion.pawn_types[side] & made.types.keys():
+                for pawn_mark in ("normal", "dashed"):
+                    code = self._codes.get((letter, side, pawn_mark))
+                    if code is not None:
+                        self._choices[code] = choices
+                        self._flag(code, _PROMOTES)
+            for base, promoted in made.promoted.items():
+                code, raised = self._code(base, side), self._code(base, side, "promoted")
+                self._promotes_to[code] = (self._qpis[raised], raised, promoted)
+                self._flag(code, _SHOGI)
+                if promotion.demotion:
+                    self._demotes_to[raised] = (self._qpis[code], code, base)
+                    self._flag(raised, _DEMOTES)
+        if self.variant.immobility_illegal:
+            for (letter, side, mark), code in self._codes.items():
+                if mark == "normal":
+                    self._dead[code] = self._indices(made.board(side, made.dead(letter)))
+
+    def _setup_castling(self) -> None:
+        made, castling = self.layout, self.variant.castling
+        self._castling_king: tuple[int, int] = (0, 0)
+        self._plain_king: tuple[int, int] = (0, 0)
+        self._rook_rights: tuple[dict[int, int], dict[int, int]] = ({}, {})
+        self._special_taken = frozenset()
+        if castling is None or castling.king not in made.types:
+            return
+        self._castling_king = (self._code(castling.king, 0, "castling"),
+                               self._code(castling.king, 1, "castling"))
+        self._plain_king = (self._code(castling.king, 0), self._code(castling.king, 1))
+        for side in (0, 1):
+            self._flag(self._castling_king[side], _CASTLES)
+            for letter in castling.rooks & made.types.keys():
+                right = self._code(letter, side, "castling")
+                self._rook_rights[side][right] = self._code(letter, side)
+                self._flag(right, _ROOK)
+        self._royal_castling = castling.king == made.royal
+        self._rook_homes = tuple(
+            tuple(self._index[(file, castling_rank(made, side))] for file in castling_squares(made, side)[1])
+            for side in (0, 1))
+        self._rank_squares = tuple(
+            sorted(number for (_, rank), number in self._index.items() if rank == castling_rank(made, side))
+            for side in (0, 1))
+        self._special_taken = frozenset((*self._rook_rights[0], *self._rook_rights[1]))
+
+    def _setup_double_steps(self) -> None:
+        made, double = self.layout, self.variant.double_step
+        self._dashed: dict[int, int] = {}  # dashed code -> its plain code (cleared by the next move)
+        self._dash: dict[int, int] = {}  # a double-step type's code -> its dashed code
+        # An initial mover's code: per source, the destinations only its initial moves reach.
+        self._initial: dict[int, dict[int, frozenset[int]]] = {}
+        self._dashed_codes: frozenset[int] = frozenset()
+        if double is None:
+            return
+        for letter in made.double_letters | made.initial_letters:
+            for side in (0, 1):
+                plain, dashed = self._code(letter, side), self._code(letter, side, "dashed")
+                self._dashed[dashed] = plain
+                self._dash[plain] = self._dash[dashed] = dashed
+                if letter in made.initial_letters and letter not in made.double_letters:
+                    table = self._initial_targets(letter, side)
+                    self._initial[plain] = self._initial[dashed] = table
+        for letter in double.en_passant & made.types.keys():
+            for side in (0, 1):
+                for mark in ("normal", "dashed"):
+                    code = self._codes.get((letter, side, mark))
+                    if code is not None:
+                        self._flag(code, _TAKES)
+        self._dashed_codes = frozenset(self._dashed)
+
+    def _initial_targets(self, letter: str, side: int) -> dict[int, frozenset[int]]:
+        """For each source, the destinations an initial mover reaches only by its initial moves."""
+        from ggn.variants.pieces import destinations  # noqa: PLC0415
+
+        made = self.layout
+        view = made.views[side]
+        movements = made.types[letter].movements
+        initial = [movement for movement in movements if movement.sources is not None]
+        other = [movement for movement in movements if movement.sources is None]
+        names = {name: square for square, name in view.names.items()}
+        table: dict[int, frozenset[int]] = {}
+        for square in view.names:
+            only = set(destinations(view, initial, square)) - set(destinations(view, other, square))
+            if only:
+                source = next(iter(made.board(side, (square,))))
+                table[self._index[source]] = self._indices(
+                    made.board(side, (names[name] for name in only)))
+        return table
+
+    def _setup_captures(self) -> None:
+        drops = self.variant.drops
+        self._to_hand = drops is not None and drops.captures_to_hand
+        self._lost = drops is not None and not drops.captures_to_hand  # captures leave the game
+        self._in_hand: dict[tuple[int, Side], Qpi] = {}
+        if self._lost:
+            self._special_taken = frozenset(self._qpis)
+        promotion = self.variant.promotion
+        pawns = sorted(promotion.pawn_types[0] | promotion.pawn_types[1]) if promotion is not None else []
+        self._pawn_letter = pawns[0] if pawns else None
+        made = self.layout
+        self._drop_mate: frozenset[int] = frozenset()
+        self._no_doubled: tuple[frozenset[int], int] | None = None
+        if drops is not None:
+            named = [letter for letter, piece in made.types.items() if piece.name == "shogiPawn"]
+            pawn = named or ([drops.no_doubled] if drops.no_doubled else ["p"])
+            if drops.pawn_drop_mate_illegal:
+                self._drop_mate = frozenset(self._code(letter, side) for letter in pawn
+                                            if letter in made.types for side in (0, 1))
+            if drops.no_doubled in made.types and drops.no_doubled_count > 1:
+                codes = frozenset(self._code(drops.no_doubled, side) for side in (0, 1))
+                self._no_doubled = (codes, drops.no_doubled_count)
+
+    def _setup_ends(self) -> None:
+        ends, made = self.variant.ends, self.layout
+        self._extinction = ends.extinction is not None and bool(ends.extinction_types)
+        self._flag_regions = (self._indices(ends.flag_regions[0]), self._indices(ends.flag_regions[1]))
+        self._flag_kinds = frozenset(ends.flag_pieces & made.types.keys())
+        self._flags_on = bool(self._flag_kinds) and any(self._flag_regions)
+        self._ends = self._extinction or self._flags_on
+        self._all_special = not self.variant.checking
+
+    # --- the hooks: which moves need them ----------------------------------------------------
+    def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
+        if self._all_special:
+            return True
+        flags = self._flags.get(code)
+        if not flags:
+            return False
+        side = 0 if code > 0 else 1
+        zone = self._zone[side]
+        if flags & _PROMOTES and destination in zone:
+            return True
+        if flags & (_SHOGI | _DEMOTES) and (source in zone or destination in zone):
+            return True
+        if flags & (_CASTLES | _ROOK):
+            return True
+        return bool(flags & _TAKES) and self._victims(move) != []
+
+    def _stand_in(self, move: Move, source: int, destination: int, code: int) -> tuple[int, int] | None:
+        # The opponent's moves onto a royal piece read where pieces stand, and the royal piece,
+        # never which piece a promotion chose nor a '+' mark (see the module's doc).
+        if not self._stand_ins:
+            return None
+        flags = self._flags.get(code, 0)
+        side = 0 if code > 0 else 1
+        if flags & _CASTLES:
+            return None if self._castling_rook(move) is not None else (self._plain_king[side], 1)
+        if flags & _ROOK:
+            return self._rook_rights[side][code], 1
+        if flags & _TAKES and self._victims(move):
+            return None
+        zone = self._zone[side]
+        if flags & _PROMOTES and destination in zone:
+            if flags & _SHOGI:
+                return None
+            choices = self._choices[code]
+            stays = self._may_stay(code, destination)
+            plays = len(choices) + stays
+            return (choices[0][1] if choices else code, plays) if plays else None
+        promotion = self.variant.promotion
+        if flags & (_SHOGI | _DEMOTES) and promotion is not None and not promotion.on_capture:
+            other = self._promotes_to.get(code) or self._demotes_to.get(code)
+            if other is None or other[2] in self._limits:
+                return None
+            if promotion.mandatory_piece or destination in self._dead.get(code, ()):
+                return other[1], 1
+            return code, 2
+        return None
+
+    def _may_stay(self, code: int, destination: int) -> bool:
+        """Whether a pawn type entering its promotion region may stay unpromoted."""
+        promotion = self.variant.promotion
+        assert promotion is not None
+        return not promotion.mandatory_pawn and destination not in self._dead.get(self._plain(code), ())
+
+    def _plain(self, code: int) -> int:
+        return self._dashed.get(code, code)
+
+    def _becomes(self, move: Move, source: int, destination: int, code: int) -> int:
+        dashed = self._dash.get(code)
+        if dashed is None:
+            return code
+        initial = self._initial.get(code)
+        if initial is not None:
+            return dashed if destination in initial.get(source, ()) else self._dashed[dashed]
+        side = 0 if code > 0 else 1
+        return dashed if destination - source == 2 * self._forward[side] else self._dashed[dashed]
+
+    def _captured(self, taken: int, mover: Qpi) -> Qpi:
+        if not self._to_hand:
+            return piece_of(taken)
+        key = (taken, mover.side)
+        piece = self._in_hand.get(key)
+        if piece is None:
+            letter = self._hand_letter(taken)
+            name = self.layout.pins[letter]
+            piece = Qpi(mover.sin, Pin(name, mover.side, "normal", letter == self.layout.royal))
+            self._in_hand[key] = piece
+        return piece
+
+    def _hand_letter(self, taken: int) -> str:
+        """The type a captured piece goes to hand as: demoted, unless drops loop."""
+        qpi = piece_of(taken)
+        letter = self._kind[taken]
+        made = self.layout
+        if qpi.state == "enhanced" and letter not in made.castling_letters:
+            drops = self.variant.drops
+            if drops is not None and drops.loop:
+                return letter
+            return next(base for base, to in made.promoted.items() if made.pins[base] == qpi.name)
+        if qpi.state == "diminished" and letter in made.tilde_letters and self._pawn_letter is not None:
+            return self._pawn_letter
+        return letter
+
+    def _prepare(self, position: Position, tables: _Tables) -> tuple[Change, ...]:
+        # Every '-' mark of a double step goes with this move; these changes come first in
+        # every play, so that the play's own (a capture of that piece) win.
+        dashed = self._dashed
+        if not dashed:
+            return ()
+        codes = position._codes
+        changes: list[Change] = []
+        for mark, plain in dashed.items():
+            if mark in codes:
+                number = -1
+                for _ in range(codes.count(mark)):
+                    number = codes.index(mark, number + 1)
+                    changes.append((number, plain))
+        return tuple(sorted(changes))
+
+    # --- the hooks: the plays of a move --------------------------------------------------------
+    def _hand(self, taken: int, mover: Qpi) -> HandChange:
+        if not taken or self._lost:
+            return ()
+        return ((self._captured(taken, mover), 1),)
+
+    def _effects(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo) -> list[Effect]:
+        move, source, destination, code = info.move, info.source, info.destination, info.code
+        codes = position._codes
+        if source < 0:  # a drop
+            return [(None, (*prefix, (destination, code)), ((move.piece, -1),))]
+        if destination < 0:
+            return [self._default(position, prefix, info)]
+        side = 0 if code > 0 else 1
+        taken = codes[destination] if destination != source else 0
+        hand = self._hand(taken, move.piece)
+        clear = prefix
+        if taken in self._rook_rights[1 - side]:
+            clear = (*clear, *self._rook_leaves(codes, 1 - side, destination))
+        flags = self._flags.get(code, 0)
+        if flags & _CASTLES:
+            return [self._king_move(position, clear, info, hand)]
+        if flags & _ROOK:
+            rights = self._rook_leaves(codes, side, source)
+            plain = self._rook_rights[side][code]
+            return [(None, (*clear, *rights, (source, 0), (destination, plain)), hand)]
+        placed = self._becomes(move, source, destination, code)
+        if flags & _TAKES and not taken:
+            for victim, victim_code in self._victims(move):
+                if codes[victim] == victim_code:
+                    return [(None, (*clear, (source, 0), (destination, placed), (victim, 0)),
+                             self._hand(victim_code, move.piece))]
+        plays: list[Effect] = []
+        zone = self._zone[side]
+        stays = True
+        if flags & _PROMOTES and destination in zone:
+            stays = self._may_stay(code, destination)
+            for choice, chosen, letter in self._choices[code]:
+                if self._below_limit(codes, letter, side):
+                    plays.append((choice, (*clear, (source, 0), (destination, chosen)), hand))
+        if flags & (_SHOGI | _DEMOTES) and (source in zone or destination in zone):
+            promotion = self.variant.promotion
+            assert promotion is not None
+            other = self._promotes_to.get(code) or self._demotes_to.get(code)
+            assert other is not None
+            if self._below_limit(codes, other[2], side) and (taken or not promotion.on_capture):
+                plays.append((other[0], (*clear, (source, 0), (destination, other[1])), hand))
+                if promotion.mandatory_piece:
+                    stays = False
+            if destination in self._dead.get(code, ()):
+                stays = False
+        if stays:
+            plays.insert(0, (None, (*clear, (source, 0), (destination, placed)), hand))
+        return plays
+
+    def _below_limit(self, codes: list[int], letter: str, side: int) -> bool:
+        limit = self._limits.get(letter)
+        if limit is None:
+            return True
+        kind = self._kind
+        count = sum(1 for code in codes if code and (code > 0) == (side == 0) and kind.get(code) == letter)
+        return count < limit
+
+    def _victims(self, move: Move) -> list[tuple[int, int]]:
+        """The squares and codes of the pieces an en passant move may take (none: not one)."""
+        return self._notes(move)[1]
+
+    def _castling_rook(self, move: Move) -> list[int] | None:
+        """The squares of the rooks a castling move may move (None: not a castling)."""
+        return self._notes(move)[0]
+
+    def _notes(self, move: Move) -> tuple[list[int] | None, list[tuple[int, int]]]:
+        """What a move's conditions say beyond its destination: the castling rooks it needs,
+        the pieces en passant may take. Worked out once per move object."""
+        kept = self._noted.get(id(move))
+        if kept is not None and kept[0] is move:
+            return kept[1]
+        rooks: list[int] = []
+        victims: list[tuple[int, int]] = []
+        rights = self._rook_rights[0 if move.piece.side == "first" else 1]
+        dashed = self._dashed_codes
+        for possibility in move.possibilities:
+            for cell, state in possibility.must.items():
+                if isinstance(state, Qpi) and cell != move.destination:
+                    code = code_of(state)
+                    number = self._index[(cell.indices[0], cell.indices[1])]
+                    if code in rights:
+                        rooks.append(number)
+                    elif code in dashed:
+                        victims.append((number, code))
+        notes = (rooks or None, victims)
+        if len(self._noted) >= _NOTES_KEPT:
+            self._noted.clear()
+        self._noted[id(move)] = (move, notes)
+        return notes
+
+    def _rook_leaves(self, codes: list[int], side: int, square: int) -> tuple[Change, ...]:
+        """When the castling rook of ``side`` on ``square`` loses its right: the king's ``+``
+        too, if no other rook of the side keeps one."""
+        rights = self._rook_rights[side]
+        if any(codes[number] in rights for number in self._rank_squares[side] if number != square):
+            return ()
+        king = self._castling_king[side]
+        return tuple((number, self._plain_king[side]) for number, code in enumerate(codes) if code == king)
+
+    def _king_move(self, position: Position, clear: tuple[Change, ...], info: MoveInfo,
+                   hand: HandChange) -> Effect:
+        """A move of the king that keeps its castling right: castling, or a plain move; either
+        way every right of its side goes."""
+        move, source, destination = info.move, info.source, info.destination
+        codes = position._codes
+        side = 0 if info.code > 0 else 1
+        king, rights = self._plain_king[side], self._rook_rights[side]
+        lost = tuple((number, rights[codes[number]]) for number in self._rook_homes[side]
+                     if codes[number] in rights)
+        rooks = self._castling_rook(move)
+        if rooks is None:
+            return (None, (*clear, *lost, (source, 0), (destination, king)), hand)
+        rook = rooks[0] if len(rooks) == 1 else next(number for number in rooks if codes[number] in rights)
+        beside = destination - self._file_step if rook > source else destination + self._file_step
+        return (None, (*clear, *lost, (source, 0), (rook, 0), (destination, king),
+                       (beside, rights[codes[rook]])), ())
+
+    # --- the hooks: the variant's own legality rules ---------------------------------------------
+    def _allowed(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo, effect: Effect,
+                 child: list[int]) -> bool:
+        source, code = info.source, info.code
+        side = 0 if code > 0 else 1
+        flags = self._flags.get(code, 0)
+        if flags & _CASTLES and self._royal_castling and self._castling_rook(info.move) is not None \
+                and not self._castling_safe(position, info):
+            return False
+        if source < 0:
+            if not self._drop_allowed(position, effect, child, info):
+                return False
+        elif not self.variant.checking and self._gives_check(position, child, side):
+            return False
+        return True
+
+    def _castling_safe(self, position: Position, info: MoveInfo) -> bool:
+        """Not out of check, nor over or onto an attacked square (Fairy-Stockfish's test: the
+        king on each square from its destination back to its source, its source still held,
+        and on its destination with the rook gone)."""
+        source, destination, code = info.source, info.destination, info.code
+        side = 0 if code > 0 else 1
+        tables = self._tables_for(position)
+        attacks = tables.attacks[1 - side]
+        board = position._codes
+        if self._calm is not position and attacks[source](board):
+            return False
+        rank = self._square[source][1]
+        start, end = self._square[source][0], self._square[destination][0]
+        step = 1 if end > start else -1
+        trial = board.copy()
+        for file in range(end, start, -step):
+            number = self._index[(file, rank)]
+            kept, trial[number] = trial[number], code
+            attacked = attacks[number](trial)
+            trial[number] = kept
+            if attacked:
+                return False
+        rooks = self._castling_rook(info.move)
+        assert rooks is not None
+        if not any(self._rook_may_shield(rook) for rook in rooks):
+            return True
+        for rook in rooks:
+            trial[rook] = 0
+        trial[destination] = code
+        return not attacks[destination](trial)
+
+    def _rook_may_shield(self, rook: int) -> bool:
+        """Whether a castling rook may stand between the king's destination and an attacker
+        along the rank (Fairy-Stockfish tests the destination with the rook gone): not when
+        it stands on the rank's first or last square."""
+        file, rank = self._square[rook]
+        return (file - 1, rank) in self._index and (file + 1, rank) in self._index
+
+    def _gives_check(self, position: Position, child: list[int], side: int) -> bool:
+        """Whether, on board ``child``, ``side`` can move onto a royal piece of the other side."""
+        tables = self._tables_for(position)
+        terminal = tables.terminal[1 - side]
+        attacks = tables.attacks[side]
+        return any(code in terminal and attacks[number](child) for number, code in enumerate(child))
+
+    def _drop_allowed(self, position: Position, effect: Effect, child: list[int], info: MoveInfo) -> bool:
+        code, destination = info.code, info.destination
+        side = 0 if code > 0 else 1
+        drops = self.variant.drops
+        assert drops is not None
+        doubled = self._no_doubled
+        if doubled is not None and code in doubled[0]:
+            file = self._square[destination][0]
+            same = sum(1 for number, held in enumerate(position._codes)
+                       if held == code and self._square.get(number, (-1, -1))[0] == file)
+            if same >= doubled[1]:
+                return False
+        checks = None
+        if not drops.checks or not self.variant.checking:
+            checks = self._gives_check(position, child, side)
+            if checks:
+                return False
+        if code in self._drop_mate:
+            if checks is None:
+                checks = self._gives_check(position, child, side)
+            if checks:
+                after = self._child(position, effect, child)
+                return bool(self._walk(after, None, 1))
+        return True
+
+    # --- the ends ----------------------------------------------------------------------------
+    def _ended(self, position: Position) -> Outcome | None:
+        if self._extinction:
+            ended = self._extinct(position)
+            if ended is not None:
+                return ended
+        if self._flags_on:
+            return self._flag_end(position)
+        return None
+
+    def _counts(self, position: Position) -> tuple[dict[str, int], dict[str, int]]:
+        counts: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        kind = self._kind
+        for code in position._codes:
+            if code:
+                held = counts[0 if code > 0 else 1]
+                letter = kind.get(code, "?")
+                held[letter] = held.get(letter, 0) + 1
+        for side in (0, 1):
+            for piece, count in position._hands[side].items():
+                letter = kind.get(code_of(piece), "?")
+                counts[side][letter] = counts[side].get(letter, 0) + count
+        return counts
+
+    def _extinct(self, position: Position) -> Outcome | None:
+        ends = self.variant.ends
+        counts = self._counts(position)
+        mover = 0 if position.active == "first" else 1
+        for side in (1 - mover, mover):
+            for letter in sorted(ends.extinction_types):
+                mine = sum(counts[side].values()) if letter == "*" else counts[side].get(letter, 0)
+                theirs = sum(counts[1 - side].values()) if letter == "*" else counts[1 - side].get(letter, 0)
+                claim = 1 if ends.extinction_claim and side == mover else 0
+                if mine <= ends.extinction_count and theirs >= ends.extinction_opponent_count + claim:
+                    assert ends.extinction is not None
+                    value = ends.extinction if side == mover else _opposite(ends.extinction)
+                    bare = letter == "*" and ends.extinction_count == 1
+                    return _outcome(position, value, Ending.BARE_KING if bare else Ending.EXTINCTION)
+        return None
+
+    def _reached(self, position: Position, side: int) -> bool:
+        region, kinds, kind = self._flag_regions[side], self._flag_kinds, self._kind
+        codes = position._codes
+        return any(codes[number] and (codes[number] > 0) == (side == 0) and kind.get(codes[number]) in kinds
+                   for number in region)
+
+    def _flag_end(self, position: Position) -> Outcome | None:
+        """Fairy-Stockfish's capture the flag: the player who reached its region wins, unless
+        ``flag_move`` gives the second player one more move to reach its own (a draw)."""
+        ends = self.variant.ends
+        mover = 0 if position.active == "first" else 1
+        if ends.flag_move and self._reached(position, mover):
+            both = mover == 0 and self._reached(position, 1) and self.layout.royal in self._flag_kinds
+            return _outcome(position, "draw" if both else "win", Ending.FLAG)
+        royal = self.layout.royal in self._flag_kinds
+        if (not ends.flag_move or royal) and self._reached(position, 1 - mover):
+            if ends.flag_move and royal and mover == 1 and self._can_reach(position):
+                return None
+            return _outcome(position, "loss", Ending.FLAG)
+        return None
+
+    def _can_reach(self, position: Position) -> bool:
+        """Whether the second player's royal piece, not in check, can move into its flag
+        region (Fairy-Stockfish's flag move: the game goes on)."""
+        if self.in_check(position):
+            return False
+        self._ends = False
+        try:
+            region = self._flag_regions[1]
+            royal = self.layout.royal
+            cells = self._cells(region)
+            return any(play.destination in cells and self._kind.get(code_of(play.piece)) == royal
+                       for play in self.legal_moves(position))
+        finally:
+            self._ends = True
+
+    def _cells(self, numbers: frozenset[int]) -> set[Cell]:
+        return {Cell(self._square[number]) for number in numbers}
+
+    def _no_move(self, position: Position, in_check: bool) -> Outcome:
+        ends = self.variant.ends
+        if in_check:
+            return _outcome(position, ends.checkmate, Ending.CHECKMATE)
+        value = ends.stalemate
+        return _outcome(position, value, Ending.NO_LEGAL_MOVE if value == "loss" else Ending.STALEMATE)
+
+
+def _marks(made: Layout, letter: str) -> list[Mark]:
+    found = list(made.marks(letter))
+    if letter in made.promoted:
+        found.append("promoted")
+    if letter in made.tilde_letters:
+        found.append("tilde")
+    return found
+
+
+def _opposite(value: Value) -> Value:
+    return "win" if value == "loss" else "loss" if value == "win" else "draw"
+
+
+def _outcome(position: Position, value: Value, ending: Ending) -> Outcome:
+    """The outcome of a result ``value`` for the player to move."""
+    if value == "draw":
+        return Outcome(None, ending)
+    return Outcome(position.active if value == "win" else position.inactive, ending)
+
