@@ -174,7 +174,8 @@ class Ends:
 class Variant:
     """A game of the chess family, as data. ``start`` is the start position in
     Fairy-Stockfish's FEN of the variant; ``style`` the SIN letter of the first player (the
-    second's is its lowercase; ``None``: the first letter of the name)."""
+    second's is its lowercase; ``None``: the first ASCII letter of the name, uppercased, else
+    ``V``, as :func:`ggn.variants.document.style` says)."""
 
     name: str
     files: int
