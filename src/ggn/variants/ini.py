@@ -519,15 +519,12 @@ _ENUMS: Final[dict[str, tuple[str, ...]]] = {
 _VALUES: Final = ("win", "loss", "draw", "none")
 
 
-def _mobility_keys() -> dict[str, tuple[str, int]]:
-    keys: dict[str, tuple[str, int]] = {}
-    for name in _TYPES:
-        for colour, side in enumerate(("White", "Black")):
-            keys[f"mobilityRegion{side}{name[0].upper()}{name[1:]}"] = (name, colour)
-    return keys
+def _mobility_key(name: str, colour: int) -> str:
+    """The option of a piece type's mobility region for one colour (0: white)."""
+    return f"mobilityRegion{('White', 'Black')[colour]}{name[0].upper()}{name[1:]}"
 
 
-_MOBILITY: Final = _mobility_keys()
+_MOBILITY: Final = frozenset(_mobility_key(name, colour) for name in _TYPES for colour in (0, 1))
 _OWN: Final = ("pin", "synonym")
 _KNOWN: Final = frozenset({*(entry[0] for entry in _TABLE), *_TYPES, *_MOBILITY, *_OWN} - {"@pieces"})
 
@@ -668,17 +665,14 @@ class _Reader:
 
     # --- values -----------------------------------------------------------------------------
     def _read(self, option: Option, kind: str) -> Any:
-        readers: dict[str, Callable[[Option], Any]] = {
-            "bool": self._bool, "int": self._int, "rank": self._rank, "file": self._file,
-            "string": lambda o: o.value, "value": self._value, "bitboard": self._bitboard,
-            "pieceset": self._pieceset, "piecetype": self._piecetype, "limits": self._limits,
-            "promoted": self._promoted, "values": self._piece_values, "castlingrights": self._rights,
-        }
         if kind in _ENUMS:
             if option.value not in _ENUMS[kind]:
                 raise self.error(option, f"expected one of {', '.join(_ENUMS[kind])}")
             return option.value
-        return readers[kind](option)
+        return _READERS[kind](self, option)
+
+    def _string(self, option: Option) -> str:
+        return option.value
 
     def _bool(self, option: Option) -> bool:
         if option.value not in ("true", "false"):
@@ -740,25 +734,17 @@ class _Reader:
             raise self.error(option, f"{letter!r} is not the letter of a piece type of the variant")
         return name
 
+    def _named(self, option: Option) -> list[str]:
+        """The piece types (or ``"*"``) of a value's letters, blanks skipped, up to a ``-``."""
+        letters = option.value.split("-", 1)[0]
+        return [self._piece(option, letter, True) for letter in letters if not letter.isspace()]
+
     def _pieceset(self, option: Option) -> frozenset[str]:
-        names: set[str] = set()
-        for letter in option.value:
-            if letter.isspace():
-                continue
-            if letter == "-":
-                break
-            names.add(self._piece(option, letter, True))
-        return frozenset(names)
+        return frozenset(self._named(option))
 
     def _piecetype(self, option: Option) -> str | None:
-        chosen: str | None = None
-        for letter in option.value:
-            if letter.isspace():
-                continue
-            if letter == "-":
-                break
-            chosen = self._piece(option, letter, True)  # Fairy-Stockfish keeps the last one
-        return chosen
+        named = self._named(option)
+        return named[-1] if named else None  # Fairy-Stockfish keeps the last one
 
     def _pairs(self, option: Option) -> Iterator[tuple[str, str]]:
         for token in option.value.split():
@@ -836,8 +822,8 @@ class _Reader:
                 else:
                     raise self.error(option, "expected a piece letter, or '-' to remove the piece type")
                 state.set_at[f"piece:{name}"] = self.where(option)
-            for colour, side in enumerate(("White", "Black")):
-                key = f"mobilityRegion{side}{name[0].upper()}{name[1:]}"
+            for colour in (0, 1):
+                key = _mobility_key(name, colour)
                 region = self.options.get(key)
                 if region is not None:
                     state.mobility[(name, colour)] = self._bitboard(region)
@@ -851,6 +837,15 @@ class _Reader:
                 raise self.error(option, f"{other!r} is not one letter")
             table[self._piece(option, letter, False)] = other.lower()
         self.state.set_at[option.key] = self.where(option)
+
+
+# How each kind of value of _READ is read.
+_READERS: Final[dict[str, Callable[[_Reader, Option], Any]]] = {
+    "bool": _Reader._bool, "int": _Reader._int, "rank": _Reader._rank, "file": _Reader._file,
+    "string": _Reader._string, "value": _Reader._value, "bitboard": _Reader._bitboard,
+    "pieceset": _Reader._pieceset, "piecetype": _Reader._piecetype, "limits": _Reader._limits,
+    "promoted": _Reader._promoted, "values": _Reader._piece_values, "castlingrights": _Reader._rights,
+}
 
 
 def _relative(rank: int, ranks: int, colour: int) -> int:
@@ -996,8 +991,7 @@ class _Maker:
         second = self.state.mobility.get((name, 1), frozenset())
         if not first and not second:
             return None  # Fairy-Stockfish: an empty region is no restriction
-        key = f"mobilityRegion{{}}{name[0].upper()}{name[1:]}"
-        field = key.format("Black" if (name, 1) in self.state.mobility else "White")
+        field = _mobility_key(name, 1 if (name, 1) in self.state.mobility else 0)
         if not first or not second:
             raise self.error(field, "only one side's mobility region is given, and the description keeps one "
                                     "region for both, in the mover's frame")
