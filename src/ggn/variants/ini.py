@@ -871,6 +871,8 @@ class _Maker:
         self.files: int = self.values["maxFile"]
         self.ranks: int = self.values["maxRank"]
         self.board: Region = frozenset((f, r) for f in range(self.files) for r in range(self.ranks))
+        # The start's pieces and holes, read once for the castling king's file and the holes.
+        self.start_pieces, self.start_holes = _placement(self.values["startFen"], self.files, self.ranks)
 
     def error(self, field: str | None, reason: str) -> VariantError:
         where = self.state.set_at.get(field) if field is not None else None
@@ -954,12 +956,9 @@ class _Maker:
     def piece(self, name: str) -> PieceType:
         state = self.state
         letter = state.letters[name]
-        text = state.betza.get(name) if name in _CUSTOM or name == "king" else betza.PREDEFINED[name]
-        if text is None:
-            text = betza.PREDEFINED[name]
-        initial: Region | None = None
-        if "i" in text:
-            initial = self.initial(name)
+        # Custom pieces always have their own Betza, the king may.
+        text = state.betza[name] if name in state.betza else betza.PREDEFINED[name]
+        initial = self.initial(name) if "i" in text else None
         try:
             movements = self.soldier() if name == "soldier" else betza.parse(text, initial=initial)
         except NotationError as error:
@@ -1060,13 +1059,12 @@ class _Maker:
         castlingKingFile if a castling king stands there, else the first one on the rank."""
         default: int = self.values["castlingKingFile"] - 1
         start: str = self.values["startFen"]
-        board, _ = _placement(start, self.files, self.ranks)
         fields = start.split()
         rights = fields[2] if len(fields) > 2 and not fields[2].isdigit() else "-"
         found: list[int] = []
         for colour, letter in enumerate((king.upper(), king)):
             row = rank if colour == 0 else self.ranks - 1 - rank
-            files = sorted(f for (f, r), piece in board.items() if r == row and piece == letter)
+            files = sorted(f for (f, r), piece in self.start_pieces.items() if r == row and piece == letter)
             # A side without castling rights at the start never castles: its king's file is moot.
             if files and any(right.isupper() == (colour == 0) for right in rights if right.isalpha()):
                 found.append(default if default in files else files[0])
@@ -1143,8 +1141,7 @@ class _Maker:
         )
 
     def holes(self) -> Region:
-        _, holes = _placement(self.values["startFen"], self.files, self.ranks)
-        return frozenset(holes)
+        return frozenset(self.start_holes)
 
     def check_start(self, variant: Variant) -> None:
         try:
@@ -1203,13 +1200,9 @@ def _chain(name: str, lookup: Callable[[str], Section | None], cache: Mapping[st
 
 
 def _state(chain: list[Section], cache: dict[str, _State]) -> _State:
-    state: _State | None = None
-    start = len(chain)
-    for index, section in enumerate(chain):
-        if section.name in cache:
-            state, start = cache[section.name], index
-            break
-    for section in reversed(chain[:start]):
+    """The state of ``chain[0]``: only the chain's last section may be resolved already."""
+    state = cache.get(chain[-1].name)
+    for section in reversed(chain if state is None else chain[:-1]):
         state = state.copy() if state is not None else _State()
         _Reader(section, state).apply()
         cache[section.name] = state
