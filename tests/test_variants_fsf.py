@@ -1,0 +1,419 @@
+"""Every built-in variant played against Fairy-Stockfish (pyffish), the oracle.
+
+The built-in games are the sections of ``src/ggn/variants/builtin.ini``, read by the registry
+(:mod:`ggn.variants.registry`: the ini reader, the generic rule system, the FEN and UCI
+modules). For each of them:
+
+- along seeded random games from the start (two 960 starts for the 960 games), the legal moves
+  of every position, as sets of Fairy-Stockfish's move strings, equal ``pyffish.legal_moves``;
+  the position after every move, written as Fairy-Stockfish's FEN, equals ``pyffish.get_fen``
+  (placement, hands, side to move, castling, en passant; move counters aside); and where the
+  game has ended (``pyffish.is_immediate_game_end``, or no legal move), ``outcome()`` names
+  the winner ``pyffish.game_result`` gives. The games prefer captures, so that hands fill,
+  pawns promote and games end within their plies;
+- from the start position, the replies to every first move equal pyffish's, as sets and as
+  counted by the rule system's fast count; under ``pytest -m full``, perft at depth 3 equals
+  pyffish's count (which has no perft: counted with ``legal_moves`` one level down).
+
+``builtin.ini`` itself is checked against Fairy-Stockfish's own built-ins, without ggn: loaded
+into pyffish under other names, each section starts as the built-in does and, under ``full``,
+plays as it does along random games. Three variants of this file's own, in ini syntax, are
+loaded into both pyffish and ggn and played against each other the same way. And
+``docs/VARIANTS.md`` lists every pyffish variant once, with its board, and says "yes" for
+exactly the built-in games.
+
+By default a seeded subset runs (one game of at most 60 plies per variant); ``pytest -m full``
+runs ten games of at most 160 plies each, perft at depth 3 and the ini check's games.
+
+A variant that disagrees with pyffish because of a fault in a module this file does not own is
+marked ``xfail(strict=True)`` in :data:`KNOWN` with the failing case, so it shows until fixed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from ggn.position import Position
+from ggn.rules import Ending, Play, RuleSystem, perft
+from ggn.variants import registry
+from ggn.variants.description import Variant
+from ggn.variants.registry import Catalogue, Entry
+from ggn.variants.uci import moves as uci_moves
+
+sf = pytest.importorskip("pyffish")
+
+SEED = 20261124
+ROOT = Path(__file__).parent.parent
+BUILTIN = ROOT / "src" / "ggn" / "variants" / "builtin.ini"
+TABLE = ROOT / "docs" / "VARIANTS.md"
+PLIES, FULL_GAMES, FULL_PLIES = 60, 10, 160
+CAPTURES = 0.7  # the chance a random game takes when it can
+
+# Built-in variants that disagree with pyffish through a module this file does not own: the
+# variant, then the reason (with the failing case).
+KNOWN: dict[str, str] = {
+    "coregal": "ggn.rules.variant.VariantRules refuses pseudo-royal extinction pieces "
+               "(extinctionPseudoRoyal: coregal's queens), so the game cannot be played yet",
+    "shoshogi": "ggn.rules.variant.VariantRules refuses pseudo-royal extinction pieces "
+                "(extinctionPseudoRoyal: sho shogi's king and prince), so the game cannot be played yet",
+    "gustav3": "ggn.variants.ini leaves Castling.rook_files at the corners (None, 0), where Fairy-Stockfish "
+               "looks for the castling rooks from the corners inward (gustav3's stand on b and i): a rook "
+               "with its castling right then has no move along its file; in 'arnbqkbnra/*ppppppp1*/*8*/*8*/"
+               "*8*/*3P4*/*PPP1PPPP*/ARN1QKBNRA b KQkq - 0 2' ggn lacks i8i7, i8i6",
+    "omicron": "ggn.variants.ini leaves Castling.rook_files at the corners (None, 0), where Fairy-Stockfish "
+               "looks for the castling rooks from the corners inward (omicron's stand on c2 and j2, beside "
+               "holes): in 'w**********w/*crn1qkbnrc*/*pppp2pppp*/*4p5*/*10*/*2P7*/*10*/*Pb1PPP1PPP*/"
+               "*CRNBQKBNRC*/W**********W w KQkq - 0 5' ggn lacks c2c3",
+}
+
+# Variants of this file's own, in Fairy-Stockfish's syntax, played by both pyffish and ggn.
+OWN = """\
+# Crazyhouse with nightriders for knights.
+[ggn-nighthouse:crazyhouse]
+knight = -
+customPiece1 = n:NN
+promotionPieceTypes = qrbn
+
+# 9x9 king of the hill on e5, with cannons (xiangqi's) and a piece that leaps as a wazir or an
+# alfil; pawns promote on the last rank, to any piece but the king.
+[ggn-cannonhill:chess]
+maxRank = 9
+maxFile = 9
+cannon = c
+customPiece1 = w:WA
+startFen = rnbcwkbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBCWKBNR w - - 0 1
+castling = false
+doubleStepRegionWhite = *2
+doubleStepRegionBlack = *8
+promotionRegionWhite = *9
+promotionRegionBlack = *1
+promotionPieceTypes = qrbncw
+flagPiece = k
+flagRegion = e5
+
+# A 6x6 shogi with a lance that may also step back, and mandatory promotion.
+[ggn-sixshogi:minishogi]
+maxRank = 6
+maxFile = 6
+customPiece1 = l:fRbW
+startFen = rbslgk/5p/6/6/P5/KGLSBR[-] w 0 1
+promotionRegionWhite = *5 *6
+promotionRegionBlack = *2 *1
+promotedPieceType = p:g s:g b:h r:d l:g
+mandatoryPiecePromotion = true
+
+# Chess with a hole of four squares in the middle, and bishops that capture by hopping.
+[ggn-donut:chess]
+bishop = -
+customPiece1 = b:mBcpB
+startFen = rnbqkbnr/pppppppp/8/3**3/3**3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+promotionPieceTypes = qrbn
+"""
+OWN_NAMES = tuple(re.findall(r"^\[([^\]:]+)", OWN, flags=re.MULTILINE))
+
+
+# --- the games under test -------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Game:
+    """One variant as both sides play it: pyffish by name, ggn by its registry entry."""
+
+    name: str
+    entry: Entry
+
+    @property
+    def variant(self) -> Variant:
+        return self.entry.variant
+
+    @property
+    def rules(self) -> RuleSystem:
+        return self.entry.rules
+
+    @property
+    def is960(self) -> bool:
+        return self.variant.chess960
+
+    @property
+    def sudden(self) -> bool:
+        """Whether a rule may end the game while moves remain (pyffish's immediate ends)."""
+        ends = self.variant.ends
+        return ends.extinction is not None or bool(ends.flag_pieces)
+
+    def position(self, fen: str) -> Position:
+        return self.rules.position(self.entry.to_feen(fen))
+
+    def strings(self, position: Position) -> Mapping[str, Play]:
+        """ggn's legal plays of a position by their UCI strings."""
+        return uci_moves(self.rules, position, variant=self.variant)
+
+    def fsf(self, fen: str, moves: tuple[str, ...] = ()) -> set[str]:
+        return set(sf.legal_moves(self.name, fen, list(moves), self.is960))
+
+
+@cache
+def _own() -> Catalogue:
+    sf.load_variant_config(OWN)
+    catalogue = Catalogue()
+    assert catalogue.add_ini(OWN, source="test_variants_fsf.py") == OWN_NAMES
+    return catalogue
+
+
+def _game(name: str) -> _Game:
+    if name in OWN_NAMES:
+        return _Game(name, _own().entry(name))
+    return _Game(name, registry.entry(name))
+
+
+def _cases(names: tuple[str, ...]) -> list[object]:
+    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=KNOWN[name]))
+            if name in KNOWN else name for name in names]
+
+
+BUILTINS = registry.names()
+GAMES = _cases((*BUILTINS, *OWN_NAMES))
+
+
+# --- Fairy-Stockfish's FEN, read by this file for its own needs ---------------------------------
+def _fields(fen: str) -> tuple[str, ...]:
+    """The fields compared: placement (with the hands), side, castling, en passant. A start FEN
+    of a shogi-like game (``[-] w 0 1``) has neither castling nor en passant: both ``-``."""
+    parts = fen.split(" ")
+    placement = parts[0].replace("[-]", "[]")
+    rest = [part for part in parts[2:] if not part.isdigit()]
+    return placement, parts[1], *[*rest, "-", "-"][:2]
+
+
+def _occupied(fen: str) -> set[str]:
+    """The squares of a FEN's placement that hold a piece."""
+    rows = re.sub(r"\[.*?\]", "", fen.split(" ", 1)[0]).split("/")
+    taken: set[str] = set()
+    for number, row in enumerate(rows):
+        rank, file = len(rows) - number, 0
+        for token in re.finditer(r"([0-9]+)|(\*)|\+?[A-Za-z]~?", row):
+            if token.group(1):
+                file += int(token.group(1))
+                continue
+            if not token.group(2):  # a hole is a square, never a piece's
+                taken.add(f"{chr(ord('a') + file)}{rank}")
+            file += 1
+    return taken
+
+
+def _destination(move: str) -> str:
+    squares: list[str] = re.findall(r"[a-l][0-9]+", move)
+    return squares[-1]
+
+
+def _winner(fen: str, value: int) -> str | None:
+    """The winner of pyffish's result ``value``, given for the side to move of ``fen``."""
+    if value == 0:
+        return None
+    mover = "first" if fen.split(" ")[1] == "w" else "second"
+    other = "second" if mover == "first" else "first"
+    return mover if value > 0 else other
+
+
+def _shuffled_start(game: _Game, rng: random.Random) -> str:
+    """A random 960 start of a chess960 game: the back rank shuffled with the bishops on
+    squares of both colours and the king between the rooks, mirrored for black."""
+    fen = sf.start_fen(game.name)
+    rows = fen.split(" ")[0].split("/")
+    back = list(rows[-1])
+    files = len(back)
+    while True:
+        rng.shuffle(back)
+        bishops = [file for file, piece in enumerate(back) if piece == "B"]
+        rooks = [file for file, piece in enumerate(back) if piece == "R"]
+        king = back.index("K")
+        if len({file % 2 for file in bishops}) == len(bishops) and rooks[0] < king < rooks[-1]:
+            break
+    assert len(back) == files
+    rows[0], rows[-1] = "".join(back).lower(), "".join(back)
+    return " ".join(["/".join(rows), *fen.split(" ")[1:]])
+
+
+def _starts(game: _Game, rng: random.Random, games: int) -> Iterator[str]:
+    for number in range(games):
+        yield _shuffled_start(game, rng) if game.is960 and number % 2 == 0 else sf.start_fen(game.name)
+
+
+# --- random games -------------------------------------------------------------------------------
+def _play(game: _Game, start: str, plies: int, rng: random.Random) -> tuple[int, bool]:
+    """Play one random game from ``start`` in both, checking every position; return the plies
+    played and whether the game ended."""
+    fen, position = start, game.position(start)
+    for ply in range(plies):
+        ended, value = sf.is_immediate_game_end(game.name, fen, []) if game.sudden else (False, 0)
+        legal = game.fsf(fen)
+        mine = game.strings(position)
+        where = f"{game.name}: {fen!r} (ply {ply})"
+        if ended or not legal:
+            if not ended:
+                value = sf.game_result(game.name, fen, [])
+            assert not mine, f"{where}: the game has ended, and ggn still has moves {sorted(mine)[:8]}"
+            outcome = game.rules.outcome(position)
+            assert outcome is not None, f"{where}: the game has ended, and ggn has no outcome"
+            assert outcome.winner == _winner(fen, value), f"{where}: {outcome} against pyffish's {value}"
+            sudden = {Ending.EXTINCTION, Ending.FLAG, Ending.BARE_KING}
+            assert (outcome.ending in sudden) == ended, f"{where}: {outcome}"
+            return ply, True
+        assert set(mine) == legal, (f"{where}: ggn alone has {sorted(set(mine) - legal)}, "
+                                    f"pyffish alone {sorted(legal - set(mine))}")
+        taken = _occupied(fen)
+        captures = [move for move in sorted(legal) if "@" not in move and _destination(move) in taken]
+        move = rng.choice(captures if captures and rng.random() < CAPTURES else sorted(legal))
+        position = game.rules.play(position, mine[move])
+        fen = sf.get_fen(game.name, fen, [move], game.is960)
+        written = game.entry.from_feen(position)
+        assert _fields(written) == _fields(fen), f"{where}, after {move}: ggn {written!r}, pyffish {fen!r}"
+    return plies, False
+
+
+def _games(name: str, games: int, plies: int, seed: int) -> tuple[int, int]:
+    game = _game(name)
+    rng = random.Random(f"{seed}:{name}")
+    played = ended = 0
+    for start in _starts(game, rng, games):
+        count, over = _play(game, start, plies, rng)
+        played, ended = played + count, ended + over
+    return played, ended
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_games_against_pyffish(name: str) -> None:
+    played, _ = _games(name, 1, PLIES, SEED)
+    assert played >= 1
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("name", GAMES)
+def test_random_games_against_pyffish_full(name: str) -> None:
+    played, _ = _games(name, FULL_GAMES, FULL_PLIES, SEED + 1)
+    assert played >= FULL_GAMES
+
+
+# --- from the start: the replies to every first move, and perft ------------------------------
+@pytest.mark.parametrize("name", GAMES)
+def test_replies_to_every_first_move(name: str) -> None:
+    game = _game(name)
+    fen = sf.start_fen(game.name)
+    start = game.position(fen)
+    first = game.strings(start)
+    assert set(first) == game.fsf(fen)
+    for move, play in first.items():
+        after = game.rules.play(start, play)
+        replies = game.fsf(fen, (move,))
+        assert set(game.strings(after)) == replies, f"{name}: after {move}"
+        assert game.rules.count(after) == len(replies), f"{name}: the count after {move}"
+
+
+def _fsf_perft(game: _Game, fen: str, depth: int, moves: tuple[str, ...] = ()) -> int:
+    if game.sudden and sf.is_immediate_game_end(game.name, fen, list(moves))[0]:
+        return 0
+    legal = game.fsf(fen, moves)
+    if depth == 1:
+        return len(legal)
+    return sum(_fsf_perft(game, fen, depth - 1, (*moves, move)) for move in legal)
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("name", GAMES)
+def test_perft_3_from_the_start(name: str) -> None:
+    game = _game(name)
+    fen = sf.start_fen(game.name)
+    assert perft(game.rules, 3, game.position(fen)) == _fsf_perft(game, fen, 3)
+
+
+# --- builtin.ini is Fairy-Stockfish's built-ins, checked with Fairy-Stockfish alone -------------
+COPY = "ggn-builtin-"
+
+
+@cache
+def _copies() -> tuple[str, ...]:
+    """builtin.ini loaded into pyffish, each section (and its parent) renamed ``ggn-builtin-*``."""
+    text = BUILTIN.read_text("utf-8")
+    names = set(BUILTINS)
+
+    def renamed(match: re.Match[str]) -> str:
+        name, parent = match.group(1), match.group(2)
+        if parent is None:
+            return f"[{COPY}{name}]"
+        return f"[{COPY}{name}:{COPY if parent in names else ''}{parent}]"
+
+    sf.load_variant_config(re.sub(r"^\[([^\]:]+)(?::([^\]]+))?\]", renamed, text, flags=re.MULTILINE))
+    return tuple(COPY + name for name in BUILTINS)
+
+
+def test_builtin_ini_is_read_whole() -> None:
+    sections = re.findall(r"^\[([^\]:]+)", BUILTIN.read_text("utf-8"), flags=re.MULTILINE)
+    assert tuple(sections) == BUILTINS
+    assert set(BUILTINS) <= set(_fairy_stockfish_variants())
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+def test_builtin_section_starts_as_fairy_stockfish(name: str) -> None:
+    copy = _copies()[BUILTINS.index(name)]
+    is960 = name in ("fischerandom", "caparandom")
+    assert sf.start_fen(copy) == sf.start_fen(name)
+    fen = sf.start_fen(name)
+    assert set(sf.legal_moves(copy, fen, [], is960)) == set(sf.legal_moves(name, fen, [], is960))
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("name", BUILTINS)
+def test_builtin_section_plays_as_fairy_stockfish(name: str) -> None:
+    copy = _copies()[BUILTINS.index(name)]
+    is960 = name in ("fischerandom", "caparandom")
+    rng = random.Random(f"{SEED}:copy:{name}")
+    checked = 0
+    for _ in range(5):
+        fen = sf.start_fen(name)
+        for _ in range(100):
+            legal = sorted(sf.legal_moves(name, fen, [], is960))
+            assert sorted(sf.legal_moves(copy, fen, [], is960)) == legal, fen
+            ended = sf.is_immediate_game_end(name, fen, [])
+            assert sf.is_immediate_game_end(copy, fen, []) == ended, fen
+            checked += 1
+            if ended[0] or not legal:
+                assert sf.game_result(copy, fen, []) == sf.game_result(name, fen, []), fen
+                break
+            move = rng.choice(legal)
+            fen, copied = sf.get_fen(name, fen, [move], is960), sf.get_fen(copy, fen, [move], is960)
+            assert copied == fen
+    assert checked >= 5
+
+
+# --- docs/VARIANTS.md -----------------------------------------------------------------------
+@cache
+def _fairy_stockfish_variants() -> tuple[str, ...]:
+    """pyffish's own variants, asked of a fresh process (this one's holds those loaded since)."""
+    script = "import json, pyffish; print(json.dumps(pyffish.variants()))"
+    asked = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                           timeout=60)
+    names: list[str] = json.loads(asked.stdout)
+    return tuple(names)
+
+
+def test_the_table_lists_every_fairy_stockfish_variant() -> None:
+    text = TABLE.read_text("utf-8")
+    rows = re.findall(r"^\| ([a-z0-9-]+) \| (\d+)x(\d+) \| (.+) \|$", text, flags=re.MULTILINE)
+    names = [row[0] for row in rows]
+    assert sorted(names) == sorted(_fairy_stockfish_variants()) and len(names) == len(set(names)) == 121
+    supported = {name for name, _, _, says in rows if says == "yes"}
+    assert supported == set(BUILTINS)
+    for name, files, ranks, says in rows:
+        assert says == "yes" or says.startswith("no: "), name
+        placement = re.sub(r"\[.*?\]", "", sf.start_fen(name).split(" ")[0]).split("/")
+        widths = {sum(int(run) if run else 1 for run, _ in re.findall(r"(\d+)|(\+?[A-Za-z*]~?)", row))
+                  for row in placement}
+        assert (int(files), int(ranks)) == (max(widths), len(placement)), name
+    assert f"{len(supported)} of the 121" in text
