@@ -1,6 +1,7 @@
 """Positions of the oracle engines (python-chess, python-shogi) written in our notation straight
 from their boards, independently of the library's own FEN and SFEN readers; shared by the tests
-that compare moves (``test_chess``, ``test_shogi``) and legal play (``test_rules*``).
+that compare moves (``test_chess``, ``test_shogi``, ``test_betza``, ``test_ini``) and legal play
+(``test_rules*``). :func:`placement` writes a board of tokens by square, for pyffish's FEN too.
 
 Either engine may be missing: the test modules that use one skip first (pytest.importorskip),
 so a missing python-shogi does not stop the chess tests.
@@ -15,9 +16,27 @@ with contextlib.suppress(ImportError):
 with contextlib.suppress(ImportError):
     import shogi
 
-__all__ = ["chess_feen", "chess_tokens", "shogi_cell", "shogi_feen"]
+__all__ = ["chess_feen", "chess_tokens", "placement", "shogi_cell", "shogi_feen"]
 
 FILES = "abcdefghi"
+
+
+def placement(board: dict[tuple[int, int], str], files: int, ranks: int) -> str:
+    """The placement field of a FEN or FEEN written straight from ``board`` (a token by square
+    ``(file, rank)``, zero-based from a1): the last rank first, runs of empty squares counted
+    (Fairy-Stockfish's boards, for ``pyffish``, and FEEN of them)."""
+    rows = []
+    for rank in range(ranks - 1, -1, -1):
+        row, gap = "", 0
+        for file in range(files):
+            token = board.get((file, rank))
+            if token is None:
+                gap += 1
+                continue
+            row += (str(gap) if gap else "") + token
+            gap = 0
+        rows.append(row + (str(gap) if gap else ""))
+    return "/".join(rows)
 
 
 def chess_tokens(board: chess.Board) -> dict[int, str]:
@@ -42,19 +61,9 @@ def chess_tokens(board: chess.Board) -> dict[int, str]:
 
 def chess_feen(board: chess.Board) -> str:
     """Our FEEN of a python-chess board (empty hands)."""
-    tokens = chess_tokens(board)
-    rows = []
-    for rank in range(7, -1, -1):
-        row, gap = "", 0
-        for file in range(8):
-            token = tokens.get(chess.square(file, rank))
-            if token is None:
-                gap += 1
-                continue
-            row += (str(gap) if gap else "") + token
-            gap = 0
-        rows.append(row + (str(gap) if gap else ""))
-    return "/".join(rows) + (" / C/c" if board.turn == chess.WHITE else " / c/C")
+    tokens = {(chess.square_file(square), chess.square_rank(square)): token
+              for square, token in chess_tokens(board).items()}
+    return placement(tokens, 8, 8) + (" / C/c" if board.turn == chess.WHITE else " / c/C")
 
 
 def shogi_cell(square: int) -> str:
