@@ -22,6 +22,7 @@ from ggn.variants import ini
 from ggn.variants.betza import PREDEFINED
 from ggn.variants.description import Variant
 from ggn.variants.pieces import View, destinations
+from oracle_boards import placement
 
 pyffish = pytest.importorskip("pyffish")
 
@@ -979,19 +980,10 @@ def _royal_squares(variant: Variant) -> dict[tuple[int, int], str]:
 
 
 def _fen(board: dict[tuple[int, int], str], variant: Variant) -> str:
-    rows = []
-    for rank in range(variant.ranks - 1, -1, -1):
-        row, gap = "", 0
-        for file in range(variant.files):
-            letter = "*" if (file, rank) in variant.holes else board.get((file, rank))
-            if letter is None:
-                gap += 1
-                continue
-            row += (str(gap) if gap else "") + letter
-            gap = 0
-        rows.append(row + (str(gap) if gap else ""))
+    """Fairy-Stockfish's FEN of ``board`` on the variant's board, its holes written ``*``."""
+    rows = placement({**board, **dict.fromkeys(variant.holes, "*")}, variant.files, variant.ranks)
     hands = "[]" if variant.drops is not None else ""
-    return f"{'/'.join(rows)}{hands} w - - 0 1"
+    return f"{rows}{hands} w - - 0 1"
 
 
 def _holds(possibility: dict[str, dict[str, str]], taken: dict[str, str]) -> bool:
