@@ -594,9 +594,7 @@ class _Reader:
         self.state = state
         self.options = section.values()
 
-    def error(self, option: Option | None, reason: str) -> VariantError:
-        if option is None:
-            return VariantError(f"[{self.section.name}] {reason}", self.section.source, self.section.line)
+    def error(self, option: Option, reason: str) -> VariantError:
         return VariantError(f"[{self.section.name}] {option.key} = {_shown(option.value)}: {reason}",
                             self.section.source, option.line, option.key)
 
@@ -874,8 +872,10 @@ class _Maker:
         # The start's pieces and holes, read once for the castling king's file and the holes.
         self.start_pieces, self.start_holes = _placement(self.values["startFen"], self.files, self.ranks)
 
-    def error(self, field: str | None, reason: str) -> VariantError:
-        where = self.state.set_at.get(field) if field is not None else None
+    def error(self, field: str, reason: str) -> VariantError:
+        """The error of a value, at the line that set it (inherited: in its section), else at
+        the section's header."""
+        where = self.state.set_at.get(field)
         if where is None:
             return VariantError(f"[{self.name}] {reason}", self.section.source, self.section.line, field)
         inherited = f" (in [{where.section}])" if where.section != self.name else ""
