@@ -108,7 +108,7 @@ class Tables:
     of that side's terminal pieces. The hooks may read both.
     """
 
-    __slots__ = ("arrivals", "arriving", "attacks", "bare", "counted", "fragile_squares", "geometry",
+    __slots__ = ("arrivals", "arriving", "attacks", "bare", "calm", "counted", "fragile_squares", "geometry",
                  "hand_arrivals", "info", "terminal", "through")
 
     def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
@@ -153,6 +153,7 @@ class Tables:
         # conditions on ``read`` can then still hold (None: there are none).
         self.arriving: tuple[dict[int, Attack | None], dict[int, Attack | None]] = ({}, {})
         self.bare: tuple[dict[int, Attack], dict[int, Attack]] = ({}, {})
+        self.calm: tuple[dict[int, tuple[frozenset[int], Attack | None]], ...] = ({}, {})
         self.fragile_squares: tuple[dict[int, frozenset[int]], dict[int, frozenset[int]]] = ({}, {})
         # The walk's description of each move object it met (by id: the cache holds the move),
         # and, for the moves counted as plain displacements, (destination, plays, source).
@@ -187,6 +188,17 @@ class Tables:
             assert made is not None
             test = known[square] = made
         return test
+
+    def calm_tests(self, side: int, square: int) -> tuple[frozenset[int], Attack | None]:
+        """What the walk needs of a square holding the other side's one terminal piece: its
+        :meth:`fragile` squares, and, when none is fragile but the square itself, the
+        :meth:`attack_bare` test of ``side`` onto it (else None). Kept in ``calm``."""
+        fragile = self.fragile(side, square)
+        bare = None
+        if not fragile or (len(fragile) == 1 and square in fragile):
+            bare = self.attack_bare(side, square)
+        found = self.calm[side][square] = (fragile, bare)
+        return found
 
     def fragile(self, side: int, square: int) -> frozenset[int]:
         """The squares ``read`` whose :meth:`attack_arriving` test of ``side`` onto ``square``

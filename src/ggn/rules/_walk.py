@@ -46,6 +46,7 @@ Found = tuple[Move, Effect, list[int]]
 """A legal play for perft's inner nodes: the move, its effect and the board codes after it."""
 
 _new = object.__new__
+_NOTHING: frozenset[int] = frozenset()
 
 
 def describe(rules: RuleSystem, tables: Tables, move: Move) -> MoveInfo:
@@ -85,7 +86,7 @@ class Scene:
     pieces, and, in a calm position, what is known of its pins."""
 
     __slots__ = ("arriving", "attacks", "base", "codes", "fragile", "free", "hand_attacks", "king", "kings",
-                 "lone", "pinned", "position", "prefix", "row", "rules", "scratch", "side", "sign", "tables",
+                 "lone", "pinned", "position", "prefix", "row", "rules", "scratch", "side", "tables",
                  "through", "unpinned")
 
     def __init__(self, rules: RuleSystem, position: Position) -> None:
@@ -94,7 +95,6 @@ class Scene:
         self.tables = tables = rules._tables_for(position)
         self.codes = codes = position._codes
         self.side = side = 0 if position.active == "first" else 1
-        self.sign = 1 if side == 0 else -1
         self.attacks = tables.attacks[1 - side]
         terminal = tables.terminal[side]
         self.kings = kings = [number for number in position._occupied[side] if codes[number] in terminal]
@@ -112,7 +112,7 @@ class Scene:
         self.pinned: dict[int, Attack] = {}
         self.free: set[int] = set()
         self.unpinned = False
-        self.fragile: frozenset[int] = frozenset()
+        self.fragile = _NOTHING
         rules._calm = None
         if self.lone:
             self._settle(kings[0])
@@ -133,15 +133,16 @@ class Scene:
         tables, side = self.tables, self.side
         # A fragile square is one that some move onto the terminal piece needs to hold a piece
         # of the mover's: a piece arriving there can let an attack through, so a plain move
-        # onto it is tested even from a source not pinned.
-        fragile = tables.fragile(1 - side, king)
-        # With no fragile square but the piece's own, no move onto the terminal piece reads
-        # a square holding one of the mover's pieces unless that piece stops it: an attack on
-        # the board is there too with all of them gone, and so is any that emptying one
-        # source would uncover. Not attacked so, the piece is not attacked, nor is any source
-        # pinned.
-        if (not fragile or (len(fragile) == 1 and king in fragile)) and not tables.attack_bare(
-                1 - side, king)(self.base):
+        # onto it is tested even from a source not pinned. With none but the piece's own, no
+        # move onto the terminal piece reads a square holding one of the mover's pieces
+        # unless that piece stops it: an attack on the board is there too with all of them
+        # gone, and so is any that emptying one source would uncover. Not attacked so (the
+        # bare test), the piece is not attacked, nor is any source pinned.
+        known = tables.calm[1 - side].get(king)
+        if known is None:
+            known = tables.calm_tests(1 - side, king)
+        fragile, bare = known
+        if bare is not None and not bare(self.base):
             self.unpinned = True
             self._set_calm(king, fragile)
             return
@@ -164,17 +165,10 @@ class Scene:
         scratch = self.scratch = self.base.copy()
         return scratch
 
-    def is_pinned(self, source: int) -> bool:
-        """Calm: whether emptying ``source`` uncovers an attack on the terminal piece (its
-        plain moves must then keep the line it blocks); found once a source."""
-        if source in self.pinned:
-            return True
-        if self.unpinned or source in self.free:
-            return False
-        return self._test_pin(source)
-
-    def _test_pin(self, source: int) -> bool:
-        """The test behind :meth:`is_pinned`, for a source not looked at yet."""
+    def test_pin(self, source: int) -> bool:
+        """Calm, for a source not looked at yet: whether emptying it uncovers an attack on the
+        terminal piece (its plain moves must then keep the line it blocks); the answer is kept
+        in ``pinned`` or ``free``."""
         assert self.through is not None
         left = self.through.get(self.row + source, UNKNOWN)
         if left is UNKNOWN:
@@ -200,6 +194,15 @@ class Scene:
         scratch[destination] = kept
         scratch[source] = self.base[source]
         return exposed
+
+    def plain_legal(self, source: int, destination: int, placed: int, kind: int) -> bool:
+        """Whether a displacement leaving ``placed`` on the destination leaves the mover's
+        terminal pieces unattacked, by the fast path when it can take it."""
+        if self.through is not None and kind == PLAIN and destination not in self.fragile:
+            if self.unpinned or source in self.free or not (source in self.pinned or self.test_pin(source)):
+                return True
+            return not self.pinned_exposes(source, destination, placed)
+        return self.displacement_legal(source, destination, placed, kind)
 
     def displacement_legal(self, source: int, destination: int, placed: int, kind: int) -> bool:
         """Whether a displacement the walk makes itself (not through the hooks), off the fast
@@ -239,6 +242,7 @@ class Scene:
         code, source = info[3], info[1]
         terminal = self.tables.terminal[self.side]
         moved = code in terminal  # the terminal piece itself moves
+        sign = 1 if self.side == 0 else -1  # the sign of the mover's codes
         found = []
         for effect in rules._effects(position, prefix, info):
             changes = effect[1]
@@ -247,7 +251,7 @@ class Scene:
                 child[number] = value
             if moved:
                 exposed = self.exposed(child, self._terminal_after(changes, child, terminal))
-            elif self.through is not None and all(value * self.sign >= 0 for _, value in changes):
+            elif self.through is not None and all(value * sign >= 0 for _, value in changes):
                 exposed = self._changes_expose(changes, child, source)
             else:
                 exposed = self.exposed(child, self.kings)
@@ -324,7 +328,7 @@ def count_unpinned(scene: Scene, moves: list[Move]) -> tuple[int, list[MoveInfo]
             else:
                 keep(infos[key])
         return found, rest
-    # Else each source is looked at on its first plain move (as Scene.is_pinned does, here
+    # Else each source is looked at on its first plain move (as Scene.test_pin does, here
     # inline: this loop is perft's innermost).
     free, through, row, base = scene.free, scene.through, scene.row, scene.base
     assert through is not None
@@ -362,6 +366,58 @@ def count_unpinned(scene: Scene, moves: list[Move]) -> tuple[int, list[MoveInfo]
     return found, rest
 
 
+def list_plays(scene: Scene, moves: list[Move], plays: list[Play]) -> None:
+    """Listing (``legal_moves``): append to ``plays`` the legal plays of ``moves``, in their
+    order, each a :class:`Play` whose transition is made when first read."""
+    rules, tables, position = scene.rules, scene.tables, scene.position
+    known = tables.info.get
+    codes, prefix = scene.codes, scene.prefix
+    special_taken = rules._special_taken
+    context = PlayContext(position, prefix, rules._captured)
+    calm = scene.through is not None
+    fragile, pinned, free = scene.fragile, scene.pinned, scene.free
+    unpinned = scene.unpinned
+    new, append = _new, plays.append
+    for move in moves:
+        info = known(id(move)) or describe(rules, tables, move)
+        _, source, destination, _, kind, placed, tally, _ = info
+        if kind == SPECIAL or codes[destination] in special_taken:
+            if tally == SPECIAL or codes[destination] in special_taken:
+                for effect, _ in scene.special_plays(info):
+                    play: Play = new(Play)
+                    play._move = move
+                    play._choice = effect[0]
+                    play._recipe = effect
+                    play._context = context
+                    append(play)
+                continue
+            # A stand-in (RuleSystem._stand_in): its plays are legal exactly when its plain
+            # displacement is; they are the hooks' own.
+            if not scene.plain_legal(source, destination, placed, tally):
+                continue
+            for effect in rules._effects(position, prefix, info):
+                play = new(Play)
+                play._move = move
+                play._choice = effect[0]
+                play._recipe = effect
+                play._context = context
+                append(play)
+            continue
+        if calm and kind == PLAIN and destination not in fragile:
+            # Most sources are known not to be pinned; the others are tested once.
+            if not (unpinned or source in free) and (source in pinned or scene.test_pin(source)) and (
+                    scene.pinned_exposes(source, destination, placed)):
+                continue
+        elif not scene.displacement_legal(source, destination, placed, kind):
+            continue
+        play = new(Play)
+        play._move = move
+        play._choice = None
+        play._recipe = info
+        play._context = context
+        append(play)
+
+
 def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: int,
          plays: list[Play] | None = None) -> int:
     """Find the legal plays of ``position``: append them to ``out`` as ``(move, effect, board
@@ -373,23 +429,25 @@ def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: i
     moves = rules.ruleset.moves(position)
     counting = out is None and plays is None
     found = 0
+    if plays is not None and not stop and out is None:
+        before = len(plays)
+        list_plays(scene, moves, plays)
+        return len(plays) - before
     if counting and not stop and scene.through is not None:
         found, rest = count_unpinned(scene, moves)
+        if not rest:  # most often, when counting: nothing left to test
+            return found
     else:
-        infos, tables = scene.tables.info, scene.tables
-        rest = []
-        for move in moves:
-            try:
-                rest.append(infos[id(move)])
-            except KeyError:
-                rest.append(describe(rules, tables, move))
+        known, tables = scene.tables.info.get, scene.tables
+        rest = [known(id(move)) or describe(rules, tables, move) for move in moves]
     limit = stop or 1 << 62
     codes, base, prefix = scene.codes, scene.base, scene.prefix
     special_taken = rules._special_taken
     fast = PLAIN if scene.through is not None else -1  # the kind that takes the fast path
-    fragile, is_pinned = scene.fragile, scene.is_pinned
+    fragile, pinned, free, unpinned = scene.fragile, scene.pinned, scene.free, scene.unpinned
     captured = rules._captured
     context = PlayContext(position, prefix, captured) if plays is not None else None
+    new = _new
     for info in rest:
         move, source, destination, _, kind, placed, tally, weight = info
         if counting:
@@ -402,13 +460,20 @@ def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: i
                 elif plays is not None:
                     assert context is not None
                     play: Play = _new(Play)
-                    play._move, play._choice, play._recipe, play._context = move, effect[0], effect, context
+                    play._move = move
+                    play._choice = effect[0]
+                    play._recipe = effect
+                    play._context = context
                     plays.append(play)
                 if found >= limit:
                     return limit
             continue
         if kind == fast and destination not in fragile:
-            if is_pinned(source) and scene.pinned_exposes(source, destination, placed):
+            # Most sources are known not to be pinned; the others are tested once.
+            if unpinned or source in free:
+                pass
+            elif (source in pinned or scene.test_pin(source)) and scene.pinned_exposes(
+                    source, destination, placed):
                 continue
         elif not scene.displacement_legal(source, destination, placed, kind):
             continue
@@ -421,8 +486,11 @@ def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: i
             hand = ((captured(taken, move.piece), 1),) if taken else ()
             out.append((move, (None, (*prefix, (source, 0), (destination, placed)), hand), child))
         elif plays is not None:
-            play = _new(Play)
-            play._move, play._choice, play._recipe, play._context = move, None, info, context
+            play = new(Play)
+            play._move = move
+            play._choice = None
+            play._recipe = info
+            play._context = context
             plays.append(play)
         if found >= limit:
             return limit
