@@ -104,7 +104,8 @@ PREDEFINED: Mapping[str, str] = MappingProxyType({
     "king": "K",
 })
 """Fairy-Stockfish's predefined piece types (the names its ``variants.ini`` takes, as in
-``knight = n``) and their Betza texts, as its ``variants.ini`` lists them. Some of them
+``knight = n``) and their Betza texts, as its ``variants.ini`` lists them, in the order of its
+piece types, the king last (:mod:`ggn.variants.ini` reads them in this order). Some of them
 move by more than their Betza in Fairy-Stockfish: the pawn's double step, promotion and
 en passant, the xiangqi soldier's sideways steps only past the river, the janggi cannon's
 and the palace's rules are rules of the variant, not of the text."""
@@ -134,7 +135,7 @@ _EIGHT: tuple[tuple[tuple[int, int, int, int], frozenset[str]], ...] = tuple(
     )
 )
 
-Kind = Literal["step", "slide", "hop"]
+_Kind = Literal["step", "slide", "hop"]
 
 # Vector shapes (|file|, |rank| sorted) of what Fairy-Stockfish can generate.
 _LAME_SHAPES = {(0, 2): "lame dabbaba", (1, 2): "horse", (2, 2): "elephant", (2, 3): "janggi elephant"}
@@ -160,9 +161,9 @@ class _Table:
     step: dict[Vector, int] = field(default_factory=dict)
     slide: dict[Vector, int] = field(default_factory=dict)
     hop: dict[Vector, int] = field(default_factory=dict)
-    order: dict[tuple[Kind, Vector], int] = field(default_factory=dict)
+    order: dict[tuple[_Kind, Vector], int] = field(default_factory=dict)
 
-    def put(self, kind: Kind, vector: Vector, limit: int, at: int) -> None:
+    def put(self, kind: _Kind, vector: Vector, limit: int, at: int) -> None:
         entries = getattr(self, kind)
         entries[vector] = limit
         self.order.setdefault((kind, vector), at)
@@ -396,7 +397,7 @@ def parse(text: str, *, initial: Region | None = None) -> tuple[Movement, ...]:
                 raise fail("Fairy-Stockfish has no initial captures ('i' with 'c')", explicit[0])
             if first_move and initial is None:
                 raise fail("an initial move ('i') needs the squares it applies from (initial)", start, end)
-            kind: Kind = "hop" if hopper else ("slide" if rider else "step")
+            kind: _Kind = "hop" if hopper else ("slide" if rider else "step")
             vectors: list[Vector] = []
             for atom in atoms:
                 chosen: list[str] = []

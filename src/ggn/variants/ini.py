@@ -97,15 +97,9 @@ _NAME: Final = re.compile(r"[^\s\[\]:#;=]+")
 _NUMBER: Final = re.compile(r"[0-9]{1,6}")
 
 # Fairy-Stockfish's piece types in the order of its enum (the order it reads them in: a later
-# type given a letter already taken removes the earlier one), then its custom slots, then the
-# king. The predefined ones move as betza.PREDEFINED says.
-_PREDEFINED: Final = (
-    "pawn", "knight", "bishop", "rook", "queen", "fers", "alfil", "fersAlfil", "silver", "aiwok",
-    "bers", "archbishop", "chancellor", "amazon", "knibis", "biskni", "kniroo", "rookni",
-    "shogiPawn", "lance", "shogiKnight", "gold", "dragonHorse", "clobber", "breakthrough",
-    "immobile", "cannon", "janggiCannon", "soldier", "horse", "elephant", "janggiElephant",
-    "banner", "wazir", "commoner", "centaur",
-)
+# type given a letter already taken removes the earlier one): the predefined ones, which move as
+# betza.PREDEFINED says and which it lists in that order, then its custom slots, then the king.
+_PREDEFINED: Final = tuple(name for name in betza.PREDEFINED if name != "king")
 _CUSTOM: Final = tuple(f"customPiece{number}" for number in range(1, 26))
 _TYPES: Final = (*_PREDEFINED, *_CUSTOM, "king")
 _ORDER: Final = {name: number for number, name in enumerate(_TYPES)}
