@@ -51,6 +51,8 @@ class PieceType:
     betza: str | None = None
     stands: Region | None = None
     name: str | None = None
+    """Fairy-Stockfish's name of the type (``"knight"``, ``"customPiece1"``, ``"king"``), which
+    orders its FEN's hands; ``None``: a type it would number as a custom piece."""
     pin: str | None = None
     """The PIN letter in GGN and FEEN (uppercase); ``None``: the letter, uppercased. Lets a game
     keep its own GGN letters where Fairy-Stockfish's FEN uses others (xiangqi's general is
