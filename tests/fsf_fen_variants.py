@@ -2,7 +2,8 @@
 
 Each :class:`~ggn.variants.description.Variant` here holds only what the FEN and UCI modules
 read: the board, the piece letters (with Fairy-Stockfish's piece names, which order the
-hands), the royal piece, castling, double steps, drops, shogi-style promoted forms and holes.
+hands), the royal piece, castling, double steps, drops, promotions and holes. (The built-in
+descriptions, ``ggn.variants.registry``, are checked the same way in test_variant_fen.py.)
 The pieces do not move (the rule systems under test come from elsewhere). The facts are
 Fairy-Stockfish's (``src/variant.cpp``); the start positions are its FEN.
 """
@@ -62,14 +63,15 @@ _SHOGI_NAMES = {"p": "shogiPawn", "l": "lance", "n": "shogiKnight", "s": "silver
                 "r": "rook", "k": "king"}
 _SHOGI_PROMOTED = (("p", "g"), ("l", "g"), ("n", "g"), ("s", "g"), ("b", "h"), ("r", "d"))
 _NO_ZONE: tuple[Region, Region] = (frozenset(), frozenset())
+_PAWNS = Promotion((_rank(8, 7), _rank(8, 0)))  # chess's: a pawn on the last rank, to q, r, b or n
 
 VARIANTS: dict[str, Variant] = {
     "chess": _chess_like("chess", 8, 8, "pnbrqk", _CHESS, castling=Castling()),
     "fischerandom": _chess_like("fischerandom", 8, 8, "pnbrqk", _CHESS, castling=Castling(), chess960=True),
     "crazyhouse": _chess_like("crazyhouse", 8, 8, "pnbrqk", _CHESS.replace(" w", "[] w"), castling=Castling(),
-                              drops=Drops(captures_to_hand=True)),
+                              drops=Drops(captures_to_hand=True), promotion=_PAWNS),
     "loop": _chess_like("loop", 8, 8, "pnbrqk", _CHESS.replace(" w", "[] w"), castling=Castling(),
-                        drops=Drops(captures_to_hand=True, loop=True)),
+                        drops=Drops(captures_to_hand=True, loop=True), promotion=_PAWNS),
     "placement": _chess_like("placement", 8, 8, "pnbrqk",
                              "8/pppppppp/8/8/8/8/PPPPPPPP/8[KQRRBBNNkqrrbbnn] w - - 0 1",
                              castling=Castling(), drops=Drops()),

@@ -43,7 +43,7 @@ move could take (or, for double-stepping pieces that are not pawns, always).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from math import gcd
 from typing import Final
@@ -57,6 +57,7 @@ from ggn.position import Position
 from ggn.qpi import Qpi
 from ggn.sin import Sin
 from ggn.variants.description import PieceType, Variant
+from ggn.variants.document import layout, style
 
 __all__ = ["from_feen", "is_feen", "style", "to_feen"]
 
@@ -79,19 +80,6 @@ _FSF_ORDER: Final[dict[str, int]] = {
 }
 _FSF_CUSTOM: Final = 37  # customPiece1's number; the king is 63
 _FSF_KING: Final = 63
-
-
-def style(variant: Variant) -> str:
-    """The first player's style letter (SIN) of a variant: its ``style``, else the first ASCII
-    letter of its name uppercased, else ``V``.
-
-    >>> from ggn.variants.description import Variant
-    >>> style(Variant("3check", 8, 8, (), "8/8/8/8/8/8/8/8 w - - 0 1"))
-    'C'
-    """
-    if variant.style:
-        return variant.style.upper()
-    return next((ch.upper() for ch in variant.name if ch.isascii() and ch.isalpha()), "V")
 
 
 def is_feen(text: object) -> bool:
@@ -125,8 +113,12 @@ class _Table:
     own initial moves)."""
     order: Mapping[str, int]
     """FEN letter -> Fairy-Stockfish's number of its type (hands are written by it)."""
-    tilde: bool
-    """Whether Fairy-Stockfish writes ``~`` after a piece promoted from a pawn."""
+    tilde: frozenset[str]
+    """The letters Fairy-Stockfish writes ``~`` after when promoted from a pawn (FEEN ``-X``):
+    the promotion's choices where captures go to hand, none elsewhere."""
+    pawn: Callable[[str], bool]
+    """Whether a letter is Fairy-Stockfish's pawn (its double steps name an en passant square
+    only when a pawn could take)."""
 
 
 _TABLES: dict[int, _Table] = {}
@@ -136,20 +128,13 @@ def _table(variant: Variant) -> _Table:
     made = _TABLES.get(id(variant))
     if made is not None and made.variant is variant:
         return made
-    expect(variant, Variant, "variant", "a Variant")
-    types: dict[str, PieceType] = {}
-    pins: dict[str, str] = {}
-    letters: dict[str, str] = {}
+    # The letters, the marks and the checks of a description (two types with one letter, a
+    # type needing '+' or '-' twice) are the document maker's: one source for both.
+    known = layout(variant)
+    types: dict[str, PieceType] = dict(known.types)
     order: dict[str, int] = {}
     for number, piece in enumerate(variant.pieces):
         letter = piece.letter.lower()
-        pin = (piece.pin or letter).upper()
-        if letter in types:
-            raise GGNError(f"variant {variant.name!r}: two piece types have the FEN letter {letter!r}")
-        if pin in letters:
-            raise GGNError(f"variant {variant.name!r}: the piece types {letters[pin]!r} and {letter!r} "
-                           f"have the same PIN letter {pin!r}")
-        types[letter], pins[letter], letters[pin] = piece, pin, letter
         name = piece.name or ""
         if name.startswith("customPiece") and name[11:].isdigit():
             order[letter] = _FSF_CUSTOM + int(name[11:]) - 1
@@ -164,22 +149,12 @@ def _table(variant: Variant) -> _Table:
         synonym = piece.synonym
         if synonym and synonym.lower() not in types:
             types[synonym.lower()] = piece
-    promotion = variant.promotion
-    promoted = dict(promotion.promoted) if promotion is not None else {}
-    castling = variant.castling
-    castling_letters = frozenset({castling.king, *castling.rooks}) if castling is not None else frozenset()
-    both = castling_letters & promoted.keys()
-    if both:
-        raise GGNError(f"variant {variant.name!r}: the type {min(both)!r} would need '+' both for castling "
-                       "and for its promoted form")
-    first = style(variant)
-    drops = variant.drops
+    first = known.style
     made = _Table(
-        variant, (Sin.parse(first), Sin.parse(first.lower())), types, pins, letters, promoted,
-        castling_letters,
-        variant.double_step.types | variant.double_step.initial_movers if variant.double_step is not None
-        else frozenset(),
-        order, drops is not None and drops.captures_to_hand and not drops.loop,
+        variant, (Sin.parse(first), Sin.parse(first.lower())), types, dict(known.pins),
+        {pin: letter for letter, pin in known.pins.items()}, dict(known.promoted), known.castling_letters,
+        known.double_letters | known.initial_letters, order,
+        known.tilde_letters if known.tilde else frozenset(), known.pawn_type,
     )
     if len(_TABLES) > 64:
         _TABLES.clear()
@@ -362,10 +337,10 @@ def _rank(reader: _Reader, row: str, start: int, rank: int, board: dict[tuple[in
             if lower not in table.promoted:
                 raise reader.error(0, f"rank {shown} {row!r}: {letter!r} has no promoted form '+'", *span)
             board[square] = _Piece(lower, side, "enhanced")
-        elif tilde and table.tilde:
+        elif tilde and lower in table.tilde:
             board[square] = _Piece(lower, side, "diminished")
         else:
-            # Fairy-Stockfish reads the '~' of a game without captures to hand and never writes it.
+            # A '~' FEEN has no mark for (no captures to hand): Fairy-Stockfish reads it, never writes it.
             board[square] = _Piece(lower, side)
     if file != files:
         raise reader.error(0, f"rank {shown} {row!r} covers {file} squares, not {files}",
@@ -566,7 +541,7 @@ class _Writer:
                              "is marked '^'")
         if qpi.state == "enhanced" and letter not in table.promoted and letter not in table.castling_letters:
             raise self.error(f"{str(qpi)!r} {where}: {variant.name} gives '+' no meaning on this piece")
-        if qpi.state == "diminished" and letter not in table.double_step and not table.tilde:
+        if qpi.state == "diminished" and letter not in table.double_step and letter not in table.tilde:
             raise self.error(f"{str(qpi)!r} {where}: {variant.name} gives '-' no meaning on this piece")
         return letter
 
@@ -596,7 +571,7 @@ class _Writer:
         if state == "enhanced" and letter in table.promoted:
             return "+" + fen
         if state == "diminished" and letter not in table.double_step:
-            return fen + "~" if table.tilde else fen
+            return fen + "~"
         return fen
 
     def hand(self, player: Side) -> str:
@@ -682,7 +657,7 @@ class _Writer:
             if regions is not None:
                 region = regions[0 if self.active == "first" else 1]
                 passed = [square for square in passed if square in region]
-            if passed and (not _is_pawn(table.types[letter]) or self._takers(passed[0], mover)):
+            if passed and (not table.pawn(letter) or self._takers(passed[0], mover)):
                 squares.extend(passed)
         if not squares:
             return "-"
@@ -720,19 +695,13 @@ class _Writer:
     def _takers(self, passed: tuple[int, int], mover: Side) -> bool:
         double_step = self.table.variant.double_step
         assert double_step is not None
-        if any(not _is_pawn(self.table.types[letter]) for letter in double_step.en_passant
+        if any(not self.table.pawn(letter) for letter in double_step.en_passant
                if letter in self.table.types):
             return True
         forward = 1 if mover == "first" else -1
         for file in (passed[0] - 1, passed[0] + 1):
             piece = self.board.get((file, passed[1] + forward))
             if piece is not None and piece[1] == self.active and piece[2] != "enhanced" \
-                    and _is_pawn(self.table.types[piece[0]]):
+                    and self.table.pawn(piece[0]):
                 return True
         return False
-
-
-def _is_pawn(piece: PieceType) -> bool:
-    """Whether a type is Fairy-Stockfish's pawn (its built-in type, whose double steps are the
-    ones it writes an en passant square for only when a pawn could take)."""
-    return piece.name == "pawn" if piece.name else piece.letter.lower() == "p"
