@@ -5,6 +5,11 @@ chess rule system whose one addition is that hook: a game ends when the player w
 has its king on d4, e4, d5 or e5. Perft (a game that ended has no moves) and the outcome must
 agree with pyffish's legal moves and its immediate game end.
 
+The walk's shortcuts (calm positions, pins found once a source, the bare-board test, counting
+by stand-ins, listing in one pass) are checked against a reference walk that has none: every
+pseudo-legal move, its plays from the game's hooks, each made on a board of its own and kept
+if no terminal piece of the mover is then attacked and the game allows it.
+
 A :class:`Play` from ``legal_moves`` makes its STN transition when first read. On positions of
 seeded random games of the four games, each play's transition is the one made at once from the
 same play's effect (as perft's walk gives it, the path ``legal_moves`` took before), the
@@ -24,7 +29,9 @@ from ggn.errors import GGNError
 from ggn.games.chess import from_fen
 from ggn.position import Position
 from ggn.rules import Chess, Ending, Makruk, Outcome, Play, RuleSystem, Shogi, Xiangqi, perft
-from ggn.rules._records import transition_of
+from ggn.rules._records import SPECIAL, Effect, transition_of
+from ggn.rules._walk import describe
+from support import sizes
 
 pyffish = pytest.importorskip("pyffish")
 
@@ -100,6 +107,16 @@ def test_outcome_words() -> None:
 
 
 # --- lazily made transitions ------------------------------------------------------------------
+_MADE: dict[object, RuleSystem] = {}
+
+
+def made(system: Callable[[], RuleSystem]) -> RuleSystem:
+    """One rule system a class for the module (its document and compiled tables are shared)."""
+    if system not in _MADE:
+        _MADE[system] = system()
+    return _MADE[system]
+
+
 def game_positions(rules: RuleSystem, count: int, seed: int) -> list[Position]:
     """Positions of seeded random games (each play drawn uniformly; a game restarts after 60
     plies or when it ends)."""
@@ -118,11 +135,12 @@ def game_positions(rules: RuleSystem, count: int, seed: int) -> list[Position]:
     return out
 
 
+@pytest.mark.parametrize("count", sizes(24, 240))
 @pytest.mark.parametrize("system", [Chess, Shogi, Xiangqi, Makruk], ids=lambda s: s.__name__)
-def test_lazy_transitions_are_the_eager_ones(system: Callable[[], RuleSystem]) -> None:
-    rules = system()
+def test_lazy_transitions_are_the_eager_ones(system: Callable[[], RuleSystem], count: int) -> None:
+    rules = made(system)
     checked = 0
-    for position in game_positions(rules, 60, SEED):
+    for position in game_positions(rules, count, SEED):
         plays = rules.legal_moves(position)
         found = rules._legal(position)
         assert len(plays) == len(found) == rules.count(position)
@@ -132,7 +150,7 @@ def test_lazy_transitions_are_the_eager_ones(system: Callable[[], RuleSystem]) -
             assert play.transition == transition_of(position, effect)
             assert position.apply(play.transition) == rules._child(position, effect, child)
             checked += 1
-    assert checked > 1000
+    assert checked > 20 * count
 
 
 def test_listing_makes_no_transition_until_one_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -186,3 +204,50 @@ def test_plays_are_values() -> None:
         Play(play.piece, play.destination, play.source, None, play.transition, play.move)
     with pytest.raises(TypeError, match="transition must be a Transition"):
         Play(play.piece, play.source, play.destination, None, "b1-c3", play.move)  # type: ignore[arg-type]
+
+
+# --- the walk against a reference without shortcuts -------------------------------------------
+def reference_plays(rules: RuleSystem, position: Position) -> list[tuple[int, Effect]]:
+    """The legal plays of ``position`` the slow way: (the move's id, the play's effect)."""
+    tables = rules._tables_for(position)
+    rules._calm = None  # no hint: the hooks test everything
+    prefix = rules._prepare(position, tables)
+    side = 0 if position.active == "first" else 1
+    codes = position._codes
+    found = []
+    for move in rules.ruleset.moves(position):
+        info = describe(rules, tables, move)
+        special = info.kind == SPECIAL or codes[info.destination] in rules._special_taken
+        if special:
+            effects = rules._effects(position, prefix, info)
+        else:
+            taken = codes[info.destination]
+            hand = ((rules._captured(taken, move.piece), 1),) if taken else ()
+            effects = [(None, (*prefix, (info.source, 0), (info.destination, info.placed)), hand)]
+        for effect in effects:
+            child = codes.copy()
+            for number, value in effect[1]:
+                child[number] = value
+            if rules._threatened(position, tables, child, side):
+                continue
+            if special and not rules._allowed(position, prefix, info, effect, child):
+                continue
+            found.append((id(move), effect))
+    return found
+
+
+@pytest.mark.parametrize("count", sizes(40, 600))
+@pytest.mark.parametrize("system", [Chess, Shogi, Xiangqi, Makruk], ids=lambda s: s.__name__)
+def test_walk_agrees_with_a_reference_without_shortcuts(system: Callable[[], RuleSystem], count: int) -> None:
+    rules = made(system)
+    plays = 0
+    for position in game_positions(rules, count, SEED + 1):
+        expected = reference_plays(rules, position)
+        listed = rules.legal_moves(position)
+        assert [(id(play.move), play.transition) for play in listed] == [
+            (key, transition_of(position, effect)) for key, effect in expected]
+        assert [(id(move), effect) for move, effect, _ in rules._legal(position)] == expected
+        assert rules.count(position) == len(expected)
+        assert bool(rules._walk(position, None, 1)) == bool(expected)
+        plays += len(expected)
+    assert plays > 20 * count
