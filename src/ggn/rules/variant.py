@@ -204,7 +204,7 @@ class VariantRules(RuleSystem):
         self._rank_squares = tuple(
             sorted(number for (_, rank), number in self._index.items() if rank == castling_rank(made, side))
             for side in (0, 1))
-        self._special_taken = frozenset((*self._rook_rights[0], *self._rook_rights[1]))
+        self._special_taken = frozenset((*self._rook_rights[0], *self._rook_rights[1], *self._castling_king))
 
     def _setup_double_steps(self) -> None:
         made, double = self.layout, self.variant.double_step
@@ -410,6 +410,10 @@ class VariantRules(RuleSystem):
         clear = prefix
         if taken in self._rook_rights[1 - side]:
             clear = (*clear, *self._rook_leaves(codes, 1 - side, destination))
+        elif taken and taken == self._castling_king[1 - side]:  # a castling king that is not royal, taken
+            rights = self._rook_rights[1 - side]
+            clear = (*clear, *((number, rights[codes[number]]) for number in self._rook_homes[1 - side]
+                               if codes[number] in rights))
         flags = self._flags.get(code, 0)
         if flags & _CASTLES:
             return [self._king_move(position, clear, info, hand)]

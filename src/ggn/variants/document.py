@@ -332,9 +332,10 @@ def build(variant: Variant) -> dict[str, Any]:
     """
     made = layout(variant)
     document: dict[str, Any] = {}
+    memo: dict[tuple[int, tuple[Movement, ...], Square], Destinations] = {}
     for side in (0, 1):
         for letter, mark in _pieces(made):
-            document[made.token(letter, side, mark)] = _sources(made, side, letter, mark)
+            document[made.token(letter, side, mark)] = _sources(made, side, letter, mark, memo)
     return document
 
 
@@ -354,7 +355,20 @@ class _Piece:
     side: int
 
 
-def _sources(made: Layout, side: int, letter: str, mark: Mark) -> dict[str, Destinations]:
+def _reached(memo: dict[tuple[int, tuple[Movement, ...], Square], Destinations], view: View, side: int,
+             movements: tuple[Movement, ...], square: Square) -> Destinations:
+    """The destinations of ``movements`` from ``square``, worked out once a document (pieces of
+    one type in several states, and promoted forms, share them), each time a copy."""
+    key = (side, movements, square)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = destinations(view, movements, square)
+    return {name: [{part: dict(squares) for part, squares in way.items()} for way in ways]
+            for name, ways in found.items()}
+
+
+def _sources(made: Layout, side: int, letter: str, mark: Mark,
+             memo: dict[tuple[int, tuple[Movement, ...], Square], Destinations]) -> dict[str, Destinations]:
     view = made.views[side]
     piece = _Piece(letter, mark, side)
     movements = made.movements(letter, side, mark)
@@ -369,7 +383,7 @@ def _sources(made: Layout, side: int, letter: str, mark: Mark) -> dict[str, Dest
             continue
         if mark == "castling" and not _on_castling_square(made, piece, square):
             continue
-        reached = destinations(view, movements, square)
+        reached = _reached(memo, view, side, movements, square)
         if allowed is not None:
             reached = {name: ways for name, ways in reached.items() if name in allowed}
         if takes:
