@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # built on first use: importing them here would slow down eve
     from ggn.rules._system import Play, RuleSystem
     from ggn.ruleset import Ruleset
     from ggn.variants.description import Variant
+    from ggn.variants.ini import Section
 
 __all__ = [
     "BUILTIN", "Catalogue", "Entry", "entry", "legacy_mapping", "legacy_names", "names", "rules", "start",
@@ -154,12 +155,9 @@ class Entry:
 
     def document(self) -> dict[str, Any]:
         """The game's complete GGN 1.0.0 document, as plain JSON-ready values (a new copy)."""
-        try:
-            module = _landing("ggn.variants.document")
-        except ImportError:  # transitional: until the document maker lands
-            return _LegacyEntry(self.name).document()
-        made: dict[str, Any] = module.build(self.variant)
-        return made
+        from ggn.variants.document import build  # noqa: PLC0415  (on first use: see the module's doc)
+
+        return build(self.variant)
 
     def to_feen(self, fen: str) -> str:
         """The FEEN of a position written in the game's Fairy-Stockfish FEN."""
@@ -226,12 +224,9 @@ class Entry:
 
 
 def _rule_system(variant: Variant) -> RuleSystem:
-    try:
-        module = _landing("ggn.rules.variant")
-    except ImportError:  # transitional: until the generic rule system lands
-        return _legacy_rules(variant.name)
-    made: RuleSystem = module.VariantRules(variant)
-    return made
+    from ggn.rules.variant import VariantRules  # noqa: PLC0415  (layer 5, made on first use)
+
+    return VariantRules(variant)
 
 
 def _mapping(name: str) -> GanMapping:
@@ -251,9 +246,9 @@ class Catalogue:
     ... [tinyhouse:crazyhouse]
     ... maxRank = 6
     ... startFen = rnbqkbnr/pppppppp/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1
-    ... ''', source="mine.ini")  # doctest: +SKIP
+    ... ''', source="mine.ini")
     ('tinyhouse',)
-    >>> catalogue.entry("tinyhouse").shape, "tinyhouse" in names()  # doctest: +SKIP
+    >>> catalogue.entry("tinyhouse").shape, "tinyhouse" in names()
     ((8, 6), False)
 
     A text is added whole or not at all: an error anywhere in it adds none of its variants.
@@ -265,7 +260,7 @@ class Catalogue:
 
     def __init__(self) -> None:
         self._added: dict[str, Entry] = {}
-        self._sections: dict[str, Any] = {}  # the added texts' sections, parents of later ones
+        self._sections: dict[str, Section] = {}  # the added texts' sections, parents of later ones
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -317,10 +312,8 @@ class Catalogue:
         (its movements read, its options checked) before any is added: an error is a
         :class:`~ggn.errors.VariantError` that names the source, the line and the option.
         """
-        try:
-            ini = _landing("ggn.variants.ini")
-        except ImportError:  # transitional: until the ini reader lands
-            raise GGNError("variants.ini text cannot be read yet") from None
+        from ggn.variants import ini  # noqa: PLC0415  (on first use: see the module's doc)
+
         expect(text, str, "text", "a str")
         expect(source, str, "source", "a str")
         with self._lock:
@@ -338,28 +331,22 @@ class _Builtins:
 
     __slots__ = ("entries", "sections")
 
-    entries: Mapping[str, Entry]
-    sections: Mapping[str, Any]
-
     def __init__(self) -> None:
-        try:
-            ini = _landing("ggn.variants.ini")
-            text = resources.files(__package__).joinpath("builtin.ini").read_text("utf-8")
-        except (ImportError, FileNotFoundError):  # transitional: until the ini reader lands
-            self.sections = MappingProxyType({})
-            self.entries = MappingProxyType({name: _LegacyEntry(name) for name in _LEGACY})
-            return
+        from ggn.variants import ini  # noqa: PLC0415
+
+        text = resources.files(__package__).joinpath("builtin.ini").read_text("utf-8")
         sections = ini.sections(text, source="builtin.ini")
-        self.sections = MappingProxyType({section.name: section for section in sections})
-        self.entries = MappingProxyType({
+        self.sections: Mapping[str, Section] = MappingProxyType({s.name: s for s in sections})
+        self.entries: Mapping[str, Entry] = MappingProxyType({
             name: Entry(name, BUILTIN, _resolver(name, self.sections)) for name in self.sections
         })
 
 
-def _resolver(name: str, sections: Mapping[str, Any]) -> Callable[[], Variant]:
+def _resolver(name: str, sections: Mapping[str, Section]) -> Callable[[], Variant]:
     def resolve() -> Variant:
-        made: Variant = _landing("ggn.variants.ini").resolve(name, sections)
-        return made
+        from ggn.variants import ini  # noqa: PLC0415
+
+        return ini.resolve(name, sections)
 
     return resolve
 
@@ -425,70 +412,3 @@ def legacy_mapping(name: str) -> GanMapping:
     if name.lower() not in _LEGACY:
         raise NotFoundError.unknown("built-in mapping", name, legacy_names())
     return _mapping(name.lower())
-
-
-# --- transitional: the four games' own modules, until the ini reader and the generic rule
-# system land; then every entry is made from its description.
-def _legacy_rules(name: str) -> RuleSystem:
-    from ggn.rules.chess import Chess  # noqa: PLC0415
-    from ggn.rules.makruk import Makruk  # noqa: PLC0415
-    from ggn.rules.shogi import Shogi  # noqa: PLC0415
-    from ggn.rules.xiangqi import Xiangqi  # noqa: PLC0415
-
-    systems: dict[str, Callable[[], RuleSystem]] = {
-        "chess": Chess, "shogi": Shogi, "xiangqi": Xiangqi, "makruk": Makruk,
-    }
-    if name not in systems:
-        raise GGNError(f"{name} has no rule system yet")
-    return systems[name]()
-
-
-class _LegacyEntry(Entry):
-    __slots__ = ()
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name, BUILTIN, self._no_variant)
-
-    def _no_variant(self) -> Variant:
-        raise GGNError(f"{self.name} has no description yet")
-
-    def _module(self) -> Any:
-        from ggn.games import chess, makruk, shogi, xiangqi  # noqa: PLC0415
-
-        return {"chess": chess, "shogi": shogi, "xiangqi": xiangqi, "makruk": makruk}[self.name]
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return {"chess": (8, 8), "shogi": (9, 9), "xiangqi": (9, 10), "makruk": (8, 8)}[self.name]
-
-    @property
-    def start(self) -> str:
-        start: str = self._module().START
-        return start
-
-    @property
-    def rules(self) -> RuleSystem:
-        made = self._rules
-        if made is None:
-            with self._lock:
-                made = self._rules
-                if made is None:
-                    made = self._rules = _legacy_rules(self.name)
-        return made
-
-    def document(self) -> dict[str, Any]:
-        if self.name not in _LEGACY:
-            raise GGNError(f"{self.name} has no document yet")
-        made: dict[str, Any] = self._module().document()
-        return made
-
-    def to_feen(self, fen: str) -> str:
-        module = self._module()
-        made: str = (module.from_sfen if self.name == "shogi" else module.from_fen)(fen)
-        return made
-
-
-def _landing(name: str) -> Any:
-    import importlib  # noqa: PLC0415
-
-    return importlib.import_module(name)
