@@ -174,8 +174,7 @@ def test_document_follows_the_conventions() -> None:
 def test_registry_and_start() -> None:
     assert "makruk" in games.names()
     assert games.start("makruk") == START
-    start = Position.from_feen(START)  # the registry's makruk, made from its description
-    assert sorted(map(str, games.ruleset("makruk").moves(start))) == sorted(map(str, ruleset().moves(start)))
+    assert games.ruleset("makruk") == ruleset()  # the registry's, made from its description
     assert Feen.parse(START).active == "first"
     moves = ruleset().moves(Position.from_feen(START))
     assert len(moves) == 23

@@ -200,8 +200,7 @@ def test_document_is_a_fresh_copy_and_the_ruleset_is_built_once() -> None:
     first["S:K^"].clear()
     assert document()["S:K^"]
     assert ruleset() is ruleset()
-    start = Position.from_feen(START)  # the registry's shogi, made from its description
-    assert sorted(map(str, games.ruleset("shogi").moves(start))) == sorted(map(str, ruleset().moves(start)))
+    assert games.ruleset("shogi") == ruleset()  # the registry's, made from its description
     assert games.start("shogi") == START
     assert "shogi" in games.names()
 

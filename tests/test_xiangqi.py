@@ -226,8 +226,7 @@ def test_document_follows_the_conventions() -> None:
 def test_registry_and_start() -> None:
     assert "xiangqi" in games.names()
     assert games.start("xiangqi") == START
-    start = Position.from_feen(START)  # the registry's xiangqi, made from its description
-    assert sorted(map(str, games.ruleset("xiangqi").moves(start))) == sorted(map(str, ruleset().moves(start)))
+    assert games.ruleset("xiangqi") == ruleset()  # the registry's, made from its description
     assert Feen.parse(START).active == "first"
     moves = our_moves(START)
     assert len(moves) == 44
