@@ -101,6 +101,11 @@ examples:
   ggn generate chess > chess.json  a complete GGN document of a game
   ggn convert old.json --mapping chess --effects effects.json > rules.json
   ggn perft chess 3                legal move paths of 3 plies: 8902
+  ggn variants                     the games: Fairy-Stockfish's variants, by name
+  ggn legal capablanca --notation uci  the legal moves of a game's start
+  ggn play chess e2e4 e7e5 --notation uci --to fen
+  ggn position shogi --fen FEN --to feen
+  ggn perft mygame 3 --ini my.ini  a variant of your own (variants.ini syntax)
   ggn demo                         a tour on an embedded example
 
 how arguments are read:
@@ -109,6 +114,10 @@ how arguments are read:
              what starts with {, [ or " (after any blanks), is blank, or is any
              other JSON value (true, 12, null); anything else is a path.
   RULES      (moves) a built-in game's name, else a FILE: ./chess is a file.
+  GAME       a game's name (ggn variants lists them); --ini FILE adds the file's
+             variants (Fairy-Stockfish's variants.ini syntax) for that command.
+  FEN        a position in Fairy-Stockfish's FEN of the game (--fen); FEEN is
+             GGN's own (an argument, or --feen).
   --mapping  a built-in mapping's name, else a FILE.
   numbers    whole numbers in a range each option's help gives.
   --effects  the file is written whole or not at all (a temporary file beside
