@@ -2,26 +2,27 @@
 
 Fairy-Stockfish writes a move as its source and destination squares (``e2e4``; ranks past 9
 as ``10``, ``b3b10``), followed by the promotion's piece letter in lowercase (``e7e8q``), ``+``
-for a shogi-style promotion (``b2h8+``) and ``-`` for a demotion; a drop is the piece's letter
+for a shogi-style promotion (``b2h8+``; declining one is the plain move, ``b2h8``) and ``-``
+for a demotion (a promoted piece turning back, kyoto shogi's); a drop is the piece's letter
 in uppercase, ``@`` and the square (``P@e4``). Castling is the king's move (``e1g1``), except in
 chess960 games, and where a plain king move could be read the same way, where it is the king
 onto its own rook (``e1h1``).
 
 :func:`write` names a :class:`~ggn.rules.Play` so; :func:`parse` finds the legal play a string
-names. Both need the :class:`~ggn.variants.description.Variant` for its FEN letters (a rule
-system made from one has it as ``variant``).
+names; :func:`moves` gives every legal play by its string. They need the
+:class:`~ggn.variants.description.Variant` for its FEN letters (a rule system made from one has
+it as ``variant``).
 
->>> from ggn.games import chess
->>> from ggn.rules import rule_system
->>> from ggn.variants.description import Castling, PieceType, Variant
->>> rules = rule_system("chess")
->>> position = rules.position(chess.from_fen("4k3/1P6/8/8/8/8/8/4K2R w K - 0 1"))
->>> variant = Variant("chess", 8, 8, tuple(PieceType(letter, ()) for letter in "pnbrqk"),
-...                   "4k3/8/8/8/8/8/8/4K3 w - - 0 1", castling=Castling())
->>> str(parse(rules, position, "b7b8n", variant=variant))
+>>> from ggn.variants import registry
+>>> from ggn.variants.fen import to_feen
+>>> rules = registry.rules("chess")
+>>> position = rules.position(to_feen(rules.variant, "4k3/1P6/8/8/8/8/8/4K2R w K - 0 1"))
+>>> str(parse(rules, position, "b7b8n"))
 'C:P b7-b8=C:N'
->>> sorted(write(variant, play, position=position) for play in rules.legal_moves(position))[:4]
-['b7b8b', 'b7b8n', 'b7b8q', 'b7b8r']
+>>> sorted(moves(rules, position))[:6]
+['b7b8b', 'b7b8n', 'b7b8q', 'b7b8r', 'e1d1', 'e1d2']
+>>> write(rules.variant, parse(rules, position, "e1g1"))
+'e1g1'
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from ggn.errors import GGNError, IllegalMoveError
 from ggn.feen import Feen
 from ggn.position import Position
 from ggn.qpi import Qpi
-from ggn.rules._system import Play, RuleSystem
+from ggn.rules import Play, RuleSystem
 from ggn.variants.description import Variant
 from ggn.variants.fen import _table
 
