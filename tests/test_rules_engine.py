@@ -27,7 +27,8 @@ import pytest
 import ggn.rules._records as records
 from ggn.errors import GGNError
 from ggn.games.chess import from_fen
-from ggn.position import Position
+from ggn.position import Position, code_of
+from ggn.qpi import Qpi
 from ggn.rules import Chess, Ending, Makruk, Outcome, Play, RuleSystem, Shogi, Xiangqi, perft
 from ggn.rules._records import SPECIAL, Effect, transition_of
 from ggn.rules._walk import describe
@@ -40,15 +41,22 @@ SEED = 20240909
 _HILL = frozenset((27, 28, 35, 36))  # d4, e4, d5, e5: square indices, a1 = 0
 
 
+# The codes of each side's king, with and without its castling right.
+_KINGS = (frozenset(code_of(Qpi.parse(text)) for text in ("C:K^", "C:+K^")),
+          frozenset(code_of(Qpi.parse(text)) for text in ("c:k^", "c:+k^")))
+
+
 class KingOfTheHill(Chess):
     """Chess, won at once by the player whose king reaches the centre."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._ends = True  # (chess itself, with no such end, turns the hook off)
+
     def _ended(self, position: Position) -> Outcome | None:
-        side = 1 if position.active == "first" else 0  # the player who just moved
-        king = self._king[side], self._castling_king[side]
-        for number in _HILL:
-            if position._codes[number] in king:
-                return Outcome(position.inactive, Ending.FLAG)
+        king = _KINGS[1 if position.active == "first" else 0]  # the player who just moved
+        if any(position._codes[number] in king for number in _HILL):
+            return Outcome(position.inactive, Ending.FLAG)
         return None
 
 
@@ -90,10 +98,14 @@ def test_ended_agrees_with_fairy_stockfish(fen: str, deepest: int) -> None:
         assert outcome is None or outcome.ending is not Ending.FLAG
 
 
+class Quiet(RuleSystem):
+    """A rule system with no hook of its own."""
+
+
 def test_ended_is_asked_only_when_overridden() -> None:
-    assert KingOfTheHill._ends
-    assert not Chess._ends
     assert not RuleSystem._ends
+    assert not Quiet._ends
+    assert KingOfTheHill._ends
     rules = KingOfTheHill()
     position = rules.position(from_fen("4k3/8/8/8/4K3/8/8/8 b - - 0 1"))
     rules._ends = False  # an instance whose game has no such end: the hook is not asked

@@ -15,16 +15,18 @@
    attacked, no piece is pinned at all;
 3. describes each pseudo-legal move once (:func:`describe`, a :class:`MoveInfo` kept per move
    object), asking the hooks ``_special``, ``_stand_in`` and ``_becomes``;
-4. when only counting a calm position, counts the plain moves of the pieces known not to be
-   pinned without looking further (:func:`count_unpinned`);
-5. tests every other move by its kind: a plain move of a piece not pinned is legal; a plain
-   move of a pinned piece must keep the line it blocks (:meth:`Scene.pinned_exposes`); any
-   other displacement is made on a scratch board and tested (:meth:`Scene.displacement_legal`);
-   a special move goes to the game's hooks, ``_effects`` for its plays and ``_allowed`` for
-   the game's own rules, each play tested after it is made (:meth:`Scene.special_plays`);
-6. hands each legal play on, in one of three forms: only counted; as ``(move, effect,
-   board after)`` for perft's inner nodes; or as a :class:`Play` whose transition is made when
-   first read (``legal_moves``).
+4. tests every move by its kind: a plain move of a piece not pinned is legal; a plain move
+   of a pinned piece must keep the line it blocks (:meth:`Scene.pinned_exposes`); any other
+   displacement is made on a scratch board and tested (:meth:`Scene.displacement_legal`); a
+   special move goes to the game's hooks, ``_effects`` for its plays and ``_allowed`` for the
+   game's own rules, each play tested after it is made (:meth:`Scene.special_plays`), unless
+   a stand-in (``_stand_in``) says its plays are legal exactly when its plain displacement is;
+5. hands the legal plays on in one of three forms, each with a loop of its own:
+   :func:`count_plays` only counts them (``count``, perft's last ply: in a calm position
+   :func:`count_unpinned` counts the plain moves of pieces not pinned without more);
+   :func:`find_plays` gives ``(move, effect, board after)`` (perft's inner nodes, or the
+   first few plays: does the player have one?); :func:`list_plays` makes each a
+   :class:`Play` whose transition is made when first read (``legal_moves``).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from ggn.rules._records import PLAIN, SPECIAL, TERMINAL, Change, Effect, MoveInf
 if TYPE_CHECKING:
     from ggn.rules._system import RuleSystem
 
-__all__ = ["Scene", "count_unpinned", "describe", "walk"]
+__all__ = ["Scene", "count_plays", "count_unpinned", "describe", "find_plays", "list_plays", "walk"]
 
 Found = tuple[Move, Effect, list[int]]
 """A legal play for perft's inner nodes: the move, its effect and the board codes after it."""
@@ -249,7 +251,9 @@ class Scene:
             child = base.copy()
             for number, value in changes:
                 child[number] = value
-            if moved:
+            if moved and self.lone:  # the one terminal piece moved (no drop can reach it)
+                exposed = self._lone_exposed(changes, child, terminal)
+            elif moved:
                 exposed = self.exposed(child, self._terminal_after(changes, child, terminal))
             elif self.through is not None and all(value * sign >= 0 for _, value in changes):
                 exposed = self._changes_expose(changes, child, source)
@@ -258,6 +262,17 @@ class Scene:
             if not exposed and rules._allowed(position, prefix, info, effect, child):
                 found.append((effect, child))
         return found
+
+    def _lone_exposed(self, changes: tuple[Change, ...], child: list[int], terminal: frozenset[int]) -> bool:
+        """After a play that moves the one terminal piece: whether it is attacked where it
+        stands now (as :meth:`_terminal_after` finds it, without the lists)."""
+        attacks, king = self.attacks, self.kings[0]
+        if child[king] in terminal and attacks[king](child):
+            return True
+        for number, value in changes:
+            if value in terminal and number != king and child[number] == value and attacks[number](child):
+                return True
+        return False
 
     def _terminal_after(self, changes: tuple[Change, ...], child: list[int],
                         terminal: frozenset[int]) -> list[int]:
@@ -418,38 +433,47 @@ def list_plays(scene: Scene, moves: list[Move], plays: list[Play]) -> None:
         append(play)
 
 
-def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: int,
-         plays: list[Play] | None = None) -> int:
-    """Find the legal plays of ``position``: append them to ``out`` as ``(move, effect, board
-    after)`` or to ``plays`` as :class:`Play` (unless both are None: only counted); return how
-    many (at most ``stop``, if given)."""
-    if rules._ends and rules._ended(position) is not None:
-        return 0
-    scene = Scene(rules, position)
-    moves = rules.ruleset.moves(position)
-    counting = out is None and plays is None
-    found = 0
-    if plays is not None and not stop and out is None:
-        before = len(plays)
-        list_plays(scene, moves, plays)
-        return len(plays) - before
-    if counting and not stop and scene.through is not None:
+def count_plays(scene: Scene, moves: list[Move]) -> int:
+    """Only counting (``count``, perft's last ply): the number of legal plays of ``moves``,
+    special moves that have a stand-in counted as their plain displacement."""
+    if scene.through is not None:
         found, rest = count_unpinned(scene, moves)
-        if not rest:  # most often, when counting: nothing left to test
+        if not rest:  # most often: nothing left to test
             return found
     else:
-        known, tables = scene.tables.info.get, scene.tables
-        rest = [known(id(move)) or describe(rules, tables, move) for move in moves]
+        known, tables, rules = scene.tables.info.get, scene.tables, scene.rules
+        found, rest = 0, [known(id(move)) or describe(rules, tables, move) for move in moves]
+    codes, special_taken = scene.codes, scene.rules._special_taken
+    calm, fragile, pinned = scene.through is not None, scene.fragile, scene.pinned
+    displacement_legal = scene.displacement_legal
+    for info in rest:
+        _, source, destination, _, _, placed, kind, plays = info  # the kind it counts as
+        if kind == SPECIAL or codes[destination] in special_taken:
+            found += len(scene.special_plays(info))
+        elif calm and kind == PLAIN and destination not in fragile and source in pinned:
+            if not scene.pinned_exposes(source, destination, placed):
+                found += plays
+        elif displacement_legal(source, destination, placed, kind):
+            found += plays
+    return found
+
+
+def find_plays(scene: Scene, moves: list[Move], out: list[Found] | None, stop: int) -> int:
+    """The legal plays of ``moves``: appended to ``out`` as ``(move, effect, board after)``
+    (perft's inner nodes) unless it is None; how many (at most ``stop``, if given)."""
+    rules, tables = scene.rules, scene.tables
+    known = tables.info.get
     limit = stop or 1 << 62
+    found = 0
+    counting = out is None
     codes, base, prefix = scene.codes, scene.base, scene.prefix
     special_taken = rules._special_taken
     fast = PLAIN if scene.through is not None else -1  # the kind that takes the fast path
     fragile, pinned, free, unpinned = scene.fragile, scene.pinned, scene.free, scene.unpinned
     captured = rules._captured
-    context = PlayContext(position, prefix, captured) if plays is not None else None
-    new = _new
-    for info in rest:
-        move, source, destination, _, kind, placed, tally, weight = info
+    for move in moves:
+        info = known(id(move)) or describe(rules, tables, move)
+        _, source, destination, _, kind, placed, tally, weight = info
         if counting:
             kind = tally
         if kind == SPECIAL or codes[destination] in special_taken:
@@ -457,14 +481,6 @@ def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: i
                 found += 1
                 if out is not None:
                     out.append((move, effect, child))
-                elif plays is not None:
-                    assert context is not None
-                    play: Play = _new(Play)
-                    play._move = move
-                    play._choice = effect[0]
-                    play._recipe = effect
-                    play._context = context
-                    plays.append(play)
                 if found >= limit:
                     return limit
             continue
@@ -485,13 +501,24 @@ def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: i
             taken = codes[destination]
             hand = ((captured(taken, move.piece), 1),) if taken else ()
             out.append((move, (None, (*prefix, (source, 0), (destination, placed)), hand), child))
-        elif plays is not None:
-            play = new(Play)
-            play._move = move
-            play._choice = None
-            play._recipe = info
-            play._context = context
-            plays.append(play)
         if found >= limit:
             return limit
     return found
+
+
+def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: int,
+         plays: list[Play] | None = None) -> int:
+    """Find the legal plays of ``position``: append them to ``out`` as ``(move, effect, board
+    after)`` or to ``plays`` as :class:`Play` (unless both are None: only counted); return how
+    many (at most ``stop``, if given; ``plays`` takes them all)."""
+    if rules._ends and rules._ended(position) is not None:
+        return 0
+    scene = Scene(rules, position)
+    moves = rules.ruleset.moves(position)
+    if plays is not None:
+        before = len(plays)
+        list_plays(scene, moves, plays)
+        return len(plays) - before
+    if out is None and not stop:
+        return count_plays(scene, moves)
+    return find_plays(scene, moves, out, stop)
