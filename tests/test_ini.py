@@ -18,7 +18,8 @@ from itertools import count
 import pytest
 
 from ggn.errors import GGNError, NotFoundError, VariantError
-from ggn.variants import ini
+from ggn.variants import fen as fens
+from ggn.variants import ini, registry, uci
 from ggn.variants.betza import PREDEFINED
 from ggn.variants.description import Variant
 from ggn.variants.pieces import View, destinations
@@ -377,6 +378,25 @@ def test_the_castling_king_file_is_where_the_start_puts_it() -> None:
            "RNBQBKCNAR w KQkq - 0 1\nchancellor = c\narchbishop = a\ncastlingKingsideFile = i\n"
     castling = _load(text)["kingf"].castling
     assert castling is not None and castling.king_file == 5
+
+
+def test_the_castling_rooks_are_the_first_met_from_the_edge() -> None:
+    # Fairy-Stockfish looks for each castling rook from its file toward the king: gustav3's
+    # rooks stand inside its amazons (b1 and i1), omicron's on c2 and j2 beside its holes. With
+    # the corners kept instead, those rooks had no move along their files.
+    text = "[inner:chess]\nmaxFile = 10\namazon = a\ncastlingKingsideFile = h\ncastlingQueensideFile = d\n" \
+           "startFen = arnbqkbnra/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/ARNBQKBNRA w KQkq - 0 1\n"
+    castling = _load(text)["inner"].castling
+    assert castling is not None and castling.rook_files == (8, 1)
+    corner = _load("[corner:chess]\n")["corner"].castling
+    assert corner is not None and corner.rook_files == (None, 0)
+    pyffish = pytest.importorskip("pyffish")
+    fen = "arnbqkbnra/*ppppppp1*/*8*/*8*/*8*/*3P4*/*PPP1PPPP*/ARN1QKBNRA b KQkq - 0 2"
+    assert {"i8i7", "i8i6"} <= set(pyffish.legal_moves("gustav3", fen, []))
+    rules = registry.rules("gustav3")
+    position = rules.position(fens.to_feen(registry.variant("gustav3"), fen))
+    assert {uci.write(registry.variant("gustav3"), play) for play in rules.legal_moves(position)} == set(
+        pyffish.legal_moves("gustav3", fen, []))
 
 
 def test_double_steps_and_en_passant() -> None:

@@ -1038,15 +1038,28 @@ class _Maker:
         for field in ("castlingKingsideFile", "castlingQueensideFile", "castlingKingFile"):
             if values[field] > self.files:
                 raise self.error(field, f"the board has {self.files} files")
-        # Fairy-Stockfish looks for the rook from these files toward the king: the default (the
-        # last file of its largest board) is the description's None, the last file.
-        kingside = values["castlingRookKingsideFile"] - 1
-        queenside = values["castlingRookQueensideFile"] - 1
+        # Fairy-Stockfish looks for the rook from these files toward the king (the default: the
+        # last file of its largest board, the description's None when no rook stands nearer).
+        king_file = self.king_file(king, rank)
+        edge = min(values["castlingRookKingsideFile"], self.files) - 1
+        kingside = self.rook_file(rooks[0], rank, edge, king_file)
+        queenside = self.rook_file(rooks[0], rank, values["castlingRookQueensideFile"] - 1, king_file)
         return Castling(
-            king, rooks[0], rank, self.king_file(king, rank), values["castlingKingsideFile"] - 1,
+            king, rooks[0], rank, king_file, values["castlingKingsideFile"] - 1,
             values["castlingQueensideFile"] - 1,
             (None if kingside >= self.files - 1 else kingside, queenside),
         )
+
+    def rook_file(self, rooks: frozenset[str], rank: int, edge: int, king_file: int) -> int:
+        """A castling rook's file, as Fairy-Stockfish finds it in the start position: the first
+        castling rook of the first player met going from ``edge`` toward the king (gustav3's
+        rooks stand inside its amazons), else ``edge`` itself."""
+        step = 1 if edge < king_file else -1
+        for file in range(edge, king_file, step):
+            piece = self.start_pieces.get((file, rank))
+            if piece is not None and piece.isupper() and piece.lower() in rooks:
+                return file
+        return edge
 
     def king_file(self, king: str, rank: int) -> int:
         """The castling king's file, as Fairy-Stockfish finds it in the start position: on
