@@ -87,7 +87,9 @@ class VariantRules(RuleSystem):
 
     name: ClassVar[str] = "variant"
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, *, ruleset: Ruleset | None = None) -> None:
+        """``ruleset``: the variant's GGN document (:func:`~ggn.variants.document.build`'s),
+        when the caller has it already (a game's module keeps one); else it is made here."""
         expect(variant, Variant, "variant", "a Variant")
         if variant.ends.extinction_pseudo_royal:
             raise GGNError(f"{variant.name}: pseudo-royal extinction pieces (extinctionPseudoRoyal) are a "
@@ -96,8 +98,10 @@ class VariantRules(RuleSystem):
 
         self.variant = variant
         self.layout = made = layout(variant)
-        super().__init__(Ruleset.from_value(build(variant)), to_feen(variant, variant.start),
-                         (variant.files, variant.ranks))
+        if ruleset is None:
+            ruleset = Ruleset.from_value(build(variant))
+        expect(ruleset, Ruleset, "ruleset", "a Ruleset or None")
+        super().__init__(ruleset, to_feen(variant, variant.start), (variant.files, variant.ranks))
         self.name = variant.name  # type: ignore[misc]  # each instance names its variant
         geometry = Geometry((variant.files, variant.ranks))
         self._index = {square: geometry.index[Cell(square)] for square in made.squares}
@@ -183,14 +187,14 @@ class VariantRules(RuleSystem):
     def _setup_castling(self) -> None:
         made, castling = self.layout, self.variant.castling
         self._castling_king: tuple[int, int] = (0, 0)
-        self._plain_king: tuple[int, int] = (0, 0)
+        self._king: tuple[int, int] = (0, 0)
         self._rook_rights: tuple[dict[int, int], dict[int, int]] = ({}, {})
         self._special_taken = frozenset()
         if castling is None or castling.king not in made.types:
             return
         self._castling_king = (self._code(castling.king, 0, "castling"),
                                self._code(castling.king, 1, "castling"))
-        self._plain_king = (self._code(castling.king, 0), self._code(castling.king, 1))
+        self._king = (self._code(castling.king, 0), self._code(castling.king, 1))
         for side in (0, 1):
             self._flag(self._castling_king[side], _CASTLES)
             for letter in castling.rooks & made.types.keys():
@@ -307,7 +311,7 @@ class VariantRules(RuleSystem):
         flags = self._flags.get(code, 0)
         side = 0 if code > 0 else 1
         if flags & _CASTLES:
-            return None if self._castling_rook(move) is not None else (self._plain_king[side], 1)
+            return None if self._castling_rook(move) is not None else (self._king[side], 1)
         if flags & _ROOK:
             return self._rook_rights[side][code], 1
         if flags & _TAKES and self._victims(move):
@@ -411,9 +415,9 @@ class VariantRules(RuleSystem):
         if taken in self._rook_rights[1 - side]:
             clear = (*clear, *self._rook_leaves(codes, 1 - side, destination))
         elif taken and taken == self._castling_king[1 - side]:  # a castling king that is not royal, taken
-            rights = self._rook_rights[1 - side]
-            clear = (*clear, *((number, rights[codes[number]]) for number in self._rook_homes[1 - side]
-                               if codes[number] in rights))
+            theirs = self._rook_rights[1 - side]
+            clear = (*clear, *((number, theirs[codes[number]]) for number in self._rook_homes[1 - side]
+                               if codes[number] in theirs))
         flags = self._flags.get(code, 0)
         if flags & _CASTLES:
             return [self._king_move(position, clear, info, hand)]
@@ -498,7 +502,7 @@ class VariantRules(RuleSystem):
         if any(codes[number] in rights for number in self._rank_squares[side] if number != square):
             return ()
         king = self._castling_king[side]
-        return tuple((number, self._plain_king[side]) for number, code in enumerate(codes) if code == king)
+        return tuple((number, self._king[side]) for number, code in enumerate(codes) if code == king)
 
     def _king_move(self, position: Position, clear: tuple[Change, ...], info: MoveInfo,
                    hand: HandChange) -> Effect:
@@ -507,7 +511,7 @@ class VariantRules(RuleSystem):
         move, source, destination = info.move, info.source, info.destination
         codes = position._codes
         side = 0 if info.code > 0 else 1
-        king, rights = self._plain_king[side], self._rook_rights[side]
+        king, rights = self._king[side], self._rook_rights[side]
         lost = tuple((number, rights[codes[number]]) for number in self._rook_homes[side]
                      if codes[number] in rights)
         rooks = self._castling_rook(move)

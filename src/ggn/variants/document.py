@@ -378,8 +378,9 @@ def _sources(made: Layout, side: int, letter: str, mark: Mark,
     flying = _flying(made, letter)
     takes = _takes_en_passant(made, letter, mark)
     found: dict[str, Destinations] = {}
-    for square in sorted(made.stands(letter, side, mark), key=lambda s: (s[1], s[0])):
-        if square not in view.names:
+    stands = made.stands(letter, side, mark)
+    for square in view.names:  # in the board's order: a1, b1, ..., a2, ...
+        if square not in stands:
             continue
         if mark == "castling" and not _on_castling_square(made, piece, square):
             continue
@@ -410,7 +411,11 @@ def _flying(made: Layout, letter: str) -> Movement | None:
     piece to be taken."""
     if not made.variant.flying_general or letter != made.royal:
         return None
-    return Movement(_ORTHOGONAL, last=None, mode="capture", target=made.template(letter, enemy=True))
+    # Only onto squares the other royal piece may stand on (its region, seen from this side).
+    mobility = made.mobility(letter)
+    within = None if mobility is None else _turn(made.files, made.ranks, mobility)
+    return Movement(_ORTHOGONAL, last=None, mode="capture", target=made.template(letter, enemy=True),
+                    within=within)
 
 
 def _drops(made: Layout, side: int, letter: str) -> Destinations:
