@@ -33,7 +33,8 @@ Key = tuple[str, str, str]
 
 
 def to_feen(game: str, fen: str) -> str:
-    """Our FEEN of a pyffish FEN (a promoted met is marked ``~`` by pyffish)."""
+    """Our FEEN of a pyffish FEN (pyffish, asked to, marks a promoted met ``~``: a met like any
+    other for the rules, and in FEEN)."""
     return xiangqi.from_fen(fen) if game == "xiangqi" else makruk.from_fen(fen)
 
 
@@ -177,8 +178,8 @@ def _xiangqi_board(fen: str) -> tuple[dict[str, str], str]:
 
 
 def _makruk_board(fen: str) -> tuple[dict[str, str], str]:
-    """python-chess's reading of the placement (the met as a queen, the khon as a bishop, a
-    promoted met marked '~'), and the side to move pyffish wrote."""
+    """python-chess's reading of the placement (the met as a queen, the khon as a bishop; a met
+    marked '~', promoted from a bia, is a met), and the side to move pyffish wrote."""
     chess = pytest.importorskip("chess")
     placement, turn = fen.split(" ")[:2]
     board = chess.BaseBoard(placement.translate(str.maketrans("msMS", "qbQB")))
@@ -187,7 +188,7 @@ def _makruk_board(fen: str) -> tuple[dict[str, str], str]:
     for square, piece in board.piece_map().items():
         token = letters[piece.symbol().lower()]
         token = token.upper() if piece.color == chess.WHITE else token
-        squares[chess.square_name(square)] = ("+" if board.promoted & (1 << square) else "") + token
+        squares[chess.square_name(square)] = token
     return squares, "first" if turn == "w" else "second"
 
 
@@ -201,7 +202,7 @@ def test_from_fen_is_the_engines_board(game: str) -> None:
         assert {str(cell): str(piece.pin) for cell, piece in position} == squares, fen
         assert position.active == active, fen
         seen[active] += 1
-        seen["promoted"] += any(token.startswith("+") for token in squares.values())
+        seen["promoted"] += "~" in fen
         seen["pieces"] += len(squares)
     assert min(seen["first"], seen["second"]) >= 100, seen
     assert seen["pieces"] >= 300 * 12, seen

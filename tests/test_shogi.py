@@ -90,12 +90,16 @@ def test_document_validates_and_round_trips() -> None:
 
 def test_document_pieces_and_sources() -> None:
     value = document()
-    first = ["K^", "R", "B", "G", "S", "N", "L", "P", "+R", "+B", "+S", "+N", "+L", "+P"]
+    # The horse (H) and the dragon (D) are Fairy-Stockfish's types the promoted bishop and rook
+    # move as; its FEN may place them as pieces of their own, so the document has them too.
+    first = ["K^", "R", "B", "G", "S", "N", "L", "P", "H", "D", "+R", "+B", "+S", "+N", "+L", "+P"]
     assert list(value) == [f"S:{pin}" for pin in first] + [f"s:{pin.lower()}" for pin in first]
     # Pieces in hand are dropped; the king and the promoted pieces never are.
     for pin in first:
-        assert ("*" in value[f"S:{pin}"]) == (pin in "RBGSNLP")
-        assert ("*" in value[f"s:{pin.lower()}"]) == (pin in "RBGSNLP")
+        assert ("*" in value[f"S:{pin}"]) == (pin in "RBGSNLPHD")
+        assert ("*" in value[f"s:{pin.lower()}"]) == (pin in "RBGSNLPHD")
+    assert value["S:+B"] == {square: ways for square, ways in value["S:H"].items() if square != "*"}
+    assert value["s:+r"] == {square: ways for square, ways in value["s:d"].items() if square != "*"}
     # Where each piece may stand (81 squares and, for the droppable ones, the hand).
     sizes = {"S:K^": 81, "S:R": 82, "S:G": 82, "S:N": 64, "S:L": 73, "S:P": 73, "S:+P": 81}
     assert {piece: len(value[piece]) for piece in sizes} == sizes

@@ -1,11 +1,15 @@
-"""Standard chess as a GGN 1.0.0 document, made from a few direction tables.
+"""Standard chess, described as data: :data:`VARIANT`, its GGN 1.0.0 document and its FEN reader.
+
+The description is a :class:`~ggn.variants.description.Variant` (Fairy-Stockfish's chess: its
+pieces in Betza, promotion on the last rank, castling, double steps); the document is made from
+it by :func:`ggn.variants.document.build`, and :class:`ggn.rules.variant.VariantRules` plays it.
 
 States, as in the GGN and LCN texts' own examples: ``+`` on a king or a rook that keeps a
 castling right (``C:+K^``, ``C:+R``), ``-`` on a pawn that has just made a double step and
 may be taken en passant (``c:-p``), ``^`` on kings. The second side's pieces keep the
 lowercase style letter (``c:k^``, ``c:+r``).
 
-What GGN cannot say is left to a rule system: check (castling out of, through or into
+What GGN cannot say is left to the rule system: check (castling out of, through or into
 check included), the choice of promotion piece, and the state changes a move makes (a
 king or rook losing ``+``, a pawn gaining or losing ``-``).
 
@@ -26,57 +30,39 @@ from typing import Any, Final
 
 from ggn.errors import NotationError
 from ggn.ruleset import Ruleset
-from ggn.variants.pieces import Game, Movement, Piece, Vector, build, ranks, squares
+from ggn.variants.betza import PREDEFINED, parse
+from ggn.variants.description import Castling, DoubleStep, PieceType, Promotion, Variant
+from ggn.variants.document import build
+from ggn.variants.pieces import ranks
 
-__all__ = ["GAME", "START", "document", "from_fen", "ruleset"]
+__all__ = ["START", "VARIANT", "document", "from_fen", "ruleset"]
 
 START: Final = "+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c"
 """The start position in FEEN: both kings and all four rooks keep their castling rights."""
 
-ORTHOGONAL: Final[tuple[Vector, ...]] = ((0, 1), (1, 0), (0, -1), (-1, 0))
-DIAGONAL: Final[tuple[Vector, ...]] = ((1, 1), (1, -1), (-1, -1), (-1, 1))
-KNIGHT: Final[tuple[Vector, ...]] = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
-_KING = Movement(ORTHOGONAL + DIAGONAL)
-_ROOK = Movement(ORTHOGONAL, last=None)
-_BISHOP = Movement(DIAGONAL, last=None)
-_KNIGHT = Movement(KNIGHT)
-# Castling, as the king's move: two squares toward a rook that keeps its right, every square
-# between them empty. The rook's own move is the rule system's business.
-_CASTLING = (
-    Movement(((1, 0),), first=2, last=2, mode="move", also=(((3, 0), "+R"),)),
-    Movement(((-1, 0),), first=2, last=2, mode="move", also=(((-3, 0), "empty"), ((-4, 0), "+R"))),
-)
-_PAWN = (
-    Movement(((0, 1),), mode="move"),
-    Movement(((0, 1),), first=2, last=2, mode="move", sources=ranks(8, 2)),
-    Movement(((-1, 1), (1, 1)), mode="capture"),
-    # En passant: onto the empty square behind an enemy pawn that has just made a double step.
-    *(Movement(((file, 1),), mode="move", sources=ranks(8, 5), also=(((file, 0), "-p"),))
-      for file in (-1, 1)),
-)
-_PAWN_SQUARES = ranks(8, 2, 3, 4, 5, 6, 7)
+def _piece(letter: str, name: str) -> PieceType:
+    return PieceType(letter, parse(PREDEFINED[name]), betza=PREDEFINED[name], name=name)
 
-GAME: Final = Game(
-    "chess", files=8, ranks=8, style="C", start=START,
-    pieces=(
-        Piece("K^", (_KING,)),
-        Piece("+K^", (_KING, *_CASTLING), stands=squares("e1")),
-        Piece("Q", (_ROOK, _BISHOP)),
-        Piece("R", (_ROOK,)),
-        Piece("+R", (_ROOK,), stands=squares("a1", "h1")),
-        Piece("B", (_BISHOP,)),
-        Piece("N", (_KNIGHT,)),
-        Piece("P", _PAWN, stands=_PAWN_SQUARES),
-        Piece("-P", _PAWN, stands=_PAWN_SQUARES),
-    ),
+
+VARIANT: Final = Variant(
+    "chess", 8, 8,
+    (_piece("k", "king"), _piece("q", "queen"), _piece("r", "rook"), _piece("b", "bishop"),
+     _piece("n", "knight"), _piece("p", "pawn")),
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    style="C",
+    # Regions in the board's frame, one a side: the first player's, then the second's.
+    promotion=Promotion((ranks(8, 8), ranks(8, 1))),
+    castling=Castling(),
+    double_step=DoubleStep((ranks(8, 2), ranks(8, 7))),
+    description="Standard chess.",
 )
-"""The description the document is made from."""
+"""The description of chess (Fairy-Stockfish's, as its ``[chess]`` of ``variants.ini`` reads)."""
 
 
 def document() -> dict[str, Any]:
     """The complete GGN 1.0.0 document of chess, as plain JSON-ready values (a new copy)."""
-    return build(GAME)
+    return build(VARIANT)
 
 
 @cache

@@ -1,16 +1,21 @@
-"""Makruk (Thai chess) as a GGN 1.0.0 document, made from a few movement descriptions.
+"""Makruk (Thai chess), described as data: :data:`VARIANT`, its GGN 1.0.0 document and its FEN
+reader.
+
+The description is a :class:`~ggn.variants.description.Variant` (Fairy-Stockfish's makruk: its
+pieces in Betza, the bia's promotion to a met on its sixth rank); the document is made from it
+by :func:`ggn.variants.document.build`, and :class:`ggn.rules.variant.VariantRules` plays it.
 
 Board: 8 x 8, white (the first player, style ``M``) on ranks 1 to 3, black (``m``) on ranks
-6 to 8; the second side's frame is the first's mirrored. Pieces: ``K^`` king (the terminal
+6 to 8; the second side's frame is the first's turned. Pieces: ``K^`` king (the terminal
 piece; one step any way), ``M`` met (one diagonal step), ``S`` khon (one step diagonally or
 straight forward), ``N`` horse (the knight's leap), ``R`` boat (the rook), ``P`` bia (a pawn:
-one step forward onto an empty square, captures one step diagonally forward), and ``+M``, a
-promoted met: a bia that has reached its sixth rank, moving as a met. No castling and no
-double step, so no other state.
+one step forward onto an empty square, captures one step diagonally forward). A bia reaching
+its sixth rank becomes a met, always: a met like any other (``M``), as Fairy-Stockfish's FEN
+writes it. No castling and no double step, so no state.
 
-The bia stands on its third to fifth ranks: the document lists its step onto the sixth, and
-the rule system turns it there into ``+M`` (promotion is compulsory). Check, the end of the
-game and the counting rules are the rule system's as well.
+The bia does not stand on its sixth to eighth ranks: the document lists its step onto the
+sixth, and the rule system turns it there into a met. Check, the end of the game (no legal
+move: a loss in check, else a draw) are the rule system's; the counting rules are not covered.
 
 >>> from ggn.position import Position
 >>> len(ruleset().moves(Position.from_feen(START)))
@@ -32,45 +37,37 @@ from typing import Any, Final
 from ggn.errors import NotationError
 from ggn.games._fen import fields, rows, turn_error
 from ggn.ruleset import Ruleset
-from ggn.variants.pieces import Game, Movement, Piece, Vector, build, ranks
+from ggn.variants.betza import PREDEFINED, parse
+from ggn.variants.description import PieceType, Promotion, Variant
+from ggn.variants.document import build
+from ggn.variants.pieces import ranks
 
-__all__ = ["GAME", "START", "document", "from_fen", "ruleset"]
+__all__ = ["START", "VARIANT", "document", "from_fen", "ruleset"]
 
 START: Final = "rnsmk^snr/8/pppppppp/8/8/PPPPPPPP/8/RNSK^MSNR / M/m"
 """The start position in FEEN (the white king on d1, the black one on e8)."""
 
-ORTHOGONAL: Final[tuple[Vector, ...]] = ((0, 1), (1, 0), (0, -1), (-1, 0))
-DIAGONAL: Final[tuple[Vector, ...]] = ((1, 1), (1, -1), (-1, -1), (-1, 1))
-KNIGHT: Final[tuple[Vector, ...]] = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
-_KING = Movement(ORTHOGONAL + DIAGONAL)
-_MET = Movement(DIAGONAL)
-_KHON = Movement(((0, 1), *DIAGONAL))
-_HORSE = Movement(KNIGHT)
-_BOAT = Movement(ORTHOGONAL, last=None)
-_BIA = (
-    Movement(((0, 1),), mode="move"),
-    Movement(((-1, 1), (1, 1)), mode="capture"),
-)
+def _piece(letter: str, name: str) -> PieceType:
+    return PieceType(letter, parse(PREDEFINED[name]), betza=PREDEFINED[name], name=name)
 
-GAME: Final = Game(
-    "makruk", files=8, ranks=8, style="M", start=START,
-    pieces=(
-        Piece("K^", (_KING,)),
-        Piece("M", (_MET,)),
-        Piece("S", (_KHON,)),
-        Piece("N", (_HORSE,)),
-        Piece("R", (_BOAT,)),
-        Piece("P", _BIA, stands=ranks(8, 3, 4, 5)),
-        Piece("+M", (_MET,)),
-    ),
+
+VARIANT: Final = Variant(
+    "makruk", 8, 8,
+    (_piece("k", "king"), _piece("m", "fers"), _piece("s", "silver"), _piece("n", "knight"),
+     _piece("r", "rook"), _piece("p", "pawn")),
+    "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
+    style="M",
+    # The bia's zone in the board's frame, one a side: its sixth rank on.
+    promotion=Promotion((ranks(8, 6, 7, 8), ranks(8, 1, 2, 3)), choices=(("m",), ("m",))),
+    description="Makruk (Thai chess); the counting rules aside.",
 )
-"""The description the document is made from."""
+"""The description of makruk (Fairy-Stockfish's, as its ``[makruk]`` of ``variants.ini`` reads)."""
 
 
 def document() -> dict[str, Any]:
     """The complete GGN 1.0.0 document of makruk, as plain JSON-ready values (a new copy)."""
-    return build(GAME)
+    return build(VARIANT)
 
 
 @cache
@@ -80,24 +77,20 @@ def ruleset() -> Ruleset:
 
 
 # --- FEN -----------------------------------------------------------------------------------
-# Fairy-Stockfish's letters: k king, m met, s khon, n horse, r boat, p bia; a promoted met
-# may carry a "~" (M~), and FEN without it cannot tell a promoted met from a met.
+# Fairy-Stockfish's letters: k king, m met, s khon, n horse, r boat, p bia. A met promoted from a
+# bia is a met like any other; a "~" after it (M~, as some writers mark one) is read and dropped.
 _FEN_RANK = re.compile(r"(?:[1-8]|[kmsnrpKMSNRP]~?)+")
 _FEN_TOKEN = re.compile(r"[1-8]|[kmsnrpKMSNRP]~?")
 
 
-def from_fen(fen: str, promoted: frozenset[str] = frozenset()) -> str:
+def from_fen(fen: str) -> str:
     """The FEEN of a makruk FEN as Fairy-Stockfish writes it: its placement and side to move
     (``w`` or ``b``); the fields after those two (castling, en passant, counting) are not needed.
-
-    A met marked ``~`` or standing on one of the ``promoted`` squares is a promoted met ``+M``.
 
     >>> from_fen("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1") == START
     True
     >>> from_fen("4k3/8/3M~4/8/8/8/8/3K4 b - - 0 30")
-    '4k^3/8/3+M4/8/8/8/8/3K^4 / m/M'
-    >>> from_fen("4k3/8/3M4/8/8/8/8/3KM3 w", promoted=frozenset({"d6"}))
-    '4k^3/8/3+M4/8/8/8/8/3K^M3 / M/m'
+    '4k^3/8/3M4/8/8/8/8/3K^4 / m/M'
     >>> from_fen("4k3/8/8/8/8/8/8/3K3 w")
     Traceback (most recent call last):
       ...
@@ -116,13 +109,9 @@ def from_fen(fen: str, promoted: frozenset[str] = frozenset()) -> str:
                 file += int(token)
                 continue
             letter = token[0]
-            square = f"{'abcdefgh'[min(file, 7)]}{rank}"
-            if letter in "Mm" and (token.endswith("~") or square in promoted):
-                piece = "+" + letter
-            elif token.endswith("~"):
+            if token.endswith("~") and letter not in "Mm":
                 raise NotationError("FEN", fen, f"only a met is promoted in makruk, not {letter!r}", *span)
-            else:
-                piece = letter + ("^" if letter in "Kk" else "")
+            piece = letter + ("^" if letter in "Kk" else "")
             text, gap = text + (str(gap) if gap else "") + piece, 0
             file += 1
         if file != 8:

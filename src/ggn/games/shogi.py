@@ -1,12 +1,20 @@
-"""Shogi as a GGN 1.0.0 document, made from the shared piece description.
+"""Shogi, described as data: :data:`VARIANT`, its GGN 1.0.0 document and its SFEN reader.
+
+The description is a :class:`~ggn.variants.description.Variant` (Fairy-Stockfish's shogi: its
+pieces in Betza, the promotion zone and promoted forms, drops with captured pieces to hand, the
+no-doubled pawn, the pawn-drop mate, no piece left where it could never move again); the
+document is made from it by :func:`ggn.variants.document.build`, and
+:class:`ggn.rules.variant.VariantRules` plays it.
 
 Conventions: styles ``S/s``, the first player (sente, moving first) writes its pieces in
 uppercase and starts on ranks 1 to 3; the second side's frame is the first's rotated. The
 king ``K^`` is the terminal piece; the promoted pieces are ``+R`` (dragon), ``+B`` (horse),
-and ``+S``, ``+N``, ``+L``, ``+P``, which move as a gold. No other state is used. A captured
-piece goes unchanged into the capturer's hand; the rule system then turns it into the
-capturer's unpromoted piece, so a hand holds ``S:P``, ``S:R``, ... (``P``, ``R`` in FEEN) for
-the first player and ``s:p``, ``s:r``, ... for the second. A drop is a move from ``*``.
+and ``+S``, ``+N``, ``+L``, ``+P``, which move as a gold. The dragon and the horse are piece
+types of their own too (``D``, ``H``: Fairy-Stockfish's ``d`` and ``h``, which its FEN may
+place), which the promoted rook and bishop move as. A captured piece goes into the
+capturer's hand demoted and turned to the capturer's side, so a hand holds ``S:P``, ``S:R``,
+... (``P``, ``R`` in FEEN) for the first player and ``s:p``, ``s:r``, ... for the second. A
+drop is a move from ``*``.
 
 The document says: drops only onto empty squares; no pawn drop on a file that holds the
 dropper's own unpromoted pawn (a ``deny`` listing that pawn on every other square of the
@@ -33,52 +41,43 @@ from typing import Any, Final
 
 from ggn.errors import NotationError
 from ggn.ruleset import Ruleset
-from ggn.variants.pieces import Drop, Game, Movement, Piece, Vector, build, ranks
+from ggn.variants.betza import PREDEFINED, parse
+from ggn.variants.description import Drops, Ends, PieceType, Promotion, Variant
+from ggn.variants.document import build
+from ggn.variants.pieces import ranks
 
-__all__ = ["GAME", "START", "document", "from_sfen", "ruleset"]
+__all__ = ["START", "VARIANT", "document", "from_sfen", "ruleset"]
 
 START: Final = "lnsgk^gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK^GSNL / S/s"
 """The start position in FEEN, both hands empty, the first player (sente) to move."""
 
-ORTHOGONAL: Final[tuple[Vector, ...]] = ((0, 1), (1, 0), (0, -1), (-1, 0))
-DIAGONAL: Final[tuple[Vector, ...]] = ((1, 1), (1, -1), (-1, -1), (-1, 1))
-GOLD: Final[tuple[Vector, ...]] = ((-1, 1), (0, 1), (1, 1), (-1, 0), (1, 0), (0, -1))
-SILVER: Final[tuple[Vector, ...]] = ((-1, 1), (0, 1), (1, 1), (-1, -1), (1, -1))
-KNIGHT: Final[tuple[Vector, ...]] = ((-1, 2), (1, 2))
 
-_GOLD = Movement(GOLD)
-_ROOK = Movement(ORTHOGONAL, last=None)
-_BISHOP = Movement(DIAGONAL, last=None)
-# Where a piece that only goes forward can still move from: not the last rank (pawn, lance),
-# not the last two (knight). It is dropped only there too.
-_UP_TO_8 = ranks(9, *range(1, 9))
-_UP_TO_7 = ranks(9, *range(1, 8))
+def _piece(letter: str, name: str) -> PieceType:
+    return PieceType(letter, parse(PREDEFINED[name]), betza=PREDEFINED[name], name=name)
 
-GAME: Final = Game(
-    "shogi", files=9, ranks=9, style="S", start=START, frame="rotate",
-    pieces=(
-        Piece("K^", (Movement(ORTHOGONAL + DIAGONAL),)),
-        Piece("R", (_ROOK,), drop=Drop()),
-        Piece("B", (_BISHOP,), drop=Drop()),
-        Piece("G", (_GOLD,), drop=Drop()),
-        Piece("S", (Movement(SILVER),), drop=Drop()),
-        Piece("N", (Movement(KNIGHT),), stands=_UP_TO_7, drop=Drop()),
-        Piece("L", (Movement(((0, 1),), last=None),), stands=_UP_TO_8, drop=Drop()),
-        Piece("P", (Movement(((0, 1),)),), stands=_UP_TO_8, drop=Drop(file_deny="P")),
-        Piece("+R", (_ROOK, Movement(DIAGONAL))),
-        Piece("+B", (_BISHOP, Movement(ORTHOGONAL))),
-        Piece("+S", (_GOLD,)),
-        Piece("+N", (_GOLD,)),
-        Piece("+L", (_GOLD,)),
-        Piece("+P", (_GOLD,)),
-    ),
+
+VARIANT: Final = Variant(
+    "shogi", 9, 9,
+    (_piece("k", "king"), _piece("r", "rook"), _piece("b", "bishop"), _piece("g", "gold"),
+     _piece("s", "silver"), _piece("n", "shogiKnight"), _piece("l", "lance"), _piece("p", "shogiPawn"),
+     _piece("h", "dragonHorse"), _piece("d", "bers")),
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w 0 1",
+    style="S",
+    # The zone in the board's frame, one a side; no pawn-style promotion, only promoted forms.
+    promotion=Promotion((ranks(9, 7, 8, 9), ranks(9, 1, 2, 3)), pawn_types=(frozenset(), frozenset()),
+                        choices=((), ()),
+                        promoted=(("p", "g"), ("l", "g"), ("n", "g"), ("s", "g"), ("b", "h"), ("r", "d"))),
+    drops=Drops(captures_to_hand=True, no_doubled="p", pawn_drop_mate_illegal=True),
+    ends=Ends(stalemate="loss"),
+    immobility_illegal=True,
+    description="Shogi (Japanese chess); repetition (sennichite) and the impasse rules aside.",
 )
-"""The description the document is made from."""
+"""The description of shogi (Fairy-Stockfish's, as its ``[shogi]`` of ``variants.ini`` reads)."""
 
 
 def document() -> dict[str, Any]:
     """The complete GGN 1.0.0 document of shogi, as plain JSON-ready values (a new copy)."""
-    return build(GAME)
+    return build(VARIANT)
 
 
 @cache

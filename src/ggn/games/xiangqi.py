@@ -1,9 +1,16 @@
-"""Xiangqi (Chinese chess) as a GGN 1.0.0 document, made from a few movement descriptions.
+"""Xiangqi (Chinese chess), described as data: :data:`VARIANT`, its GGN 1.0.0 document and its
+FEN reader.
+
+The description is a :class:`~ggn.variants.description.Variant` (Fairy-Stockfish's xiangqi:
+its pieces in Betza, the palace and the river as the squares a piece may stand on, the
+soldier's sideways steps past the river, the flying general); the document is made from it by
+:func:`ggn.variants.document.build`, and :class:`ggn.rules.variant.VariantRules` plays it.
 
 Board: 9 files (``a`` to ``i``) by 10 ranks, red (the first player, style ``X``) on ranks 1
-to 5, black (``x``) on ranks 6 to 10; the second side's frame is the first's mirrored. Pieces:
-``G^`` general (the terminal piece), ``A`` advisor, ``E`` elephant, ``H`` horse, ``R``
-chariot, ``C`` cannon, ``P`` soldier. No piece has a state (``+`` or ``-``).
+to 5, black (``x``) on ranks 6 to 10. Pieces: ``G^`` general (the terminal piece), ``A``
+advisor, ``E`` elephant, ``H`` horse, ``R`` chariot, ``C`` cannon, ``P`` soldier: the GGN
+letters, where Fairy-Stockfish's FEN writes ``k``, ``a``, ``b``, ``n``, ``r``, ``c``, ``p``
+(``PieceType.pin``). No piece has a state (``+`` or ``-``).
 
 What the document says:
 
@@ -19,8 +26,8 @@ What the document says:
   pseudo-legal; the legality rule (no move that lets the opponent take a ``^`` piece) makes
   facing generals illegal with no special case.
 
-What GGN cannot say is left to a rule system: check and the facing generals as legality, and
-the end of the game (no legal move loses; repetition rules).
+What GGN cannot say is left to the rule system: check and the facing generals as legality, and
+the end of the game (no legal move loses; the repetition rules are not covered).
 
 >>> from ggn.position import Position
 >>> len(ruleset().moves(Position.from_feen(START)))
@@ -37,71 +44,59 @@ the end of the game (no legal move loses; repetition rules).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import cache
 from typing import Any, Final
 
 from ggn.errors import NotationError
 from ggn.games._fen import fields, rows, turn_error
 from ggn.ruleset import Ruleset
-from ggn.variants.pieces import Game, Movement, Piece, Vector, build, ranks, squares
+from ggn.variants.betza import PREDEFINED, parse
+from ggn.variants.description import Ends, PieceType, Variant
+from ggn.variants.document import build
+from ggn.variants.pieces import ranks, squares
 
-__all__ = ["GAME", "START", "document", "from_fen", "ruleset"]
+__all__ = ["START", "VARIANT", "document", "from_fen", "ruleset"]
 
 START: Final = "rheag^aehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAG^AEHR / X/x"
 """The start position in FEEN."""
 
-ORTHOGONAL: Final[tuple[Vector, ...]] = ((0, 1), (1, 0), (0, -1), (-1, 0))
-DIAGONAL: Final[tuple[Vector, ...]] = ((1, 1), (1, -1), (-1, -1), (-1, 1))
-KNIGHT: Final[tuple[Vector, ...]] = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
-ELEPHANT: Final[tuple[Vector, ...]] = ((2, 2), (2, -2), (-2, -2), (-2, 2))
-
 FILES: Final = 9
 PALACE: Final = squares("d1", "e1", "f1", "d2", "e2", "f2", "d3", "e3", "f3")
 """The squares of a side's palace, in its own frame."""
-ENEMY_PALACE: Final = squares("d8", "e8", "f8", "d9", "e9", "f9", "d10", "e10", "f10")
-"""The opponent's palace, in the moving side's frame: where the facing general stands."""
 OWN_SIDE: Final = ranks(FILES, 1, 2, 3, 4, 5)
 """A side's own half of the board, up to the river."""
 ACROSS: Final = ranks(FILES, 6, 7, 8, 9, 10)
 """The far side of the river, in the moving side's frame."""
 
-_GENERAL = (
-    Movement(ORTHOGONAL, within=PALACE),
-    # The facing generals, as a capture along the open file.
-    Movement(((0, 1),), last=None, mode="capture", target="g^", within=ENEMY_PALACE),
-)
-_ADVISOR = Movement(DIAGONAL, within=PALACE)
-_ELEPHANT = Movement(ELEPHANT, lame=True, within=OWN_SIDE)
-_HORSE = Movement(KNIGHT, lame=True)
-_CHARIOT = Movement(ORTHOGONAL, last=None)
-_CANNON = (
-    Movement(ORTHOGONAL, last=None, mode="move"),
-    Movement(ORTHOGONAL, last=None, mode="capture", hops=1),
-)
-_SOLDIER = (
-    Movement(((0, 1),)),
-    Movement(((-1, 0), (1, 0)), sources=ACROSS),
-)
 
-GAME: Final = Game(
-    "xiangqi", files=FILES, ranks=10, style="X", start=START,
-    pieces=(
-        Piece("G^", _GENERAL, stands=PALACE),
-        Piece("A", (_ADVISOR,), stands=PALACE),
-        Piece("E", (_ELEPHANT,), stands=OWN_SIDE),
-        Piece("H", (_HORSE,)),
-        Piece("R", (_CHARIOT,)),
-        Piece("C", _CANNON),
-        # A soldier never steps back: it stands from its start rank on.
-        Piece("P", _SOLDIER, stands=ranks(FILES, 4, 5) | ACROSS),
-    ),
+def _piece(letter: str, name: str, betza: str | None = None, **options: Any) -> PieceType:
+    text = PREDEFINED[name] if betza is None else betza
+    return PieceType(letter, parse(text), betza=text, name=name, **options)
+
+
+# The soldier steps forward, and sideways from across the river on (Fairy-Stockfish's soldier
+# with its soldierPromotionRank at 6).
+_SOLDIER = (*parse("fW"), *(replace(movement, sources=ACROSS) for movement in parse("sW")))
+
+VARIANT: Final = Variant(
+    "xiangqi", FILES, 10,
+    (_piece("k", "king", "W", pin="G", stands=PALACE), _piece("a", "fers", stands=PALACE),
+     _piece("b", "elephant", pin="E", synonym="e", stands=OWN_SIDE),
+     _piece("n", "horse", pin="H", synonym="h"), _piece("r", "rook"), _piece("c", "cannon"),
+     PieceType("p", _SOLDIER, betza="fsW", name="soldier")),
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    style="X",
+    ends=Ends(stalemate="loss"),
+    flying_general=True,
+    description="Xiangqi (Chinese chess); the repetition and chasing rules aside.",
 )
-"""The description the document is made from."""
+"""The description of xiangqi (Fairy-Stockfish's, as its ``[xiangqi]`` of ``variants.ini`` reads)."""
 
 
 def document() -> dict[str, Any]:
     """The complete GGN 1.0.0 document of xiangqi, as plain JSON-ready values (a new copy)."""
-    return build(GAME)
+    return build(VARIANT)
 
 
 @cache

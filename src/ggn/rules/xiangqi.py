@@ -1,4 +1,5 @@
-"""The xiangqi rule system: the generic legality rule, and nothing else.
+"""The xiangqi rule system: the generic one (:class:`~ggn.rules.variant.VariantRules`) on the
+description of :mod:`ggn.games.xiangqi`, with no hook of its own.
 
 The document already says everything else a move needs: the palace, the river, the blocked
 horse and elephant, the cannon's screen, and the generals facing each other, written as the
@@ -20,18 +21,14 @@ first player wins by checkmate
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from ggn.games import xiangqi as xiangqi_game
-from ggn.rules._system import RuleSystem
+from ggn.rules.variant import VariantRules
 
 __all__ = ["Xiangqi"]
 
 
-class Xiangqi(RuleSystem):
-    """Xiangqi on the document of :mod:`ggn.games.xiangqi`."""
-
-    name: ClassVar[str] = "xiangqi"
+class Xiangqi(VariantRules):
+    """Xiangqi: :data:`ggn.games.xiangqi.VARIANT` played by the generic rule system."""
 
     def __init__(self) -> None:
-        super().__init__(xiangqi_game.ruleset(), xiangqi_game.START, (9, 10))
+        super().__init__(xiangqi_game.VARIANT, ruleset=xiangqi_game.ruleset())
