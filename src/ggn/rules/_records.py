@@ -16,6 +16,7 @@ The walk works on the compact form of positions (integer piece codes by square i
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -126,7 +127,7 @@ class PlayContext:
     __slots__ = ("captured", "position", "prefix")
 
     def __init__(self, position: Position, prefix: tuple[Change, ...],
-                 captured: object) -> None:
+                 captured: Callable[[int, Qpi], Qpi]) -> None:
         self.position = position
         self.prefix = prefix
         self.captured = captured
@@ -138,7 +139,7 @@ class PlayContext:
             return recipe  # type: ignore[return-value]
         move, source, destination, _, _, placed, _, _ = recipe
         taken = self.position._codes[destination]
-        hand: HandChange = ((self.captured(taken, move.piece), 1),) if taken else ()  # type: ignore[operator]
+        hand: HandChange = ((self.captured(taken, move.piece), 1),) if taken else ()
         return (None, (*self.prefix, (source, 0), (destination, placed)), hand)
 
     def transition(self, recipe: Effect | MoveInfo) -> Transition:
