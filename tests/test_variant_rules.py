@@ -21,16 +21,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import replace
 from functools import cache
 
 import pytest
 
-from ggn.errors import GGNError
 from ggn.rules import Ending, Outcome, perft
 from ggn.rules.variant import VariantRules
 from ggn.variants import uci
-from ggn.variants.description import Ends
 from ggn.variants.fen import from_feen, to_feen
 from variant_records import RECORDS
 
@@ -141,8 +138,8 @@ def test_random_games_agree_with_pyffish(name: str) -> None:
 @pytest.mark.full
 @pytest.mark.parametrize("name", NAMES)
 def test_random_games_agree_with_pyffish_full(name: str) -> None:
-    seen = play_games(name, 12, 160, SEED + 1)
-    assert seen["position"] >= 400, seen
+    seen = play_games(name, 4, 100, SEED + 1)
+    assert seen["position"] >= 100, seen
 
 
 # --- one rule a position ---------------------------------------------------------------------
@@ -260,6 +257,3 @@ def test_plays_outcomes_and_errors() -> None:
     assert str(hill.outcome(top)) == "first player wins by reaching the goal"
     with pytest.raises(TypeError, match="variant"):
         VariantRules("chess")  # type: ignore[arg-type]
-    royal = replace(RECORDS["chess"], ends=Ends(extinction_pseudo_royal=True))
-    with pytest.raises(GGNError, match="extinctionPseudoRoyal"):
-        VariantRules(royal)

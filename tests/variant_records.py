@@ -128,6 +128,15 @@ _EURO = (*_SHOGI_PIECES[:5], piece("p", "shogiPawn"), piece("h", "dragonHorse"),
 _EUROSHOGI = _shogi("euroshogi", 8, _EURO, "1nbgkgn1/1r4b1/pppppppp/8/8/PPPPPPPP/1B4R1/1NGKGBN1[-] w 0 1", 3)
 assert _EUROSHOGI.promotion is not None
 _EUROSHOGI = replace(_EUROSHOGI, promotion=replace(_EUROSHOGI.promotion, mandatory_piece=True))
+_SHO = (piece("k", "commoner"), *_SHOGI_PIECES[1:], _custom("e", 1, "FsfW"))
+_SHOSHOGI = Variant(
+    "shoshogi", 9, 9, _SHO, "lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w 0 1", king=None,
+    promotion=Promotion((ranks(9, 7, 8, 9), ranks(9, 1, 2, 3)), pawn_types=_NO_PAWNS, choices=((), ()),
+                        promoted=(*_SHOGI_PROMOTED, ("e", "k"))),
+    ends=Ends(stalemate="loss", extinction="loss", extinction_types=frozenset("k"),
+              extinction_pseudo_royal=True),
+    immobility_illegal=True,
+)
 _COMMONERS = (piece("k", "commoner"), piece("q", "queen"), piece("r", "rook"), piece("b", "bishop"),
               piece("n", "knight"), piece("p", "pawn"))
 
@@ -184,6 +193,7 @@ RECORDS: dict[str, Variant] = {
                         "rbsgk/4p/5/P4/KGSBR[-] w 0 1", 1),
     "torishogi": _TORISHOGI,
     "euroshogi": _EUROSHOGI,
+    "shoshogi": _SHOSHOGI,
     "judkins": _shogi("judkins", 6, tuple(p for p in _SHOGI_PIECES if p.letter != "l"),
                            "rbnsgk/5p/6/6/P5/KGSNBR[-] w 0 1", 2),
     "extinction": chess_like(

@@ -33,9 +33,12 @@ description's tables:
   Fairy-Stockfish's claim), a flag region reached (with the flag move), and with no legal
   move, ``Ends.checkmate`` in check, else ``Ends.stalemate``, as results for the player to move.
 
+- pseudo-royal pieces (``Ends.extinction_pseudo_royal``): while a side has at most one more
+  piece of an extinction type than ``extinction_count``, no move may leave one attacked (unless
+  it takes one of the other side's), and with no legal move it counts as in check.
+
 No per-game hook is left: chess, shogi, xiangqi and makruk are descriptions played by this
-class. What it does not play is refused when it is made (a :class:`~ggn.errors.GGNError`
-naming the option): pseudo-royal extinction pieces.
+class (:mod:`ggn.rules.chess` and the others only name their records).
 
 Counting (perft) keeps the fast path of the walk: a promotion, a move of a ``+`` piece that
 does not castle and a shogi promotion stand in for their plays (``_stand_in``) wherever the
@@ -59,7 +62,6 @@ from typing import ClassVar, Final
 
 from ggn._types import Side, expect
 from ggn.cell import Cell
-from ggn.errors import GGNError
 from ggn.move import Move
 from ggn.pin import Pin
 from ggn.position import Geometry, Position, code_of, piece_of
@@ -91,9 +93,6 @@ class VariantRules(RuleSystem):
         """``ruleset``: the variant's GGN document (:func:`~ggn.variants.document.build`'s),
         when the caller has it already (a game's module keeps one); else it is made here."""
         expect(variant, Variant, "variant", "a Variant")
-        if variant.ends.extinction_pseudo_royal:
-            raise GGNError(f"{variant.name}: pseudo-royal extinction pieces (extinctionPseudoRoyal) are a "
-                           "rule this rule system does not play yet")
         from ggn.variants.fen import to_feen  # noqa: PLC0415  (fen reads the document's tokens)
 
         self.variant = variant
@@ -128,7 +127,7 @@ class VariantRules(RuleSystem):
         self._setup_captures()
         self._setup_ends()
         # Whether a special move's plays may be counted as one plain displacement.
-        self._stand_ins = variant.checking and not (
+        self._stand_ins = variant.checking and not self._pseudo and not (
             variant.promotion is not None and variant.promotion.limits)
 
     def __repr__(self) -> str:
@@ -279,12 +278,17 @@ class VariantRules(RuleSystem):
 
     def _setup_ends(self) -> None:
         ends, made = self.variant.ends, self.layout
-        self._extinction = ends.extinction is not None and bool(ends.extinction_types)
+        # Pseudo-royal pieces (Fairy-Stockfish's extinctionPseudoRoyal): a side's pieces of an
+        # extinction type are royal while it has at most one more of them than the count, and
+        # the extinction itself then never comes (they cannot be taken).
+        self._pseudo = ends.extinction_pseudo_royal and bool(ends.extinction_types - {"*"})
+        self._pseudo_kinds = frozenset(ends.extinction_types & made.types.keys())
+        self._extinction = ends.extinction is not None and bool(ends.extinction_types) and not self._pseudo
         self._flag_regions = (self._indices(ends.flag_regions[0]), self._indices(ends.flag_regions[1]))
         self._flag_kinds = frozenset(ends.flag_pieces & made.types.keys())
         self._flags_on = bool(self._flag_kinds) and any(self._flag_regions)
         self._ends = self._extinction or self._flags_on
-        self._all_special = not self.variant.checking
+        self._all_special = not self.variant.checking or self._pseudo
 
     # --- the hooks: which moves need them ----------------------------------------------------
     def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
@@ -536,7 +540,39 @@ class VariantRules(RuleSystem):
                 return False
         elif not self.variant.checking and self._gives_check(position, child, side):
             return False
+        if self._pseudo and not self._pseudo_taken(position, effect, side):
+            return not self._pseudo_attacked(position, child, side)
         return True
+
+    def _pseudo_royals(self, board: list[int], side: int) -> list[int]:
+        """The squares of ``side``'s pseudo-royal pieces on ``board``."""
+        found: list[int] = []
+        kind, limit = self._kind, self.variant.ends.extinction_count + 1
+        for letter in self._pseudo_kinds:
+            mine = [number for number, code in enumerate(board)
+                    if code and (code > 0) == (side == 0) and kind.get(code) == letter]
+            if len(mine) <= limit:
+                found.extend(mine)
+        return found
+
+    def _pseudo_attacked(self, position: Position, board: list[int], side: int) -> bool:
+        """Whether the other side can move onto a pseudo-royal piece of ``side`` on ``board``."""
+        attacks = self._tables_for(position).attacks[1 - side]
+        return any(attacks[number](board) for number in self._pseudo_royals(board, side))
+
+    def _pseudo_taken(self, position: Position, effect: Effect, side: int) -> bool:
+        """Whether a play takes a pseudo-royal piece of the other side (then it is legal
+        whatever it leaves attacked, as in Fairy-Stockfish)."""
+        theirs = set(self._pseudo_royals(position._codes, 1 - side))
+        return any(number in theirs and value * (1 if side == 0 else -1) >= 0 for number, value in effect[1])
+
+    def in_check(self, position: Position) -> bool:
+        """Whether the opponent has a pseudo-legal move onto a royal piece of the player to move
+        (with pseudo-royal pieces, onto one of those)."""
+        if not self._pseudo:
+            return super().in_check(position)
+        side = 0 if self._checked(position).active == "first" else 1
+        return self._pseudo_attacked(position, position._codes, side)
 
     def _castling_safe(self, position: Position, info: MoveInfo) -> bool:
         """Not out of check, nor over or onto an attacked square (Fairy-Stockfish's test: the
