@@ -156,9 +156,9 @@ class Tables:
         self.calm: tuple[dict[int, tuple[frozenset[int], Attack | None]], ...] = ({}, {})
         self.fragile_squares: tuple[dict[int, frozenset[int]], dict[int, frozenset[int]]] = ({}, {})
         # The walk's description of each move object it met (by id: the cache holds the move),
-        # and, for the moves counted as plain displacements, (destination, plays, source).
+        # and, for the moves counted as plain displacements, (destination, plays, source, placed).
         self.info: dict[int, MoveInfo] = {}
-        self.counted: dict[int, tuple[int, int, int] | None] = {}
+        self.counted: dict[int, tuple[int, int, int, int] | None] = {}
 
     def attack_through(self, side: int, square: int, read: int) -> Attack | None:
         """The test of the moves of ``side`` onto ``square`` that read the square ``read``."""

@@ -79,7 +79,7 @@ def describe(rules: RuleSystem, tables: Tables, move: Move) -> MoveInfo:
         tables.info.clear()
         tables.counted.clear()
     tables.info[id(move)] = info
-    tables.counted[id(move)] = (destination, plays, source) if tally == PLAIN else None
+    tables.counted[id(move)] = (destination, plays, source, placed) if tally == PLAIN else None
     return info
 
 
@@ -343,11 +343,14 @@ def count_unpinned(scene: Scene, moves: list[Move]) -> tuple[int, list[MoveInfo]
             else:
                 keep(infos[key])
         return found, rest
-    # Else each source is looked at on its first plain move (as Scene.test_pin does, here
-    # inline: this loop is perft's innermost).
-    free, through, row, base = scene.free, scene.through, scene.row, scene.base
+    # Else each plain move is tested here, as Scene.test_pin, pinned_exposes and
+    # displacement_legal would (inline: this loop is perft's innermost): a source is looked at
+    # on its first plain move; a move from a pinned one must keep the line it blocks; a move
+    # onto a fragile square runs the tests that read its two squares.
+    free, through, arriving, row, base = scene.free, scene.through, scene.arriving, scene.row, scene.base
     assert through is not None
-    attack_through, attacker = tables.attack_through, 1 - scene.side
+    attack_through, attack_arriving, attacker = tables.attack_through, tables.attack_arriving, 1 - scene.side
+    scratch = scene.scratch or scene._scratch()
     for move in moves:
         key = id(move)
         try:
@@ -355,29 +358,49 @@ def count_unpinned(scene: Scene, moves: list[Move]) -> tuple[int, list[MoveInfo]
         except KeyError:
             describe(rules, tables, move)
             plain = counted[key]
-        if plain is not None:
-            destination, plays, source = plain
-            if destination not in fragile and source not in pinned and (
-                    codes[destination] not in special_taken):
-                if source in free:
-                    found += plays
-                    continue
+        if plain is None:
+            keep(infos[key])
+            continue
+        destination, plays, source, placed = plain
+        if codes[destination] in special_taken:
+            keep(infos[key])
+            continue
+        arrived: Attack | None = None
+        if destination not in fragile:
+            if source in free:
+                found += plays
+                continue
+            left = pinned.get(source)
+            if left is None:  # the source's first plain move: does emptying it uncover an attack?
                 left = through.get(row + source, UNKNOWN)
                 if left is UNKNOWN:
                     left = attack_through(attacker, king, source)
                 if left is not None:
-                    scratch = scene.scratch or scene._scratch()
                     scratch[source] = 0
-                    uncovers = left(scratch)
-                    scratch[source] = base[source]
-                    if uncovers:
+                    if left(scratch):
                         pinned[source] = left
-                        keep(infos[key])
-                        continue
-                free.add(source)
-                found += plays
-                continue
-        keep(infos[key])
+                    else:
+                        left = None
+                    scratch[source] = base[source]
+                if left is None:
+                    free.add(source)
+                    found += plays
+                    continue
+        else:
+            left = through.get(row + source, UNKNOWN)
+            if left is UNKNOWN:
+                left = attack_through(attacker, king, source)
+            arrived = arriving.get(row + destination, UNKNOWN)
+            if arrived is UNKNOWN:
+                arrived = attack_arriving(attacker, king, destination)
+        kept = scratch[destination]
+        scratch[source] = 0
+        scratch[destination] = placed
+        exposed = (left is not None and left(scratch)) or (arrived is not None and arrived(scratch))
+        scratch[destination] = kept
+        scratch[source] = base[source]
+        if not exposed:
+            found += plays
     return found, rest
 
 
