@@ -526,21 +526,17 @@ def _add_castling(made: Layout, side: int, square: Square, reached: Destinations
 def _takes_en_passant(made: Layout, letter: str, mark: Mark) -> bool:
     double = made.variant.double_step
     return (double is not None and mark in ("normal", "dashed") and letter in double.en_passant
-            and bool(made.double_letters))
+            and bool(made.double_letters or made.initial_letters))
 
 
 def _add_en_passant(made: Layout, piece: _Piece, square: Square, reached: Destinations) -> None:
     """The en passant captures of a piece from ``square``: onto the empty square a piece of
-    the other side passed over with its double step, straight forward, standing beyond it."""
+    the other side passed over with its double step (or its initial move), that piece taken."""
     double = made.variant.double_step
     assert double is not None
     side, view = piece.side, made.views[piece.side]
-    other = 1 - side
-    # The squares the other side's double steps start from, in this side's frame.
-    starts = made.mover(side, made.board(other, made.double_region(other)))
     passing = None if double.passant_regions is None else made.mover(side, double.passant_regions[side])
-    victims = [view.qpi(made.template(letter, "dashed", enemy=True))
-               for letter in sorted(made.double_letters)]
+    victims = _victims(made, side)
     for movement in made.movements(piece.letter, side, piece.mark):
         if not movement.en_passant:
             continue
@@ -550,17 +546,59 @@ def _add_en_passant(made: Layout, piece: _Piece, square: Square, reached: Destin
                    for way in reached.get(name, ())):
                 continue  # a move without capture goes there: no en passant (Fairy-Stockfish's)
             target = next(key for key, value in view.names.items() if value == name)
-            beyond = (target[0], target[1] - 1)
-            if (target[0], target[1] + 1) not in starts or beyond not in view.names:
-                continue
             if passing is not None and target not in passing:
                 continue
             for way in ways:
                 if way["must"].get(name) != "enemy" or "deny" in way:
                     continue
-                for victim in victims:
-                    must = {**way["must"], name: "empty", view.names[beyond]: victim}
+                for offset, victim in victims.get(target, ()):
+                    stands = (target[0] + offset[0], target[1] + offset[1])
+                    must = {**way["must"], name: "empty", view.names[stands]: victim}
                     listed = reached.setdefault(name, [])
                     possibility: Possibility = {"must": must}
                     if possibility not in listed:
                         listed.append(possibility)
+
+
+def _victims(made: Layout, side: int) -> dict[Square, list[tuple[Square, str]]]:
+    """For each square (``side``'s frame) a piece of the other side may pass over with a double
+    step or an initial move: where that piece then stands (an offset from the square) and its
+    ``-`` token. A double step goes two squares straight forward from the side's region; an
+    initial move (an initial mover's movement limited to its sources) passes the squares
+    strictly between its ends when they are on one line, as Fairy-Stockfish's en passant
+    squares are."""
+    view = made.views[side]
+    other = 1 - side
+    found: dict[Square, list[tuple[Square, str]]] = {}
+
+    def add(start: Square, step: tuple[int, int], steps: int, letter: str) -> None:
+        end = (start[0] + step[0] * steps, start[1] + step[1] * steps)
+        if end not in view.names:
+            return
+        token = view.qpi(made.template(letter, "dashed", enemy=True))
+        for passed in range(1, steps):
+            over = (start[0] + step[0] * passed, start[1] + step[1] * passed)
+            listed = found.setdefault(over, [])
+            entry = ((end[0] - over[0], end[1] - over[1]), token)
+            if over in view.names and entry not in listed:
+                listed.append(entry)
+
+    # The other side's forward is this side's backward (its frame is turned half a circle).
+    starts = made.mover(side, made.board(other, made.double_region(other)))
+    for letter in sorted(made.double_letters):
+        for start in starts:
+            add(start, (0, -1), 2, letter)
+    for letter in sorted(made.initial_letters - made.double_letters):
+        for movement in made.types[letter].movements:
+            if movement.sources is None or movement.mode == "capture":
+                continue
+            sources = made.mover(side, made.board(other, movement.sources))
+            for file, rank in movement.vectors:
+                longest = max(abs(file), abs(rank))
+                if file and rank and abs(file) != abs(rank):
+                    continue  # not on one line: it passes over no square
+                unit = (-file // longest, -rank // longest)
+                for steps in range(movement.first, (movement.last or 1) + 1):
+                    for start in sources:
+                        add(start, unit, steps * longest, letter)
+    return found
