@@ -133,6 +133,8 @@ def _castling_target(variant: Variant, play: Play, source: Cell, destination: Ce
         rook_from = rook_to
     if position is not None and not is_rook(position.piece_at(rook_from)):
         return destination  # a rook that was not there: not a castling
+    if (rook_from.indices[0] > king_file) != kingside:
+        return destination  # a rook on the other side of the king (only its right lost): a king's step
     if variant.chess960 or _plain_step(variant, piece, source, destination, rook_from):
         return rook_from
     return destination
