@@ -112,7 +112,7 @@ class VariantRules(RuleSystem):
         self._qpis: dict[int, Qpi] = {}
         self._kind: dict[int, str] = {}  # code -> the type it counts as (a promoted form: its own)
         self._flags: dict[int, int] = {}
-        self._noted: dict[int, tuple[Move, tuple[list[int] | None, list[tuple[int, int]]]]] = {}
+        self._noted: dict[int, tuple[Move, tuple[list[int] | None, list[tuple[int, int]], bool]]] = {}
         for letter in made.types:
             for side in (0, 1):
                 for mark in _marks(made, letter):
@@ -424,7 +424,7 @@ class VariantRules(RuleSystem):
                                if codes[number] in theirs))
         flags = self._flags.get(code, 0)
         if flags & _CASTLES:
-            return [self._king_move(position, clear, info, hand)]
+            return self._king_move(position, clear, info, hand)
         if flags & _ROOK:
             rights = self._rook_leaves(codes, side, source)
             plain = self._rook_rights[side][code]
@@ -474,26 +474,32 @@ class VariantRules(RuleSystem):
         """The squares of the rooks a castling move may move (None: not a castling)."""
         return self._notes(move)[0]
 
-    def _notes(self, move: Move) -> tuple[list[int] | None, list[tuple[int, int]]]:
-        """What a move's conditions say beyond its destination: the castling rooks it needs,
-        the pieces en passant may take. Worked out once per move object."""
+    def _notes(self, move: Move) -> tuple[list[int] | None, list[tuple[int, int]], bool]:
+        """What a move's conditions say: the castling rooks it needs (a castling reads its rook,
+        on its destination too in chess960), the pieces en passant may take, and whether a
+        possibility of it is neither (a plain move of the king, in chess960, may go where a
+        castling goes). Worked out once per move object."""
         kept = self._noted.get(id(move))
         if kept is not None and kept[0] is move:
             return kept[1]
         rooks: list[int] = []
         victims: list[tuple[int, int]] = []
+        plain = False
         rights = self._rook_rights[0 if move.piece.side == "first" else 1]
         dashed = self._dashed_codes
         for possibility in move.possibilities:
+            castles = False
             for cell, state in possibility.must.items():
-                if isinstance(state, Qpi) and cell != move.destination:
+                if isinstance(state, Qpi):
                     code = code_of(state)
                     number = self._index[(cell.indices[0], cell.indices[1])]
                     if code in rights:
                         rooks.append(number)
-                    elif code in dashed:
+                        castles = True
+                    elif code in dashed and cell != move.destination:
                         victims.append((number, code))
-        notes = (rooks or None, victims)
+            plain = plain or not castles
+        notes = (rooks or None, victims, plain)
         if len(self._noted) >= _NOTES_KEPT:
             self._noted.clear()
         self._noted[id(move)] = (move, notes)
@@ -509,22 +515,28 @@ class VariantRules(RuleSystem):
         return tuple((number, self._king[side]) for number, code in enumerate(codes) if code == king)
 
     def _king_move(self, position: Position, clear: tuple[Change, ...], info: MoveInfo,
-                   hand: HandChange) -> Effect:
-        """A move of the king that keeps its castling right: castling, or a plain move; either
-        way every right of its side goes."""
+                   hand: HandChange) -> list[Effect]:
+        """The plays of a move of the king that keeps its castling right: castling, a plain move,
+        or both (chess960); either way every right of its side goes."""
         move, source, destination = info.move, info.source, info.destination
         codes = position._codes
         side = 0 if info.code > 0 else 1
         king, rights = self._king[side], self._rook_rights[side]
         lost = tuple((number, rights[codes[number]]) for number in self._rook_homes[side]
                      if codes[number] in rights)
-        rooks = self._castling_rook(move)
-        if rooks is None:
-            return (None, (*clear, *lost, (source, 0), (destination, king)), hand)
-        rook = rooks[0] if len(rooks) == 1 else next(number for number in rooks if codes[number] in rights)
-        beside = destination - self._file_step if rook > source else destination + self._file_step
-        return (None, (*clear, *lost, (source, 0), (rook, 0), (destination, king),
-                       (beside, rights[codes[rook]])), ())
+        rooks, _, plain = self._notes(move)
+        plays: list[Effect] = []
+        if plain:
+            plays.append((None, (*clear, *lost, (source, 0), (destination, king)), hand))
+        for rook in sorted(set(rooks or ())):
+            if codes[rook] not in rights:
+                continue
+            # The rook goes beside the king's destination, on the inner side; the squares both
+            # leave are emptied first (in chess960 one may arrive where the other stood).
+            beside = destination - self._file_step if rook > source else destination + self._file_step
+            plays.append((None, (*clear, *lost, (source, 0), (rook, 0), (destination, king),
+                                 (beside, rights[codes[rook]])), ()))
+        return plays
 
     # --- the hooks: the variant's own legality rules ---------------------------------------------
     def _allowed(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo, effect: Effect,
@@ -532,7 +544,8 @@ class VariantRules(RuleSystem):
         source, code = info.source, info.code
         side = 0 if code > 0 else 1
         flags = self._flags.get(code, 0)
-        if flags & _CASTLES and self._royal_castling and self._castling_rook(info.move) is not None \
+        # A castling's last change puts the rook beside the king; a king's move ends on the king.
+        if flags & _CASTLES and self._royal_castling and effect[1][-1][0] != info.destination \
                 and not self._castling_safe(position, info):
             return False
         if source < 0:
@@ -598,7 +611,7 @@ class VariantRules(RuleSystem):
                 return False
         rooks = self._castling_rook(info.move)
         assert rooks is not None
-        if not any(self._rook_may_shield(rook) for rook in rooks):
+        if not self.variant.chess960 and not any(self._rook_may_shield(rook) for rook in rooks):
             return True
         for rook in rooks:
             trial[rook] = 0

@@ -511,8 +511,8 @@ def _add_castling(made: Layout, side: int, square: Square, reached: Destinations
     assert castling is not None
     file, rank = next(iter(made.board(side, (square,))))
     for castle in castlings(made, side, file):
-        if castle.to in (file, castle.rook):
-            continue  # chess960 castlings a move of the king cannot write (see the module's doc)
+        # In chess960 the king may stay (its move is onto its own square) or go where its rook
+        # stands (that square's condition is the rook).
         for letter in sorted(castling.rooks & made.types.keys()):
             must = {made.name((crossed, rank)): "empty" for crossed in castle.crossed}
             must[made.name((castle.rook, rank))] = view.qpi(made.template(letter, "castling"))
