@@ -56,16 +56,26 @@ def _fields(fen: str, name: str) -> list[str]:
 def _drop_mates(name: str, fen: str, moves: set[str]) -> set[str]:
     """The drops among ``moves`` that leave the other player no legal move (pyffish lists a
     pawn dropped to mate; the rule system refuses it)."""
-    return {move for move in moves if "@" in move and not pyffish.legal_moves(name, fen, [move])}
+    return {move for move in moves if "@" in move and not _legal(name, fen, [move])}
+
+
+def _legal(name: str, fen: str, moves: list[str]) -> list[str]:
+    # pyffish reads and writes chess960 castling (the king onto its rook) when told to.
+    return list(pyffish.legal_moves(name, fen, moves, RECORDS[name].chess960))
+
+
+def _after(name: str, fen: str, move: str) -> str:
+    return str(pyffish.get_fen(name, fen, [move], RECORDS[name].chess960))
 
 
 def _pyffish_outcome(name: str, fen: str) -> tuple[bool, int]:
     """Whether the game of ``fen`` is over for pyffish, and its result for the player to move."""
-    ended, value = pyffish.is_immediate_game_end(name, fen, [])
+    chess960 = RECORDS[name].chess960
+    ended, value = pyffish.is_immediate_game_end(name, fen, [], chess960)
     if ended:
         return True, value
-    if not pyffish.legal_moves(name, fen, []):
-        return True, pyffish.game_result(name, fen, [])
+    if not _legal(name, fen, []):
+        return True, pyffish.game_result(name, fen, [], chess960)
     return False, 0
 
 
@@ -74,7 +84,7 @@ def compare(name: str, fen: str, seen: Counter[str], every: int = 1) -> dict[str
     move is compared for every promotion and drop, and for one other move in ``every``."""
     variant, rules = RECORDS[name], rules_of(name)
     position = rules.position(to_feen(variant, fen))
-    theirs = set(pyffish.legal_moves(name, fen, []))
+    theirs = set(_legal(name, fen, []))
     ours = uci.moves(rules, position, variant=variant)
     refused = theirs - set(ours)
     if variant.drops is not None and variant.drops.pawn_drop_mate_illegal:
@@ -96,7 +106,7 @@ def compare(name: str, fen: str, seen: Counter[str], every: int = 1) -> dict[str
         if number % every and play.choice is None and "@" not in move:
             continue
         after = from_feen(variant, position.apply(play.transition))
-        wanted = pyffish.get_fen(name, fen, [move])
+        wanted = _after(name, fen, move)
         assert _fields(after, name) == _fields(wanted, name), f"{name} {fen} {move}: {after} != {wanted}"
         seen["move"] += 1
         seen["promotion" if play.choice is not None else "drop" if "@" in move else "other"] += 1
@@ -120,7 +130,7 @@ def play_games(name: str, games: int, plies: int, seed: int) -> Counter[str]:
             legal = sorted(compare(name, fen, seen, 5))
             if not legal:
                 break
-            fen = pyffish.get_fen(name, fen, [_lively(legal, fen, rng)])
+            fen = _after(name, fen, _lively(legal, fen, rng))
     return seen
 
 
@@ -140,6 +150,43 @@ def test_random_games_agree_with_pyffish(name: str) -> None:
 def test_random_games_agree_with_pyffish_full(name: str) -> None:
     seen = play_games(name, 4, 100, SEED + 1)
     assert seen["position"] >= 100, seen
+
+
+def _chess960_start(rng: random.Random) -> str:
+    """A Fischer random start: bishops on squares of both colours, the king between the rooks."""
+    row: list[str | None] = [None] * 8
+    row[rng.choice((0, 2, 4, 6))], row[rng.choice((1, 3, 5, 7))] = "b", "b"
+    for letter in "qnn":
+        row[rng.choice([file for file in range(8) if row[file] is None])] = letter
+    free = [file for file in range(8) if row[file] is None]
+    for file, letter in zip(free, "rkr", strict=True):
+        row[file] = letter
+    back = "".join(letter or "" for letter in row)
+    return f"{back}/pppppppp/8/8/8/8/PPPPPPPP/{back.upper()} w KQkq - 0 1"
+
+
+@pytest.mark.parametrize("games", [pytest.param(3, id="ci"),
+                                   pytest.param(30, id="full", marks=pytest.mark.full)])
+def test_chess960_agrees_with_pyffish(games: int) -> None:
+    """Castling from Fischer random starts (the king onto its rook in UCI; the king staying, or
+    going where its rook stood), castlings preferred when there are some."""
+    rng = random.Random(SEED)
+    seen: Counter[str] = Counter()
+    rules = rules_of("fischerandom")
+    for _ in range(games):
+        fen = _chess960_start(rng)
+        for _ in range(40):
+            legal = compare("fischerandom", fen, seen, 8)
+            if not legal:
+                break
+            position = rules.position(to_feen(RECORDS["fischerandom"], fen))
+            # In chess960 a castling is written as the king's move onto its own rook.
+            castlings = [move for move in legal if (taken := position.piece_at(move[2:4])) is not None
+                         and taken.side == position.active]
+            seen["castling"] += len(castlings)
+            move = rng.choice(castlings if castlings and rng.random() < 0.7 else sorted(legal))
+            fen = _after("fischerandom", fen, move)
+    assert seen["castling"] >= games, seen
 
 
 # --- one rule a position ---------------------------------------------------------------------

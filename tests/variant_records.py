@@ -143,6 +143,7 @@ _COMMONERS = (piece("k", "commoner"), piece("q", "queen"), piece("r", "rook"), p
 _GRAND_CHOICES = "acqrbn"
 RECORDS: dict[str, Variant] = {
     "chess": chess_like("chess"),
+    "fischerandom": chess_like("fischerandom", chess960=True),
     "capablanca": chess_like(
         "capablanca", 10, 8, pieces=_chess_pieces(piece("a", "archbishop"), piece("c", "chancellor")),
         start="rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1", choices="acqrbn",
