@@ -289,6 +289,11 @@ class VariantRules(RuleSystem):
         self._flags_on = bool(self._flag_kinds) and any(self._flag_regions)
         self._ends = self._extinction or self._flags_on
         self._all_special = not self.variant.checking or self._pseudo
+        drops = self.variant.drops
+        # Whether a drop may be refused by a rule the document does not write.
+        self._drop_rules = drops is not None and (
+            self._no_doubled is not None or not drops.checks or not self.variant.checking
+            or bool(self._drop_mate) or self._pseudo)
 
     # --- the hooks: which moves need them ----------------------------------------------------
     def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
@@ -541,17 +546,15 @@ class VariantRules(RuleSystem):
     # --- the hooks: the variant's own legality rules ---------------------------------------------
     def _allowed(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo, effect: Effect,
                  child: list[int]) -> bool:
-        source, code = info.source, info.code
+        if info.source < 0:  # a drop: most variants have no rule of their own for it
+            return not self._drop_rules or self._drop_allowed(position, effect, child, info)
+        code = info.code
         side = 0 if code > 0 else 1
-        flags = self._flags.get(code, 0)
         # A castling's last change puts the rook beside the king; a king's move ends on the king.
-        if flags & _CASTLES and self._royal_castling and effect[1][-1][0] != info.destination \
-                and not self._castling_safe(position, info):
+        if self._flags.get(code, 0) & _CASTLES and self._royal_castling \
+                and effect[1][-1][0] != info.destination and not self._castling_safe(position, info):
             return False
-        if source < 0:
-            if not self._drop_allowed(position, effect, child, info):
-                return False
-        elif not self.variant.checking and self._gives_check(position, child, side):
+        if not self.variant.checking and self._gives_check(position, child, side):
             return False
         if self._pseudo and not self._pseudo_taken(position, effect, side):
             return not self._pseudo_attacked(position, child, side)
@@ -628,15 +631,24 @@ class VariantRules(RuleSystem):
     def _gives_check(self, position: Position, child: list[int], side: int) -> bool:
         """Whether, on board ``child``, ``side`` can move onto a royal piece of the other side."""
         tables = self._tables_for(position)
-        terminal = tables.terminal[1 - side]
         attacks = tables.attacks[side]
-        return any(code in terminal and attacks[number](child) for number, code in enumerate(child))
+        for royal in tables.terminal[1 - side]:
+            if royal in child:  # found by a search in C, one royal code at a time
+                number = -1
+                for _ in range(child.count(royal)):
+                    number = child.index(royal, number + 1)
+                    if attacks[number](child):
+                        return True
+        return False
 
     def _drop_allowed(self, position: Position, effect: Effect, child: list[int], info: MoveInfo) -> bool:
         code, destination = info.code, info.destination
         side = 0 if code > 0 else 1
         drops = self.variant.drops
         assert drops is not None
+        if self._pseudo and not self._pseudo_taken(position, effect, side) \
+                and self._pseudo_attacked(position, child, side):
+            return False
         doubled = self._no_doubled
         if doubled is not None and code in doubled[0]:
             file = self._square[destination][0]
