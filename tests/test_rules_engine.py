@@ -27,6 +27,7 @@ import pytest
 import ggn.rules._records as records
 from ggn.errors import GGNError
 from ggn.games.chess import from_fen
+from ggn.move import Move
 from ggn.position import Position, code_of
 from ggn.qpi import Qpi
 from ggn.rules import Chess, Ending, Makruk, Outcome, Play, RuleSystem, Shogi, Xiangqi, perft
@@ -263,3 +264,24 @@ def test_walk_agrees_with_a_reference_without_shortcuts(system: Callable[[], Rul
         assert bool(rules._walk(position, None, 1)) == bool(expected)
         plays += len(expected)
     assert plays > 20 * count
+
+
+class OwnWalk(Chess):
+    """Chess whose walk is its own (here the generic one, counted): every listing goes through it."""
+
+    walks = 0
+
+    def _walk(self, position: Position, out: list[tuple[Move, Effect, list[int]]] | None, stop: int) -> int:
+        OwnWalk.walks += 1
+        return super()._walk(position, out, stop)
+
+
+def test_a_walk_of_its_own_is_the_one_used() -> None:
+    rules, plain = OwnWalk(), made(Chess)
+    position = rules.position(from_fen("r3k2r/pP1p2pp/8/2pP4/8/8/6PP/R3K2R w KQkq c6"))
+    listed = rules.legal_moves(position)
+    assert OwnWalk.walks == 1
+    assert listed == plain.legal_moves(position)
+    assert [str(play) for play in listed] == [str(play) for play in plain.legal_moves(position)]
+    assert rules.count(position) == 32 and perft(rules, 2, position) == perft(plain, 2, position)
+    assert OwnWalk.walks > 30

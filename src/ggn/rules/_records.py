@@ -132,17 +132,17 @@ class PlayContext:
         self.prefix = prefix
         self.captured = captured
 
-    def effect(self, recipe: Effect | MoveInfo) -> Effect:
-        """The effect of a play: ``recipe`` itself, or, for a plain displacement the walk made,
-        the displacement leaving its ``placed`` code on the destination."""
+    def effect(self, recipe: MoveInfo | tuple[Move, Effect]) -> Effect:
+        """The effect of a play: the one its recipe holds, or, for a plain displacement the
+        walk made (a MoveInfo), the displacement leaving its ``placed`` code on the destination."""
         if type(recipe) is not MoveInfo:
-            return recipe  # type: ignore[return-value]
+            return recipe[1]  # type: ignore[return-value]
         move, source, destination, _, _, placed, _, _ = recipe
         taken = self.position._codes[destination]
         hand: HandChange = ((self.captured(taken, move.piece), 1),) if taken else ()
         return (None, (*self.prefix, (source, 0), (destination, placed)), hand)
 
-    def transition(self, recipe: Effect | MoveInfo) -> Transition:
+    def transition(self, recipe: MoveInfo | tuple[Move, Effect]) -> Transition:
         """The full STN transition of a play."""
         return transition_of(self.position, self.effect(recipe))
 
@@ -175,10 +175,11 @@ class Play:
     it is first read, so listing the legal moves costs no transition that is never read.
     """
 
-    __slots__ = ("_choice", "_context", "_move", "_recipe", "_transition")
-    _move: Move
-    _choice: Qpi | None
-    _recipe: Effect | MoveInfo | None
+    # What the play is made from (``_recipe``): for a plain displacement the walk made, the
+    # move's MoveInfo; else ``(move, effect)``. ``_context``: what the plays of one position
+    # share to make their transitions (None once the transition is given).
+    __slots__ = ("_context", "_recipe", "_transition")
+    _recipe: MoveInfo | tuple[Move, Effect]
     _context: PlayContext | None
     _transition: Transition
 
@@ -193,31 +194,30 @@ class Play:
         if (piece, source, destination) != (move.piece, move.source, move.destination):
             raise GGNError(f"a play's piece, source and destination are its move's: {move}, not "
                            f"{piece} {source}-{destination}")
-        self._move = move
-        self._choice = choice
-        self._recipe = None
+        self._recipe = (move, (choice, (), ()))
         self._context = None
         self._transition = transition
 
     @property
     def piece(self) -> Qpi:
-        return self._move.piece
+        return self._recipe[0].piece
 
     @property
     def source(self) -> Cell | Hand:
-        return self._move.source
+        return self._recipe[0].source
 
     @property
     def destination(self) -> Cell | Hand:
-        return self._move.destination
+        return self._recipe[0].destination
 
     @property
     def choice(self) -> Qpi | None:
-        return self._choice
+        recipe = self._recipe
+        return None if type(recipe) is MoveInfo else recipe[1][0]  # type: ignore[index]
 
     @property
     def move(self) -> Move:
-        return self._move
+        return self._recipe[0]
 
     @property
     def transition(self) -> Transition:
@@ -226,15 +226,14 @@ class Play:
             return self._transition
         except AttributeError:
             pass
-        context, recipe = self._context, self._recipe
+        context = self._context
         assert context is not None
-        assert recipe is not None
-        made = self._transition = context.transition(recipe)
+        made = self._transition = context.transition(self._recipe)
         return made
 
     def _key(self) -> tuple[Qpi, Cell | Hand, Cell | Hand, Qpi | None, Transition]:
-        move = self._move
-        return (move.piece, move.source, move.destination, self._choice, self.transition)
+        move = self._recipe[0]
+        return (move.piece, move.source, move.destination, self.choice, self.transition)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not Play:
@@ -251,25 +250,22 @@ class Play:
         return self
 
     def __reduce__(self) -> tuple[type[Play], tuple[Any, ...]]:
-        move = self._move
-        return (Play, (move.piece, move.source, move.destination, self._choice, self.transition, move))
+        return (Play, (*self._key()[:4], self.transition, self._recipe[0]))
 
     def __repr__(self) -> str:
-        move = self._move
-        return (f"Play(piece={move.piece!r}, source={move.source!r}, destination={move.destination!r}, "
-                f"choice={self._choice!r}, transition={self.transition!r})")
+        piece, source, destination, choice, transition = self._key()
+        return (f"Play(piece={piece!r}, source={source!r}, destination={destination!r}, "
+                f"choice={choice!r}, transition={transition!r})")
 
     def __str__(self) -> str:
-        move = self._move
+        move, choice = self._recipe[0], self.choice
         text = f"{move.piece} {move.source}-{move.destination}"
-        return text if self._choice is None else f"{text}={self._choice}"
+        return text if choice is None else f"{text}={choice}"
 
 
-def made_play(move: Move, choice: Qpi | None, recipe: Effect | MoveInfo, context: PlayContext) -> Play:
-    """A play the walk found legal, its transition left to be made from ``recipe`` when read."""
+def made_play(move: Move, effect: Effect, context: PlayContext) -> Play:
+    """A play the walk found legal, its transition left to be made from ``effect`` when read."""
     play: Play = _new(Play)
-    play._move = move
-    play._choice = choice
-    play._recipe = recipe
+    play._recipe = (move, effect)
     play._context = context
     return play

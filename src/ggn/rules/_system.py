@@ -146,7 +146,7 @@ class RuleSystem:
             return plays
         # A game with a walk of its own: its plays, as it gives them.
         context = PlayContext(position, (), self._captured)
-        return [made_play(move, effect[0], effect, context) for move, effect, _ in self._legal(position)]
+        return [made_play(move, effect, context) for move, effect, _ in self._legal(position)]
 
     def count(self, position: Position) -> int:
         """The number of legal plays of ``position``."""

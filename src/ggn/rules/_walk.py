@@ -423,9 +423,7 @@ def list_plays(scene: Scene, moves: list[Move], plays: list[Play]) -> None:
             if tally == SPECIAL or codes[destination] in special_taken:
                 for effect, _ in scene.special_plays(info):
                     play: Play = new(Play)
-                    play._move = move
-                    play._choice = effect[0]
-                    play._recipe = effect
+                    play._recipe = (move, effect)
                     play._context = context
                     append(play)
                 continue
@@ -435,9 +433,7 @@ def list_plays(scene: Scene, moves: list[Move], plays: list[Play]) -> None:
                 continue
             for effect in rules._effects(position, prefix, info):
                 play = new(Play)
-                play._move = move
-                play._choice = effect[0]
-                play._recipe = effect
+                play._recipe = (move, effect)
                 play._context = context
                 append(play)
             continue
@@ -449,8 +445,6 @@ def list_plays(scene: Scene, moves: list[Move], plays: list[Play]) -> None:
         elif not scene.displacement_legal(source, destination, placed, kind):
             continue
         play = new(Play)
-        play._move = move
-        play._choice = None
         play._recipe = info
         play._context = context
         append(play)
