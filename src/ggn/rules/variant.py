@@ -181,7 +181,7 @@ class VariantRules(RuleSystem):
         if self.variant.immobility_illegal:
             for (letter, side, mark), code in self._codes.items():
                 if mark == "normal":
-                    self._dead[code] = self._indices(made.board(side, made.dead(letter)))
+                    self._dead[code] = self._indices(made.board(side, made.dead(letter, side)))
 
     def _setup_castling(self) -> None:
         made, castling = self.layout, self.variant.castling

@@ -143,6 +143,7 @@ class Layout:
             (file, rank) for file in range(self.files) for rank in range(self.ranks)) - variant.holes
         self.views = tuple(View(self.files, self.ranks, self.style, second, rotate=True, holes=variant.holes)
                            for second in (False, True))
+        self._dead: dict[tuple[str, int], frozenset[Square]] = {}
         self.types: dict[str, PieceType] = {}
         self.pins: dict[str, str] = {}
         letters: dict[str, str] = {}
@@ -240,10 +241,18 @@ class Layout:
         """Where a type may stand and move to, in the mover's frame (None: anywhere)."""
         return self.types[letter].stands
 
-    def dead(self, letter: str) -> frozenset[Square]:
-        """The squares (mover's frame) from which a type has no move without capture on an
-        empty board: where it could never move again (Fairy-Stockfish's immobility)."""
-        return _dead(self, letter)
+    def dead(self, letter: str, side: int = 0) -> frozenset[Square]:
+        """The squares (``side``'s frame) from which a type has no move without capture on an
+        empty board: where it could never move again (Fairy-Stockfish's immobility). Worked
+        out once a type and side."""
+        found = self._dead.get((letter, side))
+        if found is None:
+            view = self.views[side]
+            quiet = [replace(movement, also=(), within=None) for movement in self.types[letter].movements
+                     if movement.mode != "capture" and not movement.hops and movement.sources is None]
+            found = self._dead[(letter, side)] = frozenset(
+                square for square in view.names if not destinations(view, quiet, square))
+        return found
 
     def stands(self, letter: str, side: int, mark: Mark = "normal") -> frozenset[Square]:
         """The squares (mover's frame) a piece of ``letter`` with ``mark`` may be a source on."""
@@ -253,7 +262,7 @@ class Layout:
         if mobility is not None:
             found &= mobility
         if self.variant.immobility_illegal:
-            found -= self.dead(kind)
+            found -= self.dead(kind, side)
         promotion = self.variant.promotion
         if (mark in ("normal", "dashed") and promotion is not None and promotion.mandatory_pawn
                 and letter in promotion.pawn_types[side]):
@@ -270,7 +279,7 @@ class Layout:
         if mobility is not None:
             found &= mobility
         if self.variant.immobility_illegal:
-            found -= self.dead(letter)
+            found -= self.dead(letter, side)
         if self.pawn_type(letter):
             promotion = self.variant.promotion
             if promotion is not None and not drops_.promotion_zone_pawn_drops:
@@ -294,14 +303,6 @@ class Layout:
             if region:
                 found = (*found, Movement(((0, 1),), first=2, last=2, mode="move", sources=region))
         return found
-
-
-def _dead(layout: Layout, letter: str) -> frozenset[Square]:
-    view = layout.views[0]
-    quiet = [movement for movement in layout.types[letter].movements
-             if movement.mode != "capture" and not movement.hops and movement.sources is None]
-    plain = [replace(movement, also=(), within=None) for movement in quiet]
-    return frozenset(square for square in view.names if not destinations(view, plain, square))
 
 
 _LAYOUTS: dict[int, Layout] = {}
