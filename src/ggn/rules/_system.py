@@ -71,8 +71,10 @@ class RuleSystem:
     The generic rule: a play is illegal if, after it, the opponent has a pseudo-legal move
     onto one of the mover's terminal pieces. A play's effect is the Game Protocol's default
     displacement (a captured piece goes, unchanged, into the mover's hand). A player with no
-    legal play loses. Games change this by overriding the hooks ``_prepare``, ``_effects``,
-    ``_allowed`` and ``_no_move``.
+    legal play loses. Games change this by overriding the hooks (``_ended``, ``_prepare``,
+    ``_special``, ``_becomes``, ``_stand_in``, ``_special_taken``, ``_captured``, ``_effects``,
+    ``_allowed``, ``_no_move``): docs/ARCHITECTURE.md, "Rule systems: the hook contract", says
+    when the walk asks each and what it must promise.
     """
 
     name: ClassVar[str] = "generic"
