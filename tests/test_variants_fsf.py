@@ -22,8 +22,8 @@ loaded into both pyffish and ggn and played against each other the same way. And
 ``docs/VARIANTS.md`` lists every pyffish variant once, with its board, and says "yes" for
 exactly the built-in games.
 
-By default a seeded subset runs (one game of at most 60 plies per variant); ``pytest -m full``
-runs ten games of at most 160 plies each, perft at depth 3 and the ini check's games.
+By default a seeded subset runs (one game of at most 40 plies per variant); ``pytest -m full``
+runs six games of at most 120 plies each, perft at depth 3 and the ini check's games.
 
 A variant that disagrees with pyffish because of a fault in a module this file does not own is
 marked ``xfail(strict=True)`` in :data:`KNOWN` with the failing case, so it shows until fixed.
@@ -56,27 +56,15 @@ SEED = 20261124
 ROOT = Path(__file__).parent.parent
 BUILTIN = ROOT / "src" / "ggn" / "variants" / "builtin.ini"
 TABLE = ROOT / "docs" / "VARIANTS.md"
-PLIES, FULL_GAMES, FULL_PLIES = 40, 10, 160
+PLIES, FULL_GAMES, FULL_PLIES = 40, 6, 120
 CAPTURES = 0.7  # the chance a random game takes when it can
 
 # Built-in variants that disagree with pyffish through a module this file does not own: the
-# variant, the reason (with the failing case), and the tests that fail (None: every test of ggn).
-_PSEUDO_ROYAL = ("ggn.rules.variant.VariantRules refuses pseudo-royal extinction pieces "
-                 "(extinctionPseudoRoyal: {}), so the game cannot be played yet")
-_ROOK_FILES = ("ggn.variants.ini leaves Castling.rook_files at the corners, (None, 0), where "
-               "Fairy-Stockfish looks for the castling rooks from the corners inward; {}: a rook with "
-               "its castling right has no move along its file; in {!r} ggn lacks {}")
-_GUSTAV3 = "arnbqkbnra/*ppppppp1*/*8*/*8*/*8*/*3P4*/*PPP1PPPP*/ARN1QKBNRA b KQkq - 0 2"
-_OMICRON = ("w**********w/*crn1qkbnrc*/*pppp2pppp*/*4p5*/*10*/*2P7*/*10*/*Pb1PPP1PPP*/*CRNBQKBNRC*/"
-            "W**********W w KQkq - 0 5")
-KNOWN: dict[str, tuple[str, frozenset[str] | None]] = {
-    "coregal": (_PSEUDO_ROYAL.format("coregal's queens"), None),
-    "shoshogi": (_PSEUDO_ROYAL.format("sho shogi's king and prince"), None),
-    "gustav3": (_ROOK_FILES.format("gustav3's rooks stand on b and i", _GUSTAV3, "i8i7 and i8i6"),
-                frozenset({"games"})),
-    "omicron": (_ROOK_FILES.format("omicron's rooks stand on c2 and j2, beside holes", _OMICRON, "c2c3"),
-                frozenset({"games"})),
-}
+# variant, the reason (with the failing case), and the tests that fail (None: every test of ggn;
+# else some of "games", "games-full", "replies", "perft").
+KNOWN: dict[str, tuple[str, frozenset[str] | None]] = {}
+"""None now: coregal and shoshogi (pseudo-royal pieces, 5a240c4) and gustav3 and omicron (castling
+rooks inside the corners, a8b09bc) were here until their rules were built."""
 
 # Variants of this file's own, in Fairy-Stockfish's syntax, played by both pyffish and ggn.
 OWN = """\
@@ -314,7 +302,7 @@ def test_random_games_against_pyffish(name: str) -> None:
 
 
 @pytest.mark.full
-@pytest.mark.parametrize("name", _cases("games"))
+@pytest.mark.parametrize("name", _cases("games-full"))
 def test_random_games_against_pyffish_full(name: str) -> None:
     played, _ = _games(name, FULL_GAMES, FULL_PLIES, SEED + 1)
     assert played >= FULL_GAMES
@@ -394,9 +382,9 @@ def test_builtin_section_plays_as_fairy_stockfish(name: str) -> None:
     is960 = name in ("fischerandom", "caparandom")
     rng = random.Random(f"{SEED}:copy:{name}")
     checked = 0
-    for _ in range(5):
+    for _ in range(3):
         fen = sf.start_fen(name)
-        for _ in range(100):
+        for _ in range(80):
             legal = sorted(sf.legal_moves(name, fen, [], is960))
             assert sorted(sf.legal_moves(copy, fen, [], is960)) == legal, fen
             ended = sf.is_immediate_game_end(name, fen, [])
@@ -408,7 +396,7 @@ def test_builtin_section_plays_as_fairy_stockfish(name: str) -> None:
             move = rng.choice(legal)
             fen, copied = sf.get_fen(name, fen, [move], is960), sf.get_fen(copy, fen, [move], is960)
             assert copied == fen
-    assert checked >= 5
+    assert checked >= 3
 
 
 # --- docs/VARIANTS.md -----------------------------------------------------------------------
