@@ -514,10 +514,13 @@ class VariantRules(RuleSystem):
         """When the castling rook of ``side`` on ``square`` loses its right: the king's ``+``
         too, if no other rook of the side keeps one."""
         rights = self._rook_rights[side]
-        if any(codes[number] in rights for number in self._rank_squares[side] if number != square):
+        if any(codes[number] in rights for number in self._rook_homes[side] if number != square):
             return ()
         king = self._castling_king[side]
-        return tuple((number, self._king[side]) for number, code in enumerate(codes) if code == king)
+        if king not in codes:  # a search in C: the king has mostly lost its right already
+            return ()
+        plain = self._king[side]
+        return tuple((number, plain) for number in self._rank_squares[side] if codes[number] == king)
 
     def _king_move(self, position: Position, clear: tuple[Change, ...], info: MoveInfo,
                    hand: HandChange) -> list[Effect]:
