@@ -157,6 +157,11 @@ class VariantRules(RuleSystem):
         self._demotes_to: dict[int, tuple[Qpi, int, str]] = {}
         self._limits: dict[str, int] = {}
         self._dead: dict[int, frozenset[int]] = {}
+        if self.variant.immobility_illegal:
+            # Where each piece could never move again: no plain move may leave it there.
+            for (letter, side, state), number in self._codes.items():
+                if state == "normal":
+                    self._dead[number] = self._indices(made.board(side, made.dead(letter, side)))
         if promotion is None:
             return
         self._zone = (self._indices(promotion.regions[0]), self._indices(promotion.regions[1]))
@@ -178,10 +183,7 @@ class VariantRules(RuleSystem):
                 if promotion.demotion:
                     self._demotes_to[raised] = (self._qpis[code], code, base)
                     self._flag(raised, _DEMOTES)
-        if self.variant.immobility_illegal:
-            for (letter, side, mark), code in self._codes.items():
-                if mark == "normal":
-                    self._dead[code] = self._indices(made.board(side, made.dead(letter, side)))
+
 
     def _setup_castling(self) -> None:
         made, castling = self.layout, self.variant.castling
@@ -298,6 +300,9 @@ class VariantRules(RuleSystem):
     # --- the hooks: which moves need them ----------------------------------------------------
     def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
         if self._all_special:
+            return True
+        dead = self._dead.get(self._plain(code))
+        if dead and destination in dead:  # it could never move again there: promote, or no move
             return True
         flags = self._flags.get(code)
         if not flags:
@@ -457,8 +462,8 @@ class VariantRules(RuleSystem):
                 plays.append((other[0], (*clear, (source, 0), (destination, other[1])), hand))
                 if promotion.mandatory_piece:
                     stays = False
-            if destination in self._dead.get(code, ()):
-                stays = False
+        if destination in self._dead.get(self._plain(code), ()):
+            stays = False  # Fairy-Stockfish's immobility: no piece left where it could never move
         if stays:
             plays.insert(0, (None, (*clear, (source, 0), (destination, placed)), hand))
         return plays
