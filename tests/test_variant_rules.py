@@ -29,10 +29,12 @@ from ggn.rules import Ending, Outcome, perft
 from ggn.rules.variant import VariantRules
 from ggn.variants import uci
 from ggn.variants.fen import from_feen, to_feen
-from variant_records import RECORDS
+from variant_records import PYFFISH_CONFIG, RECORDS
 
 pytest.importorskip("pyffish")
 import pyffish
+
+pyffish.load_variant_config(PYFFISH_CONFIG)
 
 SEED = 20261125
 NAMES = sorted(RECORDS)
@@ -136,7 +138,7 @@ def play_games(name: str, games: int, plies: int, seed: int) -> Counter[str]:
 
 # Fairy-Stockfish's variants that CI plays a short game of; ``-m full`` plays all of them.
 CI_NAMES = ("chess", "capablanca", "crazyhouse", "shogi", "minishogi", "xiangqi", "makruk", "kingofthehill",
-            "shatranj", "grand", "torishogi", "racingkings", "horde")
+            "shatranj", "grand", "torishogi", "racingkings", "horde", "ggn-capture-promotion")
 
 
 @pytest.mark.parametrize("name", CI_NAMES)

@@ -24,7 +24,7 @@ from ggn.variants.description import (
 )
 from ggn.variants.pieces import Movement
 
-__all__ = ["RECORDS"]
+__all__ = ["PYFFISH_CONFIG", "RECORDS"]
 
 _CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -215,3 +215,23 @@ RECORDS: dict[str, Variant] = {
     "minixiangqi": _MINIXIANGQI,
 }
 """The variants, by Fairy-Stockfish's names."""
+
+# Variants of our own, for options no built-in of pyffish plays alone: written here both ways,
+# in Fairy-Stockfish's ini syntax for pyffish (``pyffish.load_variant_config``) and as records.
+PYFFISH_CONFIG = """
+[ggn-capture-promotion:minishogi]
+piecePromotionOnCapture = true
+pieceDemotion = true
+
+[ggn-mandatory-promotion:minishogi]
+mandatoryPiecePromotion = true
+pieceDemotion = true
+"""
+_MINI = RECORDS["minishogi"]
+assert _MINI.promotion is not None
+RECORDS["ggn-capture-promotion"] = replace(
+    _MINI, name="ggn-capture-promotion", style="M",
+    promotion=replace(_MINI.promotion, on_capture=True, demotion=True))
+RECORDS["ggn-mandatory-promotion"] = replace(
+    _MINI, name="ggn-mandatory-promotion", style="M",
+    promotion=replace(_MINI.promotion, mandatory_piece=True, demotion=True))
