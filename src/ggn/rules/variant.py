@@ -609,20 +609,24 @@ class VariantRules(RuleSystem):
         board = position._codes
         if self._calm is not position and attacks[source](board):
             return False
+        rooks = self._castling_rook(info.move)
+        assert rooks is not None
+        # The walk tests the king on its destination after the play (its rook beside it, its
+        # source empty), which finds the attacks Fairy-Stockfish's tests find there unless the
+        # rook could shield that square: then they are made here.
+        shielded = self.variant.chess960 or any(self._rook_may_shield(rook) for rook in rooks)
         rank = self._square[source][1]
         start, end = self._square[source][0], self._square[destination][0]
         step = 1 if end > start else -1
         trial = board.copy()
-        for file in range(end, start, -step):
+        for file in range(end if shielded else end - step, start, -step):
             number = self._index[(file, rank)]
             kept, trial[number] = trial[number], code
             attacked = attacks[number](trial)
             trial[number] = kept
             if attacked:
                 return False
-        rooks = self._castling_rook(info.move)
-        assert rooks is not None
-        if not self.variant.chess960 and not any(self._rook_may_shield(rook) for rook in rooks):
+        if not shielded:
             return True
         for rook in rooks:
             trial[rook] = 0
