@@ -4,26 +4,28 @@ The built-in games are the sections of ``src/ggn/variants/builtin.ini``, read by
 (:mod:`ggn.variants.registry`: the ini reader, the generic rule system, the FEN and UCI
 modules). For each of them:
 
-- along seeded random games from the start (two 960 starts for the 960 games), the legal moves
-  of every position, as sets of Fairy-Stockfish's move strings, equal ``pyffish.legal_moves``;
+- along seeded random games from the start (every other one from a shuffled start in the
+  chess960 games), the legal moves of every position, as sets of Fairy-Stockfish's move
+  strings, equal ``pyffish.legal_moves``;
   the position after every move, written as Fairy-Stockfish's FEN, equals ``pyffish.get_fen``
   (placement, hands, side to move, castling, en passant; move counters aside); and where the
   game has ended (``pyffish.is_immediate_game_end``, or no legal move), ``outcome()`` names
-  the winner ``pyffish.game_result`` gives. The games prefer captures, so that hands fill,
-  pawns promote and games end within their plies;
+  the winner ``pyffish.game_result`` gives. The games prefer captures, so that hands fill and
+  pawns promote within their plies;
 - from the start position, the replies to every first move equal pyffish's, as sets and as
   counted by the rule system's fast count; under ``pytest -m full``, perft at depth 3 equals
-  pyffish's count (which has no perft: counted with ``legal_moves`` one level down).
+  pyffish's count (which has no perft: counted with ``legal_moves`` one level down);
 
 ``builtin.ini`` itself is checked against Fairy-Stockfish's own built-ins, without ggn: loaded
 into pyffish under other names, each section starts as the built-in does and, under ``full``,
-plays as it does along random games. Three variants of this file's own, in ini syntax, are
+plays as it does along random games. Four variants of this file's own, in ini syntax, are
 loaded into both pyffish and ggn and played against each other the same way. And
 ``docs/VARIANTS.md`` lists every pyffish variant once, with its board, and says "yes" for
 exactly the built-in games.
 
-By default a seeded subset runs (one game of at most 40 plies per variant); ``pytest -m full``
-runs six games of at most 120 plies each, perft at depth 3 and the ini check's games.
+By default a seeded subset runs (one random game of at most 40 plies per variant, the replies);
+``pytest -m full`` adds six games of at most 120 plies each, perft at
+depth 3 and the ini check's games.
 
 A variant that disagrees with pyffish because of a fault in a module this file does not own is
 marked ``xfail(strict=True)`` in :data:`KNOWN` with the failing case, so it shows until fixed.
@@ -61,10 +63,35 @@ CAPTURES = 0.7  # the chance a random game takes when it can
 
 # Built-in variants that disagree with pyffish through a module this file does not own: the
 # variant, the reason (with the failing case), and the tests that fail (None: every test of ggn;
-# else some of "games", "games-full", "replies", "perft").
-KNOWN: dict[str, tuple[str, frozenset[str] | None]] = {}
-"""None now: coregal and shoshogi (pseudo-royal pieces, 5a240c4) and gustav3 and omicron (castling
-rooks inside the corners, a8b09bc) were here until their rules were built."""
+# else some of "games", "games-full", "replies", "perft", "endings").
+_HAND = ("ggn.rules.variant counts the pieces in hand towards extinction, and in a game without drops a "
+         "player's hand holds the enemy pieces it took (the Game Protocol's default), so a player who lost "
+         "them all is not extinct; Fairy-Stockfish counts no such hand. Read from FEN (empty hands), ggn "
+         "ends it: {}")
+_FULL = frozenset({"games-full", "endings"})
+KNOWN: dict[str, tuple[str, frozenset[str] | None]] = {
+    "shatranj": (_HAND.format("'8/8/1k5N/7P/1K6/2P5/8/8 b - - 0 52', black bared, has lost"), _FULL),
+    "extinction": (_HAND.format("'rn1qk2r/1pp1pp2/p2p3p/8/1P6/N2P3P/P1P1PP1P/Q3KB1R b Kkq - 0 8', black "
+                                "has no bishop left and has lost"), _FULL),
+    "kinglet": (_HAND.format("'1B2k3/8/8/2p5/8/1b6/8/4N3 w - - 0 31', white has no pawn left and has lost"),
+                _FULL),
+    "coregal": ("ggn.rules.variant: in '8/7q/8/7k/8/7Q/5K2/8 b - - 11 49' the black king is attacked by the "
+                "queen on h3 and black has no move: checkmate, a loss, for pyffish; ggn says not in check, "
+                "a draw by stalemate", _FULL),
+    "fischerandom": (
+        "ggn.variants.uci writes the castling where the king stays on g8 as 'g8g8'; Fairy-Stockfish writes "
+        "the king onto its rook, 'g8h8', in 'bnqnr1kr/ppppbppp/8/4p3/2P5/6PB/PP1PPP1P/BNQNR1KR b HEhe - 2 3'",
+        frozenset({"games-full"})),
+    "caparandom": (
+        "RuleSystem.play (ggn.rules._system) looks a play up by its str(): in 'br1kcrn1n1/a2pppBpp1/9q/10/P9/"
+        "8b1/2PPPPP1P1/2AK1R1B2 b Ffb - 1 12' the castling d8b8 and the king's step d8c8 are both "
+        "'c:+k^ d8-c8', and play() given the castling makes the step", frozenset({"games-full"})),
+    "berolina": (
+        "FEEN's '-' on a pawn that has made a diagonal double step does not say which way it went, and "
+        "ggn.variants.fen writes the other passed square: after c7e5 in 'rnb2k1r/ppp1p3/B3p3/5p1p/8/N4PP1/"
+        "PPP3PP/R1Q1K1NR b KQ - 3 10' pyffish's en passant squares are e5 d6, ggn writes e5 f6",
+        frozenset({"games-full"})),
+}
 
 # Variants of this file's own, in Fairy-Stockfish's syntax, played by both pyffish and ggn.
 OWN = """\
