@@ -15,6 +15,11 @@ modules). For each of them:
 - from the start position, the replies to every first move equal pyffish's, as sets and as
   counted by the rule system's fast count; under ``pytest -m full``, perft at depth 3 equals
   pyffish's count (which has no perft: counted with ``legal_moves`` one level down);
+- games that end: ``tests/vectors/variant_endings.json`` holds, for each game, seeded random
+  games pyffish played until they ended (the shortest found, for each way the game can end:
+  a rule's sudden end, and no legal move). ggn plays their moves (each must be legal), reaches
+  pyffish's final position, has no move left there, and names the winner pyffish does. Running
+  this file as a script records them again (minutes long).
 
 ``builtin.ini`` itself is checked against Fairy-Stockfish's own built-ins, without ggn: loaded
 into pyffish under other names, each section starts as the built-in does and, under ``full``,
@@ -23,8 +28,8 @@ loaded into both pyffish and ggn and played against each other the same way. And
 ``docs/VARIANTS.md`` lists every pyffish variant once, with its board, and says "yes" for
 exactly the built-in games.
 
-By default a seeded subset runs (one random game of at most 40 plies per variant, the replies);
-``pytest -m full`` adds six games of at most 120 plies each, perft at
+By default a seeded subset runs (one random game of at most 40 plies per variant, the replies,
+the recorded endings); ``pytest -m full`` adds six games of at most 120 plies each, perft at
 depth 3 and the ini check's games.
 
 A variant that disagrees with pyffish because of a fault in a module this file does not own is
@@ -41,6 +46,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -63,16 +69,19 @@ CAPTURES = 0.7  # the chance a random game takes when it can
 
 # Built-in variants that disagree with pyffish through a module this file does not own: the
 # variant, the reason (with the failing case), and the tests that fail (None: every test of ggn;
-# else some of "games", "games-full", "replies", "perft", "endings").
+# else some of "games", "games-full", "replies", "perft", "endings", "endings-full").
 _HAND = ("ggn.rules.variant counts the pieces in hand towards extinction, and in a game without drops a "
          "player's hand holds the enemy pieces it took (the Game Protocol's default), so a player who lost "
          "them all is not extinct; Fairy-Stockfish counts no such hand. Read from FEN (empty hands), ggn "
          "ends it: {}")
-_FULL = frozenset({"games-full", "endings"})
+_FULL = frozenset({"games-full", "endings", "endings-full"})
 KNOWN: dict[str, tuple[str, frozenset[str] | None]] = {
-    "shatranj": (_HAND.format("'8/8/1k5N/7P/1K6/2P5/8/8 b - - 0 52', black bared, has lost"), _FULL),
+    "shatranj": (_HAND.format("'8/8/1k5N/7P/1K6/2P5/8/8 b - - 0 52', black bared, has lost"),
+                 frozenset({"games-full", "endings-full"})),
+    "courier": (_HAND.format("'12/4p7/2p4p1K1p/12/8p3/2bk8/12/12 w - - 0 64', white bared, has lost"),
+                frozenset({"endings-full"})),
     "extinction": (_HAND.format("'rn1qk2r/1pp1pp2/p2p3p/8/1P6/N2P3P/P1P1PP1P/Q3KB1R b Kkq - 0 8', black "
-                                "has no bishop left and has lost"), _FULL),
+                                "has no bishop left and has lost"), frozenset({"games-full"})),
     "kinglet": (_HAND.format("'1B2k3/8/8/2p5/8/1b6/8/4N3 w - - 0 31', white has no pawn left and has lost"),
                 _FULL),
     "coregal": ("ggn.rules.variant: in '8/7q/8/7k/8/7Q/5K2/8 b - - 11 49' the black king is attacked by the "
@@ -190,10 +199,10 @@ def _game(name: str) -> _Game:
     return _Game(name, registry.entry(name))
 
 
-def _cases(test: str) -> list[object]:
-    """Every game of the file, with the known disagreements of ``test`` marked."""
+def _cases(test: str, names: tuple[str, ...] | None = None) -> list[object]:
+    """Every game of the file (or of ``names``), with the known disagreements of ``test`` marked."""
     cases: list[object] = []
-    for name in (*BUILTINS, *OWN_NAMES):
+    for name in (*BUILTINS, *OWN_NAMES) if names is None else names:
         reason, tests = KNOWN.get(name, ("", frozenset()))
         known = tests is None or test in tests
         mark = pytest.mark.xfail(strict=True, reason=reason)
@@ -451,3 +460,122 @@ def test_the_table_lists_every_fairy_stockfish_variant() -> None:
                   for row in placement}
         assert (int(files), int(ranks)) == (max(widths), len(placement)), name
     assert f"{len(supported)} of the 121" in text
+
+
+# --- recorded endings: games that end, found by pyffish, replayed by ggn ---------------------
+ENDINGS = ROOT / "tests" / "vectors" / "variant_endings.json"
+SHORT = 60  # the longest recorded game replayed in CI; pytest -m full replays them all
+
+
+@cache
+def _endings() -> dict[str, list[dict[str, str]]]:
+    data: dict[str, list[dict[str, str]]] = json.loads(ENDINGS.read_text("utf-8"))["games"]
+    return data
+
+
+def _ending_names(longest: int | None) -> tuple[str, ...]:
+    return tuple(name for name, games in _endings().items()
+                 if any(longest is None or len(game["moves"].split()) <= longest for game in games))
+
+
+def test_recorded_endings_cover_most_games() -> None:
+    recorded = json.loads(ENDINGS.read_text("utf-8"))
+    assert recorded["pyffish"] == version("pyffish"), "recorded with another pyffish: record them again"
+    assert set(_endings()) == {*BUILTINS, *OWN_NAMES}
+    assert len(_ending_names(None)) >= len(_endings()) * 3 // 4
+    assert len(_ending_names(SHORT)) >= len(_endings()) // 3
+
+
+def _replay(name: str, longest: int | None) -> int:
+    """Play each recorded game of ``name`` (moves pyffish chose until the game ended) in ggn,
+    which must find every move legal, reach pyffish's final position and end the game as
+    pyffish does; return the games played."""
+    game = _game(name)
+    start = sf.start_fen(game.name)
+    played = 0
+    for recorded in _endings()[name]:
+        moves = recorded["moves"].split()
+        if longest is not None and len(moves) > longest:
+            continue
+        position = game.position(start)
+        for ply, move in enumerate(moves):
+            found = game.strings(position).get(move)
+            assert found is not None, f"{name}: {move} (ply {ply}) is not legal in {position.to_feen()!r}"
+            position = game.rules.play(position, found)
+        fen = sf.get_fen(game.name, start, moves, game.is960)
+        assert _fields(game.entry.from_feen(position)) == _fields(fen), name
+        ended, value = sf.is_immediate_game_end(game.name, start, moves)
+        if not ended:
+            assert not game.fsf(start, tuple(moves)), f"{name}: the recorded game has not ended"
+            value = sf.game_result(game.name, start, moves)
+        assert not game.strings(position), f"{name}: the game has ended in {fen!r}, and ggn has moves"
+        outcome = game.rules.outcome(position)
+        assert outcome is not None, f"{name}: the game has ended in {fen!r}, and ggn has no outcome"
+        assert outcome.winner == _winner(fen, value), f"{name}: {outcome} in {fen!r}, pyffish {value}"
+        assert recorded["end"] == ("sudden" if ended else "no move")
+        played += 1
+    return played
+
+
+@pytest.mark.parametrize("name", _cases("endings", _ending_names(SHORT)))
+def test_recorded_endings_against_pyffish(name: str) -> None:
+    assert _replay(name, SHORT) >= 1
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("name", _cases("endings-full", _ending_names(None)))
+def test_recorded_endings_against_pyffish_full(name: str) -> None:
+    assert _replay(name, None) >= 1
+
+
+def _record(game: _Game, tries: int, plies: int) -> list[dict[str, str]]:
+    """Seeded random games of pyffish alone until they end: the shortest ending of each kind found
+    (a rule's sudden end, where the game has one, and no legal move). The games prefer captures
+    strongly and, now and then after the opening, a move that ends the game at once."""
+    name, sudden = game.name, game.sudden
+    rng = random.Random(f"{SEED}:endings:{name}")
+    best: dict[str, list[str]] = {}
+
+    def ends(fen: str, move: str) -> bool:
+        return (sudden and sf.is_immediate_game_end(name, fen, [move])[0]) or not game.fsf(fen, (move,))
+
+    for _ in range(tries):
+        fen, moves = sf.start_fen(name), list[str]()
+        for ply in range(plies):
+            ended = sudden and sf.is_immediate_game_end(name, fen, [])[0]
+            legal = sorted(game.fsf(fen))
+            if ended or not legal:
+                kind = "sudden" if ended else "no move"
+                if kind not in best or len(moves) < len(best[kind]):
+                    best[kind] = moves
+                break
+            taken = _occupied(fen)
+            captures = [move for move in legal if "@" not in move and _destination(move) in taken]
+            move = rng.choice(captures if captures and rng.random() < 0.9 else legal)
+            if ply >= 20 and rng.random() < 0.3:
+                move = next((end for end in rng.sample(legal, len(legal)) if ends(fen, end)), move)
+            moves.append(move)
+            fen = sf.get_fen(name, fen, [move], game.is960)
+        if len(best) == 1 + sudden:
+            break
+    return [{"end": kind, "moves": " ".join(moves)} for kind, moves in sorted(best.items())]
+
+
+def _record_all(path: Path) -> None:
+    """Write tests/vectors/variant_endings.json (run this file as a script; minutes long)."""
+    _own()
+    games = {}
+    for name in (*BUILTINS, *OWN_NAMES):
+        games[name] = _record(_game(name), tries=8, plies=300)
+        print(name, [(game["end"], len(game["moves"].split())) for game in games[name]], flush=True)
+    recorded = {
+        "about": "Games pyffish played (seeded, random, captures preferred) until they ended; "
+                 "tests/test_variants_fsf.py replays them in ggn. Made by running that file as a script.",
+        "pyffish": version("pyffish"),
+        "games": games,
+    }
+    path.write_text(json.dumps(recorded, indent=1) + "\n", "utf-8")
+
+
+if __name__ == "__main__":
+    _record_all(ENDINGS)
