@@ -5,6 +5,7 @@ process is what is tested (a closed or full standard output, a reader that leave
 
 from __future__ import annotations
 
+import argparse
 import errno
 import io
 import itertools
@@ -19,6 +20,7 @@ from typing import IO, Any
 import pytest
 
 import ggn.cli
+import ggn.cli._output
 from ggn.cli import run
 from ggn.errors import GGNError
 
@@ -74,7 +76,7 @@ def test_row8_a_full_disk_leaves_the_old_effects_file_whole(
         os.write(fd, data[: len(data) // 2])
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(ggn.cli, "_write_all", full_disk)
+    monkeypatch.setattr(ggn.cli._output, "write_all", full_disk)
     status, out, err = call("convert", str(legacy), "--mapping", "chess", "--effects", str(effects))
     assert (status, out) == (2, "")
     assert err == f"ggn convert: cannot write --effects {effects}: No space left on device\n"
@@ -309,22 +311,33 @@ def test_row11_position_errors_are_invalid_input() -> None:
     assert status == 1 and err.startswith("ggn apply: ") and clean(err)
 
 
-@pytest.mark.parametrize("command", sorted(ggn.cli._COMMANDS))
+def _command_names() -> list[str]:
+    parser = ggn.cli._build_parser(io.StringIO(), io.StringIO())
+    [commands] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return sorted(commands.choices)
+
+
+def test_row11_every_command_is_in_every_command() -> None:
+    assert sorted(argv[0] for argv in EVERY_COMMAND if argv[0] != "--help") == _command_names()
+
+
+@pytest.mark.parametrize("command", _command_names())
 def test_row11_any_library_error_is_exit_1_and_anything_else_a_report(
         command: str, monkeypatch: pytest.MonkeyPatch) -> None:
     argv = next(a for a in EVERY_COMMAND if a[0] == command)
 
-    def fails(*_: Any) -> int:
+    def fails(args: argparse.Namespace, *_: Any) -> int:
+        assert args.command == command
         raise GGNError("what was wrong, and where")
 
-    monkeypatch.setitem(ggn.cli._COMMANDS, command, fails)
+    monkeypatch.setattr(ggn.cli, "_dispatch", fails)
     label = _label(argv)
     assert call(*argv) == (1, "", f"{label}: what was wrong, and where\n")
 
     def breaks(*_: Any) -> int:
         raise RuntimeError("a fault of ours")
 
-    monkeypatch.setitem(ggn.cli._COMMANDS, command, breaks)
+    monkeypatch.setattr(ggn.cli, "_dispatch", breaks)
     assert call(*argv) == (2, "", f"{label}: internal error (RuntimeError: a fault of ours); please report "
                                   "it, with the command that caused it\n")
 

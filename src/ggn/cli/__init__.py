@@ -1,0 +1,222 @@
+"""The ``ggn`` command.
+
+Everything goes through :func:`run`, which takes the arguments and the streams and returns the
+exit status, so the command is testable without a subprocess; :func:`main` is the thin
+console-script wrapper around it.
+
+The exit status holds for every command, and :func:`run` keeps it in one place: 0 success;
+1 invalid input (any :class:`~ggn.errors.GGNError` a command meets); 2 a usage error, input
+that cannot be read, or output that cannot be written. Each failure is one message on standard
+error, never a traceback.
+
+The package
+-----------
+This module assembles the parser and runs a command; the rest is private:
+
+- ``_streams``: standard output and error as commands see them, :class:`Exit` (end a command
+  with a status and a message), and how failed writes are reported.
+- ``_arguments``: the parser and its help formatter, typed numbers (``DEPTH``, ``INDENT``),
+  the options several commands share (``add_game``, ``add_ini``, ``add_position``,
+  ``add_notation``, ``add_common``) and :class:`~ggn.cli._arguments.Commands`.
+- ``_inputs``: FILE, ``-`` (standard input, read at most once) and ``@FILE`` arguments, and
+  documents loaded from them with their violations reported.
+- ``_output``: output files written whole or not at all, never over an input.
+- ``_catalogue``: the games (built-in and ``--ini``), a game by name, a position as FEEN or
+  FEN, a move as ``--notation`` writes it.
+- one module a group of commands: ``_notation`` (parse, schema), ``_documents`` (validate,
+  lint, generate, convert, demo), ``_positions`` (moves, apply, diff), ``_games`` (variants,
+  legal, perft, play, position).
+
+Adding a command
+----------------
+Write a module ``ggn/cli/_NAME.py`` with a ``register(commands)`` function and a handler, and
+name the module in ``_MODULES`` below (its place there is the command's place in ``ggn
+--help``)::
+
+    def register(commands: Commands) -> None:
+        show = commands.add(
+            "show", _show, summary="one line for ggn --help",
+            description="The prose of ggn show --help, one long line: it is wrapped.",
+            epilog="examples:\\n  ggn show chess\\n  ggn show shogi --format svg > board.svg",
+        )
+        add_game(show)  # the shared options, from ggn.cli._arguments
+        show.add_argument("--format", choices=["text", "svg"], default="text", help="...")
+
+    def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
+        game = entry(catalogue(args, stdin), args.game)  # from ggn.cli._catalogue
+        out.write(...)
+        return 0
+
+A handler takes the parsed arguments, standard output, standard error and standard input
+(bytes; None for the process's own) and returns the exit status. It writes only through ``out``
+and ``err``; it reads files and ``-`` through :mod:`ggn.cli._inputs`; it ends early by raising
+:class:`~ggn.cli._streams.Exit` (status and message) or lets a
+:class:`~ggn.errors.GGNError` out (exit 1, its message prefixed with the command's name). It
+never catches everything: :func:`run` turns an unexpected exception into a report, exit 2.
+Import an optional library (an extra of pyproject.toml) inside the handler, and say in the
+message which extra to install when it is missing (exit 2). Give the command an epilog of
+examples. The fuzz test (tests/test_fuzz_cli.py) reads every command's arguments from the parser
+and fuzzes them; tests/test_hostile_cli.py's ``EVERY_COMMAND`` must name the new command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import IO, NoReturn
+
+from ggn._json import clip
+from ggn.cli import _documents, _games, _notation, _positions
+from ggn.cli._arguments import Commands, Formatter, Parser
+from ggn.cli._streams import Errors, Exit, Output, ReaderGone, Stream, Unwritable, settle
+from ggn.errors import GGNError
+
+__all__ = ["main", "run"]
+
+_MODULES = (_notation, _documents, _positions, _games)
+"""The modules of the commands, each with a ``register(commands)`` function, in help order."""
+
+_DESCRIPTION = """\
+General Gameplay Notation (GGN) and the notations around it.
+
+GGN describes, for each piece (a QPI such as C:K^ or s:+p), each source square
+(a CELL such as e4, or * for the hand) and each destination, the ways a move is
+mechanically possible: "must" conditions that all hold and "deny" conditions
+none of which holds (LCN objects).
+"""
+
+_EPILOG = """\
+examples:
+  ggn parse qpi 'C:+K^'            fields of a qualified piece, as JSON
+  ggn parse feen '8/8/8/8/8/8/8/8 / C/c'
+  ggn validate rules.json          is it a valid GGN 1.0.0 document?
+  ggn validate --as stn --format json move.json
+  ggn lint rules.json --board '8/8/8/8/8/8/8/8 / C/c'
+  ggn schema ggn > ggn.schema.json
+  ggn moves                        the 20 moves of the chess start position
+  ggn moves rules.json FEEN --format json
+  ggn apply FEEN '{"board_diff": {"e2": null, "e4": "C:P"}, "toggle": true}'
+  ggn diff FEEN FEEN               the minimal STN transition between two positions
+  ggn generate chess > chess.json  a complete GGN document of a game
+  ggn convert old.json --mapping chess --effects effects.json > rules.json
+  ggn perft chess 3                legal move paths of 3 plies: 8902
+  ggn variants                     the games: Fairy-Stockfish's variants, by name
+  ggn legal capablanca --notation uci  the legal moves of a game's start
+  ggn play chess e2e4 e7e5 --notation uci --to fen
+  ggn position shogi --fen FEN --to feen
+  ggn perft mygame 3 --ini my.ini  a variant of your own (variants.ini syntax)
+  ggn demo                         a tour on an embedded example
+
+how arguments are read:
+  FILE       a path, or - for standard input (which a command reads at most once).
+  STN        (apply) - is standard input and @PATH the file PATH; JSON text is
+             what starts with {, [ or " (after any blanks), is blank, or is any
+             other JSON value (true, 12, null); anything else is a path.
+  RULES      (moves) a built-in game's name, else a FILE: ./chess is a file.
+  GAME       a game's name (ggn variants lists them); --ini FILE adds the file's
+             variants (Fairy-Stockfish's variants.ini syntax) for that command.
+  FEN        a position in Fairy-Stockfish's FEN of the game (--fen); FEEN is
+             GGN's own (an argument, or --feen).
+  --mapping  a built-in mapping's name, else a FILE.
+  numbers    whole numbers in a range each option's help gives.
+  --effects  the file is written whole or not at all (a temporary file beside
+             it, then renamed over it), and never over an input file.
+
+exit status:
+  0  success (lint's warnings included)
+  1  invalid input: a notation, document, position, move or mapping that breaks
+     its rules, or a game played on a board of the wrong shape
+  2  a usage error (unknown command or option, a missing or out-of-range value),
+     input that cannot be read (no such file, a directory, closed standard
+     input) or output that cannot be written (a full disk, closed standard
+     output)
+  Each failure is one message on standard error. A reader that stops early
+  (ggn moves | head -1) ends the command quietly, with status 0.
+"""
+
+
+def _build_parser(out: Stream, err: Stream) -> argparse.ArgumentParser:
+    """The parser of every command, writing help to ``out`` and usage errors to ``err``."""
+    parser_class: type[Parser] = type("_BoundParser", (Parser,), {"out": out, "err": err})
+    parser = parser_class(prog="ggn", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=Formatter)
+    commands = Commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
+    for module in _MODULES:
+        module.register(commands)
+    return parser
+
+
+def _dispatch(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
+    """Run the command ``args`` names: the handler its module registered."""
+    status: int = args._handler(args, out, err, stdin)
+    return status
+
+
+def run(
+    argv: Sequence[str] | None = None,
+    stdout: IO[str] | None = None,
+    stderr: IO[str] | None = None,
+    stdin: IO[bytes] | None = None,
+) -> int:
+    """Run the command with ``argv`` (without the program name); return the exit status.
+
+    ``stdout``, ``stderr`` and ``stdin`` default to the process's own streams (``stdin`` is read
+    as bytes). Every outcome is an exit status and at most one message: a library error on the
+    input is 1; an unreadable input, an unwritable output or a usage error is 2; an unexpected
+    fault is 2 too, with a message asking for a report.
+    """
+    out = Output(stdout if stdout is not None else sys.stdout)
+    err = Errors(stderr if stderr is not None else sys.stderr)
+    label = "ggn"  # the command, as messages name it
+    try:
+        parser = _build_parser(out, err)
+        arguments = list(sys.argv[1:] if argv is None else argv)
+        if len(arguments) == 3 and arguments[0] == "parse" and arguments[2] not in ("-h", "--help", "--"):
+            # A diminished piece (-p) or any TEXT starting with '-' is the text, not an option.
+            arguments.insert(2, "--")
+        try:
+            args, extra = parser.parse_known_args(arguments)
+            if extra and args.command == "play" and not any(text.startswith("-") for text in extra):
+                # Moves after an option (ggn play chess --fen FEN e2e4): argparse gives the
+                # positional arguments it meets after an option to no one.
+                args.moves += extra
+            elif extra:
+                parser.error(f"unrecognized arguments: {' '.join(extra)}")
+            if args.command is None:  # no command: a usage error, the help on standard error
+                err.write(parser.format_help())
+                status = 2
+            else:
+                label = f"ggn {args._label(args) if args._label else args.command}"
+                status = _dispatch(args, out, err, stdin)
+        except Exit as stop:
+            status = stop.status
+            if stop.message:
+                err.write(f"{stop.message}\n" if stop.bare else f"{label}: {stop.message}\n")
+        out.flush()
+    except ReaderGone:
+        return 0  # the reader stopped reading (ggn moves | head -1): not a failure of ours
+    except Unwritable as failure:
+        err.write(f"{label}: cannot write to standard output: {failure.reason}\n")
+        return 2
+    except GGNError as error:
+        err.write(f"{label}: {error}\n")
+        return 1
+    except MemoryError:
+        err.write(f"{label}: out of memory\n")
+        return 2
+    except Exception as error:  # noqa: BLE001  (the last resort: a message, never a traceback)
+        err.write(f"{label}: internal error ({type(error).__name__}: {clip(str(error), 200)}); please "
+                  "report it, with the command that caused it\n")
+        return 2
+    return status
+
+
+def main() -> NoReturn:
+    """Console-script entry point."""
+    try:
+        status = run()
+    except KeyboardInterrupt:
+        status = 130
+    settle(sys.stdout)
+    settle(sys.stderr)
+    sys.exit(status)

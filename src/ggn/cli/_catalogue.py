@@ -1,0 +1,72 @@
+"""The games a command knows and the positions it is given: the built-in games and the variants
+of each ``--ini`` file, a game by name (an unknown one a usage error, with the names it is close
+to), a position as FEEN or as the game's FEN, and a move as ``--notation`` writes it."""
+
+from __future__ import annotations
+
+import argparse
+from typing import IO, Final
+
+from ggn._json import quote
+from ggn.cli._inputs import read, shown
+from ggn.cli._streams import Exit
+from ggn.errors import GGNError, NotFoundError
+from ggn.position import Position
+from ggn.rules import Play
+from ggn.variants.registry import Catalogue, Entry
+
+
+def catalogue(args: argparse.Namespace, stdin: IO[bytes] | None) -> Catalogue:
+    """The games a command knows: the built-ins, and the variants of each --ini file."""
+    games = Catalogue()
+    if args.ini.count("-") > 1:
+        raise Exit(2, "standard input is read once: give --ini - at most once")
+    for name in args.ini:
+        data = read(name, stdin, "--ini")
+        try:
+            text = data if isinstance(data, str) else bytes(data).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise Exit(1, f"--ini {shown(name)}: not UTF-8 text ({error.reason} at byte "
+                          f"{error.start})") from None
+        games.add_ini(text, shown(name))
+    return games
+
+
+_SUGGESTED: Final = 3  # the most names a message suggests for an unknown game
+
+
+def entry(games: Catalogue, name: str) -> Entry:
+    """A game by name; an unknown name is a usage error (exit 2), with the names it is close to."""
+    try:
+        return games.entry(name)
+    except NotFoundError:
+        pass
+    import difflib  # noqa: PLC0415  (only for this message)
+
+    close = difflib.get_close_matches(name[:100], games.names(), _SUGGESTED)
+    hint = f"did you mean {', '.join(close)}? " if close else ""
+    raise Exit(2, f"no game {quote(name)}; {hint}ggn variants lists the {len(games)} games") from None
+
+
+def position(game: Entry, feen: str | None, fen: str | None) -> Position:
+    """The position given, as FEEN or as Fairy-Stockfish's FEN (at most one), else the start."""
+    if feen is not None and fen is not None:
+        raise Exit(2, "give the position once: as FEEN or with --fen, not both")
+    if fen is not None:
+        return game.rules.position(game.to_feen(fen))
+    from ggn.variants.fen import is_feen  # noqa: PLC0415  (on use: the command starts faster)
+
+    if feen is not None and not is_feen(feen):
+        fields = feen.split(" ")
+        if len(fields) > 1 and fields[1] in ("w", "b"):  # a FEN's side to move
+            raise GGNError(f"{quote(feen, 80)} is a FEN, not FEEN: give it with --fen")
+    return game.rules.position(feen)
+
+
+def move(game: Entry, where: Position, play: Play, notation: str) -> str:
+    """A play as the --notation option writes it."""
+    if notation != "uci":
+        return str(play)
+    from ggn.variants import uci  # noqa: PLC0415  (on use: the command starts faster)
+
+    return uci.write(game.variant, play, position=where)

@@ -1,0 +1,228 @@
+"""The commands on games under their rules: ``variants`` (the games), ``legal`` (legal moves),
+``perft`` (legal move paths), ``play`` (moves played) and ``position`` (FEN and FEEN)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import IO, Any, Final
+
+from ggn._json import quote
+from ggn.cli._arguments import (
+    DEPTH,
+    FEN_EXAMPLE,
+    MY_INI,
+    Commands,
+    add_game,
+    add_ini,
+    add_notation,
+    add_position,
+)
+from ggn.cli._catalogue import catalogue, entry, move, position
+from ggn.cli._streams import Stream
+from ggn.errors import GGNError
+from ggn.rules import MAX_PERFT_DEPTH, divide, perft
+
+
+def register(commands: Commands) -> None:
+    variants = commands.add(
+        "variants", _variants, summary="list the games: the built-in variants, and those of --ini files",
+        description="List every game the library plays: Fairy-Stockfish's variants under their "
+                    "own names, described as data (docs/VARIANTS.md says which of its variants "
+                    "are built in, and why the others are not), then the variants of each --ini "
+                    "file. Text: one game a line, its name, board (files x ranks) and where it "
+                    "comes from. JSON: a list of objects with name, board ([files, ranks]), "
+                    "source, start (FEEN), fen (Fairy-Stockfish's FEN) and description.",
+        epilog="examples:\n  ggn variants\n  ggn variants --format json\n"
+               "  ggn variants --ini my.ini      # my.ini: " + MY_INI,
+    )
+    variants.add_argument("--format", choices=["text", "json"], default="text",
+                          help="text for people (default) or json for programs")
+    add_ini(variants)
+
+    legal = commands.add(
+        "legal", _legal, summary="list the legal moves of a position of a game",
+        description="List the legal moves of a position of a game (its start position unless "
+                    "one is given, as FEEN or with --fen), under the game's rules: promotion "
+                    "choices, castling, en passant, drops, check. A position whose game has "
+                    "ended has none. Text: one move a line. JSON: with --notation uci, a list "
+                    "of Fairy-Stockfish's move strings; with ggn, a list of objects (piece, "
+                    "source, destination, choice, transition as STN).",
+        epilog="examples:\n  ggn legal chess\n  ggn legal capablanca --notation uci --format json\n"
+               f"  ggn legal chess --fen '{FEN_EXAMPLE}'\n"
+               "  ggn legal shogi '4k^4/9/9/9/9/9/9/9/4K^4 P/ S/s' --notation uci",
+    )
+    add_game(legal)
+    add_position(legal, positional=True)
+    add_notation(legal, "moves are written")
+    legal.add_argument("--format", choices=["text", "json"], default="text",
+                       help="text: one move a line (default); json: a list")
+
+    perft_cmd = commands.add(
+        "perft", _perft, summary="count the legal move paths of a game",
+        description="Count the legal move paths of DEPTH plies from a position of a game (its "
+                    "start position unless --feen or --fen is given), under the game's rules: "
+                    "legal moves, promotion choices, castling, en passant, drops. The count is "
+                    "the last line. With --divide, each legal move comes first with the paths "
+                    "after it ('C:P e2-e4: 20', or 'e2e4: 20' with --notation uci, as engines "
+                    "print it), and the last line is 'total: N'. The position must have the "
+                    "game's board shape (exit 1 otherwise, before any board is built).",
+        epilog="examples:\n  ggn perft chess 3          # 8902\n"
+               "  ggn perft chess 3 --divide --notation uci\n"
+               "  ggn perft shogi 2 --divide\n"
+               "  ggn perft chess 2 --feen '+r3+k^2+r/8/8/8/8/8/8/+R3+K^2+R / C/c'\n"
+               "  ggn perft chess 2 --fen 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1'",
+    )
+    add_game(perft_cmd)
+    perft_cmd.add_argument("depth", type=DEPTH, metavar="DEPTH",
+                           help=f"plies to count, 0 to {MAX_PERFT_DEPTH} (the paths grow "
+                                "exponentially with the depth: no deeper count would finish)")
+    where = perft_cmd.add_mutually_exclusive_group()
+    where.add_argument("--feen", metavar="FEEN", help="the position in FEEN; default: the game's start")
+    where.add_argument("--fen", metavar="FEN",
+                       help="the position in Fairy-Stockfish's FEN of the game (standard FEN for chess)")
+    perft_cmd.add_argument("--divide", action="store_true",
+                           help="also print each legal move with the paths after it")
+    add_notation(perft_cmd, "--divide writes the moves")
+
+    play = commands.add(
+        "play", _play, summary="play moves in a game and print the position after them",
+        description="Play MOVEs, one after the other, from a position of a game (its start "
+                    "position unless one is given, as FEEN before the moves or with --fen), and "
+                    "print the position after them: FEEN, or with --to fen Fairy-Stockfish's FEN "
+                    "(the move counters carried on from --fen's, or 0 and 1). If the game has "
+                    "ended, a second line says how. A move that is not legal where it is played "
+                    "is invalid input (exit 1): the message names it and lists the legal moves.",
+        epilog="examples:\n  ggn play chess e2e4 e7e5 g1f3 --notation uci\n"
+               "  ggn play chess 'C:P e2-e4' 'c:p e7-e5'\n"
+               "  ggn play chess f2f3 e7e5 g2g4 d8h4 --notation uci  # second player wins by checkmate\n"
+               f"  ggn play chess --fen '{FEN_EXAMPLE}' e7e5 --notation uci --to fen\n"
+               "  ggn play crazyhouse e2e4 d7d5 e4d5 d8d5 --notation uci --to fen",
+    )
+    add_game(play)
+    play.add_argument("moves", nargs="*", metavar="MOVE",
+                      help="the moves, in the --notation's form; the first argument is the "
+                           "starting position instead when it is a FEEN")
+    play.add_argument("--fen", metavar="FEN",
+                      help="the starting position in Fairy-Stockfish's FEN of the game")
+    add_notation(play, "the moves are written")
+    play.add_argument("--to", choices=["feen", "fen"], default="feen",
+                      help="how the position after the moves is written: feen (default) or fen")
+
+    position_cmd = commands.add(
+        "position", _position, summary="rewrite a position of a game between FEN and FEEN",
+        description="Read a position of a game, in Fairy-Stockfish's FEN (--fen) or in FEEN "
+                    "(--feen), and write it in the form --to names. FEEN holds no move "
+                    "counters: a FEN written from FEEN has 0 and 1, and one written from a FEN "
+                    "keeps the FEN's. A position that is not one of the game (its board's "
+                    "shape, a piece it does not have) is invalid input: exit 1.",
+        epilog="examples:\n  ggn position chess --fen '" + FEN_EXAMPLE + "' --to feen\n"
+               "  ggn position xiangqi --feen "
+               "'rheag^aehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAG^AEHR / X/x' --to fen",
+    )
+    add_game(position_cmd)
+    given = position_cmd.add_mutually_exclusive_group(required=True)
+    given.add_argument("--fen", metavar="FEN", help="the position in Fairy-Stockfish's FEN of the game")
+    given.add_argument("--feen", metavar="FEEN", help="the position in FEEN")
+    position_cmd.add_argument("--to", choices=["feen", "fen"], required=True,
+                              help="the form to write the position in")
+
+
+def _variants(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
+    games = catalogue(args, stdin)
+    listed = [games.entry(name) for name in games.names()]
+    if args.format == "json":
+        written = [{"name": game.name, "board": list(game.shape), "source": game.source,
+                    "start": game.start, "fen": game.fen, "description": game.variant.description}
+                   for game in listed]
+        out.write(json.dumps(written) + "\n")
+        return 0
+    width = max((len(game.name) for game in listed), default=0)
+    for game in listed:
+        files, ranks = game.shape
+        line = f"{game.name:<{width}}  {files}x{ranks}"
+        if game.source != "builtin":
+            line += f"  {game.source}"
+        out.write(line + "\n")
+    return 0
+
+
+def _legal(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
+    game = entry(catalogue(args, stdin), args.game)
+    where = position(game, args.feen, args.fen)
+    plays = game.rules.legal_moves(where)
+    if args.notation == "uci":
+        written: list[Any] = [move(game, where, play, "uci") for play in plays]
+    elif args.format == "json":
+        written = [{"piece": str(play.piece), "source": str(play.source),
+                    "destination": str(play.destination),
+                    "choice": None if play.choice is None else str(play.choice),
+                    "transition": play.transition.to_value()} for play in plays]
+    else:
+        written = [str(play) for play in plays]
+    if args.format == "json":
+        out.write(json.dumps(written) + "\n")
+    else:
+        out.write("".join(f"{text}\n" for text in written))
+    return 0
+
+
+def _perft(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
+    game = entry(catalogue(args, stdin), args.game)
+    rules = game.rules
+    where = position(game, args.feen, args.fen)  # the game's board shape checked before it is built
+    if args.divide and args.depth > 0:
+        split = divide(rules, args.depth, where)
+        out.write("".join(f"{move(game, where, play, args.notation)}: {count}\n" for play, count in split))
+        out.write(f"total: {sum(count for _, count in split)}\n")
+    else:
+        out.write(f"{perft(rules, args.depth, where)}\n")
+    return 0
+
+
+_LISTED: Final = 60  # the most legal moves an illegal move's message lists
+
+
+def _play(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
+    game = entry(catalogue(args, stdin), args.game)
+    moves = list(args.moves)
+    from ggn.variants.fen import is_feen  # noqa: PLC0415
+
+    feen = moves.pop(0) if moves and is_feen(moves[0]) else None
+    current = position(game, feen, args.fen)
+    halfmove, fullmove = (0, 1) if args.fen is None else game.counters(args.fen)
+    rules = game.rules
+    for number, text in enumerate(moves, 1):
+        plays = {move(game, current, play, args.notation): play for play in rules.legal_moves(current)}
+        play = plays.get(text)
+        if play is None:
+            listed = ", ".join(list(plays)[:_LISTED]) or "none"
+            if len(plays) > _LISTED:
+                listed += f", ... ({len(plays)} in all)"
+            ended = rules.outcome(current)
+            reason = f"the game has ended ({ended})" if ended is not None and not plays else (
+                f"the legal moves: {listed}")
+            raise GGNError(f"move {number}, {quote(text)}, is not a legal move of {current.to_feen()!r}; "
+                           f"{reason}")
+        if args.to == "fen":  # the counters FEN holds and FEEN does not
+            halfmove, fullmove = game.advance(current, play, halfmove, fullmove)
+        current = rules.play(current, play)
+    if args.to == "fen":
+        out.write(game.from_feen(current, halfmove=halfmove, fullmove=fullmove) + "\n")
+    else:
+        out.write(current.to_feen() + "\n")
+    outcome = rules.outcome(current)
+    if outcome is not None:
+        out.write(f"{outcome}\n")
+    return 0
+
+
+def _position(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
+    game = entry(catalogue(args, stdin), args.game)
+    where = position(game, args.feen, args.fen)
+    if args.to == "fen":
+        halfmove, fullmove = (0, 1) if args.fen is None else game.counters(args.fen)
+        out.write(game.from_feen(where, halfmove=halfmove, fullmove=fullmove) + "\n")
+    else:
+        out.write(where.to_feen() + "\n")
+    return 0

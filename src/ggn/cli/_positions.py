@@ -1,0 +1,121 @@
+"""The commands on positions under a GGN document or STN: ``moves`` (pseudo-legal moves),
+``apply`` (a transition on a position) and ``diff`` (the transition between two positions)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import IO
+
+from ggn._decimal import shown_tuple
+from ggn.cli._arguments import Commands, add_ini
+from ggn.cli._catalogue import catalogue
+from ggn.cli._inputs import check_file, document, json_or_file
+from ggn.cli._streams import Exit, Stream
+from ggn.errors import GGNError
+from ggn.feen import Feen
+from ggn.position import Position
+from ggn.ruleset import Ruleset
+from ggn.stn import Transition
+from ggn.transitions import diff
+
+
+def register(commands: Commands) -> None:
+    moves = commands.add(
+        "moves", _moves, summary="list the pseudo-legal moves of a position",
+        description="List every pseudo-legal move of a position under a GGN document: each "
+                    "piece of the active player on the board, and each piece in the active "
+                    "player's hand (source *), to every destination with a possibility that "
+                    "holds. With no arguments: the built-in chess document and start position. "
+                    "A built-in game's position must have the game's board shape (exit 1 "
+                    "otherwise, before any board is built).",
+        epilog="examples:\n  ggn moves\n  ggn moves chess '8/8/8/8/8/8/4P3/4K^3 / C/c'\n"
+               "  ggn moves rules.json 'lnsgk^gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK^GSNL / S/s'"
+               "\n  ggn moves --format json   # [{\"piece\": ..., \"source\": ..., "
+               "\"destination\": ...}, ...]",
+    )
+    moves.add_argument("rules", nargs="?", default="chess", metavar="RULES",
+                       help="a game's name (ggn variants lists them; --ini adds more), else a GGN "
+                            "file, or - for standard input (./chess names a file called chess); "
+                            "default: chess")
+    moves.add_argument("feen", nargs="?", metavar="FEEN",
+                       help="the position; default: the built-in game's start position")
+    moves.add_argument("--format", choices=["text", "json"], default="text",
+                       help="text: one move per line as 'PIECE SOURCE-DESTINATION' (default); "
+                            "json: a list of objects")
+    add_ini(moves)
+
+    apply_cmd = commands.add(
+        "apply", _apply, summary="apply an STN transition to a FEEN position",
+        description="Print the FEEN of the position after the transition. A transition that "
+                    "cannot apply (a hand count below zero, a square off the board) is an "
+                    "error: exit 1. How STN is read: - is standard input; @PATH is the file "
+                    "PATH; JSON text is what starts with {, [ or \" (after any blanks), is "
+                    "blank, or is any other JSON value (true, 12, null), so '[]' is an array "
+                    "(invalid: exit 1), not a file; anything else is a file's path.",
+        epilog="examples:\n  ggn apply '8/8/8/8/8/8/4P3/8 / C/c' "
+               "'{\"board_diff\": {\"e2\": null, \"e4\": \"C:P\"}, \"toggle\": true}'\n"
+               "  ggn apply '8/8/8/8/8/8/4P3/8 / C/c' move.json\n"
+               "  ggn apply '8/8/8/8/8/8/4P3/8 / C/c' @true     # the file called true",
+    )
+    apply_cmd.add_argument("feen", metavar="FEEN", help="the position before")
+    apply_cmd.add_argument("stn", metavar="STN",
+                           help="the transition: JSON text, @PATH, a file's path, or - (see above)")
+
+    diff_cmd = commands.add(
+        "diff", _diff, summary="the minimal STN transition from one position to another",
+        description="Print, as JSON, the minimal STN transition that turns the first position "
+                    "into the second. Both must share a board shape and styles (exit 1 "
+                    "otherwise).",
+        epilog="example:\n  ggn diff '8/8/8/8/8/8/4P3/8 / C/c' '8/8/8/8/4P3/8/8/8 / c/C'",
+    )
+    diff_cmd.add_argument("before", metavar="FEEN", help="the position before")
+    diff_cmd.add_argument("after", metavar="FEEN", help="the position after")
+
+
+def _moves(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
+    # The position is read before the document, and its board built only once both are known
+    # to be good (a built-in game's rule system checks the board's shape first).
+    games = catalogue(args, stdin)
+    if args.rules in games:
+        feen = None if args.feen is None else Feen.parse(args.feen)
+        system = games.rules(args.rules)
+        rules, position = system.ruleset, system.position(feen)  # no FEEN: the game's start
+    else:
+        check_file(args.rules, "game", ["ggn variants lists them"])
+        if args.rules == "-" and "-" in args.ini:
+            raise Exit(2, "standard input is read once: give RULES or --ini as a file")
+        if args.feen is None:
+            raise Exit(2, "give a FEEN position after a GGN file (only a built-in game has a "
+                          "default start position)")
+        feen = Feen.parse(args.feen)
+        rules = document(Ruleset, args.rules, stdin, err)
+        position = Position.from_feen(feen)
+    moves = rules.moves(position)
+    if args.format == "json":
+        listed = [
+            {"piece": str(m.piece), "source": str(m.source), "destination": str(m.destination)}
+            for m in moves
+        ]
+        out.write(json.dumps(listed) + "\n")
+    else:
+        out.write("".join(f"{m}\n" for m in moves))
+    return 0
+
+
+def _apply(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
+    feen = Feen.parse(args.feen)  # read first; its board built once the transition is good
+    name, data = json_or_file(args.stn, stdin)
+    transition = document(Transition, name, stdin, err, data)
+    out.write(Position.from_feen(feen).apply(transition).to_feen() + "\n")
+    return 0
+
+
+def _diff(args: argparse.Namespace, out: Stream, err: Stream, _: IO[bytes] | None) -> int:
+    before, after = Feen.parse(args.before), Feen.parse(args.after)
+    if before.shape != after.shape:  # refused before two boards are built for nothing
+        raise GGNError(f"positions of different board shapes ({shown_tuple(before.shape)} and "
+                       f"{shown_tuple(after.shape)}) have no STN diff")
+    transition = diff(Position.from_feen(before), Position.from_feen(after))
+    out.write(json.dumps(transition.to_value()) + "\n")
+    return 0
