@@ -19,9 +19,10 @@ from ggn.cli._arguments import (
     add_position,
 )
 from ggn.cli._catalogue import catalogue, entry, move, position
+from ggn.cli._progress import progress
 from ggn.cli._streams import Stream
 from ggn.errors import GGNError
-from ggn.rules import MAX_PERFT_DEPTH, divide, perft
+from ggn.rules import MAX_PERFT_DEPTH, perft
 
 
 def register(commands: Commands) -> None:
@@ -84,6 +85,10 @@ def register(commands: Commands) -> None:
     perft_cmd.add_argument("--divide", action="store_true",
                            help="also print each legal move with the paths after it")
     add_notation(perft_cmd, "--divide writes the moves")
+    perft_cmd.add_argument("--format", choices=["text", "json"], default="text",
+                           help="text: the count, or the --divide lines (default); json: one object "
+                                "with game, position (FEEN), depth and nodes, and with --divide, "
+                                "divide: each move's count")
 
     play = commands.add(
         "play", _play, summary="play moves in a game and print the position after them",
@@ -171,12 +176,31 @@ def _perft(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
     game = entry(catalogue(args, stdin), args.game)
     rules = game.rules
     where = position(game, args.feen, args.fen)  # the game's board shape checked before it is built
-    if args.divide and args.depth > 0:
-        split = divide(rules, args.depth, where)
-        out.write("".join(f"{move(game, where, play, args.notation)}: {count}\n" for play, count in split))
-        out.write(f"total: {sum(count for _, count in split)}\n")
+    split: list[tuple[str, int]] | None = None
+    if args.depth < 2 and not (args.divide and args.depth == 1):
+        nodes = perft(rules, args.depth, where)
+    else:  # by root move, as --divide prints them: the progress bar advances a move at a time
+        split = []
+        plays = rules.legal_moves(where)
+        with progress(err, total=len(plays), unit="move", work="node",
+                      description=f"perft {game.name} {args.depth}") as bar:
+            for play in plays:
+                written = move(game, where, play, args.notation)
+                count = perft(rules, args.depth - 1, where.apply(play.transition))
+                split.append((written, count))
+                bar.advance(work=count, note=written)
+        nodes = sum(count for _, count in split)
+    if args.format == "json":
+        result: dict[str, Any] = {"game": game.name, "position": where.to_feen(), "depth": args.depth,
+                                  "nodes": nodes}
+        if args.divide and split is not None:
+            result["divide"] = dict(split)
+        out.write(json.dumps(result) + "\n")
+    elif args.divide and split is not None:
+        out.write("".join(f"{written}: {count}\n" for written, count in split))
+        out.write(f"total: {nodes}\n")
     else:
-        out.write(f"{perft(rules, args.depth, where)}\n")
+        out.write(f"{nodes}\n")
     return 0
 
 

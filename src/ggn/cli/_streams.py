@@ -95,6 +95,18 @@ class Errors:
                 self._stream.write(text)
         return len(text)
 
+    def flush(self) -> None:
+        if self._stream is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self._stream.flush()
+
+    def terminal(self) -> IO[str] | None:
+        """The stream, when it is a terminal (progress is drawn only there); else None."""
+        try:
+            return self._stream if self._stream is not None and self._stream.isatty() else None
+        except (OSError, ValueError):  # closed
+            return None
+
 
 def settle(stream: IO[str] | None) -> None:
     """Flush a standard stream before the interpreter does: if that fails (the reader left,
