@@ -8,6 +8,10 @@ with ``pytest -m full``.
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
 import pytest
 from hypothesis import settings
 
@@ -15,6 +19,15 @@ from ggn.position import Position
 from support import register_profiles
 
 register_profiles()
+
+# The compile cache of a test session is its own, new and empty (the processes the tests start
+# share it): no test depends on, or fills, the user's cache. tests/test_cache.py sets its own.
+_CACHE = tempfile.mkdtemp(prefix="ggn-test-cache-")
+os.environ["GGN_CACHE_DIR"] = _CACHE
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    shutil.rmtree(_CACHE, ignore_errors=True)
 
 
 def pytest_report_header(config: pytest.Config) -> str:

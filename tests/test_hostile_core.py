@@ -244,7 +244,7 @@ def test_row1_threads_meeting_one_uncompiled_source_at_once(monkeypatch: pytest.
     assert rules.moves(Position.from_feen(EMPTY_32)) == []  # the compiled form, nothing compiled
     inside = threading.Barrier(8)
     calls: list[int] = []
-    original = compiled_module._compile
+    original = compiled_module._plan
 
     def crowded(*args: Any) -> Any:
         calls.append(1)
@@ -252,7 +252,7 @@ def test_row1_threads_meeting_one_uncompiled_source_at_once(monkeypatch: pytest.
             inside.wait(timeout=0.3)
         return original(*args)
 
-    monkeypatch.setattr(compiled_module, "_compile", crowded)
+    monkeypatch.setattr(compiled_module, "_plan", crowded)
     position = Position.from_feen(BOARD_32)
     assert _in_threads(8, lambda: rules.moves(position)) == [[]] * 8
     assert len(calls) == 1  # one thread compiled; the others waited and used its result

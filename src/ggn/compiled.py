@@ -19,8 +19,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
+from ggn import cache
 from ggn._types import Side, expect
 from ggn.cell import HAND, Cell, Hand
 from ggn.errors import PositionError
@@ -95,7 +96,6 @@ class _Writer:
         self.source = source
         self.enemy_sign = enemy_sign
         self.lines: list[str] = []
-        self.constants: dict[str, object] = {}
         self.sizes: dict[str, int] = {}
         self.leaves: dict[tuple[tuple[int, int], ...], str] = {}
         self.nodes = 0
@@ -108,18 +108,9 @@ class _Writer:
             return []
         name = self.leaves.get(chosen)
         if name is None:
-            by_destination: dict[int, list[int]] = {}
-            for destination, order in chosen:
-                by_destination.setdefault(destination, []).append(order)
-            made = tuple(
-                Move(self.piece, self.source, self.destinations[d][0],
-                     tuple(self.destinations[d][1][o] for o in orders))
-                for d, orders in sorted(by_destination.items())
-            )
             name = f"T{len(self.leaves)}"
             self.leaves[chosen] = name
-            self.constants[name] = made[0] if len(made) == 1 else made
-            self.sizes[name] = len(made)
+            self.sizes[name] = len({destination for destination, _ in chosen})
         return [f"{indent}{'ap' if self.sizes[name] == 1 else 'ex'}({name})"]
 
     def tree(self, rules: list[_Rule], settled: list[_Rule], indent: str, depth: int) -> list[str]:
@@ -259,24 +250,47 @@ def _components(rules: list[_Rule]) -> list[list[_Rule]]:
     return list(groups.values())
 
 
+Plan = tuple[
+    Any, tuple[tuple[int, tuple[int, ...]], ...], tuple[tuple[str, tuple[tuple[int, int], ...]], ...],
+    tuple[tuple[int, int, tuple[tuple[int, Test], ...], tuple[tuple[int, Test], ...]], ...],
+]
+"""What a generator is made from, in values :mod:`marshal` writes (the compile cache keeps it):
+the code object; per destination slot, the destination's place among the source's and the
+places of the possibilities kept; per table of moves, its name and (slot, possibility) pairs;
+the rules left to the interpreter, as (slot, possibility, must, deny)."""
+
+
 def _compile(
     ruleset: Ruleset, geometry: Geometry, piece: Qpi, source: Cell | Hand, active: Side
 ) -> Generator | None:
+    plan = _plan(ruleset, geometry, piece, source, active)
+    return None if plan is None else _make(plan, ruleset, piece, source, active)
+
+
+def _plan(
+    ruleset: Ruleset, geometry: Geometry, piece: Qpi, source: Cell | Hand, active: Side
+) -> Plan | None:
+    """The plan of the generator of (piece, source) for the side to move; None when no move
+    can ever come from it."""
     destinations: list[tuple[Cell | Hand, list[Possibility]]] = []
+    places: list[tuple[int, tuple[int, ...]]] = []
     rules: list[_Rule] = []
     reader = _Reader(geometry)
-    for destination, possibilities in ruleset[piece][source].items():
+    for place, (destination, possibilities) in enumerate(ruleset[piece][source].items()):
         if destination is not HAND and destination not in geometry.index:
             continue
         slot = len(destinations)
         kept: list[Possibility] = []
-        for possibility in possibilities:
+        kept_places: list[int] = []
+        for order, possibility in enumerate(possibilities):
             tests = reader.conditions(possibility)
             if tests is None:
                 continue
             rules.append(_Rule(slot, len(kept), tests[0], tests[1]))
             kept.append(possibility)
+            kept_places.append(order)
         destinations.append((destination, kept))
+        places.append((place, tuple(kept_places)))
     if not rules:
         return None
     enemy_sign = -1 if active == "first" else 1
@@ -289,23 +303,47 @@ def _compile(
             writer.lines.extend(writer.tree(group, [], " ", 0))
         except _TooBig:
             fallback.append(group)
-    namespace: dict[str, object] = dict(writer.constants)
     if fallback:
         writer.lines.append(" slow(b, ap, ex)")
-        namespace["slow"] = _interpreter(fallback, writer, enemy_sign)
     if len(writer.lines) == 1:  # every tree came out empty: no condition set can ever hold
         writer.lines.append(" pass")
-    source_text = "\n".join(writer.lines)
-    code = compile(source_text, "<ggn compiled moves>", "exec")
-    exec(code, namespace)  # noqa: S102  (source built above from integers only; see module doc)
+    code = compile("\n".join(writer.lines), "<ggn compiled moves>", "exec")
+    return (
+        code, tuple(places), tuple((name, chosen) for chosen, name in writer.leaves.items()),
+        tuple((rule.destination, rule.order, tuple(rule.must.items()), tuple(rule.deny.items()))
+              for group in fallback for rule in group),
+    )
+
+
+def _make(plan: Plan, ruleset: Ruleset, piece: Qpi, source: Cell | Hand, active: Side) -> Generator:
+    """The generator of a plan: its tables of moves made from the ruleset, its code run."""
+    code, places, leaves, fallback = plan
+    listed = list(ruleset[piece][source].items())
+    destinations = [(listed[place][0], [listed[place][1][order] for order in kept]) for place, kept in places]
+    namespace: dict[str, object] = {}
+    for name, chosen in leaves:
+        by_destination: dict[int, list[int]] = {}
+        for destination, order in chosen:
+            by_destination.setdefault(destination, []).append(order)
+        made = tuple(
+            Move(piece, source, destinations[d][0], tuple(destinations[d][1][o] for o in orders))
+            for d, orders in sorted(by_destination.items())
+        )
+        namespace[name] = made[0] if len(made) == 1 else made
+    if fallback:
+        rules = [_Rule(slot, order, dict(must), dict(deny)) for slot, order, must, deny in fallback]
+        namespace["slow"] = _interpreter(rules, destinations, piece, source, -1 if active == "first" else 1)
+    exec(code, namespace)  # noqa: S102  (code written by _plan from integers only; see module doc)
     function = namespace["generate"]
     assert callable(function)
     return function
 
 
-def _interpreter(groups: list[list[_Rule]], writer: _Writer, enemy_sign: int) -> Generator:
+def _interpreter(
+    rules: list[_Rule], destinations: list[tuple[Cell | Hand, list[Possibility]]], piece: Qpi,
+    source: Cell | Hand, enemy_sign: int,
+) -> Generator:
     """Direct evaluation of the rules that did not fit a decision tree."""
-    rules = [rule for group in groups for rule in group]
 
     def slow(b: list[int], ap: Callable[[Move], None], _: Callable[[tuple[Move, ...]], None]) -> None:
         held: dict[int, list[int]] = {}
@@ -315,10 +353,21 @@ def _interpreter(groups: list[list[_Rule]], writer: _Writer, enemy_sign: int) ->
             ):
                 held.setdefault(rule.destination, []).append(rule.order)
         for destination, orders in sorted(held.items()):
-            target, possibilities = writer.destinations[destination]
-            ap(Move(writer.piece, writer.source, target, tuple(possibilities[o] for o in orders)))
+            target, possibilities = destinations[destination]
+            ap(Move(piece, source, target, tuple(possibilities[o] for o in orders)))
 
     return slow
+
+
+def _cache_key(ruleset: Ruleset, geometry: Geometry) -> bytes:
+    """The compile cache's key of a ruleset's plans for a board shape (the budgets included:
+    tests lower them)."""
+    shape = ",".join(map(str, geometry.shape))
+    return ruleset.digest() + f"|{shape}|{_MAX_NODES}|{_MAX_WORK}".encode()
+
+
+def _unpickle(ruleset: Ruleset, shape: tuple[int, ...]) -> CompiledRuleset:
+    return CompiledRuleset(ruleset, Geometry(shape))
 
 
 _Arrival = tuple[
@@ -333,7 +382,7 @@ class CompiledRuleset:
     """A ruleset compiled for one board shape: :meth:`moves` lists every move, :meth:`select`
     those of one piece, source or destination. :meth:`Ruleset.moves` makes and keeps one."""
 
-    __slots__ = ("_arrivals", "_board", "_hand", "_lock", "geometry", "ruleset")
+    __slots__ = ("_arrivals", "_board", "_hand", "_lock", "_saved", "geometry", "ruleset")
 
     def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
         self.ruleset = ruleset
@@ -348,6 +397,7 @@ class CompiledRuleset:
         self._board: list[dict[int, Generator]] = [nothing] * geometry.size
         self._hand: dict[tuple[Qpi, Side], Generator | None] = {}
         self._arrivals: dict[Cell | Hand, list[_Arrival]] | None = None
+        self._saved: cache.Entries | None = None  # the plans in the compile cache, on first use
         for piece, sources in ruleset.items():
             code = code_of(piece)
             for source in sources:
@@ -368,7 +418,7 @@ class CompiledRuleset:
             with self._lock:
                 made = slot.get(code)
                 if made is first_call:  # not compiled yet: this thread compiles it
-                    made = _compile(self.ruleset, self.geometry, piece, source, piece.side)
+                    made = self._generator(piece, source, number, piece.side)
                     if made is None:
                         del slot[code]  # no move can ever come from it
                     else:
@@ -377,6 +427,30 @@ class CompiledRuleset:
                 made(b, ap, ex)
 
         return first_call
+
+    def __reduce__(self) -> tuple[Any, tuple[Ruleset, tuple[int, ...]]]:
+        # Pickled as its ruleset and board shape: made again where it is unpickled (a process
+        # pool's worker), its generators loaded from the compile cache as they are used.
+        return (_unpickle, (self.ruleset, self.geometry.shape))
+
+    def _generator(self, piece: Qpi, source: Cell | Hand, number: int, active: Side) -> Generator | None:
+        """The generator of (piece, source) for the side to move: its plan from the compile
+        cache, else made (and kept there). Called with the lock held."""
+        saved = self._saved
+        if saved is None:
+            saved = self._saved = cache.Entries("moves", _cache_key(self.ruleset, self.geometry))
+        name = (code_of(piece), number, active == "first")
+        plan = saved.get(name)
+        if plan is False:  # saved: no move can ever come from it
+            return None
+        if plan is not None:
+            try:
+                return _make(plan, self.ruleset, piece, source, active)
+            except Exception:  # noqa: BLE001, S110  (a plan that does not fit: made again below)
+                pass
+        plan = _plan(self.ruleset, self.geometry, piece, source, active)
+        saved.put(name, plan if plan is not None else False)
+        return None if plan is None else _make(plan, self.ruleset, piece, source, active)
 
     def _check(self, position: Position) -> None:
         if not isinstance(position, Position):
@@ -395,9 +469,7 @@ class CompiledRuleset:
         with self._lock:
             if key not in self._hand:
                 has = piece in self.ruleset and HAND in self.ruleset[piece]
-                self._hand[key] = (
-                    _compile(self.ruleset, self.geometry, piece, HAND, active) if has else None
-                )
+                self._hand[key] = self._generator(piece, HAND, -1, active) if has else None
             return self._hand[key]
 
     def select(

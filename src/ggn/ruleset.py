@@ -20,9 +20,11 @@ ggn.errors.NotFoundError: no piece 'C:B' in the ruleset; there are: C:R
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
@@ -30,7 +32,7 @@ from ggn._json import Collector, clip, describe, quote
 from ggn._types import expect
 from ggn.cell import HAND, Cell, Hand, parse_location
 from ggn.errors import extend
-from ggn.lcn import NO_CONDITIONS, Conditions, _check_conditions
+from ggn.lcn import NO_CONDITIONS, Conditions, StateValue, _check_conditions, parse_state
 from ggn.qpi import Qpi, _parse_qpi
 
 if TYPE_CHECKING:
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COMPILED_KEPT", "COMPILED_SQUARES_KEPT", "PieceRules", "Possibilities", "Possibility", "Ruleset",
-    "SourceRules",
+    "SourceRules", "pack", "unpack",
 ]
 
 COMPILED_KEPT: Final = 8
@@ -158,7 +160,7 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
     indexing (``rules["C:R"]["a1"]["a4"]``); keys may be given as strings.
     """
 
-    __slots__ = ("_compiled", "_last")
+    __slots__ = ("_compiled", "_digest", "_last")
     _what: ClassVar[str] = "piece"
     _parse_key = staticmethod(_parse_qpi)
     _kind: ClassVar[str] = "GGN"
@@ -171,6 +173,20 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
         super().__init__(data, where)
         self._compiled = OrderedDict()
         self._last = None
+        self._digest: bytes | None = None  # the hash of its packed form, made when asked
+
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
+        # Pickled as its packed form (a process pool's workers rebuild it without checking it
+        # again); the compiled forms are left behind, made again (or loaded) where used.
+        return (_unpickle, (pack(self),))
+
+    def digest(self) -> bytes:
+        """A hash of the document (of its packed form, :func:`pack`): equal documents, written
+        in the same order, have the same; the compile cache's key (:mod:`ggn.cache`)."""
+        made = self._digest
+        if made is None:
+            made = self._digest = hashlib.blake2b(pack(self), digest_size=32).digest()
+        return made
 
     @property
     def pieces(self) -> tuple[Qpi, ...]:
@@ -379,3 +395,118 @@ def _check_possibilities(
         if ok:
             result.append(Possibility(must, deny))
     return tuple(result) if ok else None
+
+
+# --- the packed form -----------------------------------------------------------------------
+_PACKED: Final = 1  # the packed form's version
+
+
+def pack(ruleset: Ruleset) -> bytes:
+    """A ruleset as compact bytes (:mod:`marshal` of tables of strings and numbers), which
+    :func:`unpack` turns back into an equal ruleset without checking it again: what the compile
+    cache keeps of a validated document, and how a ruleset is pickled. Each distinct location,
+    state, set of conditions and possibility is written once and referred to by number."""
+    expect(ruleset, Ruleset, "ruleset", "a Ruleset")
+    locations: dict[Cell | Hand, int] = {}
+    states: dict[StateValue, int] = {}
+    conditions: dict[tuple[tuple[Cell, StateValue], ...], int] = {}
+    possibilities: dict[tuple[int, int], int] = {}
+    condition_table: list[tuple[int, ...]] = []
+    possibility_table: list[int] = []
+    by_id: dict[int, int] = {}  # conditions by identity first: documents share them
+
+    def number(given: Conditions) -> int:
+        found = by_id.get(id(given))
+        if found is not None:
+            return found
+        items = tuple(given._data.items())
+        found = conditions.get(items)
+        if found is None:
+            flat: list[int] = []
+            for cell, state in items:
+                flat.append(locations.setdefault(cell, len(locations)))
+                flat.append(states.setdefault(state, len(states)))
+            found = conditions[items] = len(condition_table)
+            condition_table.append(tuple(flat))
+        by_id[id(given)] = found
+        return found
+
+    body: list[tuple[str, tuple[tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...]], ...]]] = []
+    for piece, sources in ruleset._data.items():
+        packed_sources: list[tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...]]] = []
+        for source, destinations in sources._data.items():
+            targets: list[int] = []
+            listed_numbers: list[tuple[int, ...]] = []
+            for destination, listed in destinations._data.items():
+                numbers: list[int] = []
+                for possibility in listed:
+                    pair = (number(possibility._must), number(possibility._deny))
+                    found = possibilities.get(pair)
+                    if found is None:
+                        found = possibilities[pair] = len(possibilities)
+                        possibility_table.extend(pair)
+                    numbers.append(found)
+                targets.append(locations.setdefault(destination, len(locations)))
+                listed_numbers.append(tuple(numbers))
+            packed_sources.append((locations.setdefault(source, len(locations)), tuple(targets),
+                                   tuple(listed_numbers)))
+        body.append((str(piece), tuple(packed_sources)))
+    return marshal.dumps((
+        _PACKED, tuple(str(location) for location in locations), tuple(str(state) for state in states),
+        tuple(condition_table), tuple(possibility_table), tuple(body),
+    ))
+
+
+def unpack(data: bytes) -> Ruleset:
+    """The ruleset of :func:`pack`'s bytes. Raise ``ValueError`` for bytes that are not a
+    packed ruleset of this version (not every fault is found: give it only what :func:`pack`
+    wrote, as the compile cache does after checking the file's hash)."""
+    try:
+        version, *tables = marshal.loads(data)  # noqa: S302  (bytes of pack, from a checked file)
+    except Exception as error:  # noqa: BLE001  (any fault of foreign bytes is one error)
+        raise ValueError(f"not a packed ruleset: {type(error).__name__}: {error}") from None
+    if version != _PACKED:
+        raise ValueError(f"a packed ruleset of version {version!r}, not {_PACKED}")
+    try:
+        pieces = _unpacked(*tables)
+    except Exception as error:  # noqa: BLE001
+        raise ValueError(f"not a packed ruleset: {type(error).__name__}: {error}") from None
+    ruleset = Ruleset(pieces)
+    ruleset._digest = hashlib.blake2b(data, digest_size=32).digest()
+    return ruleset
+
+
+def _unpacked(
+    location_texts: tuple[str, ...], state_texts: tuple[str, ...],
+    condition_table: tuple[tuple[int, ...], ...], possibility_table: tuple[int, ...],
+    body: tuple[tuple[str, tuple[tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...]], ...]], ...],
+) -> dict[Qpi, PieceRules]:
+    locations = [parse_location(text) for text in location_texts]
+    states = [parse_state(text) for text in state_texts]
+    at: Callable[[int], Any] = locations.__getitem__  # a condition's key is a Cell: pack wrote one
+    state_of = states.__getitem__
+    conditions = [
+        Conditions(dict(zip(map(at, flat[0::2]), map(state_of, flat[1::2]), strict=True)))
+        if flat else NO_CONDITIONS
+        for flat in condition_table
+    ]
+    made = list(map(Possibility, map(conditions.__getitem__, possibility_table[0::2]),
+                    map(conditions.__getitem__, possibility_table[1::2])))
+    chosen = made.__getitem__
+    pieces: dict[Qpi, PieceRules] = {}
+    for piece_text, sources in body:
+        piece = _parse_qpi(piece_text)
+        piece_rules: dict[Cell | Hand, SourceRules] = {}
+        for source_number, targets, numbers in sources:
+            source = locations[source_number]
+            piece_rules[source] = SourceRules(
+                dict(zip(map(at, targets), [tuple(map(chosen, listed)) for listed in numbers],
+                         strict=True)),
+                f"for {piece_text} from {source}",
+            )
+        pieces[piece] = PieceRules(piece_rules, f"for {piece_text}")
+    return pieces
+
+
+def _unpickle(data: bytes) -> Ruleset:
+    return unpack(data)

@@ -32,7 +32,7 @@ from ggn.errors import NotationError
 from ggn.ruleset import Ruleset
 from ggn.variants.betza import PREDEFINED, parse
 from ggn.variants.description import Castling, DoubleStep, PieceType, Promotion, Variant
-from ggn.variants.document import build
+from ggn.variants.document import build, ruleset_of
 from ggn.variants.pieces import ranks
 
 __all__ = ["START", "VARIANT", "document", "from_fen", "ruleset"]
@@ -69,7 +69,7 @@ def document() -> dict[str, Any]:
 def ruleset() -> Ruleset:
     """The chess document as a validated :class:`~ggn.ruleset.Ruleset`, built once per process
     (it keeps its compiled move generator, so later calls are fast from the first move on)."""
-    return Ruleset.from_value(document())
+    return ruleset_of(VARIANT)
 
 
 # --- FEN -----------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ from ggn.games._fen import fields, rows, turn_error
 from ggn.ruleset import Ruleset
 from ggn.variants.betza import PREDEFINED, parse
 from ggn.variants.description import PieceType, Promotion, Variant
-from ggn.variants.document import build
+from ggn.variants.document import build, ruleset_of
 from ggn.variants.pieces import ranks
 
 __all__ = ["START", "VARIANT", "document", "from_fen", "ruleset"]
@@ -73,7 +73,7 @@ def document() -> dict[str, Any]:
 @cache
 def ruleset() -> Ruleset:
     """The makruk document as a validated :class:`~ggn.ruleset.Ruleset`, built once per process."""
-    return Ruleset.from_value(document())
+    return ruleset_of(VARIANT)
 
 
 # --- FEN -----------------------------------------------------------------------------------

@@ -53,7 +53,7 @@ from ggn.games._fen import fields, rows, turn_error
 from ggn.ruleset import Ruleset
 from ggn.variants.betza import PREDEFINED, parse
 from ggn.variants.description import Ends, PieceType, Variant
-from ggn.variants.document import build
+from ggn.variants.document import build, ruleset_of
 from ggn.variants.pieces import ranks, squares
 
 __all__ = ["START", "VARIANT", "document", "from_fen", "ruleset"]
@@ -102,7 +102,7 @@ def document() -> dict[str, Any]:
 @cache
 def ruleset() -> Ruleset:
     """The xiangqi document as a validated :class:`~ggn.ruleset.Ruleset`, built once per process."""
-    return Ruleset.from_value(document())
+    return ruleset_of(VARIANT)
 
 
 # --- FEN -----------------------------------------------------------------------------------

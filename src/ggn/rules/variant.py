@@ -70,7 +70,7 @@ from ggn.rules._records import Change, Effect, Ending, HandChange, MoveInfo, Out
 from ggn.rules._system import RuleSystem, _Tables
 from ggn.ruleset import Ruleset
 from ggn.variants.description import Value, Variant
-from ggn.variants.document import Layout, Mark, build, castling_rank, castling_squares, layout
+from ggn.variants.document import Layout, Mark, castling_rank, castling_squares, layout, ruleset_of
 
 __all__ = ["VariantRules"]
 
@@ -98,7 +98,7 @@ class VariantRules(RuleSystem):
         self.variant = variant
         self.layout = made = layout(variant)
         if ruleset is None:
-            ruleset = Ruleset.from_value(build(variant))
+            ruleset = ruleset_of(variant)
         expect(ruleset, Ruleset, "ruleset", "a Ruleset or None")
         super().__init__(ruleset, to_feen(variant, variant.start), (variant.files, variant.ranks))
         self.name = variant.name  # type: ignore[misc]  # each instance names its variant

@@ -55,20 +55,24 @@ marks), and :class:`Layout` (a variant's letters, frames and regions, worked out
 
 from __future__ import annotations
 
+import dataclasses
+import gc
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
+from ggn import cache
 from ggn._types import Side, expect
 from ggn.cell import Cell
 from ggn.errors import GGNError
+from ggn.ruleset import Ruleset, pack, unpack
 from ggn.variants.description import PieceType, Variant
 from ggn.variants.pieces import Drop, Movement, Piece, Square, View, destinations, drops
 
 __all__ = [
-    "Castle", "Layout", "Mark", "build", "castling_rank", "castling_squares", "castlings", "layout", "pin",
-    "style", "token",
+    "Castle", "Layout", "Mark", "build", "canonical", "castling_rank", "castling_squares", "castlings",
+    "layout", "pin", "ruleset_of", "style", "token",
 ]
 
 Mark = Literal["normal", "castling", "dashed", "promoted", "tilde"]
@@ -323,6 +327,47 @@ def layout(variant: Variant) -> Layout:
 
 
 # --- the document ------------------------------------------------------------------------------
+def ruleset_of(variant: Variant) -> Ruleset:
+    """The variant's document (:func:`build`) as a validated :class:`~ggn.ruleset.Ruleset`: from
+    the compile cache (:mod:`ggn.cache`) when a process made it before, else made and kept
+    there. Its key is the variant's canonical description, with the cache's fingerprint of
+    the code that builds and checks documents."""
+    expect(variant, Variant, "variant", "a Variant")
+    key = canonical(variant).encode()
+    data = cache.load("document", key)
+    if data is not None:
+        collecting = gc.isenabled()
+        gc.disable()  # tens of thousands of objects, none of them garbage: no collection needed
+        try:
+            return unpack(data)
+        except ValueError:
+            pass  # not this version's packed form: made again below
+        finally:
+            if collecting:
+                gc.enable()
+    made = Ruleset.from_value(build(variant))
+    cache.store("document", key, pack(made))
+    return made
+
+
+def canonical(value: object) -> str:
+    """A variant description (or any of its parts) as text that is the same in every process:
+    sets sorted, each record with its type's name and every field by name."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = ",".join(f"{field.name}={canonical(getattr(value, field.name))}"
+                          for field in dataclasses.fields(value))
+        return f"{type(value).__name__}({fields})"
+    if isinstance(value, tuple | list):
+        return "(" + ",".join(map(canonical, value)) + ")"
+    if isinstance(value, frozenset | set):
+        return "{" + ",".join(sorted(map(canonical, value))) + "}"
+    if isinstance(value, dict):
+        return "{" + ",".join(sorted(f"{canonical(k)}:{canonical(v)}" for k, v in value.items())) + "}"
+    if value is None or isinstance(value, str | int | float):
+        return repr(value)
+    raise TypeError(f"no canonical form for {type(value).__name__}")
+
+
 def build(variant: Variant) -> dict[str, Any]:
     """The complete GGN 1.0.0 document of a variant, as plain JSON-ready values (a new copy).
 

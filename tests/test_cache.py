@@ -1,0 +1,566 @@
+"""The compile cache on disk (ggn.cache): where it is, what it keeps, and that nothing it
+reads can make a process run code it did not make, or fail.
+
+Each test gets its own cache directory (``cache_dir``); the processes some tests start are
+pointed at it with ``GGN_CACHE_DIR``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import pickle
+import random
+import shutil
+import stat
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ggn import cache
+from ggn import compiled as compiled_module
+from ggn.compiled import CompiledRuleset
+from ggn.evaluate import reference_moves
+from ggn.position import Geometry, Position
+from ggn.rules._system import RuleSystem
+from ggn.rules.variant import VariantRules
+from ggn.ruleset import Ruleset, pack, unpack
+from ggn.variants import registry
+from ggn.variants.document import build, canonical, ruleset_of
+from support import move_key
+
+ROOT = Path(__file__).parent.parent
+ROOTED = os.geteuid() == 0 if hasattr(os, "geteuid") else False
+NOBODY = 65534
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A new cache directory (not made yet), in use for the test; the settings restored after."""
+    cache.flush()  # what earlier tests made goes to their cache, not this one
+    path = tmp_path / "cache"
+    monkeypatch.setenv("GGN_CACHE_DIR", str(path))
+    monkeypatch.delenv("GGN_NO_CACHE", raising=False)
+    cache.configure()
+    yield path
+    cache.flush()
+    cache.configure()
+
+
+def entries(path: Path) -> list[Path]:
+    return sorted(path.glob("*.ggnc"))
+
+
+def positions(rules: RuleSystem, count: int, seed: int) -> list[Position]:
+    """Positions of seeded random games (restarting every 40 plies or at the end of a game)."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    position = rules.position()
+    while len(out) < count:
+        out.append(position)
+        plays = rules.legal_moves(position)
+        if not plays or len(out) % 40 == 0:
+            position = rules.position()
+            continue
+        position = rules.play(position, rng.choice(plays))
+    return out
+
+
+# --- where, and on or off ------------------------------------------------------------------
+
+
+def test_the_default_directory_follows_each_platform(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache.default_directory() == tmp_path / "xdg" / "ggn"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")  # the spec: an absolute path only
+    assert cache.default_directory() == Path.home() / ".cache" / "ggn"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert cache.default_directory() == Path.home() / ".cache" / "ggn"
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert cache.default_directory() == Path.home() / "Library" / "Caches" / "ggn"
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "local"))
+    assert cache.default_directory() == tmp_path / "local" / "ggn" / "Cache"
+
+
+def test_environment_and_configure_choose_the_directory_and_turn_it_off(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert cache.enabled()
+    assert cache.store("test", b"k", b"data")
+    assert cache.load("test", b"k") == b"data"
+    assert cache.status() == f"in {cache_dir}"
+    assert stat.S_IMODE(cache_dir.stat().st_mode) == 0o700  # made private
+    for off in ("1", "yes"):
+        monkeypatch.setenv("GGN_NO_CACHE", off)
+        assert not cache.enabled()
+        assert cache.load("test", b"k") is None
+        assert not cache.store("test", b"k2", b"data")
+        assert cache.status().startswith("off")
+    monkeypatch.setenv("GGN_NO_CACHE", "0")
+    assert cache.load("test", b"k") == b"data"
+    other = tmp_path / "elsewhere"
+    cache.configure(directory=other)
+    assert cache.load("test", b"k") is None  # another directory: another cache
+    cache.configure(enabled=False, directory=cache_dir)
+    assert cache.load("test", b"k") is None
+    cache.configure(enabled=True, directory=cache_dir)
+    assert cache.load("test", b"k") == b"data"
+    with pytest.raises(TypeError):
+        cache.configure(enabled="yes")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        cache.configure(max_bytes=1.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="0 or more"):
+        cache.configure(max_bytes=-1)
+
+
+def test_keys_and_kinds_are_separate_entries(cache_dir: Path) -> None:
+    assert cache.store("one", b"k", b"1")
+    assert cache.store("two", b"k", b"2")
+    assert cache.store("one", b"k2", b"3")
+    assert (cache.load("one", b"k"), cache.load("two", b"k"), cache.load("one", b"k2")) == (b"1", b"2", b"3")
+    assert cache.load("one", b"k3") is None
+    assert len(entries(cache_dir)) == 3
+    assert cache.clear() == 3
+    assert cache.load("one", b"k") is None
+
+
+# --- the key: version, bytecode and the code's own source ----------------------------------
+
+
+def test_the_fingerprint_changes_with_the_bytecode_magic_and_the_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    first = cache.fingerprint()
+    assert first is not None
+    monkeypatch.setattr(cache, "_fingerprint", None)
+    monkeypatch.setattr(importlib.util, "MAGIC_NUMBER", b"\x00\x00\r\n")
+    assert cache.fingerprint() not in (None, first)
+    monkeypatch.undo()
+    monkeypatch.setattr(cache, "_fingerprint", None)
+    monkeypatch.setattr(sys.modules["ggn"], "__version__", "99.0.0")
+    assert cache.fingerprint() not in (None, first)
+    monkeypatch.undo()
+    monkeypatch.setattr(cache, "_fingerprint", None)
+    assert cache.fingerprint() == first  # the same code: the same fingerprint
+
+
+def test_the_fingerprint_changes_with_any_source_of_the_package(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A copy of the package's sources: a change to the code generator (or any other module)
+    # is another fingerprint, so an entry its old version made is never loaded.
+    package = Path(cache.__file__).parent
+    copy = tmp_path / "ggn"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cache, "__file__", str(copy / "cache.py"))
+    monkeypatch.setattr(cache, "_fingerprint", None)
+    before = cache.fingerprint()
+    monkeypatch.setattr(cache, "_fingerprint", None)
+    assert cache.fingerprint() == before
+    generator = copy / "compiled.py"
+    generator.write_text(generator.read_text(encoding="utf-8") + "\n# a change\n", encoding="utf-8")
+    monkeypatch.setattr(cache, "_fingerprint", None)
+    assert cache.fingerprint() not in (None, before)
+
+
+def test_an_entry_of_another_fingerprint_is_not_loaded(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert cache.store("test", b"k", b"old code")
+    monkeypatch.setattr(cache, "_fingerprint", b"\x01" * 32)
+    assert cache.load("test", b"k") is None
+    # Even renamed to the name the new fingerprint gives, its header names the old key.
+    old = entries(cache_dir)[0]
+    name = cache._entry("test", b"k")
+    assert name is not None
+    old.rename(cache_dir / name[0])
+    assert cache.load("test", b"k") is None
+
+
+# --- the directory ---------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Unix modes")
+def test_a_directory_writable_by_others_is_not_used(cache_dir: Path) -> None:
+    assert cache.store("test", b"k", b"data")
+    cache_dir.chmod(0o770)
+    cache.configure()  # checked again
+    assert cache.status().startswith(f"not used: {cache_dir}: it is writable by the group")
+    assert cache.load("test", b"k") is None
+    assert not cache.store("test", b"k", b"data")
+    cache_dir.chmod(0o707)
+    cache.configure()
+    assert cache.load("test", b"k") is None
+    cache_dir.chmod(0o700)
+    cache.configure()
+    assert cache.load("test", b"k") == b"data"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Unix symbolic links and modes")
+def test_a_symbolic_link_as_the_directory_is_not_followed(tmp_path: Path) -> None:
+    # Another user's directory (or one they can write) put where the cache is looked for.
+    target = tmp_path / "theirs"
+    target.mkdir(mode=0o700)
+    link = tmp_path / "cache"
+    link.symlink_to(target)
+    cache.configure(directory=link)
+    try:
+        assert "symbolic link" in cache.status()
+        assert not cache.store("test", b"k", b"data")
+        assert cache.load("test", b"k") is None
+        assert list(target.iterdir()) == []
+    finally:
+        cache.configure()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Unix modes")
+def test_a_directory_in_a_parent_others_may_write_without_the_sticky_bit_is_not_used(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)  # anyone could rename the cache away and put their own in its place
+    cache.configure(directory=shared / "ggn")
+    try:
+        assert "without the sticky bit" in cache.status()
+        assert not cache.store("test", b"k", b"data")
+        shared.chmod(0o1777)  # as /tmp: others cannot rename what is ours
+        cache.configure(directory=shared / "ggn")
+        assert cache.store("test", b"k", b"data")
+    finally:
+        shared.chmod(0o700)
+        cache.configure()
+
+
+@pytest.mark.skipif(not ROOTED, reason="changing a file's owner needs root")
+def test_a_directory_or_file_of_another_user_is_not_used(cache_dir: Path) -> None:
+    assert cache.store("test", b"k", b"data")
+    (file,) = entries(cache_dir)
+    os.chown(file, NOBODY, NOBODY)
+    assert cache.load("test", b"k") is None  # another user's file: not loaded
+    os.chown(file, os.geteuid(), os.getegid())
+    assert cache.load("test", b"k") == b"data"
+    os.chown(cache_dir, NOBODY, NOBODY)
+    cache.configure()
+    assert "another user" in cache.status()
+    assert cache.load("test", b"k") is None
+    os.chown(cache_dir, os.geteuid(), os.getegid())
+
+
+def test_a_file_in_place_of_the_directory_is_not_used(tmp_path: Path) -> None:
+    plain = tmp_path / "cache"
+    plain.write_text("not a directory")
+    cache.configure(directory=plain)
+    try:
+        assert "not a directory" in cache.status()
+        assert cache.load("test", b"k") is None
+        assert not cache.store("test", b"k", b"data")
+    finally:
+        cache.configure()
+
+
+# --- the files ---------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Unix modes")
+def test_a_file_writable_by_others_is_not_loaded(cache_dir: Path) -> None:
+    assert cache.store("test", b"k", b"data")
+    (file,) = entries(cache_dir)
+    assert stat.S_IMODE(file.stat().st_mode) == 0o600
+    for mode in (0o620, 0o602, 0o666):
+        file.chmod(mode)
+        assert cache.load("test", b"k") is None
+    file.chmod(0o600)
+    assert cache.load("test", b"k") == b"data"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Unix symbolic links")
+def test_a_symbolic_link_as_a_file_is_not_followed(cache_dir: Path, tmp_path: Path) -> None:
+    assert cache.store("test", b"k", b"data")
+    (file,) = entries(cache_dir)
+    elsewhere = tmp_path / "planted"
+    shutil.copy(file, elsewhere)  # a whole, valid entry: only the link is wrong
+    elsewhere.chmod(0o600)
+    file.unlink()
+    file.symlink_to(elsewhere)
+    assert cache.load("test", b"k") is None
+    assert cache.store("test", b"k", b"new")  # replaced by a file of its own, the link gone
+    assert not file.is_symlink()
+    assert cache.load("test", b"k") == b"new"
+    assert cache.load("test", b"k") == b"new"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Unix named pipes")
+def test_a_named_pipe_as_a_file_does_not_block(cache_dir: Path) -> None:
+    assert cache.store("test", b"k", b"data")
+    (file,) = entries(cache_dir)
+    file.unlink()
+    os.mkfifo(file, 0o600)
+    assert cache.load("test", b"k") is None
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["empty", "truncated", "header only", "flipped byte", "other format", "other key", "appended"],
+)
+def test_a_damaged_or_foreign_file_is_ignored_and_replaced(cache_dir: Path, damage: str) -> None:
+    payload = bytes(range(256)) * 8
+    assert cache.store("test", b"k", payload)
+    assert cache.store("test", b"other", b"another entry's data")
+    name = cache._entry("test", b"k")
+    assert name is not None
+    file = cache_dir / name[0]
+    data = file.read_bytes()
+    damaged = {
+        "empty": b"",
+        "truncated": data[: len(data) // 2],
+        "header only": data[:cache._HEADER],
+        "flipped byte": data[:-10] + bytes([data[-10] ^ 1]) + data[-9:],
+        "other format": b"GGNC\x02" + data[5:],
+        "other key": (cache_dir / cache._entry("test", b"other")[0]).read_bytes(),  # type: ignore[index]
+        "appended": data + b"\0",
+    }[damage]
+    file.write_bytes(damaged)
+    assert cache.load("test", b"k") is None
+    assert cache.store("test", b"k", payload)
+    assert cache.load("test", b"k") == payload
+
+
+def test_damaged_entries_of_documents_and_code_are_made_again(cache_dir: Path) -> None:
+    variant = registry.variant("chess")
+    made = ruleset_of(variant)
+    rules = VariantRules(variant, ruleset=made)
+    position = rules.position()
+    expected = sorted(made.moves(position), key=move_key)
+    cache.flush()
+    assert len(entries(cache_dir)) == 2  # the document, and the moves compiled for its board
+    for file in entries(cache_dir):
+        data = bytearray(file.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        file.write_bytes(bytes(data))
+    again = ruleset_of(variant)
+    assert again == made
+    assert sorted(CompiledRuleset(again, position._geometry).moves(position), key=move_key) == expected
+
+
+# --- what is kept: documents ------------------------------------------------------------------
+
+
+def test_pack_and_unpack_give_back_an_equal_ruleset() -> None:
+    for name in ("chess", "shogi", "berolina"):
+        ruleset = Ruleset.from_value(build(registry.variant(name)))
+        packed = pack(ruleset)
+        again = unpack(packed)
+        assert again == ruleset
+        assert again.to_value() == ruleset.to_value()
+        assert pack(again) == packed
+        assert again.digest() == ruleset.digest()
+    small = Ruleset.loads('{"C:R": {"a1": {"a2": [{"must": {"a2": "empty"}, "deny": {"b1": "C:+K^"}}, {}]}}, '
+                          '"c:p": {"*": {"b2": [{"must": {"b2": "empty"}}]}}}')
+    assert unpack(pack(small)) == small
+    assert unpack(pack(small)).dumps() == small.dumps()
+    for garbage in (b"", b"\x00", pack(small)[:-3], b"\xe9\x00\x00\x00\x00"):
+        with pytest.raises(ValueError, match="packed ruleset"):
+            unpack(garbage)
+    import marshal  # noqa: PLC0415
+
+    with pytest.raises(ValueError, match="version 7"):
+        unpack(marshal.dumps((7, (), (), (), (), ())))
+    with pytest.raises(ValueError, match="not a packed ruleset"):
+        unpack(marshal.dumps((1, ("a1",), (), ((0, 5),), (), ())))
+
+
+def test_a_ruleset_pickles_as_its_packed_form() -> None:
+    ruleset = registry.rules("shogi").ruleset
+    again = pickle.loads(pickle.dumps(ruleset))
+    assert again == ruleset
+    assert again.digest() == ruleset.digest()
+
+
+def test_canonical_descriptions_do_not_depend_on_the_process() -> None:
+    # Sets are written sorted: the text (the cache's key) is the same under any hash seed.
+    code = ("from ggn.variants import registry; from ggn.variants.document import canonical; "
+            "print(canonical(registry.variant('shogi')))")
+    seen = {
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2")
+    }
+    assert seen == {canonical(registry.variant("shogi")) + "\n"}
+    with pytest.raises(TypeError, match="no canonical form"):
+        canonical(object())
+
+
+def test_a_document_is_loaded_from_the_cache_not_built_again(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    variant = registry.variant("xiangqi")
+    first = ruleset_of(variant)
+    assert first == Ruleset.from_value(build(variant))
+    built: list[object] = []
+    original = Ruleset.from_value
+
+    def spied(cls: type[Ruleset], value: Any) -> Ruleset:
+        built.append(value)
+        return original(value)
+
+    monkeypatch.setattr(Ruleset, "from_value", classmethod(spied))
+    second = ruleset_of(variant)
+    assert built == []  # loaded, not validated again
+    assert second == first
+    assert second is not first
+    monkeypatch.setenv("GGN_NO_CACHE", "1")
+    ruleset_of(variant)
+    assert len(built) == 1  # the cache off: made again
+
+
+# --- what is kept: compiled code ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["chess", "shogi", "crazyhouse"])
+def test_code_loaded_from_the_cache_lists_what_plain_evaluation_lists(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    rules = registry.rules(game)
+    ruleset = unpack(pack(rules.ruleset))  # a ruleset of its own: nothing compiled yet
+    boards = positions(rules, 25, seed=11)
+    made = [sorted(CompiledRuleset(ruleset, p._geometry).moves(p), key=move_key) for p in boards[:1]]
+    first = CompiledRuleset(ruleset, boards[0]._geometry)
+    fresh = [sorted(first.moves(p), key=move_key) for p in boards]
+    assert fresh[:1] == made
+    cache.flush()
+    planned: list[object] = []
+    original = compiled_module._plan
+
+    def spied(*args: Any) -> Any:
+        planned.append(args)
+        return original(*args)
+
+    monkeypatch.setattr(compiled_module, "_plan", spied)
+    second = CompiledRuleset(unpack(pack(rules.ruleset)), boards[0]._geometry)
+    for position, expected in zip(boards, fresh, strict=True):
+        listed = sorted(second.moves(position), key=move_key)
+        assert listed == expected
+        assert listed == sorted(reference_moves(second.ruleset, position), key=move_key)
+    assert planned == []  # every generator came from the cache
+
+
+def test_the_interpreter_fallback_is_kept_and_keyed_by_the_budgets(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = registry.rules("shogi")
+    boards = positions(rules, 20, seed=5)
+    monkeypatch.setattr(compiled_module, "_MAX_NODES", 2)  # most trees fall back to the interpreter
+    first = CompiledRuleset(unpack(pack(rules.ruleset)), boards[0]._geometry)
+    expected = [sorted(first.moves(p), key=move_key) for p in boards]
+    cache.flush()
+    second = CompiledRuleset(unpack(pack(rules.ruleset)), boards[0]._geometry)
+    assert [sorted(second.moves(p), key=move_key) for p in boards] == expected
+    assert expected == [sorted(reference_moves(rules.ruleset, p), key=move_key) for p in boards]
+    keys = {compiled_module._cache_key(first.ruleset, first.geometry)}
+    monkeypatch.setattr(compiled_module, "_MAX_NODES", 4000)
+    keys.add(compiled_module._cache_key(first.ruleset, first.geometry))
+    assert len(keys) == 2  # other budgets, other code: another entry
+
+
+def test_a_compiled_ruleset_pickles_as_its_ruleset_and_shape(cache_dir: Path) -> None:
+    rules = registry.rules("chess")
+    position = rules.position()
+    form = rules.ruleset._compiled_for(position.shape, position._geometry)
+    again = pickle.loads(pickle.dumps(form))
+    assert isinstance(again, CompiledRuleset)
+    assert again.geometry is Geometry(position.shape)
+    assert sorted(again.moves(position), key=move_key) == sorted(form.moves(position), key=move_key)
+
+
+# --- size -------------------------------------------------------------------------------------------
+
+
+def test_the_cache_stays_within_its_bound_dropping_the_least_recently_used(cache_dir: Path) -> None:
+    cache.configure(directory=cache_dir, max_bytes=40_000)
+    blob = os.urandom(4_000)
+    for number in range(8):
+        assert cache.store("test", b"%d" % number, blob)
+    files = entries(cache_dir)
+    assert len(files) == 8
+    old = time.time() - 7200
+    for age, file in enumerate(files):
+        os.utime(file, (old + age, old + age))
+    kept_name = cache._entry("test", b"0")
+    assert kept_name is not None
+    assert cache.load("test", b"0") == blob  # used now: renewed (its time was over an hour old)
+    for number in range(8, 14):
+        assert cache.store("test", b"%d" % number, blob)
+        assert sum(f.stat().st_size for f in entries(cache_dir)) <= 40_000
+    assert cache.load("test", b"0") == blob  # the one used last is kept
+    assert cache.load("test", b"13") == blob
+    assert sum(cache.load("test", b"%d" % n) is None for n in range(1, 8)) >= 4
+    assert not cache.store("test", b"huge", os.urandom(20_000))  # over a quarter of the bound
+
+
+def test_temporary_files_of_dead_writers_are_removed(cache_dir: Path) -> None:
+    assert cache.store("test", b"k", b"data")
+    stale = cache_dir / ".tmp-dead.part"
+    fresh = cache_dir / ".tmp-writing.part"
+    stale.write_bytes(b"half")
+    fresh.write_bytes(b"half")
+    old = time.time() - 7200
+    os.utime(stale, (old, old))
+    assert cache.store("test", b"k2", b"data")
+    assert not stale.exists()
+    assert fresh.exists()  # maybe a writer at work
+
+
+# --- several at once ----------------------------------------------------------------------------------
+
+
+def test_threads_storing_and_loading_one_entry_at_once(cache_dir: Path) -> None:
+    payloads = [bytes([n]) * 50_000 for n in range(8)]
+    seen: list[bytes | None] = []
+    barrier = threading.Barrier(8)
+
+    def work(n: int) -> None:
+        barrier.wait()
+        for _ in range(20):
+            cache.store("test", b"k", payloads[n])
+            seen.append(cache.load("test", b"k"))
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(found in payloads for found in seen)  # whole entries only: one writer's or another's
+    assert not list(cache_dir.glob(".tmp-*"))
+
+
+_RACER = """
+import sys
+from ggn import cache
+from ggn.rules import perft
+from ggn.variants import registry
+game, depth = sys.argv[1], int(sys.argv[2])
+print(perft(registry.rules(game), depth))
+cache.flush()
+"""
+
+
+def test_processes_filling_one_cache_at_once_agree(cache_dir: Path) -> None:
+    env = {**os.environ, "GGN_CACHE_DIR": str(cache_dir)}
+    env.pop("GGN_NO_CACHE", None)
+    runs = [("shogi", "2", "900"), ("chess", "2", "400"), ("shogi", "2", "900"), ("chess", "2", "400")]
+    for _ in range(2):  # cold: all fill it at once; warm: all read it (and some add to it)
+        started = [subprocess.Popen([sys.executable, "-c", _RACER, game, depth], env=env,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                   for game, depth, _ in runs]
+        for process, (_, _, expected) in zip(started, runs, strict=True):
+            out, err = process.communicate(timeout=120)
+            assert (process.returncode, out.strip(), err) == (0, expected, "")
+    assert len(entries(cache_dir)) == 4  # a document and a compiled form, each game
+    assert not list(cache_dir.glob(".tmp-*"))
