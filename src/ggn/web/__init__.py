@@ -1,0 +1,63 @@
+"""A local explorer in the browser: ``ggn serve``.
+
+Choose a built-in game or paste a GGN document and a FEEN; click a piece to see its
+destinations and, for each, the possibilities (``must``/``deny``) that allow it; play legal
+moves (a promotion's choices offered), undo and redo; read the FEEN, and a game's FEN, of the
+position; see every fault of a pasted document with its JSON Pointer.
+
+The page is one static HTML file, a plain script and a style sheet shipped with the package
+(no front-end build step). The server is a Starlette application over a small JSON API
+(:mod:`ggn.web._app`), run by uvicorn, bound to 127.0.0.1 unless told otherwise; every rule of
+play is the library's (:mod:`ggn.web._explorer`), none is the script's. Starlette and uvicorn
+are the optional ``[web]`` extra (``pip install 'ggn[web]'``), imported only when the explorer
+is made or run.
+"""
+
+from __future__ import annotations
+
+from importlib.util import find_spec
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "INSTALL", "create_app", "missing", "require", "serve"]
+
+DEFAULT_HOST: Final = "127.0.0.1"
+"""The address the explorer listens on unless told otherwise: this machine only."""
+
+DEFAULT_PORT: Final = 8000
+
+INSTALL: Final = "pip install 'ggn[web]'"
+"""How to install what the explorer needs."""
+
+_NEEDED: Final = ("starlette", "uvicorn")
+
+
+def missing() -> tuple[str, ...]:
+    """The packages of the ``[web]`` extra that are not installed (none when it is)."""
+    return tuple(name for name in _NEEDED if find_spec(name) is None)
+
+
+def require() -> None:
+    """Raise :class:`ModuleNotFoundError`, saying how to install them, when the ``[web]``
+    extra's packages are missing."""
+    absent = missing()
+    if absent:
+        raise ModuleNotFoundError(f"the explorer needs {' and '.join(absent)}: {INSTALL}", name=absent[0])
+
+
+def create_app(initial: dict[str, Any] | None = None) -> Starlette:
+    """The explorer's Starlette application (see :func:`ggn.web._app.create_app`)."""
+    require()
+    from ggn.web._app import create_app as make  # noqa: PLC0415  (imports Starlette)
+
+    return make(initial)
+
+
+def serve(initial: dict[str, Any] | None = None, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> None:
+    """Run the explorer until interrupted (uvicorn), on ``host`` and ``port``."""
+    require()
+    import uvicorn  # noqa: PLC0415  (the [web] extra, on first use)
+
+    uvicorn.run(create_app(initial), host=host, port=port, log_level="warning")

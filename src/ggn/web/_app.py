@@ -1,0 +1,179 @@
+"""The explorer's Starlette application: the page, its script and style, and a small JSON API.
+
+The routes only read the request, call :mod:`ggn.web._explorer` and write its answer:
+
+- ``GET /``: the page; ``GET /static/app.js`` and ``GET /static/app.css``: its script and style;
+- ``GET /api/config``: the built-in games and what the explorer was started with;
+- ``POST /api/view``: a position, its moves and notations
+  (``{"game": NAME}`` or ``{"document": TEXT}``, with ``"position"``: FEEN, or a game's FEN,
+  and the FEN's move counters ``"halfmove"`` and ``"fullmove"``);
+- ``POST /api/play``: the same and ``"move"`` (a move as the view lists it): the position after it.
+
+A request the API cannot read is answered 400; an unknown game 404; a bad position or
+document, or a move that is not there to play, 422, with ``{"error": MESSAGE}`` and, for a
+document, ``"violations"``: every fault with its JSON Pointer. POST bodies must be JSON
+(``Content-Type: application/json``): a page of another site cannot send one without the
+browser asking this server first, which it never allows.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Final
+
+from ggn.errors import DocumentError, GGNError, NotFoundError
+from ggn.web._explorer import State, Subject, games, play, view
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+__all__ = ["MAX_BODY", "create_app"]
+
+MAX_BODY: Final = 16 * 1024 * 1024
+"""The largest request body read (a pasted document and its position)."""
+
+_STATIC: Final = {"app.js": "text/javascript", "app.css": "text/css"}
+_COUNTER_MAX: Final = 2**31 - 1
+
+
+class _BadRequest(Exception):  # noqa: N818  (internal: answered 400, never raised to a caller)
+    """A request the API cannot read: answered 400 with its message."""
+
+
+def _static(name: str) -> str:
+    return resources.files("ggn.web").joinpath("static", name).read_text("utf-8")
+
+
+def _text(body: dict[str, Any], key: str, *, required: bool = False) -> str | None:
+    value = body.get(key)
+    if value is None:
+        if required:
+            raise _BadRequest(f"the request needs {key!r}")
+        return None
+    if not isinstance(value, str):
+        raise _BadRequest(f"{key!r} must be a string, got {type(value).__name__}")
+    return value
+
+
+def _counter(body: dict[str, Any], key: str, default: int) -> int:
+    value = body.get(key, default)
+    if type(value) is not int or not 0 <= value <= _COUNTER_MAX:
+        raise _BadRequest(f"{key!r} must be a whole number from 0 to {_COUNTER_MAX}, got {value!r}"[:200])
+    return value
+
+
+def _subject(body: dict[str, Any]) -> Subject:
+    game, document = _text(body, "game"), _text(body, "document")
+    if (game is None) == (document is None):
+        raise _BadRequest("the request needs either 'game' (a built-in game's name) or 'document' "
+                          "(a GGN document's text)")
+    return Subject.game(game) if game is not None else Subject.document(document or "")
+
+
+def _state(subject: Subject, body: dict[str, Any]) -> State:
+    text = _text(body, "position")
+    if text is not None and not text.strip():
+        text = None
+    return subject.state(text, _counter(body, "halfmove", 0), _counter(body, "fullmove", 1))
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind != "application/json":
+        raise _BadRequest("the request's body must be JSON, sent as application/json")
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise _BadRequest(f"the request's body is over {MAX_BODY:,} bytes")
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise _BadRequest(f"the request's body is over {MAX_BODY:,} bytes")
+    try:
+        body = json.loads(data)
+    except (ValueError, RecursionError) as error:
+        raise _BadRequest(f"the request's body is not JSON: {error}"[:300]) from None
+    if not isinstance(body, dict):
+        raise _BadRequest("the request's body must be a JSON object")
+    return body
+
+
+def _error(status: int, message: str, **more: Any) -> Response:
+    from starlette.responses import JSONResponse  # noqa: PLC0415  (the [web] extra, on first use)
+
+    return JSONResponse({"error": message, **more}, status_code=status)
+
+
+def _answer(work: Any) -> Any:
+    """Run ``work(body)`` for a POST route, answering its errors as the module's doc says."""
+    from starlette.responses import JSONResponse  # noqa: PLC0415
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            body = await _body(request)
+            return JSONResponse(work(body))
+        except _BadRequest as error:
+            return _error(400, str(error))
+        except NotFoundError as error:
+            return _error(404, str(error))
+        except DocumentError as error:
+            violations = [{"path": v.path, "message": v.message} for v in error.violations]
+            return _error(422, str(error).split("\n", 1)[0], violations=violations, truncated=error.truncated)
+        except GGNError as error:  # a bad FEEN or FEN, a board of the wrong shape, an illegal move
+            return _error(422, str(error))
+
+    return endpoint
+
+
+def _view(body: dict[str, Any]) -> dict[str, Any]:
+    subject = _subject(body)
+    return view(subject, _state(subject, body))
+
+
+def _play(body: dict[str, Any]) -> dict[str, Any]:
+    subject = _subject(body)
+    move = _text(body, "move", required=True)
+    assert move is not None
+    after = play(subject, _state(subject, body), move)
+    answer = view(subject, after)
+    answer["played"] = move
+    answer["transition"] = None if after.transition is None else after.transition.to_value()
+    return answer
+
+
+def create_app(initial: dict[str, Any] | None = None) -> Starlette:
+    """The explorer's application. ``initial`` is what the page opens with:
+    ``{"game": NAME}`` or ``{"document": TEXT}``, with an optional ``"position"`` (FEEN);
+    None opens chess.
+
+    Needs the ``[web]`` extra (Starlette); :func:`ggn.web.require` says how to install it.
+    """
+    from starlette.applications import Starlette  # noqa: PLC0415  (the [web] extra, on first use)
+    from starlette.responses import HTMLResponse, JSONResponse  # noqa: PLC0415
+    from starlette.responses import Response as PlainResponse  # noqa: PLC0415
+    from starlette.routing import Route  # noqa: PLC0415
+
+    opening = dict(initial) if initial is not None else {"game": "chess"}
+
+    async def page(_: Request) -> Response:
+        return HTMLResponse(_static("index.html"), headers={"Cache-Control": "no-store"})
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in _STATIC:
+            return _error(404, f"no file {name!r}"[:200])
+        return PlainResponse(_static(name), media_type=_STATIC[name], headers={"Cache-Control": "no-store"})
+
+    async def config(_: Request) -> Response:
+        return JSONResponse({"games": games(), "initial": opening})
+
+    return Starlette(routes=[
+        Route("/", page),
+        Route("/static/{name}", static),
+        Route("/api/config", config),
+        Route("/api/view", _answer(_view), methods=["POST"]),
+        Route("/api/play", _answer(_play), methods=["POST"]),
+    ])

@@ -1,0 +1,317 @@
+// The ggn explorer's page. Every rule of play is the library's: this script only asks the
+// server's JSON API (/api/view, /api/play) and shows its answers. It keeps the page's own
+// state: what is played (a game or a pasted document), and the positions played so far, for
+// undo and redo.
+"use strict";
+
+const page = {
+  subject: null,     // {game: NAME} or {document: TEXT}
+  history: [],       // [{position: FEEN, halfmove, fullmove, played: MOVE or null}]
+  at: -1,            // the index in history of the position shown
+  view: null,        // the server's answer for that position
+  selected: null,    // {source: CELL or "*", piece: QPI}
+  pending: null,     // the move group waiting for a choice
+};
+
+const $ = (id) => document.getElementById(id);
+
+function clear(element) {
+  while (element.firstChild) element.removeChild(element.firstChild);
+}
+
+function make(tag, attributes, text) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) element.setAttribute(name, value);
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+async function ask(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: {"Content-Type": "application/json"},
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json();
+  if (!response.ok) {
+    const error = new Error(answer.error || `the server answered ${response.status}`);
+    error.violations = answer.violations || [];
+    throw error;
+  }
+  return answer;
+}
+
+function showError(error) {
+  $("errors").hidden = false;
+  $("error").textContent = error.message;
+  const list = $("violations");
+  clear(list);
+  for (const violation of error.violations || []) {
+    const item = make("li", {"class": "violation"});
+    item.append(make("code", {"class": "pointer"}, violation.path || "(document)"), " ",
+                make("span", {"class": "message"}, violation.message));
+    list.append(item);
+  }
+}
+
+function hideError() {
+  $("errors").hidden = true;
+  $("error").textContent = "";
+  clear($("violations"));
+}
+
+// -- the position ------------------------------------------------------------------------
+
+function request(entry, more) {
+  return Object.assign({}, page.subject, {
+    position: entry.position, halfmove: entry.halfmove, fullmove: entry.fullmove,
+  }, more || {});
+}
+
+async function load(event) {
+  if (event) event.preventDefault();
+  const mode = $("mode-document").checked ? "document" : "game";
+  const subject = mode === "game" ? {game: $("game").value} : {document: $("document").value};
+  const position = $("position").value.trim();
+  try {
+    const view = await ask("/api/view", Object.assign({}, subject, {position: position || null}));
+    hideError();
+    page.subject = subject;
+    page.history = [{position: view.feen, halfmove: view.halfmove, fullmove: view.fullmove, played: null}];
+    page.at = 0;
+    show(view);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function goTo(index) {
+  const entry = page.history[index];
+  try {
+    const view = await ask("/api/view", request(entry));
+    hideError();
+    page.at = index;
+    show(view);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function playMove(name) {
+  const entry = page.history[page.at];
+  try {
+    const view = await ask("/api/play", request(entry, {move: name}));
+    hideError();
+    page.history = page.history.slice(0, page.at + 1);
+    page.history.push({position: view.feen, halfmove: view.halfmove, fullmove: view.fullmove, played: name});
+    page.at = page.history.length - 1;
+    show(view);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+function show(view) {
+  page.view = view;
+  page.selected = null;
+  closeChoices();
+  $("feen").textContent = view.feen;
+  $("fen").textContent = view.fen || "";
+  $("fen").parentElement.hidden = view.fen === null;
+  $("fen-label").hidden = view.fen === null;
+  let status = `${view.active === "first" ? "First" : "Second"} player to move`;
+  if (view.outcome) status = `Game over: ${view.outcome}`;
+  else if (view.check) status += " (in check)";
+  else if (view.moves.length === 0) status += view.game === null ? ": the document gives no move" : ": no legal move";
+  $("status").textContent = status;
+  drawBoard(view);
+  drawHands(view);
+  showMoves();
+  showHistory();
+  $("undo").disabled = page.at <= 0;
+  $("redo").disabled = page.at >= page.history.length - 1;
+}
+
+// -- drawing ----------------------------------------------------------------------------
+
+function label(piece) {
+  // A QPI's piece part (after the style), as a short label: "C:+R" -> "+R".
+  return piece.slice(piece.indexOf(":") + 1);
+}
+
+function drawBoard(view) {
+  const board = $("board");
+  clear(board);
+  const shape = view.shape;
+  const files = shape[0];
+  const ranks = shape.length > 1 ? shape[1] : 1;
+  const layers = shape.slice(2).reduce((a, b) => a * b, 1);
+  const grid = make("div", {"class": "grid"});
+  grid.style.gridTemplateColumns = `repeat(${files * layers + (layers - 1)}, var(--square))`;
+  for (const cell of view.cells) {
+    const at = cell.at;
+    const layer = at.slice(2).reduce((sum, index, k) => sum * shape[k + 2] + index, 0);
+    const column = layer * (files + 1) + at[0] + 1;
+    const row = ranks - (at.length > 1 ? at[1] : 0);
+    const dark = (at.reduce((a, b) => a + b, 0) % 2) === 0;
+    const square = make("div", {"class": `square ${dark ? "dark" : "light"}`, "data-cell": cell.square});
+    square.style.gridColumn = String(column);
+    square.style.gridRow = String(row);
+    square.title = cell.square;
+    if (cell.piece !== null) {
+      const second = cell.piece[0] === cell.piece[0].toLowerCase();
+      square.append(make("span", {
+        "class": `piece ${second ? "second" : "first"}`, "data-square": cell.square, "data-piece": cell.piece,
+      }, label(cell.piece)));
+    } else {
+      square.setAttribute("data-square", cell.square);
+    }
+    grid.append(square);
+  }
+  board.append(grid);
+}
+
+function drawHands(view) {
+  for (const side of ["first", "second"]) {
+    const hand = $(`hand-${side}`);
+    clear(hand);
+    for (const item of view.hands[side]) {
+      hand.append(make("span", {
+        "class": `piece in-hand ${side}`, "data-hand": side, "data-piece": item.piece, "data-count": String(item.count),
+      }, `${label(item.piece)}×${item.count}`));
+    }
+  }
+}
+
+function showHistory() {
+  const list = $("history");
+  clear(list);
+  page.history.slice(1).forEach((entry, k) => {
+    const item = make("li", {}, entry.played);
+    if (k + 1 === page.at) item.className = "current";
+    if (k + 1 > page.at) item.className = "undone";
+    list.append(item);
+  });
+}
+
+// -- choosing and playing moves -----------------------------------------------------------
+
+function groupsOf(selected) {
+  if (!selected || !page.view) return [];
+  return page.view.moves.filter((group) => group.source === selected.source && group.piece === selected.piece);
+}
+
+function describe(possibility) {
+  const part = (conditions) => {
+    const pairs = Object.entries(conditions);
+    return pairs.length ? pairs.map(([cell, state]) => `${cell} ${state}`).join(", ") : "nothing";
+  };
+  return `must: ${part(possibility.must)}; deny: ${part(possibility.deny)}`;
+}
+
+function showMoves() {
+  const box = $("moves");
+  clear(box);
+  for (const element of document.querySelectorAll("#play [data-square], #play [data-hand]")) {
+    element.classList.remove("selected", "target");
+  }
+  const selected = page.selected;
+  if (!selected) {
+    box.append(make("p", {"class": "hint"}, "Click a piece of the side to move."));
+    return;
+  }
+  const groups = groupsOf(selected);
+  if (selected.source === "*") {
+    const hand = document.querySelector(`#play [data-hand="${page.view.active}"][data-piece="${CSS.escape(selected.piece)}"]`);
+    if (hand) hand.classList.add("selected");
+  } else {
+    for (const element of document.querySelectorAll(`#board [data-square="${CSS.escape(selected.source)}"]`)) {
+      element.classList.add("selected");
+    }
+  }
+  const where = selected.source === "*" ? "from the hand" : `on ${selected.source}`;
+  box.append(make("p", {"class": "chosen"}, `${selected.piece} ${where}: ${groups.length} destination${groups.length === 1 ? "" : "s"}`));
+  const list = make("ul", {"class": "destinations"});
+  for (const group of groups) {
+    for (const element of document.querySelectorAll(`#board [data-square="${CSS.escape(group.destination)}"]`)) {
+      element.classList.add("target");
+    }
+    const item = make("li", {"data-destination": group.destination});
+    item.append(make("strong", {}, group.destination));
+    const plays = group.plays.map((p) => p.move).join(" | ");
+    item.append(" ", make("code", {}, plays));
+    const reasons = make("ul", {"class": "possibilities"});
+    for (const possibility of group.possibilities) {
+      reasons.append(make("li", {"class": "possibility"}, describe(possibility)));
+    }
+    item.append(reasons);
+    list.append(item);
+  }
+  box.append(list);
+}
+
+function openChoices(group) {
+  page.pending = group;
+  const buttons = $("choice-buttons");
+  clear(buttons);
+  for (const option of group.plays) {
+    const button = make("button", {"type": "button", "class": "choice", "data-move": option.move},
+                        option.choice || "no change");
+    button.addEventListener("click", () => { closeChoices(); playMove(option.move); });
+    buttons.append(button);
+  }
+  $("choices").hidden = false;
+}
+
+function closeChoices() {
+  page.pending = null;
+  $("choices").hidden = true;
+  clear($("choice-buttons"));
+}
+
+function clicked(event) {
+  if (!page.view) return;
+  const target = event.target.closest("[data-square], [data-hand]");
+  if (!target) return;
+  closeChoices();
+  if (target.hasAttribute("data-square")) {
+    const square = target.getAttribute("data-square");
+    const group = groupsOf(page.selected).find((g) => g.destination === square);
+    if (group) {
+      if (group.plays.length > 1) openChoices(group);
+      else playMove(group.plays[0].move);
+      return;
+    }
+    const piece = target.getAttribute("data-piece");
+    page.selected = piece ? {source: square, piece: piece} : null;
+  } else {
+    const side = target.getAttribute("data-hand");
+    page.selected = side === page.view.active ? {source: "*", piece: target.getAttribute("data-piece")} : null;
+  }
+  showMoves();
+}
+
+async function start() {
+  const config = await (await fetch("/api/config")).json();
+  const select = $("game");
+  for (const name of config.games) select.append(make("option", {"value": name}, name));
+  const initial = config.initial;
+  if (initial.document !== undefined) {
+    $("mode-document").checked = true;
+    $("document").value = initial.document;
+  } else {
+    select.value = initial.game;
+  }
+  $("position").value = initial.position || "";
+  $("source").addEventListener("submit", load);
+  $("game").addEventListener("change", () => { $("mode-game").checked = true; $("position").value = ""; });
+  $("document").addEventListener("input", () => { $("mode-document").checked = true; });
+  $("play").addEventListener("click", clicked);
+  $("undo").addEventListener("click", () => goTo(page.at - 1));
+  $("redo").addEventListener("click", () => goTo(page.at + 1));
+  $("choice-cancel").addEventListener("click", closeChoices);
+  await load();
+  document.body.setAttribute("data-ready", "true");
+}
+
+document.addEventListener("DOMContentLoaded", start);

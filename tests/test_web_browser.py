@@ -1,0 +1,263 @@
+"""The explorer end to end, in a real headless browser: Playwright for Python driving Debian's
+``chromium`` (never a browser Playwright downloads). The page is loaded from a uvicorn server
+started here; clicks go through the page's script to the JSON API and back.
+
+What the page shows is checked against other libraries where one knows the answer: the FEN
+after a chess move and a promotion against python-chess, the drops of a shogi pawn against
+python-shogi. Screenshots go to /tmp/coord/shots/ (or $GGN_SHOTS), never into the repository.
+
+Skipped, with the reason, only when no chromium is installed at all (``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import chess
+import pytest
+import shogi
+
+from ggn.variants import registry
+from web_support import running
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SHOTS = Path(os.environ.get("GGN_SHOTS", "/tmp/coord/shots"))
+WAIT_MS = 15_000
+
+
+def chromium() -> str | None:
+    if os.access(CHROMIUM, os.X_OK):
+        return CHROMIUM
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+pytestmark = pytest.mark.skipif(
+    chromium() is None,
+    reason="no chromium installed (Debian: apt-get install -y chromium; .ci/run installs it)",
+)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with running() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium(), args=ARGS, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server: str) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    opened = context.new_page()
+    opened.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.goto(server + "/")
+    opened.wait_for_selector("body[data-ready=true]")
+    try:
+        yield opened
+    finally:
+        context.close()
+    assert not errors, f"the page's script failed: {errors}"
+
+
+def shoot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def text(page: Page, selector: str) -> str:
+    return page.locator(selector).inner_text()
+
+
+def targets(page: Page) -> list[str]:
+    """The squares the page highlights as destinations, read from their data-square."""
+    return sorted(page.eval_on_selector_all(
+        "#board .target", "elements => elements.map(e => e.getAttribute('data-square'))"))
+
+
+def wait_feen(page: Page, feen: str) -> None:
+    page.wait_for_function("feen => document.getElementById('feen').textContent === feen", arg=feen)
+
+
+def square(page: Page, cell: str) -> Any:
+    """The element a player clicks for a square: its piece's when it holds one."""
+    return page.locator(f'#board [data-square="{cell}"]').first
+
+
+def load(page: Page, *, game: str | None = None, document: str | None = None, position: str = "") -> None:
+    if game is not None:
+        page.select_option("#game", game)
+    if document is not None:
+        page.check("#mode-document")
+        page.fill("#document", document)
+    page.fill("#position", position)
+    before = page.evaluate("document.getElementById('feen').textContent + '|' + document.getElementById('error').textContent")
+    page.click("#load")
+    page.wait_for_function(
+        "before => document.getElementById('feen').textContent + '|' + document.getElementById('error').textContent"
+        " !== before || !document.getElementById('errors').hidden", arg=before)
+
+
+def test_chess_pawn_shows_its_two_destinations_and_plays(page: Page) -> None:
+    assert page.locator("#game").input_value() == "chess"
+    assert len(page.locator("#game option").all()) == len(registry.names())
+    start = registry.start("chess")
+    assert text(page, "#feen") == start
+    square(page, "e2").click()
+    assert targets(page) == ["e3", "e4"]
+    # The possibilities of the document that allow each destination.
+    reasons = page.locator('#moves li[data-destination="e4"] .possibility').all_inner_texts()
+    assert reasons == ["must: e3 empty, e4 empty; deny: nothing"]
+    shoot(page, "chess-e2-selected")
+    square(page, "e4").click()
+    board = chess.Board()
+    board.push_uci("e2e4")
+    wait_feen(page, "+rnbq+k^bn+r/pppppppp/8/8/4-P3/8/PPPP1PPP/+RNBQ+K^BN+R / c/C")
+    assert text(page, "#fen") == board.fen()
+    assert text(page, "#history") == "C:P e2-e4"
+    assert targets(page) == []
+    shoot(page, "chess-after-e4")
+
+
+def wait_fen(page: Page, fen: str) -> None:
+    page.wait_for_function("fen => document.getElementById('fen').textContent === fen", arg=fen)
+
+
+def test_undo_and_redo(page: Page) -> None:
+    assert page.locator("#undo").is_disabled() and page.locator("#redo").is_disabled()
+    board = chess.Board()
+    fens = [board.fen()]
+    for uci in ("g1f3", "g8f6"):
+        square(page, uci[:2]).click()
+        square(page, uci[2:]).click()
+        board.push_uci(uci)
+        fens.append(board.fen())
+        wait_fen(page, fens[-1])
+    page.click("#undo")
+    wait_fen(page, fens[1])
+    page.click("#undo")
+    wait_fen(page, fens[0])
+    assert text(page, "#feen") == registry.start("chess")
+    assert page.locator("#undo").is_disabled() and not page.locator("#redo").is_disabled()
+    page.click("#redo")
+    wait_fen(page, fens[1])
+    page.click("#redo")
+    wait_fen(page, fens[2])
+    assert page.locator("#redo").is_disabled()
+    # A new move after an undo drops the moves undone.
+    page.click("#undo")
+    wait_fen(page, fens[1])
+    square(page, "b8").click()
+    square(page, "c6").click()
+    board.pop()
+    board.push_uci("b8c6")
+    wait_fen(page, board.fen())
+    assert page.locator("#redo").is_disabled()
+    assert page.locator("#history li").all_inner_texts() == ["C:N g1-f3", "c:n b8-c6"]
+
+
+def test_promotion_offers_its_choices(page: Page) -> None:
+    fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+    load(page, game="chess", position=fen)
+    assert text(page, "#fen") == fen
+    square(page, "a7").click()
+    assert targets(page) == ["a8"]
+    square(page, "a8").click()
+    page.wait_for_selector("#choices:not([hidden])")
+    choices = page.locator("#choices button.choice")
+    assert sorted(choices.all_inner_texts()) == ["C:B", "C:N", "C:Q", "C:R"]
+    shoot(page, "chess-promotion-choices")
+    page.click('#choices button[data-move="C:P a7-a8=C:N"]')
+    board = chess.Board(fen)
+    board.push_uci("a7a8n")
+    wait_fen(page, board.fen())
+    assert page.locator("#choices").is_hidden()
+
+
+def test_shogi_drops_from_the_hand(page: Page) -> None:
+    # Each side has a pawn in hand; the first player's 5th file has no pawn, so a pawn can be
+    # dropped only there (no two pawns on a file), not on the last rank.
+    fen = "lnsgkgsnl/1r5b1/pppp1pppp/9/9/9/PPPP1PPPP/1B5R1/LNSGKGSNL[Pp] w 0 1"
+    load(page, game="shogi", position=fen)
+    hand = page.locator('#hand-first [data-hand="first"][data-piece="S:P"]')
+    assert hand.get_attribute("data-count") == "1"
+    hand.click()
+    # python-shogi: the same position (its "b" is the first player), its pawn drops in USI.
+    board = shogi.Board("lnsgkgsnl/1r5b1/pppp1pppp/9/9/9/PPPP1PPPP/1B5R1/LNSGKGSNL b Pp 1")
+    usi = [move.usi() for move in board.legal_moves if move.usi().startswith("P*")]
+    # USI files run 9 to 1 from the first player's left, ranks a to i from the far side.
+    expected = sorted(f"{'abcdefghi'[9 - int(m[2])]}{9 - 'abcdefghi'.index(m[3])}" for m in usi)
+    assert targets(page) == expected
+    shoot(page, "shogi-pawn-drops")
+    square(page, "e5").click()
+    board.push_usi("P*5e")
+    page.wait_for_function("() => document.getElementById('hand-first').children.length === 0")
+    assert page.locator('#board [data-square="e5"][data-piece="S:P"]').count() == 1
+    assert text(page, "#feen") == registry.entry("shogi").to_feen(
+        "lnsgkgsnl/1r5b1/pppp1pppp/9/4P4/9/PPPP1PPPP/1B5R1/LNSGKGSNL[p] b 0 1")
+
+
+PIECES = """{
+  "C:K": {
+    "e1": {
+      "e2": [{"must": {"e2": "empty"}}],
+      "d1": [{"must": {"d1": "empty"}}, {"must": {"d1": "enemy"}}]
+    }
+  }
+}"""
+
+
+def test_a_pasted_document_plays_its_pseudo_legal_moves(page: Page) -> None:
+    load(page, document=PIECES, position="8/8/8/8/8/8/8/4K3 / C/c")
+    assert text(page, "#errors") == "" or page.locator("#errors").is_hidden()
+    assert page.locator("#fen-label").is_hidden()
+    square(page, "e1").click()
+    assert targets(page) == ["d1", "e2"]
+    # Only the possibility that holds is listed: d1 is empty, not an enemy.
+    assert page.locator('#moves li[data-destination="d1"] .possibility').all_inner_texts() == [
+        "must: d1 empty; deny: nothing"]
+    square(page, "e2").click()
+    wait_feen(page, "8/8/8/8/8/8/4K3/8 / c/C")
+    assert page.locator("#status").inner_text().endswith("the document gives no move")
+
+
+def test_a_faulty_document_shows_every_violation_with_its_pointer(page: Page) -> None:
+    faulty = '{"C:K": {"e1": {"e2": [{"must": {"e2": "bad"}}], "z0": []}}, "x": 1}'
+    load(page, document=faulty, position="8/8/8/8/8/8/8/4K3 / C/c")
+    page.wait_for_selector("#errors:not([hidden])")
+    pointers = page.locator("#violations .pointer").all_inner_texts()
+    from ggn.errors import DocumentError  # noqa: PLC0415
+    from ggn.ruleset import Ruleset  # noqa: PLC0415
+
+    with pytest.raises(DocumentError) as caught:
+        Ruleset.loads(faulty)
+    assert pointers == [violation.path for violation in caught.value.violations]
+    assert "/C:K/e1/e2/0/must/e2" in pointers and "/x" in pointers
+    assert len(pointers) >= 3
+    shoot(page, "document-violations")
+    # A bad FEEN is shown too, with where it fails.
+    load(page, document=PIECES, position="8/8/x / C/c")
+    page.wait_for_selector("#errors:not([hidden])")
+    assert "invalid FEEN" in text(page, "#error")

@@ -1,0 +1,49 @@
+"""The explorer's test harness: a real uvicorn server on a free port of 127.0.0.1, in a thread.
+
+Shared by the API tests (which check what is bound) and the browser tests (which load the
+page from it).
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = ["running"]
+
+_START_SECONDS = 30.0
+
+
+@contextmanager
+def running(initial: dict[str, Any] | None = None, host: str = "127.0.0.1") -> Iterator[str]:
+    """Run the explorer with uvicorn on a free port of ``host``; yield its base URL.
+
+    The socket is bound here, before uvicorn starts, so no other process can take the port
+    between choosing it and listening on it.
+    """
+    import uvicorn  # noqa: PLC0415  (the [web] extra)
+
+    from ggn.web import create_app  # noqa: PLC0415
+
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((host, 0))
+    port = listener.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(initial), log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + _START_SECONDS
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the explorer's server did not start")
+            time.sleep(0.02)
+        yield f"http://{host}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=_START_SECONDS)
+        listener.close()
