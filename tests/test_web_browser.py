@@ -113,11 +113,19 @@ def load(page: Page, *, game: str | None = None, document: str | None = None, po
         page.check("#mode-document")
         page.fill("#document", document)
     page.fill("#position", position)
-    before = page.evaluate("document.getElementById('feen').textContent + '|' + document.getElementById('error').textContent")
+    answered = answers(page)
     page.click("#load")
-    page.wait_for_function(
-        "before => document.getElementById('feen').textContent + '|' + document.getElementById('error').textContent"
-        " !== before || !document.getElementById('errors').hidden", arg=before)
+    wait_answer(page, answered)
+
+
+def answers(page: Page) -> int:
+    """How many answers of the server the page has received."""
+    return int(page.evaluate("document.body.getAttribute('data-answered') || '0'"))
+
+
+def wait_answer(page: Page, before: int) -> None:
+    """Wait until the page has received and shown an answer after the ``before`` first."""
+    page.wait_for_function("n => Number(document.body.getAttribute('data-answered') || 0) > n", arg=before)
 
 
 def test_chess_pawn_shows_its_two_destinations_and_plays(page: Page) -> None:

@@ -158,7 +158,8 @@ def _cells(position: Position) -> list[dict[str, Any]]:
     for indices in product(*(range(size) for size in reversed(position.shape))):
         cell = Cell(tuple(reversed(indices)))
         piece = board.get(cell)
-        out.append({"square": str(cell), "at": list(cell.indices), "piece": None if piece is None else str(piece)})
+        shown = None if piece is None else str(piece)
+        out.append({"square": str(cell), "at": list(cell.indices), "piece": shown})
     return out
 
 
@@ -233,8 +234,7 @@ def play(subject: Subject, state: State, move: str) -> Played:
     naming the moves there are when it is not one."""
     transition, legal = _find(subject, state, move)
     position = state.position.apply(transition)
-    if subject.entry is None or legal is None:
-        fullmove = state.fullmove + (state.position.active == "second")
-        return Played(position, state.halfmove + 1, fullmove, transition)
+    if subject.entry is None or legal is None:  # a document has no FEN, and no counters of its own
+        return Played(position, state.halfmove, state.fullmove, transition)
     halfmove, fullmove = subject.entry.advance(state.position, legal, state.halfmove, state.fullmove)
     return Played(position, halfmove, fullmove, transition)

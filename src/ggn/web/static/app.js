@@ -26,13 +26,22 @@ function make(tag, attributes, text) {
   return element;
 }
 
+let answered = 0;  // the answers received, on <body data-answered> (what tests wait for)
+
 async function ask(path, body) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: {"Content-Type": "application/json"},
-    body: JSON.stringify(body),
-  });
-  const answer = await response.json();
+  let response, answer;
+  try {
+    response = await fetch(path, {
+      method: "POST",
+      headers: {"Content-Type": "application/json"},
+      body: JSON.stringify(body),
+    });
+    answer = await response.json();
+  } catch (failure) {
+    throw new Error(`no answer from the explorer's server: ${failure.message}`);
+  } finally {
+    setTimeout(() => { document.body.setAttribute("data-answered", String(++answered)); });
+  }
   if (!response.ok) {
     const error = new Error(answer.error || `the server answered ${response.status}`);
     error.violations = answer.violations || [];

@@ -1,0 +1,397 @@
+"""The explorer's JSON API (ggn.web), through Starlette's TestClient, and where it listens.
+
+The moves and positions it answers are checked against other libraries: python-chess (moves,
+promotions, FEN and its counters after a game), pyffish (xiangqi's moves) and python-shogi
+(shogi's moves, drops included). Bad input is answered 4xx with a message that says what is
+wrong; a pasted document's faults come with their JSON Pointers, the library's own.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import chess
+import pyffish
+import pytest
+import shogi
+from starlette.testclient import TestClient
+
+import ggn.web
+from ggn.errors import DocumentError
+from ggn.ruleset import Ruleset
+from ggn.variants import registry
+from ggn.web import _app
+
+KING = (
+    '{"C:K": {"e1": {"e2": [{"must": {"e2": "empty"}}],'
+    ' "d1": [{"must": {"d1": "empty"}}, {"must": {"d1": "enemy"}}]}}}'
+)
+LONE_KING = "8/8/8/8/8/8/8/4K3 / C/c"
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(ggn.web.create_app()) as made:
+        yield made
+
+
+def post(client: TestClient, path: str, body: Any) -> tuple[int, Any]:
+    response = client.post(path, json=body)
+    return response.status_code, response.json()
+
+
+def ok(client: TestClient, path: str, body: Any) -> Any:
+    status, answer = post(client, path, body)
+    assert status == 200, answer
+    return answer
+
+
+def chess_moves(view: dict[str, Any]) -> set[str]:
+    """The view's plays in UCI: source, destination and the promotion's letter."""
+    out = set()
+    for group in view["moves"]:
+        for option in group["plays"]:
+            choice = option["choice"]
+            letter = "" if choice is None else choice.split(":")[1].lstrip("+-").rstrip("^").lower()
+            out.add(group["source"] + group["destination"] + letter)
+    return out
+
+
+# -- the page -------------------------------------------------------------------------------
+
+def test_the_page_its_script_and_style(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert '<script src="/static/app.js"' in page.text and 'href="/static/app.css"' in page.text
+    script = client.get("/static/app.js")
+    assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
+    assert "/api/play" in script.text
+    assert client.get("/static/app.css").headers["content-type"].startswith("text/css")
+    missing = client.get("/static/../__init__.py")
+    assert missing.status_code == 404
+    assert client.get("/static/nothing.js").json() == {"error": "no file 'nothing.js'"}
+
+
+def test_the_page_files_are_package_data() -> None:
+    # They are read from the installed package, as the wheel ships them (hatch takes every
+    # file under src/ggn).
+    static = Path(ggn.web.__file__).parent / "static"
+    assert {path.name for path in static.iterdir()} >= {"index.html", "app.js", "app.css"}
+
+
+def test_config_lists_every_built_in_game(client: TestClient) -> None:
+    config = client.get("/api/config").json()
+    assert config == {"games": list(registry.names()), "initial": {"game": "chess"}}
+    with TestClient(ggn.web.create_app({"document": KING, "position": LONE_KING})) as other:
+        assert other.get("/api/config").json()["initial"] == {"document": KING, "position": LONE_KING}
+
+
+# -- games ----------------------------------------------------------------------------------
+
+def test_chess_start(client: TestClient) -> None:
+    view = ok(client, "/api/view", {"game": "chess"})
+    assert view["feen"] == registry.start("chess")
+    assert view["fen"] == chess.STARTING_FEN
+    assert view["active"] == "first" and view["shape"] == [8, 8]
+    assert view["check"] is False and view["outcome"] is None
+    assert chess_moves(view) == {move.uci() for move in chess.Board().legal_moves}
+    e2 = {group["destination"]: group["possibilities"] for group in view["moves"] if group["source"] == "e2"}
+    assert e2 == {
+        "e3": [{"must": {"e3": "empty"}, "deny": {}}],
+        "e4": [{"must": {"e3": "empty", "e4": "empty"}, "deny": {}}],
+    }
+    assert len(view["cells"]) == 64
+    assert {cell["square"]: cell["piece"] for cell in view["cells"]}["e1"] == "C:+K^"
+
+
+@pytest.mark.parametrize("fen", [
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",  # castling both ways
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",  # en passant
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",  # promotions, with and without capture
+    "4k3/8/8/8/8/8/8/4K2R w K - 12 40",
+])
+def test_chess_moves_are_python_chess_moves(client: TestClient, fen: str) -> None:
+    view = ok(client, "/api/view", {"game": "chess", "position": fen})
+    board = chess.Board(fen)
+    assert view["fen"] == board.fen()
+    assert (view["halfmove"], view["fullmove"]) == (board.halfmove_clock, board.fullmove_number)
+    assert chess_moves(view) == {move.uci() for move in board.legal_moves}
+
+
+def test_a_game_played_through_the_api_keeps_python_chess_fen(client: TestClient) -> None:
+    board = chess.Board()
+    body: dict[str, Any] = {"game": "chess"}
+    game = ["e2e4", "d7d5", "e4d5", "g8f6", "g1f3", "f6d5", "f1c4", "c8e6", "e1g1", "d5b4", "c4e6", "f7e6"]
+    for uci in game:
+        view = ok(client, "/api/view", body)
+        names = {group["source"] + group["destination"]: group["plays"][0]["move"] for group in view["moves"]}
+        board.push_uci(uci)
+        after = ok(client, "/api/play", {**body, "move": names[uci]})
+        assert after["played"] == names[uci]
+        assert after["fen"] == board.fen()
+        assert after["transition"]["toggle"] is True
+        body = {"game": "chess", "position": after["feen"], "halfmove": after["halfmove"],
+                "fullmove": after["fullmove"]}
+    assert ok(client, "/api/view", body)["fen"] == board.fen()
+
+
+def test_promotion_choices_and_playing_one(client: TestClient) -> None:
+    fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+    view = ok(client, "/api/view", {"game": "chess", "position": fen})
+    (group,) = [group for group in view["moves"] if group["source"] == "a7"]
+    assert sorted(option["choice"] for option in group["plays"]) == ["C:B", "C:N", "C:Q", "C:R"]
+    after = ok(client, "/api/play", {"game": "chess", "position": view["feen"], "move": "C:P a7-a8=C:R"})
+    board = chess.Board(fen)
+    board.push_uci("a7a8r")
+    assert after["fen"] == board.fen()
+
+
+def test_checkmate_is_the_outcome(client: TestClient) -> None:
+    fen = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+    view = ok(client, "/api/view", {"game": "chess", "position": fen})
+    assert view["check"] is True and view["moves"] == []
+    assert view["outcome"] == "second player wins by checkmate"
+
+
+def test_xiangqi_moves_are_pyffish_moves(client: TestClient) -> None:
+    fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    body: dict[str, Any] = {"game": "xiangqi", "position": fen}
+    played: list[str] = []
+    for uci in ["a1a2", "d10e9", "b3b10"]:  # the cannon takes the horse over a screen: check
+        view = ok(client, "/api/view", body)
+        moves = {group["source"] + group["destination"] for group in view["moves"]}
+        assert moves == set(pyffish.legal_moves("xiangqi", fen, played))
+        name = next(group["plays"][0]["move"] for group in view["moves"]
+                    if group["source"] + group["destination"] == uci)
+        after = ok(client, "/api/play", {**body, "move": name})
+        played.append(uci)
+        assert after["fen"] == pyffish.get_fen("xiangqi", fen, played)
+        body = {"game": "xiangqi", "position": after["feen"], "halfmove": after["halfmove"],
+                "fullmove": after["fullmove"]}
+    view = ok(client, "/api/view", body)
+    assert view["check"] is True and pyffish.gives_check("xiangqi", fen, played)
+    assert {group["source"] + group["destination"] for group in view["moves"]} == set(
+        pyffish.legal_moves("xiangqi", fen, played))
+
+
+def test_shogi_moves_and_drops_are_python_shogi_moves(client: TestClient) -> None:
+    fen = "lnsgkgsnl/1r5b1/pppp1pppp/9/9/9/PPPP1PPPP/1B5R1/LNSGKGSNL[Pp] w 0 1"
+    view = ok(client, "/api/view", {"game": "shogi", "position": fen})
+    assert view["hands"] == {
+        "first": [{"piece": "S:P", "count": 1}], "second": [{"piece": "s:p", "count": 1}]}
+    board = shogi.Board("lnsgkgsnl/1r5b1/pppp1pppp/9/9/9/PPPP1PPPP/1B5R1/LNSGKGSNL b Pp 1")
+
+    def usi(location: str) -> str:
+        if location == "*":
+            return ""
+        return f"{9 - 'abcdefghi'.index(location[0])}{'abcdefghi'[9 - int(location[1:])]}"
+
+    ours = set()
+    for group in view["moves"]:
+        for option in group["plays"]:
+            choice = option["choice"]
+            promoted = "+" if choice is not None and choice.split(":")[1].startswith("+") else ""
+            if group["source"] == "*":
+                ours.add(f"{group['piece'].split(':')[1].upper()}*{usi(group['destination'])}")
+            else:
+                ours.add(usi(group["source"]) + usi(group["destination"]) + promoted)
+    assert ours == {move.usi() for move in board.legal_moves}
+
+
+def test_a_game_position_in_its_fen_or_feen(client: TestClient) -> None:
+    fen = "4k3/8/8/8/8/8/8/4K2R b K - 7 31"
+    by_fen = ok(client, "/api/view", {"game": "chess", "position": fen})
+    assert (by_fen["fen"], by_fen["halfmove"], by_fen["fullmove"]) == (fen, 7, 31)
+    by_feen = ok(client, "/api/view",
+                 {"game": "chess", "position": by_fen["feen"], "halfmove": 7, "fullmove": 31})
+    assert by_feen == by_fen
+    # An empty position is the game's start.
+    assert ok(client, "/api/view", {"game": "makruk", "position": "  "})["feen"] == registry.start("makruk")
+
+
+# -- pasted documents -------------------------------------------------------------------------
+
+def test_a_document_lists_and_plays_its_pseudo_legal_moves(client: TestClient) -> None:
+    body = {"document": KING, "position": LONE_KING}
+    view = ok(client, "/api/view", body)
+    assert view["game"] is None and view["fen"] is None and view["outcome"] is None
+    assert view["moves"] == [
+        {"piece": "C:K", "source": "e1", "destination": "e2",
+         "possibilities": [{"must": {"e2": "empty"}, "deny": {}}],
+         "plays": [{"move": "C:K e1-e2", "choice": None}]},
+        {"piece": "C:K", "source": "e1", "destination": "d1",
+         "possibilities": [{"must": {"d1": "empty"}, "deny": {}}],
+         "plays": [{"move": "C:K e1-d1", "choice": None}]},
+    ]
+    after = ok(client, "/api/play", {**body, "move": "C:K e1-d1"})
+    assert after["feen"] == "8/8/8/8/8/8/8/3K4 / c/C"
+    assert after["transition"] == {"board_diff": {"e1": None, "d1": "C:K"}, "toggle": True}
+    assert after["moves"] == []  # the second player has no piece the document moves
+    # A capture: the possibility that holds is the "enemy" one, and the piece taken goes to the hand.
+    view = ok(client, "/api/view", {"document": KING, "position": "8/8/8/8/8/8/8/3rK3 / C/c"})
+    (d1,) = [group for group in view["moves"] if group["destination"] == "d1"]
+    assert d1["possibilities"] == [{"must": {"d1": "enemy"}, "deny": {}}]
+    after = ok(client, "/api/play", {"document": KING, "position": view["feen"], "move": "C:K e1-d1"})
+    assert after["hands"]["first"] == [{"piece": "c:r", "count": 1}]
+
+
+def test_a_faulty_document_gives_every_violation_with_its_pointer(client: TestClient) -> None:
+    faulty = '{"C:K": {"e1": {"e2": [{"must": {"e2": "bad"}}], "z0": []}}, "x": 1}'
+    status, answer = post(client, "/api/view", {"document": faulty, "position": LONE_KING})
+    assert status == 422
+    with pytest.raises(DocumentError) as caught:
+        Ruleset.loads(faulty)
+    expected = [{"path": v.path, "message": v.message} for v in caught.value.violations]
+    assert answer == {
+        "error": "invalid GGN document: 4 violations", "violations": expected, "truncated": False}
+    assert [v["path"] for v in expected] == ["/C:K/e1/e2/0/must/e2", "/C:K/e1/z0", "/x", "/x"]
+
+
+def test_a_document_that_is_not_json(client: TestClient) -> None:
+    status, answer = post(client, "/api/view", {"document": '{"C:K": ', "position": LONE_KING})
+    assert status == 422
+    assert answer["violations"] and "line 1" in answer["violations"][0]["message"]
+
+
+def test_a_document_needs_a_position(client: TestClient) -> None:
+    status, answer = post(client, "/api/view", {"document": KING})
+    assert (status, answer) == (422, {"error": "a pasted document has no start position: give one in FEEN"})
+
+
+# -- bad requests -----------------------------------------------------------------------------
+
+def test_a_bad_feen_says_where(client: TestClient) -> None:
+    status, answer = post(client, "/api/view", {"game": "chess", "position": "8/8/x / C/c"})
+    assert status == 422
+    assert answer["error"].startswith("invalid FEEN '8/8/x / C/c': rank 1 has 1 square")
+    status, answer = post(client, "/api/view", {"document": KING, "position": "K^ / C/c/x"})
+    assert status == 422 and answer["error"].startswith("invalid FEEN")
+
+
+def test_a_board_of_the_wrong_shape(client: TestClient) -> None:
+    status, answer = post(client, "/api/view", {"game": "chess", "position": "9/9 / C/c"})
+    assert status == 422
+    assert answer["error"] == "chess is played on a board of 8x8 squares, not one of shape (9, 2)"
+
+
+def test_an_unknown_game(client: TestClient) -> None:
+    status, answer = post(client, "/api/view", {"game": "go"})
+    assert status == 404 and answer["error"].startswith("no game 'go'; there are: chess, ")
+
+
+def test_an_illegal_move(client: TestClient) -> None:
+    status, answer = post(client, "/api/play", {"game": "chess", "move": "C:P e2-e5"})
+    assert status == 422
+    assert answer["error"].startswith(f"'C:P e2-e5' is not a legal move in {registry.start('chess')!r}; "
+                                      "legal moves: C:N b1-c3")
+    status, answer = post(client, "/api/play", {"document": KING, "position": LONE_KING, "move": "C:K e1-f1"})
+    assert status == 422
+    assert answer["error"] == ("'C:K e1-f1' is not a pseudo-legal move of the document in "
+                               "'8/8/8/8/8/8/8/4K3 / C/c'; moves: C:K e1-e2, C:K e1-d1")
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({}, "the request needs either 'game' (a built-in game's name) or 'document' (a GGN document's text)"),
+    ({"game": "chess", "document": KING}, "the request needs either 'game'"),
+    ({"game": 3}, "'game' must be a string, got int"),
+    ({"game": "chess", "position": ["x"]}, "'position' must be a string, got list"),
+    ({"game": "chess", "halfmove": -1}, "'halfmove' must be a whole number from 0 to 2147483647, got -1"),
+    ({"game": "chess", "fullmove": True}, "'fullmove' must be a whole number"),
+    ({"game": "chess", "fullmove": 2**40}, "'fullmove' must be a whole number"),
+])
+def test_requests_the_api_cannot_read(client: TestClient, body: dict[str, Any], message: str) -> None:
+    status, answer = post(client, "/api/view", body)
+    assert status == 400 and answer["error"].startswith(message)
+
+
+def test_a_play_needs_its_move(client: TestClient) -> None:
+    assert post(client, "/api/play", {"game": "chess"}) == (400, {"error": "the request needs 'move'"})
+    assert post(client, "/api/play", {"game": "chess", "move": 1}) == (
+        400, {"error": "'move' must be a string, got int"})
+
+
+def test_bodies_that_are_not_json_objects(client: TestClient) -> None:
+    response = client.post("/api/view", content=b'{"game": "chess"}', headers={"content-type": "text/plain"})
+    assert response.status_code == 400
+    assert response.json() == {"error": "the request's body must be JSON, sent as application/json"}
+    response = client.post("/api/view", content=b"{", headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("the request's body is not JSON")
+    assert post(client, "/api/view", ["chess"]) == (
+        400, {"error": "the request's body must be a JSON object"})
+    assert client.get("/api/view").status_code == 405
+
+
+def test_a_body_too_large(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_app, "MAX_BODY", 100)
+    status, answer = post(client, "/api/view", {"document": KING, "position": LONE_KING})
+    assert (status, answer) == (400, {"error": "the request's body is over 100 bytes"})
+
+
+# -- the extra, and where the server listens --------------------------------------------------
+
+def test_without_the_extra_it_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ggn.web, "find_spec", lambda name: None if name == "uvicorn" else object())
+    assert ggn.web.missing() == ("uvicorn",)
+    with pytest.raises(ModuleNotFoundError, match=r"the explorer needs uvicorn: pip install 'ggn\[web\]'"):
+        ggn.web.create_app()
+    with pytest.raises(ModuleNotFoundError, match=r"pip install 'ggn\[web\]'"):
+        ggn.web.serve()
+
+
+def test_serve_binds_to_this_machine_only_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn  # noqa: PLC0415
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: seen.update(options))
+    ggn.web.serve()
+    assert (seen["host"], seen["port"]) == ("127.0.0.1", 8000)
+
+
+def _listening(port: int) -> list[str]:
+    """The local addresses of the sockets listening on ``port``, read from /proc/net/tcp*."""
+    found = []
+    for table, size in (("/proc/net/tcp", 8), ("/proc/net/tcp6", 32)):
+        if not os.path.exists(table):
+            continue
+        with open(table, encoding="ascii") as lines:
+            next(lines)
+            for line in lines:
+                local, state = line.split()[1], line.split()[3]
+                address, hex_port = local.split(":")
+                if state == "0A" and int(hex_port, 16) == port:  # 0A: LISTEN
+                    assert len(address) == size
+                    found.append(address)
+    return found
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/net/tcp"),
+                    reason="reads the listening sockets from Linux's /proc")
+def test_a_real_server_listens_on_127_0_0_1_only() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code = f"from ggn.web import serve; serve(port={port})"
+    server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert server.poll() is None, server.communicate()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+        # 0100007F: 127.0.0.1 as /proc writes it; no wildcard (00000000), no IPv6 socket.
+        assert _listening(port) == ["0100007F"]
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
