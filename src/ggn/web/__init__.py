@@ -15,13 +15,19 @@ is made or run.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
+    import socket
+
     from starlette.applications import Starlette
 
-__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "INSTALL", "create_app", "missing", "require", "serve"]
+__all__ = [
+    "DEFAULT_HOST", "DEFAULT_PORT", "INSTALL", "address", "create_app", "listen", "missing", "require",
+    "serve",
+]
 
 DEFAULT_HOST: Final = "127.0.0.1"
 """The address the explorer listens on unless told otherwise: this machine only."""
@@ -55,9 +61,45 @@ def create_app(initial: dict[str, Any] | None = None) -> Starlette:
     return make(initial)
 
 
-def serve(initial: dict[str, Any] | None = None, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> None:
-    """Run the explorer until interrupted (uvicorn), on ``host`` and ``port``."""
+def address(host: str, port: int) -> str:
+    """The explorer's URL on ``host`` and ``port``."""
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def listen(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> socket.socket:
+    """A socket bound to ``host`` and ``port``, listening; :class:`OSError` when it cannot be
+    (an address in use, a host that is not this machine's)."""
+    import socket  # noqa: PLC0415  (only when the explorer runs: ggn's start-up stays lean)
+
+    family, kind, protocol, _, where = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    listener = socket.socket(family, kind, protocol)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(where)
+        listener.listen()
+    except OSError:
+        listener.close()
+        raise
+    return listener
+
+
+def serve(initial: dict[str, Any] | None = None, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
+          *, ready: Callable[[str], object] | None = None) -> None:
+    """Run the explorer on ``host`` and ``port`` (uvicorn) until it is stopped (Ctrl-C).
+
+    The socket is bound first: :class:`OSError` when it cannot be, before anything runs.
+    ``ready`` is then called with the explorer's URL, before the server starts.
+    """
     require()
     import uvicorn  # noqa: PLC0415  (the [web] extra, on first use)
 
-    uvicorn.run(create_app(initial), host=host, port=port, log_level="warning")
+    app = create_app(initial)
+    listener = listen(host, port)
+    try:
+        if ready is not None:
+            ready(address(host, port))
+        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+        server.run(sockets=[listener])
+    finally:
+        listener.close()

@@ -1,0 +1,216 @@
+"""``ggn serve``: what it checks before listening, what it opens with, where it listens.
+
+In-process runs replace :func:`ggn.web.serve` with a recorder (the server would run until
+stopped); the real server runs in a subprocess, read through its URL and /proc/net/tcp.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.request import urlopen
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ggn.web
+from fuzzing import check_cli
+from ggn.cli import run
+from ggn.errors import DocumentError
+from ggn.ruleset import Ruleset
+from ggn.variants import registry
+from support import examples
+
+KING = '{"C:K": {"e1": {"e2": [{"must": {"e2": "empty"}}]}}}'
+LONE_KING = "8/8/8/8/8/8/8/4K3 / C/c"
+
+
+def call(*argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = run(list(argv), out, err, io.BytesIO(stdin))
+    return status, out.getvalue(), err.getvalue()
+
+
+@contextmanager
+def recorded() -> Iterator[list[dict[str, Any]]]:
+    """Replace ggn.web.serve by a recorder that says it is ready and returns at once."""
+    calls: list[dict[str, Any]] = []
+    real = ggn.web.serve
+
+    def serve(initial: dict[str, Any] | None = None, host: str = ggn.web.DEFAULT_HOST,
+              port: int = ggn.web.DEFAULT_PORT, *, ready: Callable[[str], object] | None = None) -> None:
+        calls.append({"initial": initial, "host": host, "port": port})
+        if ready is not None:
+            ready(ggn.web.address(host, port))
+
+    ggn.web.serve = serve  # type: ignore[assignment]
+    try:
+        yield calls
+    finally:
+        ggn.web.serve = real  # type: ignore[assignment]
+
+
+def test_it_opens_chess_on_this_machine_by_default() -> None:
+    with recorded() as calls:
+        assert call("serve") == (0, "ggn explorer: http://127.0.0.1:8000/ (Ctrl-C stops it)\n", "")
+    assert calls == [{"initial": {"game": "chess", "position": None}, "host": "127.0.0.1", "port": 8000}]
+
+
+def test_it_opens_a_game_at_a_position() -> None:
+    fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+    feen = registry.entry("chess").to_feen(fen)
+    with recorded() as calls:
+        assert call("serve", "chess", "--fen", fen, "--port", "8123")[0] == 0
+        assert call("serve", "shogi", "--", registry.start("shogi"))[0] == 0
+        assert call("serve", "chess", feen)[0] == 0
+    assert [c["initial"] for c in calls] == [
+        {"game": "chess", "position": fen}, {"game": "shogi", "position": registry.start("shogi")},
+        {"game": "chess", "position": feen},
+    ]
+    assert calls[0]["port"] == 8123
+
+
+def test_it_opens_a_document(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.json"
+    rules.write_text(KING)
+    with recorded() as calls:
+        assert call("serve", str(rules), LONE_KING)[0] == 0
+        assert call("serve", "-", stdin=KING.encode())[0] == 0
+    assert [c["initial"] for c in calls] == [
+        {"document": KING, "position": LONE_KING}, {"document": KING, "position": None},
+    ]
+
+
+def test_another_host_is_said_on_standard_error() -> None:
+    with recorded() as calls:
+        status, out, err = call("serve", "--host", "0.0.0.0", "--port", "9000")
+        assert (status, out) == (0, "ggn explorer: http://0.0.0.0:9000/ (Ctrl-C stops it)\n")
+        assert err == ("ggn serve: listening on 0.0.0.0: whoever can reach this machine there can use "
+                       "the explorer\n")
+        assert call("serve", "--host", "::1") == (
+            0, "ggn explorer: http://[::1]:8000/ (Ctrl-C stops it)\n", "")
+        assert call("serve", "--host", "localhost")[2] == ""
+    assert [c["host"] for c in calls] == ["0.0.0.0", "::1", "localhost"]
+
+
+def test_what_it_refuses_before_listening(tmp_path: Path) -> None:
+    faulty = tmp_path / "faulty.json"
+    faulty.write_text('{"C:K": {"e1": {"e2": [{"must": {"e2": "bad"}}]}}, "x": 1}')
+    rules = tmp_path / "rules.json"
+    rules.write_text(KING)
+    with recorded() as calls:
+        assert call("serve", "go") == (
+            2, "", "ggn serve: 'go' is neither a built-in game (ggn variants lists them) nor a file\n")
+        status, _, err = call("serve", str(faulty), LONE_KING)
+        with pytest.raises(DocumentError) as caught:
+            Ruleset.load(str(faulty))
+        assert status == 1
+        for violation in caught.value.violations:
+            assert f"  {violation.path}: {violation.message}\n" in err
+        status, _, err = call("serve", "chess", "8/8")
+        assert status == 1 and err.startswith("ggn serve: invalid FEEN '8/8'")
+        status, _, err = call("serve", "chess", "9/9 / C/c")
+        assert status == 1
+        assert err == "ggn serve: chess is played on a board of 8x8 squares, not one of shape (9, 2)\n"
+        assert call("serve", str(rules), "--fen", "8/8/8/8/8/8/8/4K3 w - - 0 1") == (
+            2, "", "ggn serve: --fen is a built-in game's position: give a GGN file's position in FEEN\n")
+        assert call("serve", "chess", LONE_KING, "--fen", "4k3/8/8/8/8/8/8/4K3 w - - 0 1") == (
+            2, "", "ggn serve: give the position once: as FEEN or with --fen\n")
+        status, _, err = call("serve", str(tmp_path))
+        assert status == 2 and err.startswith(f"ggn serve: cannot read {tmp_path}")
+        status, _, err = call("serve", "--port", "65536")
+        assert status == 2 and "65536 is out of range; expected a whole number from 1 to 65535" in err
+    assert calls == []
+
+
+def test_without_the_extra_it_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ggn.web, "find_spec", lambda name: None)
+    assert call("serve") == (
+        2, "", "ggn serve: the explorer needs starlette and uvicorn: pip install 'ggn[web]'\n")
+
+
+def test_an_address_in_use_is_exit_2() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, out, err = call("serve", "--port", str(port))
+    assert (status, out) == (2, "")
+    assert err == f"ggn serve: cannot listen on 127.0.0.1 port {port}: Address already in use\n"
+
+
+ARGUMENTS = st.lists(st.one_of(
+    st.sampled_from(["chess", "shogi", "xiangqi", "go", "-", "--", "--fen", "--host", "--port", "--help",
+                     "@x", "./chess"]),
+    st.sampled_from([LONE_KING, registry.start("chess"), "8/8", "", "-p7/8/8/8/8/8/8/8 / C/c",
+                     "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "x y z"]),
+    st.sampled_from(["0", "1", "8000", "65535", "65536", "-1", "x", "127.0.0.1", "::1", "0.0.0.0"]),
+    st.text(max_size=12),
+), max_size=6)
+
+
+@settings(max_examples=examples(100))
+@given(arguments=ARGUMENTS, stdin=st.sampled_from([b"", KING.encode(), b"{", None]))
+def test_any_arguments_exit_0_1_or_2_without_a_traceback(arguments: list[str], stdin: bytes | None) -> None:
+    with recorded() as calls:
+        status, out, _ = check_cli(["serve", *arguments], stdin)
+    if status == 0 and calls:
+        assert out.startswith("ggn explorer: http://")
+        initial = calls[0]["initial"]
+        assert set(initial) in ({"game", "position"}, {"document", "position"})
+
+
+def _listening(port: int) -> list[str]:
+    """The local addresses of the sockets listening on ``port``, read from /proc/net/tcp*."""
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        if not os.path.exists(table):
+            continue
+        with open(table, encoding="ascii") as lines:
+            next(lines)
+            for line in lines:
+                fields = line.split()
+                address, hex_port = fields[1].split(":")
+                if fields[3] == "0A" and int(hex_port, 16) == port:  # 0A: LISTEN
+                    found.append(address)
+    return found
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/net/tcp"),
+                    reason="reads the listening sockets from Linux's /proc")
+def test_the_real_command_listens_on_127_0_0_1_only() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "ggn", "serve", "xiangqi", "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert line == f"ggn explorer: http://127.0.0.1:{port}/ (Ctrl-C stops it)\n", server.stderr
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urlopen(f"http://127.0.0.1:{port}/api/config", timeout=5) as answer:
+                    config = json.load(answer)
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.05)
+        assert config["initial"] == {"game": "xiangqi", "position": None}
+        # 0100007F: 127.0.0.1 as /proc writes it; no wildcard (00000000), no IPv6 socket.
+        assert _listening(port) == ["0100007F"]
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
+    assert server.returncode is not None
