@@ -53,11 +53,11 @@ def recorded() -> Iterator[list[dict[str, Any]]]:
         if ready is not None:
             ready(ggn.web.address(host, port))
 
-    ggn.web.serve = serve  # type: ignore[assignment]
+    ggn.web.serve = serve
     try:
         yield calls
     finally:
-        ggn.web.serve = real  # type: ignore[assignment]
+        ggn.web.serve = real
 
 
 def test_it_opens_chess_on_this_machine_by_default() -> None:
