@@ -61,10 +61,10 @@ Two legacy pieces of one QPI have their moves merged, with a note.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import product
-from typing import IO, Any, Final, NamedTuple
+from typing import IO, Any, ClassVar, Final, Generic, Literal, NamedTuple, TypeVar
 
 from ggn._decimal import shown
 from ggn._types import Side, expect
@@ -79,6 +79,8 @@ from ggn.ruleset import Ruleset
 __all__ = [
     "Conversion",
     "GanMapping",
+    "Lost",
+    "LostKind",
     "Note",
     "convert",
     "load_mapping",
@@ -104,27 +106,99 @@ class Note(NamedTuple):
         return f"{self.path or '(document)'}: {self.message}"
 
 
+LostKind = Literal["move", "possibility", "effect"]
+"""What a :class:`Lost` record says is lost: a whole ``move`` (no possibility of the legacy
+piece from that source to that destination is in the new document), one ``possibility`` of a
+move whose other possibilities are carried over, or one possibility's ``effect`` (the move is
+carried over; its effect is None in the effects)."""
+
+
+class Lost(NamedTuple):
+    """A move of the legacy document, or part of one, not carried over: the legacy ``piece``,
+    ``source`` and ``destination`` as the document writes them, the ``entry`` (its index in the
+    destination's array; None when the whole move is lost), the ``kind`` of loss, ``why``, and
+    the ``path`` (a JSON Pointer into the legacy document) of the note that says so."""
+
+    piece: str
+    source: str
+    destination: str
+    entry: int | None
+    kind: LostKind
+    why: str
+    path: str
+
+    def __str__(self) -> str:
+        what = {"move": "move", "possibility": f"possibility {self.entry} of the move",
+                "effect": f"the effect of possibility {self.entry} of the move"}[self.kind]
+        return (f"{what} {_quoted(self.piece)} {_quoted(self.source)} -> {_quoted(self.destination)} "
+                f"is not carried over: {self.why}")
+
+
 @dataclass(frozen=True, slots=True)
 class Conversion:
     """A legacy document converted: the GGN 1.0.0 ``ruleset``, its ``effects`` (JSON-ready STN
-    keyed like the ruleset, one per possibility, None where not carried over) and ``notes``."""
+    keyed like the ruleset, one per possibility, None where not carried over), ``notes``, and
+    ``lost``: every move, possibility or effect of the legacy document not carried over, as
+    :class:`Lost` records in document order (empty when nothing was lost)."""
 
     ruleset: Ruleset
     effects: dict[str, Any]
     notes: list[Note]
+    lost: list[Lost] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every move of the legacy document, with all its possibilities, is in the
+        ruleset (effects aside: see :attr:`effects_complete`)."""
+        return not any(record.kind != "effect" for record in self.lost)
+
+    @property
+    def effects_complete(self) -> bool:
+        """Whether every possibility carried over has its effect (no None in ``effects``)."""
+        return not any(record.kind == "effect" for record in self.lost)
+
+    @property
+    def lost_moves(self) -> list[Lost]:
+        """The records of moves and possibilities not carried over (effects aside)."""
+        return [record for record in self.lost if record.kind != "effect"]
 
 
 _Possibility = dict[str, dict[str, str]]
+_E = TypeVar("_E")
+_Move = tuple[LegacyPiece, str, str]
+"""A move of the legacy document: its piece, and its source and destination as written."""
 
 
-class _Converter:
+class _Loss(NamedTuple):
+    """Why an entry is not carried over, and the path of the note that says so."""
+
+    why: str
+    path: str
+
+
+_Converted = list[_Possibility] | _Loss
+"""An entry converted: its possibilities ([] when it can never hold), or why it is lost."""
+
+
+class _Converter(Generic[_E]):
+    """The walk shared by the dialects: pieces, sources, destinations, entries. A dialect says
+    what one entry becomes (:meth:`_possibilities`), which pieces it names, its size and the
+    legacy entry its effect is read from."""
+
+    _effect_fields: ClassVar[dict[str, str]] = {}  # the legacy effect's field -> this dialect's
+
     def __init__(
-        self, legacy: LegacyRuleset, mapping: GanMapping, ally_limit: int, output_limit: int | None
+        self,
+        document: Mapping[LegacyPiece, Mapping[str, Mapping[str, Sequence[_E]]]],
+        mapping: GanMapping,
+        ally_limit: int,
+        output_limit: int | None,
     ) -> None:
-        self.legacy = legacy
+        self.document = document
         self.mapping = mapping
         self.ally_limit = ally_limit
         self.notes: list[Note] = []
+        self.lost: list[Lost] = []
         self.known, size = self._known_pieces()
         self.output_limit = (
             max(_OUTPUT_FLOOR, _OUTPUT_GROWTH * size) if output_limit is None else output_limit
@@ -134,20 +208,38 @@ class _Converter:
     def note(self, path: str, message: str) -> None:
         self.notes.append(Note(path, message))
 
+    def lose(self, move: _Move, entry: int | None, kind: LostKind, why: str, path: str) -> None:
+        piece, source, destination = move
+        self.lost.append(Lost(str(piece), source, destination, entry, kind, why, path))
+
+    # --- what a dialect says ----------------------------------------------------------------
+
+    def _entry_pieces(self, entry: _E) -> Iterable[LegacyPiece]:
+        raise NotImplementedError
+
+    def _entry_size(self, entry: _E) -> int:
+        raise NotImplementedError
+
+    def _effect_entry(self, entry: _E) -> LegacyEntry:
+        raise NotImplementedError
+
+    def _possibilities(self, piece: LegacyPiece, source: Cell | Hand, entry: _E, path: str) -> _Converted:
+        raise NotImplementedError
+
+    # --- the walk ---------------------------------------------------------------------------
+
     def _known_pieces(self) -> tuple[dict[Side, tuple[str, ...]], int]:
         """The QPI of every piece the document names, by side, in a stable order; and the
         document's size in the units of ``output_limit``."""
         seen: set[LegacyPiece] = set()
         size = 0
-        for piece, sources in self.legacy.items():
+        for piece, sources in self.document.items():
             seen.add(piece)
             for destinations in sources.values():
                 for entries in destinations.values():
                     for entry in entries:
-                        seen.update(s for s in entry.board_check.values() if isinstance(s, LegacyPiece))
-                        seen.update(p for p in entry.board_patch.values() if p is not None)
-                        seen.update(LegacyPiece(g) for g in (entry.in_hand_add, entry.in_hand_del) if g)
-                        size += max(1, len(entry.board_check) + _effect_size(entry))
+                        seen.update(self._entry_pieces(entry))
+                        size += self._entry_size(entry)
         qpis = {q for q in map(self.mapping.get, seen) if q is not None}
         known: dict[Side, tuple[str, ...]] = {
             side: tuple(sorted(str(q) for q in qpis if q.side == side)) for side in ("first", "second")
@@ -158,13 +250,17 @@ class _Converter:
         document: dict[str, dict[str, dict[str, list[_Possibility]]]] = {}
         effects: dict[str, dict[str, dict[str, list[Any]]]] = {}
         first_of: dict[Qpi, LegacyPiece] = {}
-        for piece, sources in self.legacy.items():
+        for piece, sources in self.document.items():
             path = pointer(str(piece))
             qpi = self.mapping.get(piece)
             if qpi is None:
                 count = sum(len(e) for d in sources.values() for e in d.values())
-                self.note(path, f"{self._no_qpi(piece)}: none of its moves is carried over "
+                why = self._no_qpi(piece)
+                self.note(path, f"{why}: none of its moves is carried over "
                                 f"({_plural(count, 'entry', 'entries')})")
+                for source_label, destinations in sources.items():
+                    for destination_label in destinations:
+                        self.lose((piece, source_label, destination_label), None, "move", why, path)
                 continue
             if qpi in first_of:
                 self.note(path, f"{_quoted(piece)} maps to {_quoted(qpi)}, as {_quoted(first_of[qpi])} does: "
@@ -180,19 +276,25 @@ class _Converter:
                     try:
                         source = _parse_cell(source_label)
                     except NotationError as error:
-                        self.note(source_path, f"source {_quoted(source_label)} is not a CELL coordinate "
-                                               f"({error.reason}): its moves are not carried over")
+                        why = f"source {_quoted(source_label)} is not a CELL coordinate ({error.reason})"
+                        self.note(source_path, f"{why}: its moves are not carried over")
+                        for destination_label in destinations:
+                            move = (piece, source_label, destination_label)
+                            self.lose(move, None, "move", why, source_path)
                         continue
                 for destination_label, entries in destinations.items():
                     destination_path = extend(source_path, destination_label)
                     try:
                         destination = _parse_cell(destination_label)
                     except NotationError as error:
-                        self.note(destination_path, f"destination {_quoted(destination_label)} is not a CELL "
-                                                    f"coordinate ({error.reason}): this move is not "
-                                                    "carried over")
+                        why = (f"destination {_quoted(destination_label)} is not a CELL coordinate "
+                               f"({error.reason})")
+                        self.note(destination_path, f"{why}: this move is not carried over")
+                        move = (piece, source_label, destination_label)
+                        self.lose(move, None, "move", why, destination_path)
                         continue
-                    carried = self._destination(piece, source, entries, destination_path)
+                    move = (piece, source_label, destination_label)
+                    carried = self._destination(move, source, entries, destination_path)
                     if carried is None:
                         continue
                     possibilities, transitions = carried
@@ -207,36 +309,87 @@ class _Converter:
         return f"no QPI for {_quoted(piece)} in the mapping"
 
     def _destination(
-        self, piece: LegacyPiece, source: Cell | Hand, entries: tuple[LegacyEntry, ...], path: str
+        self, move: _Move, source: Cell | Hand, entries: Sequence[_E], path: str
     ) -> tuple[list[_Possibility], list[Any]] | None:
         """The possibilities and effects of one destination; None when nothing could be carried
         over and something was lost (an empty list then would wrongly say "no way")."""
+        piece = move[0]
         possibilities: list[_Possibility] = []
         transitions: list[Any] = []
-        lost = False
+        losses: list[tuple[int, _Loss]] = []
         for index, entry in enumerate(entries):
             entry_path = f"{path}/{index}"
             converted = self._possibilities(piece, source, entry, entry_path)
-            if converted is None:
-                lost = True
+            if isinstance(converted, _Loss):
+                losses.append((index, converted))
                 continue
             if not converted:
                 continue
-            transition, faults = _effect(entry, piece.side, self.mapping.qpi)
+            transition, faults = _effect(self._effect_entry(entry), piece.side, self.mapping.qpi)
             for fault in faults:
-                self.note(entry_path + fault.where, "the effect of this entry is not carried over "
-                                                    f"(null in the effects): {fault}")
+                self.note(entry_path + self._field(fault.where),
+                          "the effect of this entry is not carried over (null in the effects): "
+                          f"{self._message(str(fault))}")
+            if faults:
+                self.lose(move, index, "effect",
+                          self._message(str(faults[0])), entry_path + self._field(faults[0].where))
             effect = None if transition is None else transition.to_value()
             possibilities.extend(converted)
             transitions.extend([effect] * len(converted))
-        if lost and not possibilities:
+        if losses and not possibilities:
+            reasons = list(dict.fromkeys(loss.why for _, loss in losses))
+            why = reasons[0] if len(reasons) == 1 else "; ".join(reasons[:3]) + (
+                f"; and {len(reasons) - 3:,} more" if len(reasons) > 3 else "")
+            self.lose(move, None, "move", why, path)
             return None
+        for index, loss in losses:
+            self.lose(move, index, "possibility", loss.why, loss.path)
         return possibilities, transitions
+
+    def _field(self, where: str) -> str:
+        """A path within a legacy entry written in this dialect's field names."""
+        for legacy, own in self._effect_fields.items():
+            if where == legacy or where.startswith(legacy + "/"):
+                return own + where[len(legacy):]
+        return where
+
+    def _message(self, message: str) -> str:
+        for legacy, own in self._effect_fields.items():
+            message = message.replace(legacy.lstrip("/"), own.lstrip("/"))
+        return message
+
+    def _over_limit(self, count: int, size: int, path: str) -> _Loss | None:
+        """A loss when ``size`` more would take the output past ``output_limit`` (noted), else
+        None, the size counted."""
+        if self.output_used + size > self.output_limit:
+            made = f"{_plural(count, 'possibility', 'possibilities')}, " if count > 1 else ""
+            self.note(path, f"this entry is left out: it would add {made}{size:,} conditions and "
+                            f"effect squares to the {self.output_used:,} converted so far, past the "
+                            f"output limit of {self.output_limit:,}")
+            return _Loss(f"past the output limit of {self.output_limit:,} conditions and effect squares",
+                         path)
+        self.output_used += size
+        return None
+
+
+class _LegacyConverter(_Converter[LegacyEntry]):
+    """The legacy format (``board_check``, ``board_patch``, ``in_hand_add``, ``in_hand_del``)."""
+
+    def _entry_pieces(self, entry: LegacyEntry) -> Iterable[LegacyPiece]:
+        yield from (s for s in entry.board_check.values() if isinstance(s, LegacyPiece))
+        yield from (p for p in entry.board_patch.values() if p is not None)
+        yield from (LegacyPiece(g) for g in (entry.in_hand_add, entry.in_hand_del) if g)
+
+    def _entry_size(self, entry: LegacyEntry) -> int:
+        return max(1, len(entry.board_check) + _effect_size(entry))
+
+    def _effect_entry(self, entry: LegacyEntry) -> LegacyEntry:
+        return entry
 
     def _possibilities(
         self, piece: LegacyPiece, source: Cell | Hand, entry: LegacyEntry, path: str
-    ) -> list[_Possibility] | None:
-        """The GGN possibilities of one entry: [] when it can never hold, None when lost."""
+    ) -> _Converted:
+        """The GGN possibilities of one entry: [] when it can never hold, a loss when lost."""
         check_path = path + "/board_check"
         conditions: list[tuple[str, str, str]] = []  # (square, "must" | "deny" | "ally", state)
         if isinstance(source, Cell):
@@ -254,13 +407,14 @@ class _Converter:
                               f"the source square is checked for {_quoted(shown)}, which never holds as the "
                               "moving piece stands there: the entry is left out")
                     return []
-        ok = True
+        loss: _Loss | None = None
         for label, state in entry.board_check.items():
             square_path = extend(check_path, label)
             try:
                 cell = _parse_cell(label)
             except NotationError as error:
-                ok = False
+                why = f"board_check square {_quoted(label)} is not a CELL coordinate ({error.reason})"
+                loss = loss or _Loss(why, square_path)
                 self.note(square_path, f"square {_quoted(label)} is not a CELL coordinate ({error.reason}): "
                                        "this entry is not carried over")
                 continue
@@ -276,18 +430,18 @@ class _Converter:
                 assert isinstance(state, LegacyPiece)
                 qpi = self.mapping.get(state)
                 if qpi is None:
-                    ok = False
+                    loss = loss or _Loss(f"{self._no_qpi(state)} (board_check)", square_path)
                     self.note(square_path, f"{self._no_qpi(state)}: this entry is not carried over")
                 else:
                     conditions.append((label, "must", str(qpi)))
-        if not ok:
-            return None
+        if loss is not None:
+            return loss
         return self._expand(conditions, piece.side, entry, path)
 
     def _expand(
         self, conditions: list[tuple[str, str, str]], mover: Side, entry: LegacyEntry, path: str
-    ) -> list[_Possibility] | None:
-        """The possibilities of one entry's conditions, ``ally`` expanded; None when the entry
+    ) -> _Converted:
+        """The possibilities of one entry's conditions, ``ally`` expanded; a loss when the entry
         would take the output past ``output_limit`` (it is left out, with a note)."""
         check_path = path + "/board_check"
         allies = self.known[mover]
@@ -300,13 +454,9 @@ class _Converter:
                           for lbl, kind, st in conditions]
         assert count is not None
         size = count * (max(1, len(conditions)) + _effect_size(entry))
-        if self.output_used + size > self.output_limit:
-            made = f"{_plural(count, 'possibility', 'possibilities')}, " if count > 1 else ""
-            self.note(path, f"this entry is left out: it would add {made}{size:,} conditions and "
-                            f"effect squares to the {self.output_used:,} converted so far, past the "
-                            f"output limit of {self.output_limit:,}")
-            return None
-        self.output_used += size
+        loss = self._over_limit(count, size, path)
+        if loss is not None:
+            return loss
         if over:
             small = len(squares) * len(allies).bit_length() <= 60  # not thousands of digits
             shown = f"{len(allies) ** len(squares):,}" if small else f"{len(allies)}^{len(squares)}"
@@ -405,6 +555,6 @@ def convert(
         _check_limit(output_limit, "output_limit", "a positive int or None")
     expect(mapping, (GanMapping, Mapping), "mapping", "a GanMapping or a mapping of strings")
     resolved = mapping if isinstance(mapping, GanMapping) else GanMapping.of(mapping)
-    converter = _Converter(legacy, resolved, ally_limit, output_limit)
+    converter = _LegacyConverter(legacy, resolved, ally_limit, output_limit)
     document, effects = converter.run()
-    return Conversion(Ruleset.from_value(document), effects, converter.notes)
+    return Conversion(Ruleset.from_value(document), effects, converter.notes, converter.lost)
