@@ -121,8 +121,14 @@ def test_builtin_mappings_use_the_start_positions_letters(name: str) -> None:
     for piece, qpi in mapping.entries.items():
         assert piece.game == name.upper()
         assert qpi.side == piece.side and qpi.native and qpi.state == "normal"
-        assert qpi.terminal == (piece.piece in ("KING", "GENERAL"))
-    assert len(set(mapping.entries.values())) == len(mapping.entries)  # one-to-one
+        assert qpi.terminal == (piece.piece in ("KING", "GENERAL") or (piece.piece == "K" and name != "xiangqi")
+                                or (piece.piece == "G" and name == "xiangqi"))
+    # Each form (the long names of the GAN text, the one-letter names of the 2025 gems) is
+    # one-to-one, and both forms name the same pieces.
+    long = {p: q for p, q in mapping.entries.items() if len(p.piece) > 1}
+    short = {p: q for p, q in mapping.entries.items() if len(p.piece) == 1}
+    assert len(set(long.values())) == len(long) and len(set(short.values())) == len(short)
+    assert set(long.values()) == set(short.values())
 
 
 def test_builtin_tables() -> None:
@@ -130,13 +136,19 @@ def test_builtin_tables() -> None:
     assert builtin_mapping("chess").to_value() == {
         "CHESS:KING": "C:K^", "CHESS:QUEEN": "C:Q", "CHESS:ROOK": "C:R", "CHESS:BISHOP": "C:B",
         "CHESS:KNIGHT": "C:N", "CHESS:PAWN": "C:P",
+        "CHESS:K": "C:K^", "CHESS:Q": "C:Q", "CHESS:R": "C:R", "CHESS:B": "C:B", "CHESS:N": "C:N",
+        "CHESS:P": "C:P",
         "chess:king": "c:k^", "chess:queen": "c:q", "chess:rook": "c:r", "chess:bishop": "c:b",
         "chess:knight": "c:n", "chess:pawn": "c:p",
+        "chess:k": "c:k^", "chess:q": "c:q", "chess:r": "c:r", "chess:b": "c:b", "chess:n": "c:n",
+        "chess:p": "c:p",
     }
     xiangqi = builtin_mapping("xiangqi")
     assert {str(p): str(q) for p, q in xiangqi.entries.items() if p.side == "first"} == {
         "XIANGQI:GENERAL": "X:G^", "XIANGQI:ADVISOR": "X:A", "XIANGQI:ELEPHANT": "X:E",
         "XIANGQI:HORSE": "X:H", "XIANGQI:CHARIOT": "X:R", "XIANGQI:CANNON": "X:C", "XIANGQI:SOLDIER": "X:P",
+        "XIANGQI:G": "X:G^", "XIANGQI:A": "X:A", "XIANGQI:E": "X:E", "XIANGQI:H": "X:H", "XIANGQI:R": "X:R",
+        "XIANGQI:C": "X:C", "XIANGQI:S": "X:P",
     }
     makruk = builtin_mapping("Makruk")
     assert [str(makruk(p)) for p in ("MAKRUK:KHON", "makruk:met", "MAKRUK:KING", "makruk:+pawn")] == [

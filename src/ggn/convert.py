@@ -73,6 +73,7 @@ from ggn.errors import GGNError, NotationError, extend, pointer
 from ggn.gan import LegacyPiece
 from ggn.legacy import LegacyEntry, LegacyRuleset, _quoted
 from ggn.legacy_eval import GanMapping, _effect
+from ggn.legacy_gem import GemEntry, GemRuleset
 from ggn.qpi import Qpi
 from ggn.ruleset import Ruleset
 
@@ -83,6 +84,7 @@ __all__ = [
     "LostKind",
     "Note",
     "convert",
+    "convert_gem",
     "load_mapping",
 ]
 
@@ -556,5 +558,123 @@ def convert(
     expect(mapping, (GanMapping, Mapping), "mapping", "a GanMapping or a mapping of strings")
     resolved = mapping if isinstance(mapping, GanMapping) else GanMapping.of(mapping)
     converter = _LegacyConverter(legacy, resolved, ally_limit, output_limit)
+    document, effects = converter.run()
+    return Conversion(Ruleset.from_value(document), effects, converter.notes, converter.lost)
+
+
+# --- the pre-1.0 Ruby gem's dialect ---------------------------------------------------------
+
+class _GemConverter(_Converter[GemEntry]):
+    """The dialect of sashite-ggn 0.3.0 to 0.7.0: ``require`` is ``must``, ``prevent`` is
+    ``deny`` (the same logic as GGN 1.0.0's), ``perform``, ``gain`` and ``drop`` the effect."""
+
+    _effect_fields: ClassVar[dict[str, str]] = {
+        "/board_patch": "/perform", "/in_hand_add": "/gain", "/in_hand_del": "/drop",
+    }
+
+    def _entry_pieces(self, entry: GemEntry) -> Iterable[LegacyPiece]:
+        for states in (entry.require, entry.prevent):
+            yield from (s for s in states.values() if isinstance(s, LegacyPiece))
+        yield from (p for p in entry.perform.values() if p is not None)
+        yield from (LegacyPiece(g) for g in (entry.gain, entry.drop) if g)
+
+    def _entry_size(self, entry: GemEntry) -> int:
+        return max(1, len(entry.require) + len(entry.prevent)) + _gem_effect_size(entry)
+
+    def _effect_entry(self, entry: GemEntry) -> LegacyEntry:
+        return LegacyEntry._trusted(({}, dict(entry.perform), entry.gain, entry.drop))
+
+    def _possibilities(
+        self, piece: LegacyPiece, source: Cell | Hand, entry: GemEntry, path: str
+    ) -> _Converted:
+        must: dict[str, str] = {}
+        deny: dict[str, str] = {}
+        loss: _Loss | None = None
+        for name, target in (("require", must), ("prevent", deny)):
+            states: Mapping[str, str | LegacyPiece] = getattr(entry, name)
+            for label, state in states.items():
+                square_path = extend(f"{path}/{name}", label)
+                try:
+                    cell = _parse_cell(label)
+                except NotationError as error:
+                    loss = loss or _Loss(f"{name} square {_quoted(label)} is not a CELL coordinate "
+                                         f"({error.reason})", square_path)
+                    self.note(square_path, f"square {_quoted(label)} is not a CELL coordinate "
+                                           f"({error.reason}): this entry is not carried over")
+                    continue
+                if cell == source:
+                    # The moving piece stands on its source: a state there holds exactly when it
+                    # is that piece. GGN 1.0.0 forbids the source in conditions.
+                    verb = "required" if name == "require" else "forbidden"
+                    passes = (state == piece) == (name == "require")
+                    said = f"the source square is {verb} to hold {_quoted(str(state))}, and the moving piece "
+                    if passes:
+                        self.note(square_path, f"{said}stands there, so this always lets the move through: "
+                                               "the condition is left out (GGN 1.0.0 forbids the source "
+                                               "in conditions)")
+                        continue
+                    self.note(square_path, f"{said}stands there, so this never lets the move through: "
+                                           "the entry is left out")
+                    return []
+                if isinstance(state, LegacyPiece):
+                    qpi = self.mapping.get(state)
+                    if qpi is None:
+                        loss = loss or _Loss(f"{self._no_qpi(state)} ({name})", square_path)
+                        self.note(square_path, f"{self._no_qpi(state)}: this entry is not carried over")
+                        continue
+                    target[label] = str(qpi)
+                else:
+                    target[label] = state
+        if loss is not None:
+            return loss
+        size = max(1, len(must) + len(deny)) + _gem_effect_size(entry)
+        over = self._over_limit(1, size, path)
+        if over is not None:
+            return over
+        possibility: _Possibility = {}
+        if must:
+            possibility["must"] = must
+        if deny:
+            possibility["deny"] = deny
+        return [possibility]
+
+
+def _gem_effect_size(entry: GemEntry) -> int:
+    return len(entry.perform) + (entry.gain is not None) + (entry.drop is not None)
+
+
+def convert_gem(
+    gem: GemRuleset,
+    mapping: GanMapping | Mapping[str, str],
+    *,
+    output_limit: int | None = None,
+) -> Conversion:
+    """Rewrite a document of the pre-1.0 Ruby gem's dialect (:mod:`ggn.legacy_gem`) as GGN 1.0.0.
+
+    ``require`` becomes ``must`` and ``prevent`` becomes ``deny``, each piece named through
+    ``mapping`` as :func:`convert` names them; ``perform``, ``gain`` and ``drop`` become the
+    effects (STN: ``board_diff``, and one more or one fewer of the piece in the Active Player's
+    hand). A condition on the source square, which GGN 1.0.0 forbids, is left out when it
+    always lets the move through and drops its entry when it never does, with a note. What
+    cannot be carried over is in ``notes`` and ``lost``, as for :func:`convert`.
+
+    >>> from ggn.legacy_gem import GemRuleset
+    >>> gem = GemRuleset.from_value({"CHESS:R": {"a1": {"a3": [{"require": {"a2": "empty"},
+    ...     "prevent": {"a3": "enemy"}, "perform": {"a1": None, "a3": "CHESS:R"}}]}}})
+    >>> conversion = convert_gem(gem, {"CHESS:R": "C:R"})
+    >>> conversion.ruleset.dumps(indent=None)
+    '{"C:R": {"a1": {"a3": [{"must": {"a2": "empty"}, "deny": {"a3": "enemy"}}]}}}'
+    >>> conversion.effects
+    {'C:R': {'a1': {'a3': [{'board_diff': {'a1': None, 'a3': 'C:R'}, 'toggle': True}]}}}
+    >>> conversion.complete, conversion.notes
+    (True, [])
+    """
+    if not isinstance(gem, GemRuleset):
+        raise TypeError(f"convert_gem takes a GemRuleset, not {type(gem).__name__}")
+    if output_limit is not None:
+        _check_limit(output_limit, "output_limit", "a positive int or None")
+    expect(mapping, (GanMapping, Mapping), "mapping", "a GanMapping or a mapping of strings")
+    resolved = mapping if isinstance(mapping, GanMapping) else GanMapping.of(mapping)
+    converter = _GemConverter(gem, resolved, 1, output_limit)
     document, effects = converter.run()
     return Conversion(Ruleset.from_value(document), effects, converter.notes, converter.lost)

@@ -61,24 +61,35 @@ BUILTIN: Final = "builtin"
 
 # The legacy format's pieces (GAN) of the first player, by game; the second player's are the
 # same with both cases swapped (GanMapping's lookup rule 1). The letters are those of the
-# games' FEEN, `^` on the royal piece.
+# games' FEEN, `^` on the royal piece. Two forms of each name: the long one of the GAN 1.0.0
+# text (CHESS:KING) and the short one that the Ruby gems of 2025 wrote (CHESS:K, SHOGI:P),
+# a game and one PNN letter, with the letters of their FEEN examples: xiangqi's soldier is S
+# there, and makruk is written with chess's letters (Q the met, B the khon).
 _LEGACY: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType({
     "chess": {
         "CHESS:KING": "C:K^", "CHESS:QUEEN": "C:Q", "CHESS:ROOK": "C:R", "CHESS:BISHOP": "C:B",
         "CHESS:KNIGHT": "C:N", "CHESS:PAWN": "C:P",
+        "CHESS:K": "C:K^", "CHESS:Q": "C:Q", "CHESS:R": "C:R", "CHESS:B": "C:B", "CHESS:N": "C:N",
+        "CHESS:P": "C:P",
     },
     "shogi": {
         "SHOGI:KING": "S:K^", "SHOGI:GOLD": "S:G", "SHOGI:SILVER": "S:S", "SHOGI:KNIGHT": "S:N",
         "SHOGI:LANCE": "S:L", "SHOGI:ROOK": "S:R", "SHOGI:BISHOP": "S:B", "SHOGI:PAWN": "S:P",
+        "SHOGI:K": "S:K^", "SHOGI:G": "S:G", "SHOGI:S": "S:S", "SHOGI:N": "S:N", "SHOGI:L": "S:L",
+        "SHOGI:R": "S:R", "SHOGI:B": "S:B", "SHOGI:P": "S:P",
     },
     "xiangqi": {
         "XIANGQI:GENERAL": "X:G^", "XIANGQI:ADVISOR": "X:A", "XIANGQI:ELEPHANT": "X:E",
         "XIANGQI:HORSE": "X:H", "XIANGQI:CHARIOT": "X:R", "XIANGQI:CANNON": "X:C",
         "XIANGQI:SOLDIER": "X:P",
+        "XIANGQI:G": "X:G^", "XIANGQI:A": "X:A", "XIANGQI:E": "X:E", "XIANGQI:H": "X:H",
+        "XIANGQI:R": "X:R", "XIANGQI:C": "X:C", "XIANGQI:S": "X:P",
     },
     "makruk": {
         "MAKRUK:KING": "M:K^", "MAKRUK:MET": "M:M", "MAKRUK:KHON": "M:S", "MAKRUK:KNIGHT": "M:N",
         "MAKRUK:ROOK": "M:R", "MAKRUK:PAWN": "M:P",
+        "MAKRUK:K": "M:K^", "MAKRUK:Q": "M:M", "MAKRUK:B": "M:S", "MAKRUK:N": "M:N", "MAKRUK:R": "M:R",
+        "MAKRUK:P": "M:P",
     },
 })
 

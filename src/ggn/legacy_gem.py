@@ -1,0 +1,393 @@
+"""The JSON dialect of the Ruby gem ``sashite-ggn`` before its 1.0 (versions 0.3.0 to 0.7.0, 2025).
+
+Those versions read documents of the legacy nesting (piece, source, destination, an array of
+entries) whose entries say, instead of ``board_check``/``board_patch``:
+
+- ``require``: squares that must each be in a state (all of them);
+- ``prevent``: squares none of which may be in its state;
+- ``perform``: the squares the move sets, to a piece or ``null`` (required);
+- ``gain``: a piece put into the mover's hand; ``drop``: a piece taken from it
+  (0.3.0 to 0.5.0; 0.6.0 dropped them, and this reader takes them either way).
+
+A state is ``"empty"``, ``"enemy"`` (a piece of the side not to move) or a piece, matched
+exactly. The gem's README names two states this dialect writes through ``prevent``:
+``occupied`` is ``prevent: {X: "empty"}`` and ``ally`` is ``prevent: {X: "enemy"}``; they are
+not states of their own here. Pieces are GAN as the gem wrote them (``CHESS:P``, ``shogi:+p``)
+or in the longer legacy form; hand pieces have no ``+``, ``-`` or ``'``. A document may carry
+a ``"$schema"`` member (a string) beside its pieces, as the gem's schema allows.
+
+>>> gem = GemRuleset.loads('''{"SHOGI:P": {"*": {"5e": [{"require": {"5e": "empty"},
+...     "prevent": {"5a": "SHOGI:P", "5i": "SHOGI:P"}, "perform": {"5e": "SHOGI:P"},
+...     "drop": "SHOGI:P"}]}}}''')
+>>> entry = gem["SHOGI:P"]["*"]["5e"][0]
+>>> entry.require["5e"], str(entry.prevent["5a"]), str(entry.drop)
+('empty', 'SHOGI:P', 'SHOGI:P')
+
+:func:`ggn.convert.convert_gem` rewrites such a document as GGN 1.0.0, exactly: ``require``
+is LCN's ``must`` and ``prevent`` its ``deny``, with GGN 1.0.0's own logic (every ``must``
+holds, no ``deny`` does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final, Literal, TypeAlias
+
+from ggn._document import Document, FrozenMap, parse_key, report_duplicates
+from ggn._json import Collector, Full, clip, describe
+from ggn.errors import DocumentError, NotationError, extend
+from ggn.gan import Gan, LegacyPiece
+from ggn.legacy import _label, _parse_gan, _parse_piece, _quoted, _Squares
+
+__all__ = ["GEM_STATES", "GemEntry", "GemRuleset", "GemState"]
+
+GemState: TypeAlias = Literal["empty", "enemy"] | LegacyPiece
+GEM_STATES: Final[tuple[str, ...]] = ("empty", "enemy")
+_FIELDS: Final = ("require", "prevent", "perform", "gain", "drop")
+_WRITTEN_THROUGH_PREVENT: Final = {"occupied": "prevent: {X: 'empty'}", "ally": "prevent: {X: 'enemy'}"}
+
+_Parts: TypeAlias = tuple[dict[str, Any], dict[str, Any], dict[str, Any], Gan | None, Gan | None]
+
+
+class GemEntry:
+    """One entry of the gem's dialect: ``require``, ``prevent``, ``perform``, ``gain``, ``drop``.
+
+    Built directly, it is checked as the loader checks an entry (pieces may be given parsed
+    or as their strings); a value of the wrong Python type raises :class:`TypeError`, an
+    invalid one :class:`~ggn.errors.DocumentError` with every fault and its path.
+
+    >>> GemEntry({"e2": None, "e4": "CHESS:P"}, require={"e3": "empty", "e4": "empty"}).to_value()
+    {'require': {'e3': 'empty', 'e4': 'empty'}, 'perform': {'e2': None, 'e4': 'CHESS:P'}}
+    >>> GemEntry({"a1": "CHESS:R"}, require={"a2": "ally"})
+    Traceback (most recent call last):
+      ...
+    ggn.errors.DocumentError: invalid sashite-ggn 0.x entry document: 1 violation
+      /require/a2: 'ally' is not a state of this dialect: it writes it as prevent: {X: 'enemy'}
+    """
+
+    __slots__ = ("drop", "gain", "perform", "prevent", "require")
+    require: Mapping[str, GemState]
+    prevent: Mapping[str, GemState]
+    perform: Mapping[str, LegacyPiece | None]
+    gain: Gan | None
+    drop: Gan | None
+
+    def __init__(
+        self,
+        perform: Mapping[str, LegacyPiece | str | None],
+        *,
+        require: Mapping[str, LegacyPiece | str] | None = None,
+        prevent: Mapping[str, LegacyPiece | str] | None = None,
+        gain: Gan | str | None = None,
+        drop: Gan | str | None = None,
+    ) -> None:
+        written: dict[str, Any] = {"perform": _written(perform, "perform", nullable=True)}
+        for name, squares in (("require", require), ("prevent", prevent)):
+            if squares is not None:
+                written[name] = _written(squares, name, nullable=False)
+        for name, piece in (("gain", gain), ("drop", drop)):
+            if isinstance(piece, Gan):
+                written[name] = str(piece)
+            elif piece is None or isinstance(piece, str):
+                written[name] = piece
+            else:
+                raise TypeError(f"{name} must be a Gan, its string or None, got {type(piece).__name__}")
+        out = Collector()
+        try:
+            parts = _check_entry(written, "", out)
+        except Full:
+            parts = None
+        if parts is None:
+            raise DocumentError("sashite-ggn 0.x entry", tuple(out.violations), out.truncated)
+        self._set(parts)
+
+    @classmethod
+    def _trusted(cls, parts: _Parts) -> GemEntry:
+        entry = object.__new__(cls)
+        entry._set(parts)
+        return entry
+
+    def _set(self, parts: _Parts) -> None:
+        require, prevent, perform, gain, drop = parts
+        object.__setattr__(self, "require", _Squares(require))
+        object.__setattr__(self, "prevent", _Squares(prevent))
+        object.__setattr__(self, "perform", _Squares(perform))
+        object.__setattr__(self, "gain", gain)
+        object.__setattr__(self, "drop", drop)
+
+    def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
+        """The entry as JSON-ready values; ``explicit`` writes empty and null fields too."""
+        value: dict[str, Any] = {}
+        for name in ("require", "prevent"):
+            squares = getattr(self, name)
+            if explicit or squares:
+                value[name] = {k: str(v) for k, v in squares.items()}
+        value["perform"] = {k: (None if v is None else str(v)) for k, v in self.perform.items()}
+        for name in ("gain", "drop"):
+            piece = getattr(self, name)
+            if explicit or piece is not None:
+                value[name] = None if piece is None else str(piece)
+        return value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GemEntry):
+            return NotImplemented
+        return self.to_value() == other.to_value()
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"GemEntry is immutable: cannot set {name!r}")
+
+    def __repr__(self) -> str:
+        return f"GemEntry({self.to_value()!r})"
+
+
+def _written(value: object, field: str, *, nullable: bool) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{field} must be a mapping of square labels, got {type(value).__name__}")
+    written: dict[str, Any] = {}
+    for label, state in value.items():
+        if not isinstance(label, str):
+            raise TypeError(f"{field} keys must be square labels (str), got {type(label).__name__}")
+        if isinstance(state, LegacyPiece):
+            written[label] = str(state)
+        elif isinstance(state, str) or (nullable and state is None):
+            written[label] = state
+        else:
+            allowed = "a LegacyPiece, a str or None" if nullable else "a LegacyPiece or a str"
+            raise TypeError(f"a {field} value must be {allowed}, got {type(state).__name__}")
+    return written
+
+
+GemEntries = tuple[GemEntry, ...]
+
+
+class GemDestinations(FrozenMap[str, GemEntries]):
+    """The destinations of one piece from one source: label to its tuple of entries (which
+    may be empty: the gem's 0.3.0 to 0.5.0 allowed it, meaning "no way")."""
+
+    __slots__ = ()
+    _what: ClassVar[str] = "destination"
+    _parse_key = staticmethod(_label)
+
+
+class GemSources(FrozenMap[str, GemDestinations]):
+    """The sources of one piece: label (or ``*``, a drop) to its destinations."""
+
+    __slots__ = ()
+    _what: ClassVar[str] = "source"
+    _parse_key = staticmethod(_label)
+
+
+class GemRuleset(FrozenMap[LegacyPiece, GemSources], Document):
+    """A document of the gem's dialect, validated and read-only: piece, source, destination,
+    entries, as :class:`~ggn.legacy.LegacyRuleset`. Build it with :meth:`loads`, :meth:`load`
+    or :meth:`from_value`. ``schema`` is its ``"$schema"`` member, or None."""
+
+    __slots__ = ("schema",)
+    _what: ClassVar[str] = "piece"
+    _parse_key = staticmethod(_parse_piece)
+    _kind: ClassVar[str] = "sashite-ggn 0.x"
+    schema: str | None
+
+    def __init__(self, data: dict[LegacyPiece, GemSources], schema: str | None = None) -> None:
+        if not isinstance(data, dict) or not all(
+            isinstance(k, LegacyPiece) and isinstance(v, GemSources) for k, v in data.items()
+        ):
+            raise TypeError("GemRuleset takes a dict of LegacyPiece to GemSources (build one from decoded "
+                            "JSON with GemRuleset.from_value)")
+        if schema is not None and not isinstance(schema, str):
+            raise TypeError(f"schema must be a str or None, got {type(schema).__name__}")
+        super().__init__(data, "in the document")
+        self.schema = schema
+
+    @property
+    def pieces(self) -> tuple[LegacyPiece, ...]:
+        return tuple(self._data)
+
+    def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
+        """Plain JSON-ready values; ``explicit`` writes empty and null fields too."""
+        value: dict[str, Any] = {} if self.schema is None else {"$schema": self.schema}
+        for piece, sources in self._data.items():
+            value[str(piece)] = {
+                source: {
+                    destination: [entry.to_value(explicit=explicit) for entry in entries]
+                    for destination, entries in destinations.items()
+                }
+                for source, destinations in sources.items()
+            }
+        return value
+
+    @classmethod
+    def _build(cls, value: Any, out: Collector) -> GemRuleset | None:
+        if not isinstance(value, dict):
+            out.add("", "a sashite-ggn 0.x document must be an object mapping pieces (GAN) to their "
+                        f"sources, got {describe(value)}")
+            return None
+        report_duplicates(value, "", out)
+        ok = type(value) is dict
+        schema: str | None = None
+        pieces: dict[LegacyPiece, GemSources] = {}
+        for key, sources in value.items():
+            if key == "$schema":
+                if isinstance(sources, str):
+                    schema = sources
+                else:
+                    ok = False
+                    out.add("/$schema", f"'$schema' is a string (a URI), got {describe(sources)}")
+                continue
+            piece = parse_key(key, _parse_piece, "", out, label="piece", expected="is not a GAN identifier")
+            rules = _check_sources(sources, extend("", key) if isinstance(key, str) else "", str(key), out)
+            if piece is None or rules is None:
+                ok = False
+            else:
+                pieces[piece] = rules
+        return cls(pieces, schema) if ok else None
+
+
+def _keys(value: dict[Any, Any], path: str, out: Collector, what: str, hand: bool) -> bool:
+    ok = True
+    for key in value:
+        if not isinstance(key, str):
+            ok = False
+            out.add(path, f"{what} keys must be strings, got {describe(key)}")
+        elif not key:
+            ok = False
+            out.add(extend(path, key), f"a {what} cannot be the empty string")
+        elif key == "*" and not hand:
+            ok = False
+            out.add(extend(path, key), f"'*' (the hand) cannot be a {what}: only a source may be '*'")
+    return ok
+
+
+def _check_sources(value: Any, path: str, piece: str, out: Collector) -> GemSources | None:
+    if not isinstance(value, dict):
+        out.add(path, f"the sources of {clip(piece)} must be an object, got {describe(value)}")
+        return None
+    report_duplicates(value, path, out)
+    ok = _keys(value, path, out, "source", hand=True) and type(value) is dict
+    sources: dict[str, GemDestinations] = {}
+    for source, destinations in value.items():
+        source_path = extend(path, source)
+        if not isinstance(destinations, dict):
+            ok = False
+            out.add(source_path, f"the destinations of {clip(piece)} from {clip(str(source))} must be an "
+                                 f"object, got {describe(destinations)}")
+            continue
+        report_duplicates(destinations, source_path, out)
+        ok = _keys(destinations, source_path, out, "destination", hand=False) and ok
+        ok = ok and type(destinations) is dict
+        table: dict[str, GemEntries] = {}
+        for destination, entries in destinations.items():
+            entries_path = extend(source_path, destination)
+            if not isinstance(entries, list):
+                ok = False
+                out.add(entries_path, "a destination must map to an array of entries, got "
+                                      f"{describe(entries)}")
+                continue
+            checked: list[GemEntry] = []
+            for index, item in enumerate(entries):
+                parts = _check_entry(item, f"{entries_path}/{index}", out)
+                if parts is None:
+                    ok = False
+                else:
+                    checked.append(GemEntry._trusted(parts))
+            table[destination] = tuple(checked)
+        sources[source] = GemDestinations(table, f"for {clip(piece)} from {clip(str(source))}")
+    return GemSources(sources, f"for {clip(piece)}") if ok else None
+
+
+def _check_entry(item: Any, path: str, out: Collector) -> _Parts | None:
+    if not isinstance(item, dict):
+        out.add(path, f"an entry must be an object, got {describe(item)}")
+        return None
+    report_duplicates(item, path, out)
+    ok = type(item) is dict
+    for key in item:
+        if key not in _FIELDS:
+            ok = False
+            if isinstance(key, str):
+                hint = (" (a field of the legacy format: this document mixes the two)"
+                        if key in ("board_check", "board_patch", "in_hand_add", "in_hand_del") else "")
+                out.add(extend(path, key), f"unknown field {_quoted(key)}: an entry of this dialect has only "
+                                           f"{', '.join(repr(f) for f in _FIELDS)}{hint}")
+            else:
+                out.add(path, f"field names must be strings, got {describe(key)}")
+    if "perform" not in item:
+        ok = False
+        out.add(path, "missing required field 'perform'")
+    require = _check_states(item.get("require", {}), path + "/require", out)
+    prevent = _check_states(item.get("prevent", {}), path + "/prevent", out)
+    perform = _check_perform(item.get("perform", {}), path + "/perform", out)
+    hands: list[Gan | None] = []
+    for field in ("gain", "drop"):
+        raw = item.get(field)
+        if raw is None:
+            hands.append(None)
+            continue
+        try:
+            hands.append(_parse_gan(raw))
+        except NotationError as error:
+            ok = False
+            hands.append(None)
+            if isinstance(raw, str):
+                out.add(f"{path}/{field}", f"{_quoted(raw)} is not a GAN identifier: {error.reason}")
+            else:
+                out.add(f"{path}/{field}", f"{field} must be a GAN string or null, got {describe(raw)}")
+    if ok and require is not None and prevent is not None and perform is not None:
+        return require, prevent, perform, hands[0], hands[1]
+    return None
+
+
+def _check_states(value: Any, path: str, out: Collector) -> dict[str, Any] | None:
+    field = path.rsplit("/", 1)[1]
+    if not isinstance(value, dict):
+        out.add(path, f"{field} must be an object mapping squares to states, got {describe(value)}")
+        return None
+    report_duplicates(value, path, out)
+    ok = _keys(value, path, out, "square", hand=False) and type(value) is dict
+    result: dict[str, Any] = {}
+    for key, state in value.items():
+        if state in GEM_STATES:
+            result[key] = state
+            continue
+        if isinstance(state, str) and state in _WRITTEN_THROUGH_PREVENT:
+            ok = False
+            out.add(extend(path, key), f"{_quoted(state)} is not a state of this dialect: it writes it as "
+                                       f"{_WRITTEN_THROUGH_PREVENT[state]}")
+            continue
+        try:
+            result[key] = _parse_piece(state)
+        except NotationError as error:
+            ok = False
+            if isinstance(state, str):
+                out.add(extend(path, key), f"state {_quoted(state)} is none of empty, enemy nor a GAN "
+                                           f"identifier: {error.reason}")
+            else:
+                out.add(extend(path, key), f"a state must be a string, got {describe(state)}")
+    return result if ok else None
+
+
+def _check_perform(value: Any, path: str, out: Collector) -> dict[str, LegacyPiece | None] | None:
+    if not isinstance(value, dict):
+        out.add(path, f"perform must be an object mapping squares to a piece or null, got {describe(value)}")
+        return None
+    report_duplicates(value, path, out)
+    ok = _keys(value, path, out, "square", hand=False) and type(value) is dict
+    result: dict[str, LegacyPiece | None] = {}
+    for key, piece in value.items():
+        if piece is None:
+            result[key] = None
+            continue
+        try:
+            result[key] = _parse_piece(piece)
+        except NotationError as error:
+            ok = False
+            if isinstance(piece, str):
+                out.add(extend(path, key), f"{_quoted(piece)} is not a GAN identifier: {error.reason}")
+            else:
+                out.add(extend(path, key), f"a performed square takes a GAN string or null, got "
+                                           f"{describe(piece)}")
+    return result if ok else None
