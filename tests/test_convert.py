@@ -121,8 +121,8 @@ def test_builtin_mappings_use_the_start_positions_letters(name: str) -> None:
     for piece, qpi in mapping.entries.items():
         assert piece.game == name.upper()
         assert qpi.side == piece.side and qpi.native and qpi.state == "normal"
-        assert qpi.terminal == (piece.piece in ("KING", "GENERAL") or (piece.piece == "K" and name != "xiangqi")
-                                or (piece.piece == "G" and name == "xiangqi"))
+        royal = ("KING", "GENERAL", "G") if name == "xiangqi" else ("KING", "K")
+        assert qpi.terminal == (piece.piece in royal)
     # Each form (the long names of the GAN text, the one-letter names of the 2025 gems) is
     # one-to-one, and both forms name the same pieces.
     long = {p: q for p, q in mapping.entries.items() if len(p.piece) > 1}

@@ -45,7 +45,8 @@ def test_an_unknown_piece_loses_each_of_its_moves_by_name() -> None:
         Lost("SHOGI:PAWN", "*", "e5", None, "move", why, "/SHOGI:PAWN"),
     ]
     assert not conversion.complete and conversion.effects_complete
-    assert str(conversion.lost[0]) == f"move 'SHOGI:PAWN' 'e2' -> 'e3' is not carried over: {why}"
+    assert conversion.unmapped == ["SHOGI:PAWN"]
+    assert str(conversion.lost[0]) == f"'SHOGI:PAWN' 'e2' -> 'e3': {why}"
 
 
 def test_an_entry_lost_beside_carried_ones_is_a_lost_possibility() -> None:
@@ -62,7 +63,8 @@ def test_an_entry_lost_beside_carried_ones_is_a_lost_possibility() -> None:
     ]
     assert "no QPI for 'GO:STONE'" in conversion.lost[0].why
     assert "'x-9' is not a CELL coordinate" in conversion.lost[1].why
-    assert str(conversion.lost[0]).startswith("possibility 1 of the move 'CHESS:ROOK' 'a1' -> 'a3'")
+    said = "'CHESS:ROOK' 'a1' -> 'a3', possibility 1: no QPI for 'GO:STONE'"
+    assert str(conversion.lost[0]).startswith(said)
 
 
 def test_a_move_whose_every_entry_is_lost_is_a_lost_move_with_the_reasons() -> None:
@@ -101,7 +103,8 @@ def test_an_effect_that_cannot_be_written_is_a_lost_effect_not_a_lost_move() -> 
     (lost,) = conversion.lost
     assert (lost.entry, lost.kind, lost.path) == (0, "effect", "/CHESS:ROOK/a1/a2/0/board_patch/a2")
     assert conversion.complete and not conversion.effects_complete and conversion.lost_moves == []
-    assert str(lost).startswith("the effect of possibility 0 of the move")
+    assert conversion.unmapped == ["GO:STONE"]
+    assert str(lost).startswith("'CHESS:ROOK' 'a1' -> 'a2', the effect of possibility 0: ")
 
 
 def test_entries_past_the_output_limit_are_lost_possibilities() -> None:

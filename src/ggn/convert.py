@@ -69,7 +69,7 @@ from typing import IO, Any, ClassVar, Final, Generic, Literal, NamedTuple, TypeV
 from ggn._decimal import shown
 from ggn._types import Side, expect
 from ggn.cell import HAND, Cell, Hand, _parse_cell
-from ggn.errors import GGNError, NotationError, extend, pointer
+from ggn.errors import GGNError, NotationError, UnmappedPieceError, extend, pointer
 from ggn.gan import LegacyPiece
 from ggn.legacy import LegacyEntry, LegacyRuleset, _quoted
 from ggn.legacy_eval import GanMapping, _effect
@@ -130,10 +130,10 @@ class Lost(NamedTuple):
     path: str
 
     def __str__(self) -> str:
-        what = {"move": "move", "possibility": f"possibility {self.entry} of the move",
-                "effect": f"the effect of possibility {self.entry} of the move"}[self.kind]
-        return (f"{what} {_quoted(self.piece)} {_quoted(self.source)} -> {_quoted(self.destination)} "
-                f"is not carried over: {self.why}")
+        part = {"move": "", "possibility": f", possibility {self.entry}",
+                "effect": f", the effect of possibility {self.entry}"}[self.kind]
+        return (f"{_quoted(self.piece)} {_quoted(self.source)} -> {_quoted(self.destination)}{part}: "
+                f"{self.why}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,12 +141,15 @@ class Conversion:
     """A legacy document converted: the GGN 1.0.0 ``ruleset``, its ``effects`` (JSON-ready STN
     keyed like the ruleset, one per possibility, None where not carried over), ``notes``, and
     ``lost``: every move, possibility or effect of the legacy document not carried over, as
-    :class:`Lost` records in document order (empty when nothing was lost)."""
+    :class:`Lost` records in document order (empty when nothing was lost); and ``unmapped``:
+    the legacy pieces the mapping has no QPI for, as the document writes them, in the order
+    met (their moves, possibilities or effects are among ``lost``)."""
 
     ruleset: Ruleset
     effects: dict[str, Any]
     notes: list[Note]
     lost: list[Lost] = field(default_factory=list)
+    unmapped: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -201,6 +204,7 @@ class _Converter(Generic[_E]):
         self.ally_limit = ally_limit
         self.notes: list[Note] = []
         self.lost: list[Lost] = []
+        self.unmapped: dict[str, None] = {}  # ordered, each once
         self.known, size = self._known_pieces()
         self.output_limit = (
             max(_OUTPUT_FLOOR, _OUTPUT_GROWTH * size) if output_limit is None else output_limit
@@ -308,6 +312,7 @@ class _Converter(Generic[_E]):
         return document, effects
 
     def _no_qpi(self, piece: LegacyPiece) -> str:
+        self.unmapped[str(piece)] = None
         return f"no QPI for {_quoted(piece)} in the mapping"
 
     def _destination(
@@ -329,6 +334,8 @@ class _Converter(Generic[_E]):
                 continue
             transition, faults = _effect(self._effect_entry(entry), piece.side, self.mapping.qpi)
             for fault in faults:
+                if isinstance(fault, UnmappedPieceError):
+                    self.unmapped[str(fault.piece)] = None
                 self.note(entry_path + self._field(fault.where),
                           "the effect of this entry is not carried over (null in the effects): "
                           f"{self._message(str(fault))}")
@@ -559,7 +566,8 @@ def convert(
     resolved = mapping if isinstance(mapping, GanMapping) else GanMapping.of(mapping)
     converter = _LegacyConverter(legacy, resolved, ally_limit, output_limit)
     document, effects = converter.run()
-    return Conversion(Ruleset.from_value(document), effects, converter.notes, converter.lost)
+    return Conversion(Ruleset.from_value(document), effects, converter.notes, converter.lost,
+                      list(converter.unmapped))
 
 
 # --- the pre-1.0 Ruby gem's dialect ---------------------------------------------------------
@@ -677,4 +685,5 @@ def convert_gem(
     resolved = mapping if isinstance(mapping, GanMapping) else GanMapping.of(mapping)
     converter = _GemConverter(gem, resolved, 1, output_limit)
     document, effects = converter.run()
-    return Conversion(Ruleset.from_value(document), effects, converter.notes, converter.lost)
+    return Conversion(Ruleset.from_value(document), effects, converter.notes, converter.lost,
+                      list(converter.unmapped))

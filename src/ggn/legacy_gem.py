@@ -39,7 +39,7 @@ from ggn.errors import DocumentError, NotationError, extend
 from ggn.gan import Gan, LegacyPiece
 from ggn.legacy import _label, _parse_gan, _parse_piece, _quoted, _Squares
 
-__all__ = ["GEM_STATES", "GemEntry", "GemRuleset", "GemState"]
+__all__ = ["GEM_STATES", "GemDestinations", "GemEntry", "GemRuleset", "GemSources", "GemState"]
 
 GemState: TypeAlias = Literal["empty", "enemy"] | LegacyPiece
 GEM_STATES: Final[tuple[str, ...]] = ("empty", "enemy")

@@ -1,29 +1,24 @@
 """The commands on GGN documents: ``validate``, ``lint``, ``generate`` (a game's complete
-document), ``convert`` (legacy GGN to GGN 1.0.0) and ``demo`` (a tour on an embedded document)."""
+document) and ``demo`` (a tour on an embedded document); ``convert`` has its own module."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import IO, Final
+from typing import IO
 
 from ggn._document import Document
-from ggn._json import DEFAULT_MAX_ERRORS, clip
 from ggn.cli._arguments import INDENT, MAX_INDENT, Commands, add_common, add_game
 from ggn.cli._catalogue import catalogue, entry
-from ggn.cli._inputs import check_file, document, listed, load, read, report, shown
-from ggn.cli._output import check_output, write_atomically
-from ggn.cli._streams import Exit, Stream, reason
-from ggn.convert import convert
+from ggn.cli._inputs import listed, load, report, shown
+from ggn.cli._streams import Exit, Stream
 from ggn.errors import NotationError
 from ggn.feen import Feen
 from ggn.lcn import Conditions
 from ggn.legacy import LegacyRuleset
-from ggn.legacy_eval import GanMapping
 from ggn.linter import lint
 from ggn.ruleset import Ruleset
 from ggn.stn import Transition
-from ggn.variants.registry import legacy_mapping, legacy_names
 
 _DOCUMENTS: dict[str, type[Document]] = {
     "ggn": Ruleset,
@@ -74,37 +69,6 @@ def register(commands: Commands) -> None:
                           help=f"indentation of the JSON, 0 to {MAX_INDENT} (default 2; 0 for "
                                "one line)")
 
-    convert_cmd = commands.add(
-        "convert", _convert, summary="rewrite a legacy GGN document as GGN 1.0.0",
-        description="Rewrite a legacy GGN document as GGN 1.0.0 and print it as JSON. Legacy "
-                    "pieces (GAN) become QPI through a mapping: a built-in one "
-                    f"({', '.join(legacy_names())}) or a JSON file of GAN to QPI. What "
-                    "GGN 1.0.0 cannot hold is reported on stderr, one note per line with its "
-                    "JSON Pointer into the legacy document: the effects (board_patch and hand "
-                    "fields) go, as STN transitions keyed like the new document, to the file "
-                    "given by --effects, and are otherwise left out. Exit 0 on success (notes "
-                    "or not), 1 if the legacy document or the mapping is invalid, 2 on a usage "
-                    "error, an unreadable file or an --effects file that cannot be written.",
-        epilog="examples:\n  ggn convert old.json --mapping chess > rules.json\n"
-               "  ggn convert old.json --mapping pieces.json --effects effects.json > rules.json\n"
-               "  # pieces.json: {\"CHESS:KING\": \"C:K^\", \"chess:king\": \"c:k^\", ...}",
-    )
-    convert_cmd.add_argument("file", metavar="LEGACY", help="the legacy GGN document, or - for "
-                                                           "standard input")
-    convert_cmd.add_argument("--mapping", default=None, metavar="NAME|FILE",
-                             help="the GAN to QPI mapping: a built-in name "
-                                  f"({', '.join(legacy_names())}), else a JSON file or - for "
-                                  "standard input; default: the built-in mapping of the "
-                                  "document's game, when every piece belongs to one built-in game")
-    convert_cmd.add_argument("--effects", metavar="OUT",
-                             help="write the effects, as STN transitions keyed like the new "
-                                  "document, to this JSON file: whole or not at all (a "
-                                  "temporary file beside it, then renamed over it); never over "
-                                  "an input file (exit 2)")
-    convert_cmd.add_argument("--indent", type=INDENT, default=2, metavar="N",
-                             help=f"indentation of the JSON, 0 to {MAX_INDENT} (default 2; 0 "
-                                  "for one line)")
-
     commands.add(
         "demo", _demo, summary="a short tour on an embedded example document",
         description="Load, validate, navigate, lint and dump an embedded GGN document.",
@@ -152,61 +116,6 @@ def _lint(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
 def _generate(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
     generated = entry(catalogue(args, stdin), args.game).document()
     out.write(json.dumps(generated, indent=args.indent or None) + "\n")
-    return 0
-
-
-_GAMES_NAMED: Final = 8  # the most games a message names
-
-
-def _mapping(name: str | None, legacy: LegacyRuleset, stdin: IO[bytes] | None, err: Stream) -> GanMapping:
-    if name is None:
-        games_named = {piece.gan.game.lower() for piece in legacy.pieces}
-        if len(games_named) != 1 or next(iter(games_named)) not in legacy_names():
-            # A document can name thousands of games, of any length: a few are named, cut short.
-            named = sorted(games_named)
-            found = ", ".join(clip(game) for game in named[:_GAMES_NAMED]) or "none"
-            if len(named) > _GAMES_NAMED:
-                found += f", ... ({len(named):,} in all)"
-            raise Exit(2, f"no built-in mapping covers the document's games ({found}); give one "
-                          "with --mapping NAME|FILE")
-        return legacy_mapping(next(iter(games_named)))
-    if name.lower() in legacy_names():
-        return legacy_mapping(name)
-    check_file(name, "mapping", legacy_names(), "--mapping")
-    mapping, violations = load(GanMapping, name, stdin, DEFAULT_MAX_ERRORS, read(name, stdin, "--mapping"))
-    if mapping is None:
-        err.write(f"ggn convert: --mapping {shown(name)}: invalid mapping\n")
-        for violation in violations:
-            err.write(f"  {violation.path or '(document)'}: {violation.message}\n")
-        raise Exit(1)
-    return mapping
-
-
-def _convert(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
-    if args.file == "-" and args.mapping == "-":
-        raise Exit(2, "standard input is read once: give LEGACY or --mapping as a file")
-    if args.effects is not None:
-        inputs = [args.file]
-        if args.mapping is not None and args.mapping.lower() not in legacy_names():
-            inputs.append(args.mapping)  # a built-in mapping's name is no file read
-        check_output(args.effects, inputs, stdin, "--effects")
-    legacy = document(LegacyRuleset, args.file, stdin, err)
-    mapping = _mapping(args.mapping, legacy, stdin, err)
-    conversion = convert(legacy, mapping)
-    indent = args.indent or None
-    if args.effects is not None:
-        try:
-            write_atomically(args.effects, json.dumps(conversion.effects, indent=indent) + "\n")
-        except OSError as error:
-            raise Exit(2, f"cannot write --effects {shown(args.effects)}: {reason(error)}") from None
-    out.write(conversion.ruleset.dumps(indent=indent) + "\n")
-    for note in conversion.notes:
-        err.write(f"ggn convert: note: {note}\n")
-    if args.effects is not None:
-        err.write(f"ggn convert: effects written to {shown(args.effects)}\n")
-    elif any(conversion.effects.values()):
-        err.write("ggn convert: the effects (board_patch and hand fields), which GGN 1.0.0 does "
-                  "not hold, were not written; give --effects FILE to keep them as STN\n")
     return 0
 
 
