@@ -8,7 +8,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+import ggn.cli._progress
 from ggn.cli import run
+from ggn.convert import convert, convert_gem, entries
+from ggn.legacy import LegacyRuleset
+from ggn.legacy_gem import GemRuleset
+from ggn.variants.registry import legacy_mapping
 
 
 def call(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
@@ -212,3 +219,54 @@ def test_help_says_how() -> None:
         "CHESS:K",
     ):
         assert said.lower() in text.lower(), said
+
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal: what is drawn on it is kept."""
+
+    encoding = "utf-8"
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_long_conversion_shows_progress_on_a_terminal_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ggn.cli._progress, "DELAY", 0)
+    monkeypatch.setattr(ggn.cli._progress, "INTERVAL", 0)
+    monkeypatch.delenv("GGN_NO_PROGRESS", raising=False)
+    old = _write(
+        tmp_path, {"CHESS:P": PAWN, "CHESS:R": {"a1": {f"a{rank}": [_entry({}, {})] for rank in range(2, 9)}}}
+    )
+    out, err = io.StringIO(), Terminal()
+    assert run(["convert", old, "--indent", "0"], out, err) == 0
+    assert json.loads(out.getvalue())["C:R"]["a1"]["a8"] == [{}]  # standard output holds the JSON only
+    drawn = err.getvalue()
+    assert "convert" in drawn and "8/8" in drawn and "entry" in drawn
+    out, plain = io.StringIO(), io.StringIO()
+    assert run(["convert", old, "--indent", "0"], out, plain) == 0
+    assert "8/8" not in plain.getvalue() and "\r" not in plain.getvalue()
+
+
+def test_the_librarys_progress_adds_up_to_the_entries() -> None:
+    document = {
+        "CHESS:P": PAWN,
+        "GO:S": {"a1": {"a2": [_entry({}, {}), _entry({}, {})]}},
+        "CHESS:R": {
+            "5e": {"a2": [_entry({}, {})]},
+            "a1": {"x!": [_entry({}, {})], "a3": [_entry({}, {})] * 3},
+        },
+    }
+    legacy = LegacyRuleset.from_value(document)
+    counted: list[int] = []
+    convert(legacy, legacy_mapping("chess"), progress=counted.append)
+    assert sum(counted) == entries(legacy) == 8 and all(count > 0 for count in counted)
+    gem = GemRuleset.from_value({"CHESS:P": {"e2": {"e4": [{"perform": {}}] * 2, "e3": []}}})
+    counted.clear()
+    convert_gem(gem, legacy_mapping("chess"), progress=counted.append)
+    assert sum(counted) == entries(gem) == 2
+    with pytest.raises(TypeError):
+        convert(legacy, legacy_mapping("chess"), progress=3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        entries({})  # type: ignore[arg-type]

@@ -61,7 +61,7 @@ Two legacy pieces of one QPI have their moves merged, with a note.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import product
 from typing import IO, Any, ClassVar, Final, Generic, Literal, NamedTuple, TypeVar
@@ -85,6 +85,7 @@ __all__ = [
     "Note",
     "convert",
     "convert_gem",
+    "entries",
     "load_mapping",
 ]
 
@@ -198,8 +199,10 @@ class _Converter(Generic[_E]):
         mapping: GanMapping,
         ally_limit: int,
         output_limit: int | None,
+        progress: Callable[[int], object] | None = None,
     ) -> None:
         self.document = document
+        self.progress = progress
         self.mapping = mapping
         self.ally_limit = ally_limit
         self.notes: list[Note] = []
@@ -267,6 +270,7 @@ class _Converter(Generic[_E]):
                 for source_label, destinations in sources.items():
                     for destination_label in destinations:
                         self.lose((piece, source_label, destination_label), None, "move", why, path)
+                self._advance(count)
                 continue
             if qpi in first_of:
                 self.note(path, f"{_quoted(piece)} maps to {_quoted(qpi)}, as {_quoted(first_of[qpi])} does: "
@@ -287,8 +291,10 @@ class _Converter(Generic[_E]):
                         for destination_label in destinations:
                             move = (piece, source_label, destination_label)
                             self.lose(move, None, "move", why, source_path)
+                        self._advance(sum(len(entries) for entries in destinations.values()))
                         continue
                 for destination_label, entries in destinations.items():
+                    self._advance(len(entries))
                     destination_path = extend(source_path, destination_label)
                     try:
                         destination = _parse_cell(destination_label)
@@ -310,6 +316,10 @@ class _Converter(Generic[_E]):
                     effects.setdefault(key[0], {}).setdefault(key[1], {}).setdefault(
                         key[2], []).extend(transitions)
         return document, effects
+
+    def _advance(self, entries: int) -> None:
+        if self.progress is not None and entries:
+            self.progress(entries)
 
     def _no_qpi(self, piece: LegacyPiece) -> str:
         self.unmapped[str(piece)] = None
@@ -527,6 +537,27 @@ _OUTPUT_FLOOR: Final = 250_000
 _OUTPUT_GROWTH: Final = 4
 
 
+def _check_progress(progress: object) -> None:
+    if progress is not None and not callable(progress):
+        raise TypeError("progress is a function of a count of entries or None, not "
+                        f"{type(progress).__name__}")
+
+
+def entries(document: LegacyRuleset | GemRuleset) -> int:
+    """The count of entries of a document (the units ``progress`` counts), found without
+    converting it.
+
+    >>> from ggn.legacy import LegacyRuleset
+    >>> entries(LegacyRuleset.from_value({"CHESS:ROOK": {"a1": {"a2": [
+    ...     {"board_check": {}, "board_patch": {}}, {"board_check": {}, "board_patch": {}}]}}}))
+    2
+    """
+    if not isinstance(document, (LegacyRuleset, GemRuleset)):
+        raise TypeError(f"entries takes a LegacyRuleset or a GemRuleset, not {type(document).__name__}")
+    return sum(len(listed) for sources in document.values() for destinations in sources.values()
+               for listed in destinations.values())
+
+
 def _check_limit(limit: object, name: str, what: str) -> None:
     value: int = expect(limit, int, name, what)
     if value < 1:
@@ -539,12 +570,15 @@ def convert(
     *,
     ally_limit: int = 64,
     output_limit: int | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> Conversion:
     """Rewrite a legacy document as GGN 1.0.0 (see the module's text for how).
 
     ``mapping`` names the legacy pieces in QPI: a :class:`GanMapping` or a plain mapping of
     strings. ``ally_limit`` bounds the possibilities one entry's ``ally`` checks may become,
     ``output_limit`` the whole output (None: four times the document's size, at least 250,000).
+    ``progress``, when given, is called with a number of entries each time that many more have
+    been converted (the calls add up to the document's count of entries).
 
     >>> from ggn.legacy import LegacyRuleset
     >>> legacy = LegacyRuleset.from_value({"SHOGI:SILVER": {"c3": {"c4": [{
@@ -564,7 +598,8 @@ def convert(
         _check_limit(output_limit, "output_limit", "a positive int or None")
     expect(mapping, (GanMapping, Mapping), "mapping", "a GanMapping or a mapping of strings")
     resolved = mapping if isinstance(mapping, GanMapping) else GanMapping.of(mapping)
-    converter = _LegacyConverter(legacy, resolved, ally_limit, output_limit)
+    _check_progress(progress)
+    converter = _LegacyConverter(legacy, resolved, ally_limit, output_limit, progress)
     document, effects = converter.run()
     return Conversion(Ruleset.from_value(document), effects, converter.notes, converter.lost,
                       list(converter.unmapped))
@@ -656,6 +691,7 @@ def convert_gem(
     mapping: GanMapping | Mapping[str, str],
     *,
     output_limit: int | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> Conversion:
     """Rewrite a document of the pre-1.0 Ruby gem's dialect (:mod:`ggn.legacy_gem`) as GGN 1.0.0.
 
@@ -664,7 +700,8 @@ def convert_gem(
     effects (STN: ``board_diff``, and one more or one fewer of the piece in the Active Player's
     hand). A condition on the source square, which GGN 1.0.0 forbids, is left out when it
     always lets the move through and drops its entry when it never does, with a note. What
-    cannot be carried over is in ``notes`` and ``lost``, as for :func:`convert`.
+    cannot be carried over is in ``notes`` and ``lost``, and ``progress`` is called, as for
+    :func:`convert`.
 
     >>> from ggn.legacy_gem import GemRuleset
     >>> gem = GemRuleset.from_value({"CHESS:R": {"a1": {"a3": [{"require": {"a2": "empty"},
@@ -683,7 +720,8 @@ def convert_gem(
         _check_limit(output_limit, "output_limit", "a positive int or None")
     expect(mapping, (GanMapping, Mapping), "mapping", "a GanMapping or a mapping of strings")
     resolved = mapping if isinstance(mapping, GanMapping) else GanMapping.of(mapping)
-    converter = _GemConverter(gem, resolved, 1, output_limit)
+    _check_progress(progress)
+    converter = _GemConverter(gem, resolved, 1, output_limit, progress)
     document, effects = converter.run()
     return Conversion(Ruleset.from_value(document), effects, converter.notes, converter.lost,
                       list(converter.unmapped))

@@ -11,8 +11,9 @@ from ggn._json import DEFAULT_MAX_ERRORS, clip, decode
 from ggn.cli._arguments import INDENT, MAX_INDENT, Commands
 from ggn.cli._inputs import check_file, load, read, report, shown
 from ggn.cli._output import check_output, write_atomically
+from ggn.cli._progress import progress
 from ggn.cli._streams import Exit, Stream, reason
-from ggn.convert import Conversion, convert, convert_gem
+from ggn.convert import Conversion, convert, convert_gem, entries
 from ggn.errors import DocumentError
 from ggn.gan import LegacyPiece
 from ggn.legacy import LegacyRuleset
@@ -143,7 +144,11 @@ def _convert(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes
         check_output(args.effects, inputs, stdin, "--effects")
     legacy = _document(args, stdin, err)
     mapping = _mapping(args.mapping, legacy.pieces, stdin, err)
-    conversion = convert_gem(legacy, mapping) if isinstance(legacy, GemRuleset) else convert(legacy, mapping)
+    with progress(err, total=entries(legacy), unit="entry", description="convert") as bar:
+        if isinstance(legacy, GemRuleset):
+            conversion = convert_gem(legacy, mapping, progress=bar.advance)
+        else:
+            conversion = convert(legacy, mapping, progress=bar.advance)
     for note in conversion.notes:
         err.write(f"ggn convert: note: {note}\n")
     # An effect that cannot be written is lost only when the effects are asked for.
