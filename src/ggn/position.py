@@ -449,6 +449,13 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.from_feen({self.to_feen()!r})"
 
+    def _repr_svg_(self) -> str:
+        """The board drawn as SVG, for a notebook (IPython's rich display): :func:`ggn.svg.board`
+        with its defaults."""
+        from ggn.svg import board  # noqa: PLC0415  (same layer; ggn.svg imports this module)
+
+        return board(self)
+
     # -- value semantics ------------------------------------------------------------------
     def _key(self) -> tuple[object, ...]:
         return (

@@ -160,6 +160,37 @@ class Entry:
                     made = self._rules = _rule_system(self.variant)
         return made
 
+    def drawing(self) -> dict[str, Any]:
+        """The options of :func:`ggn.svg.board` (and :func:`ggn.textboard.board`) that draw this
+        game's positions: ``families`` (the glyphs of the game's family for its styles, chosen
+        from its pieces' types rather than its style letters: shatranj is not shogi),
+        ``aliases`` (a piece drawn as the type it is) and ``holes``.
+
+        >>> entry("shatranj").drawing()["families"]
+        {'S': 'chess'}
+        """
+        return _drawing(self.variant)
+
+    def svg(self, position: Position | str | None = None, **options: Any) -> str:
+        """The SVG picture of a position of the game (default: its start), drawn with
+        :meth:`drawing`'s options and ``options`` (those of :func:`ggn.svg.board`)."""
+        from ggn.svg import board  # noqa: PLC0415  (on first use: see the module's doc)
+
+        return board(self.rules.position(position), **{**self.drawing(), **options})
+
+    def text(self, position: Position | str | None = None, **options: Any) -> str:
+        """The Unicode text picture of a position of the game (default: its start), with the
+        options of :func:`ggn.textboard.board`."""
+        from ggn.textboard import board  # noqa: PLC0415
+
+        drawing = self.drawing()
+        return board(self.rules.position(position), families=drawing["families"],
+                     holes=drawing["holes"], **options)
+
+    def _repr_svg_(self) -> str:
+        """The start position, drawn for a notebook (IPython's rich display)."""
+        return self.svg()
+
     def ruleset(self) -> Ruleset:
         """The game's GGN document as a :class:`~ggn.ruleset.Ruleset` (the rule system's own)."""
         return self.rules.ruleset
@@ -232,6 +263,47 @@ class Entry:
         if not self.legacy:
             raise NotFoundError.unknown("built-in mapping", self.name, legacy_names())
         return _mapping(self.name)
+
+
+# Fairy-Stockfish's names of the piece types each family of glyphs draws, by the family's letter.
+_GLYPHS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType({
+    "shogi": {"shogiPawn": "P", "lance": "L", "shogiKnight": "N", "silver": "S", "gold": "G",
+              "bishop": "B", "rook": "R", "king": "K", "commoner": "K", "dragonHorse": "H", "bers": "D"},
+    "xiangqi": {"king": "G", "fers": "A", "elephant": "E", "horse": "H", "rook": "R", "cannon": "C",
+                "soldier": "P", "banner": "M"},
+    "makruk": {"king": "K", "fers": "M", "silver": "S", "knight": "N", "rook": "R", "pawn": "P"},
+    "chess": {"king": "K", "commoner": "K", "queen": "Q", "rook": "R", "bishop": "B", "knight": "N", "pawn": "P"},
+})
+
+
+def _drawing(variant: Variant) -> dict[str, Any]:
+    from ggn.variants.document import style  # noqa: PLC0415
+
+    types = {kind.name: (kind.pin or kind.letter).upper() for kind in variant.pieces}
+    if "shogiPawn" in types:
+        family = "shogi"
+    elif "soldier" in types or "cannon" in types and "horse" in types:
+        family = "xiangqi"
+    elif "silver" in types and "pawn" in types and "queen" not in types:
+        family = "makruk"
+    else:
+        family = "chess"
+    letter = style(variant)
+    glyphs = _GLYPHS[family]
+    aliases: dict[str, str] = {}
+    letters = set(types.values())
+    for kind in variant.pieces:
+        pin = (kind.pin or kind.letter).upper()
+        drawn = glyphs.get(kind.name or "")
+        if drawn is None:
+            if family == "chess" and pin == "P" and (kind.name or "").startswith("customPiece"):
+                continue  # a pawn of the variant's own (berolina's): still drawn as a pawn
+            if pin in glyphs.values():  # another type's glyph: the piece's own letter instead
+                aliases[f"{letter}:{pin}"] = "?"
+        elif drawn != pin and drawn not in letters:
+            aliases[f"{letter}:{pin}"] = drawn
+    holes = sorted(Cell(square) for square in variant.holes)
+    return {"families": {letter: family}, "aliases": aliases, "holes": holes}
 
 
 def _rule_system(variant: Variant) -> RuleSystem:

@@ -1,0 +1,764 @@
+"""Board pictures: a :class:`~ggn.position.Position` drawn as SVG, with no dependency.
+
+:func:`board` draws any board FEEN can write: a row of squares (1D), a board of files and
+ranks (2D), or one board per layer, side by side and labelled with the layer's letter (3D).
+Beside the board it draws both hands, each kind of piece once with its count, and a dot by
+the hand of the player to move; around it the squares' CELL names (files ``a`` to ``z``,
+then ``aa``, ``ab``, ...; ranks ``1``, ``2``, ...). It can fill squares (``highlight``),
+draw arrows for moves (``arrows``), leave out squares that are not part of the board
+(``holes``, as Fairy-Stockfish's ``*``), and turn the board round (``flipped``).
+
+Pieces are drawn by *family*, chosen by the piece's style letter (``families``): ``chess``
+(figures drawn as SVG shapes, so no font is needed: king, queen, rook, bishop, knight and
+pawn for ``K Q R B N P``), ``shogi`` (pentagons pointing at the opponent, with the piece's
+kanji, red once promoted), ``xiangqi`` (discs with the piece's character, red for the first
+player), ``makruk`` (the chess figures for ``K R N``, and the khon ``S``, the met ``M`` and
+the bia ``P`` as shapes of their own) and ``letters``: a disc with the piece's letter, the
+clear fallback of every other style, and of any letter a family has no glyph for. By default
+the styles ``C``, ``S``, ``X`` and ``M`` are chess, shogi, xiangqi and makruk and the others
+letters; :meth:`ggn.variants.registry.Entry.svg` chooses from the game's pieces instead.
+Kanji and Chinese characters need a font that has them (a browser has one);
+``letters=True`` writes the PIN letter instead, for a renderer that has none.
+
+The marks of the notations are drawn on every piece, as small badges: ``+`` (enhanced: a
+castling right, a promoted shogi piece shows its promoted character instead) and ``-``
+(diminished: a pawn that may be taken en passant) at the top right, ``^`` (terminal: a royal
+piece) at the top left, and ``'`` (a derived piece, of the other player's style) at the
+bottom left. Each piece has a ``<title>``, its QPI and square.
+
+The contract other tools rely on (the explorer of ``ggn serve`` does): every piece on the
+board is an element with ``data-square`` (its CELL) and ``data-piece`` (its QPI); every kind
+of piece in a hand is an element with ``data-hand`` (``first`` or ``second``),
+``data-piece`` and ``data-count``. Each square is an element with ``data-cell``. The picture
+is SVG 1.1 (``xmlns:xlink`` for ``<use>``), and every text in it is escaped.
+
+>>> from ggn.position import Position
+>>> picture = board(Position.from_feen("k^1K^/3 / C/c"), size=40)
+>>> picture.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+True
+>>> picture.count('data-piece="C:K^"'), picture.count('data-square="a2"')
+(1, 1)
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Final, Protocol
+
+from ggn._types import Side, expect
+from ggn.cell import Cell, Hand, parse_location
+from ggn.errors import GGNError
+from ggn.position import Position
+from ggn.qpi import Qpi
+
+__all__ = [
+    "DEFAULT_FAMILIES", "FAMILIES", "HIGHLIGHT", "MAX_DRAWN_SQUARES", "TARGET", "board", "family_of",
+]
+
+FAMILIES: Final = ("chess", "shogi", "xiangqi", "makruk", "letters")
+"""The families of glyphs :func:`board` draws pieces with."""
+
+DEFAULT_FAMILIES: Final[Mapping[str, str]] = {"C": "chess", "S": "shogi", "X": "xiangqi", "M": "makruk"}
+"""The family of each style letter when ``families`` does not say; any other style: letters."""
+
+MAX_DRAWN_SQUARES: Final = 1 << 16
+"""The most squares :func:`board` draws (65,536, a 256x256 board): a short FEEN can name a
+board of millions of squares, whose picture would take hundreds of megabytes."""
+
+HIGHLIGHT: Final = "#f4d03f"
+"""The fill of a highlighted square (a square given without a colour)."""
+
+TARGET: Final = "#5dade2"
+"""A second fill for highlights, for the destinations of a piece (``ggn show --moves-from``)."""
+
+_FAMILY: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,63}")
+_COLOUR: Final = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}|[a-zA-Z]{1,30}")
+_SVG_NS: Final = "http://www.w3.org/2000/svg"
+_XLINK_NS: Final = "http://www.w3.org/1999/xlink"
+_FONT: Final = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
+_CJK_FONT: Final = ("Noto Serif CJK JP, Noto Sans CJK JP, Source Han Serif, IPAMincho, IPAGothic, "
+                    "Hiragino Mincho ProN, Yu Mincho, MS Mincho, SimSun, serif")
+
+
+class _Move(Protocol):
+    """Anything with a source and a destination: a :class:`~ggn.move.Move`, a rule system's
+    ``Play``."""
+
+    @property
+    def source(self) -> Cell | Hand: ...
+    @property
+    def destination(self) -> Cell | Hand: ...
+
+
+Square = Cell | str
+Arrow = tuple[Cell | Hand | str, Cell | Hand | str] | _Move
+
+
+# --- text ----------------------------------------------------------------------------------
+def _escape(text: str) -> str:
+    """Text for an attribute or an element: the five XML specials escaped, and characters XML
+    1.0 cannot hold at all left out."""
+    text = "".join(ch for ch in text if ch in "\t\n\r" or (" " <= ch and ch not in "\ufffe\uffff"))
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&#39;"))
+
+
+def _n(value: float) -> str:
+    """A number as SVG writes it: at most two decimals, no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+# --- families --------------------------------------------------------------------------------
+def family_of(piece: Qpi, families: Mapping[str, str] | None = None) -> str:
+    """The family of glyphs ``piece`` is drawn with: ``families`` (style letter to family, in
+    either case) first, then :data:`DEFAULT_FAMILIES`, else ``letters``."""
+    style = piece.sin.style
+    if families:
+        chosen = families.get(style) or families.get(style.lower())
+        if chosen is not None:
+            return chosen
+    return DEFAULT_FAMILIES.get(style, "letters")
+
+
+# Glyph drawings, in a box of 100 by 100 units. ``F`` is the fill of the piece's colour, ``L``
+# its lines (dark on a light piece, light on a dark one), ``O`` its outline.
+_CHESS: Final[Mapping[str, str]] = {
+    "P": (
+        '<path d="M34 70 Q36 56 44 50 L56 50 Q64 56 66 70 Z" fill="F" stroke="O" stroke-width="3"/>'
+        '<rect x="25" y="70" width="50" height="14" rx="4" fill="F" stroke="O" stroke-width="3"/>'
+        '<ellipse cx="50" cy="49" rx="14" ry="4.5" fill="F" stroke="O" stroke-width="3"/>'
+        '<circle cx="50" cy="33" r="12" fill="F" stroke="O" stroke-width="3"/>'
+    ),
+    "R": (
+        '<path d="M33 36 L35 74 L65 74 L67 36 Z" fill="F" stroke="O" stroke-width="3"/>'
+        '<path d="M27 38 V18 H36 V25 H45 V18 H55 V25 H64 V18 H73 V38 Z" fill="F" stroke="O" '
+        'stroke-width="3" stroke-linejoin="round"/>'
+        '<rect x="23" y="73" width="54" height="13" rx="3" fill="F" stroke="O" stroke-width="3"/>'
+        '<path d="M35 44 H65 M35.5 66 H64.5" stroke="L" stroke-width="2.5"/>'
+    ),
+    "B": (
+        '<path d="M39 58 Q41 70 33 76 H67 Q59 70 61 58 Z" fill="F" stroke="O" stroke-width="3"/>'
+        '<rect x="24" y="75" width="52" height="11" rx="4" fill="F" stroke="O" stroke-width="3"/>'
+        '<ellipse cx="50" cy="57" rx="14" ry="5" fill="F" stroke="O" stroke-width="3"/>'
+        '<path d="M50 16 C67 28 68 43 61 52 H39 C32 43 33 28 50 16 Z" fill="F" stroke="O" '
+        'stroke-width="3" stroke-linejoin="round"/>'
+        '<circle cx="50" cy="12" r="5" fill="F" stroke="O" stroke-width="3"/>'
+        '<path d="M55 28 L46 40 M44 47 H56" stroke="L" stroke-width="3" stroke-linecap="round"/>'
+    ),
+    "N": (
+        '<path d="M36 86 H77 Q80 58 72 42 Q64 25 49 20 L46 10 L39 19 Q31 23 27 33 L17 50 '
+        'Q15 57 21 60 L27 59 Q31 63 37 59 L47 53 Q48 63 39 71 Q33 77 36 86 Z" fill="F" '
+        'stroke="O" stroke-width="3" stroke-linejoin="round"/>'
+        '<rect x="30" y="78" width="50" height="10" rx="3" fill="F" stroke="O" stroke-width="3"/>'
+        '<circle cx="38" cy="33" r="3.2" fill="L"/>'
+        '<path d="M22 52 L26 50 M58 24 Q70 36 71 60" stroke="L" stroke-width="2.5" fill="none" '
+        'stroke-linecap="round"/>'
+    ),
+    "Q": (
+        '<path d="M29 76 L21 34 L36 56 L37 24 L46 53 L50 18 L54 53 L63 24 L64 56 L79 34 L71 76 Z" '
+        'fill="F" stroke="O" stroke-width="3" stroke-linejoin="round"/>'
+        '<rect x="24" y="74" width="52" height="12" rx="4" fill="F" stroke="O" stroke-width="3"/>'
+        '<circle cx="21" cy="32" r="4.5" fill="F" stroke="O" stroke-width="2.5"/>'
+        '<circle cx="37" cy="22" r="4.5" fill="F" stroke="O" stroke-width="2.5"/>'
+        '<circle cx="50" cy="15" r="4.5" fill="F" stroke="O" stroke-width="2.5"/>'
+        '<circle cx="63" cy="22" r="4.5" fill="F" stroke="O" stroke-width="2.5"/>'
+        '<circle cx="79" cy="32" r="4.5" fill="F" stroke="O" stroke-width="2.5"/>'
+        '<path d="M31 67 Q50 61 69 67" stroke="L" stroke-width="2.5" fill="none"/>'
+    ),
+    "K": (
+        '<path d="M28 76 Q19 56 28 46 Q39 37 50 50 Q61 37 72 46 Q81 56 72 76 Z" fill="F" '
+        'stroke="O" stroke-width="3" stroke-linejoin="round"/>'
+        '<ellipse cx="50" cy="44" rx="7.5" ry="9" fill="F" stroke="O" stroke-width="3"/>'
+        '<path d="M46.5 9 H53.5 V16 H60 V23 H53.5 V34 H46.5 V23 H40 V16 H46.5 Z" fill="F" '
+        'stroke="O" stroke-width="2.5" stroke-linejoin="round"/>'
+        '<rect x="24" y="74" width="52" height="12" rx="4" fill="F" stroke="O" stroke-width="3"/>'
+        '<path d="M30 67 Q50 60 70 67" stroke="L" stroke-width="2.5" fill="none"/>'
+    ),
+}
+
+_MAKRUK: Final[Mapping[str, str]] = {
+    "K": _CHESS["K"], "R": _CHESS["R"], "N": _CHESS["N"],
+    "S": (  # khon: a temple's spire
+        '<path d="M31 78 Q31 52 50 45 Q69 52 69 78 Z" fill="F" stroke="O" stroke-width="3"/>'
+        '<path d="M43 47 L50 18 L57 47 Z" fill="F" stroke="O" stroke-width="3" stroke-linejoin="round"/>'
+        '<circle cx="50" cy="16" r="4" fill="F" stroke="O" stroke-width="2.5"/>'
+        '<rect x="24" y="76" width="52" height="10" rx="4" fill="F" stroke="O" stroke-width="3"/>'
+        '<path d="M36 66 H64" stroke="L" stroke-width="2.5"/>'
+    ),
+    "M": (  # met: a low dome and a knob
+        '<path d="M31 78 Q31 56 50 52 Q69 56 69 78 Z" fill="F" stroke="O" stroke-width="3"/>'
+        '<circle cx="50" cy="43" r="9" fill="F" stroke="O" stroke-width="3"/>'
+        '<rect x="24" y="76" width="52" height="10" rx="4" fill="F" stroke="O" stroke-width="3"/>'
+        '<path d="M37 67 H63" stroke="L" stroke-width="2.5"/>'
+    ),
+    "P": (  # bia: a flat shell
+        '<ellipse cx="50" cy="72" rx="26" ry="11" fill="F" stroke="O" stroke-width="3"/>'
+        '<ellipse cx="50" cy="61" rx="19" ry="9" fill="F" stroke="O" stroke-width="3"/>'
+        '<path d="M39 60 Q50 55 61 60" stroke="L" stroke-width="2.5" fill="none"/>'
+    ),
+}
+
+# Shogi: the kanji of each piece, and of its promoted form; the first player's king is the
+# jewel general, the second's the king general.
+_SHOGI: Final[Mapping[str, str]] = {
+    "P": "歩", "L": "香", "N": "桂", "S": "銀", "G": "金", "B": "角", "R": "飛", "K": "玉",
+    "k": "王", "+P": "と", "+L": "杏", "+N": "圭", "+S": "全", "+B": "馬", "+R": "龍",
+    "H": "馬", "D": "龍",
+}
+_SHOGI_SCALE: Final[Mapping[str, float]] = {
+    "K": 1.0, "R": 0.96, "B": 0.96, "G": 0.92, "S": 0.92, "N": 0.88, "L": 0.88, "P": 0.84,
+}
+
+# Xiangqi: the first player's (red) characters, then the second's (black).
+_XIANGQI: Final[Mapping[str, tuple[str, str]]] = {
+    "G": ("帥", "將"), "A": ("仕", "士"), "E": ("相", "象"), "H": ("馬", "馬"), "R": ("俥", "車"),
+    "C": ("炮", "砲"), "P": ("兵", "卒"), "M": ("旗", "旗"),
+}
+
+_LIGHT: Final = ("#fbfaf6", "#1b1b1b", "#1b1b1b")  # fill, lines, outline of a first-side figure
+_DARK: Final = ("#2f2f2f", "#ececec", "#0d0d0d")
+_RED: Final = "#b8202a"
+_INK: Final = "#1d1d1d"
+
+
+class _Look:
+    """The board's colours and lines, by the family of the first player's style."""
+
+    def __init__(self, family: str) -> None:
+        self.family = family
+        self.grid = family in ("shogi", "makruk")  # plain wood, with lines between squares
+        self.points = family == "xiangqi"  # pieces on the lines' crossings
+        self.light, self.dark = {
+            "chess": ("#eedcbb", "#b2875f"),
+            "shogi": ("#eac98e", "#eac98e"),
+            "makruk": ("#d8b886", "#d8b886"),
+            "xiangqi": ("#efd49e", "#efd49e"),
+        }.get(family, ("#e3e7ec", "#9eabbb"))
+        self.line = {"shogi": "#3c2a12", "makruk": "#4b3318", "xiangqi": "#4a2d12"}.get(family, "#555")
+
+
+# --- the picture ---------------------------------------------------------------------------
+class _Canvas:
+    """The picture being written: its definitions (glyphs used, once each) and its body."""
+
+    def __init__(self) -> None:
+        self.defs: dict[str, str] = {}
+        self.body: list[str] = []
+
+    def add(self, text: str) -> None:
+        self.body.append(text)
+
+
+def _figure(canvas: _Canvas, table: Mapping[str, str], family: str, letter: str, side: Side) -> str:
+    """The id of a figure's definition, defined on first use."""
+    ident = f"ggn-{family}-{letter}-{side[0]}"
+    if ident not in canvas.defs:
+        fill, lines, outline = _LIGHT if side == "first" else _DARK
+        drawing = (table[letter].replace('"F"', f'"{fill}"').replace('"L"', f'"{lines}"')
+                   .replace('"O"', f'"{outline}"'))
+        canvas.defs[ident] = f'<g id="{ident}">{drawing}</g>'
+    return ident
+
+
+class _Glyphs:
+    """How pieces are drawn: the options of :func:`board` that choose their glyphs."""
+
+    def __init__(self, families: Mapping[str, str] | None, aliases: Mapping[str, str] | None,
+                 letters: bool, font: str | None, upright: bool) -> None:
+        self.families = families
+        self.aliases = aliases or {}
+        self.letters = letters
+        self.cjk = _escape(_CJK_FONT if font is None else f"{font}, {_CJK_FONT}")
+        self.upright = upright  # the first player at the bottom: shogi pieces point up
+
+    def family(self, piece: Qpi) -> str:
+        return family_of(piece, self.families)
+
+    def key(self, piece: Qpi) -> str:
+        """The letter of the family's glyph to draw ``piece`` with: its alias, or its own."""
+        return self.aliases.get(f"{piece.sin.style}:{piece.name}", piece.name)
+
+
+def _glyph(canvas: _Canvas, piece: Qpi, x: float, y: float, size: float, glyphs: _Glyphs) -> str:
+    """The drawing of ``piece`` in the square of ``size`` at ``(x, y)``: the glyph of its
+    family for its letter (or its alias), else its own letter."""
+    family = glyphs.family(piece)
+    key = glyphs.key(piece)
+    if family in ("chess", "makruk"):
+        table = _CHESS if family == "chess" else _MAKRUK
+        if key in table:
+            ident = _figure(canvas, table, family, key, piece.side)
+            return (f'<use xlink:href="#{ident}" transform="translate({_n(x)} {_n(y)}) '
+                    f'scale({_n(size / 100)})"/>')
+    if family == "shogi":
+        return _shogi(piece, key, x, y, size, glyphs)
+    if family == "xiangqi":
+        characters = None if glyphs.letters else _XIANGQI.get(key)
+        if characters is not None:
+            text = characters[0 if piece.side == "first" else 1]
+            return _disc(piece, text, x, y, size, glyphs.cjk, xiangqi=True)
+        return _disc(piece, piece.name, x, y, size, None, xiangqi=True)
+    return _disc(piece, piece.name, x, y, size, None, xiangqi=False)
+
+
+def _shogi(piece: Qpi, key: str, x: float, y: float, size: float, glyphs: _Glyphs) -> str:
+    promoted = piece.state == "enhanced"
+    kanji = "k" if key == "K" and piece.side == "second" else ("+" if promoted else "") + key
+    text = None if glyphs.letters else _SHOGI.get(kanji)
+    if text is None:
+        text = ("+" if promoted else "") + piece.name
+        font, em = _escape(_FONT), 30 if len(text) > 1 else 40
+    else:
+        font, em = glyphs.cjk, 44
+    scale = _SHOGI_SCALE.get(key, 0.9) * size / 100
+    # The pentagon points away from its own player: up for the player at the bottom.
+    turned = (piece.side == "first") != glyphs.upright
+    rotate = " rotate(180 50 50)" if turned else ""
+    colour = _RED if promoted else _INK
+    offset = (size - scale * 100) / 2
+    return (
+        f'<g transform="translate({_n(x + offset)} {_n(y + offset)}) scale({_n(scale)}){rotate}">'
+        '<path d="M50 6 L77 19 L88 93 L12 93 L23 19 Z" fill="#f4d9a6" stroke="#6d4c1d" '
+        'stroke-width="3" stroke-linejoin="round"/>'
+        f'<text x="50" y="{_n(52 + em * 0.36)}" font-family="{font}" font-size="{em}" '
+        f'font-weight="bold" text-anchor="middle" fill="{colour}">{_escape(text)}</text></g>'
+    )
+
+
+def _disc(piece: Qpi, text: str, x: float, y: float, size: float, cjk_font: str | None, *,
+          xiangqi: bool) -> str:
+    """A xiangqi disc with ``text`` (a character in ``cjk_font``, or a letter when it is None),
+    or the lettered fallback (``xiangqi`` false)."""
+    cx, cy, r = x + size / 2, y + size / 2, size * 0.42
+    first = piece.side == "first"
+    if xiangqi:
+        colour = _RED if first else _INK
+        em = size * (0.5 if cjk_font else 0.42)
+        return (
+            f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" fill="#f6e7c6" stroke="{colour}" '
+            f'stroke-width="{_n(size * 0.035)}"/>'
+            f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r * 0.8)}" fill="none" stroke="{colour}" '
+            f'stroke-width="{_n(size * 0.02)}"/>'
+            f'<text x="{_n(cx)}" y="{_n(cy + em * 0.36)}" font-family="{cjk_font or _escape(_FONT)}" '
+            f'font-size="{_n(em)}" font-weight="bold" text-anchor="middle" fill="{colour}">'
+            f'{_escape(text)}</text>'
+        )
+    fill, ink = ("#fbfaf6", _INK) if first else ("#2f2f2f", "#f6f6f6")
+    em = size * 0.46
+    return (
+        f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" fill="{fill}" stroke="#111" '
+        f'stroke-width="{_n(size * 0.04)}"/>'
+        f'<text x="{_n(cx)}" y="{_n(cy + em * 0.36)}" font-family="{_escape(_FONT)}" '
+        f'font-size="{_n(em)}" font-weight="bold" text-anchor="middle" fill="{ink}">{_escape(text)}</text>'
+    )
+
+
+def _marks(piece: Qpi, x: float, y: float, size: float, glyphs: _Glyphs) -> str:
+    """The badges of the piece's state, terminal status and derivation."""
+    r = size * 0.1
+    out: list[str] = []
+    stroke = f'stroke="#fff" stroke-width="{_n(size * 0.035)}" stroke-linecap="round" fill="none"'
+
+    def badge(cx: float, cy: float, colour: str, inside: str, mark: str) -> None:
+        out.append(
+            f'<g class="mark" data-mark="{mark}"><circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" '
+            f'fill="{colour}" stroke="#fff" stroke-width="{_n(size * 0.015)}"/>{inside}</g>'
+        )
+
+    right, left, top, bottom = x + size - r * 1.15, x + r * 1.15, y + r * 1.15, y + size - r * 1.15
+    shown_promotion = (glyphs.family(piece) == "shogi" and not glyphs.letters
+                       and f"+{glyphs.key(piece)}" in _SHOGI)
+    if piece.state == "enhanced" and not shown_promotion:
+        d = r * 0.55
+        badge(right, top, "#2e7d32", f'<path d="M{_n(right - d)} {_n(top)} H{_n(right + d)} '
+              f'M{_n(right)} {_n(top - d)} V{_n(top + d)}" {stroke}/>', "+")
+    elif piece.state == "diminished":
+        d = r * 0.55
+        badge(right, top, "#1565c0", f'<path d="M{_n(right - d)} {_n(top)} H{_n(right + d)}" {stroke}/>', "-")
+    if piece.terminal:
+        d = r * 0.55
+        badge(left, top, "#b7791f", f'<path d="M{_n(left - d)} {_n(top + d * 0.5)} L{_n(left)} '
+              f'{_n(top - d * 0.6)} L{_n(left + d)} {_n(top + d * 0.5)}" {stroke}/>', "^")
+    if piece.derived:
+        d = r * 0.5
+        badge(left, bottom, "#6a1b9a", f'<path d="M{_n(left + d * 0.2)} {_n(bottom - d)} '
+              f'L{_n(left - d * 0.2)} {_n(bottom + d * 0.4)}" {stroke}/>', "'")
+    return "".join(out)
+
+
+def _square_list(squares: Iterable[Square] | Mapping[Square, str], name: str) -> dict[Cell, str]:
+    """Highlighted squares and their colours."""
+    if isinstance(squares, str | Cell):
+        squares = (squares,)
+    pairs: Iterator[tuple[object, object]]
+    if isinstance(squares, Mapping):
+        pairs = iter(squares.items())
+    else:
+        expect(squares, Iterable, name, "an iterable of squares or a mapping of squares to colours")
+        pairs = ((square, HIGHLIGHT) for square in squares)
+    found: dict[Cell, str] = {}
+    for square, colour in pairs:
+        cell = square if isinstance(square, Cell) else Cell.parse(expect(square, str, name, "CELL strings or Cells"))
+        expect(colour, str, f"the colour of {cell}", "a str")
+        assert isinstance(colour, str)
+        if not _COLOUR.fullmatch(colour):
+            raise GGNError(f"{colour[:40]!r} is not a colour: give #rgb, #rrggbb or a colour's name")
+        found[cell] = colour
+    return found
+
+
+def _ends(arrow: object) -> tuple[Cell | Hand, Cell | Hand]:
+    if isinstance(arrow, tuple) and len(arrow) == 2:
+        ends = []
+        for end in arrow:
+            if isinstance(end, Cell | Hand):
+                ends.append(end)
+            else:
+                ends.append(parse_location(expect(end, str, "an arrow's end", "a Cell, HAND or str")))
+        return ends[0], ends[1]
+    source, destination = getattr(arrow, "source", None), getattr(arrow, "destination", None)
+    if isinstance(source, Cell | Hand) and isinstance(destination, Cell | Hand):
+        return source, destination
+    raise TypeError("arrows must be (source, destination) pairs or moves with a source and a destination, "
+                    f"got {type(arrow).__name__}")
+
+
+def board(
+    position: Position,
+    *,
+    highlight: Iterable[Square] | Mapping[Square, str] = (),
+    arrows: Iterable[Arrow] = (),
+    coordinates: bool = True,
+    flipped: bool = False,
+    size: int = 48,
+    hands: bool | None = None,
+    holes: Iterable[Square] = (),
+    families: Mapping[str, str] | None = None,
+    aliases: Mapping[str, str] | None = None,
+    letters: bool = False,
+    marks: bool = True,
+    font: str | None = None,
+) -> str:
+    """The SVG picture of ``position``, as a string.
+
+    - ``highlight``: squares to fill, as CELL strings or :class:`~ggn.cell.Cell` values (filled
+      with :data:`HIGHLIGHT`), or a mapping of squares to colours (``#rgb``, ``#rrggbb`` or a
+      colour's name).
+    - ``arrows``: moves to draw, each a ``(source, destination)`` pair (CELL strings, Cells,
+      or ``*`` for the hand of the player to move) or anything with ``source`` and
+      ``destination`` (a :class:`~ggn.move.Move`, a rule system's play).
+    - ``coordinates``: write the files' and ranks' names around the board (and the layers' above
+      each board of a 3D position, always).
+    - ``flipped``: the second player at the bottom (the board turned round).
+    - ``size``: the side of a square, in pixels (8 to 512).
+    - ``hands``: draw the hands (``None``: when either holds a piece).
+    - ``holes``: squares that are not part of the board, drawn as gaps.
+    - ``families``: the family of glyphs of each style letter (see the module's doc), over
+      :data:`DEFAULT_FAMILIES`. ``aliases``: draw a piece of a family as another of its letters
+      (``{"A:Q": "M"}``: the queen of style ``A`` drawn as the met); an alias the family has no
+      glyph for (``"?"``) draws the piece with its own letter.
+    - ``letters``: write shogi and xiangqi pieces with their letter instead of their characters.
+    - ``marks``: draw the badges of ``+``, ``-``, ``^`` and ``'``.
+    - ``font``: the font family to write kanji and Chinese characters in, before the usual
+      ones (a renderer such as cairosvg takes only the first family it is given).
+
+    Raise :class:`TypeError` for an argument of the wrong type and
+    :class:`~ggn.errors.GGNError` for a square that is not on the board, a colour that is not
+    one, or a board of more than :data:`MAX_DRAWN_SQUARES` squares.
+    """
+    expect(position, Position, "position", "a Position")
+    for flag, label in ((coordinates, "coordinates"), (flipped, "flipped"), (letters, "letters"),
+                        (marks, "marks")):
+        expect(flag, bool, label, "a bool")
+    if hands is not None:
+        expect(hands, bool, "hands", "a bool or None")
+    if font is not None and not _FAMILY.fullmatch(expect(font, str, "font", "a str or None")):
+        raise GGNError(f"{font[:40]!r} is not a font family's name (letters, digits, spaces, - and _)")
+    expect(size, int, "size", "an int")
+    if not 8 <= size <= 512:
+        raise GGNError(f"a square's size is 8 to 512 pixels, not {size}")
+    for option, label in ((families, "families"), (aliases, "aliases")):
+        if option is not None:
+            expect(option, Mapping, label, "a mapping of str to str")
+    if families:
+        for style, family in families.items():
+            if family not in FAMILIES:
+                raise GGNError(f"no family of glyphs {str(family)[:40]!r} (for style {str(style)[:8]!r}); "
+                               f"there are: {', '.join(FAMILIES)}")
+    geometry = position._geometry
+    if geometry.size > MAX_DRAWN_SQUARES:
+        raise GGNError(f"a board of {geometry.size:,} squares is too large to draw (at most "
+                       f"{MAX_DRAWN_SQUARES:,})")
+    shape = geometry.shape
+    files = shape[0]
+    ranks = shape[1] if len(shape) > 1 else 1
+    layers = shape[2] if len(shape) > 2 else 1
+
+    def on_board(cell: Cell, what: str) -> int:
+        number = geometry.index.get(cell)
+        if number is None:
+            raise GGNError(f"{what} {cell} is not a square of a board of shape "
+                           f"{'x'.join(map(str, shape))}")
+        return number
+
+    fills = _square_list(highlight, "highlight")
+    for cell in fills:
+        on_board(cell, "the highlighted square")
+    gaps = set(_square_list(holes, "holes"))
+    for cell in gaps:
+        on_board(cell, "the hole")
+    drawn_arrows = [_ends(arrow) for arrow in expect(arrows, Iterable, "arrows", "an iterable of moves")]
+    for ends in drawn_arrows:
+        for end in ends:
+            if isinstance(end, Cell):
+                on_board(end, "the arrow's square")
+
+    feen = position.feen()
+    held = {player: feen.hand(player) for player in ("first", "second")}
+    show_hands = hands if hands is not None else bool(held["first"] or held["second"])
+    look = _Look(family_of(Qpi.parse(f"{position.styles[0].letter}:K"), families))
+
+    # -- layout ------------------------------------------------------------------------------
+    s = float(size)
+    margin = s * 0.55 if coordinates else s * 0.15
+    label_row = s * 0.5 if layers > 1 else 0.0
+    gap = s * 0.6
+    top = s * 0.15 + label_row
+    left = margin
+    board_w, board_h = files * s, ranks * s
+    boards_w = layers * board_w + (layers - 1) * gap
+    strip = s * 0.5  # the turn's dot, between the boards and the hands
+    # Each hand holds its kinds in columns of `rows` pieces, beside its half of the board.
+    hand_half = max(board_h / 2, s)
+    rows = max(1, int(hand_half // s))
+    kinds = max(len(held["first"]), len(held["second"]), 1)
+    columns = math.ceil(kinds / rows) if show_hands else 0
+    hands_x = left + boards_w + strip
+    width = hands_x + columns * s + s * 0.15
+    height = top + max(board_h, 2 * hand_half if show_hands else 0) + (margin if coordinates else s * 0.15)
+    bottom_player: Side = "second" if flipped else "first"
+
+    def origin(cell: Cell) -> tuple[float, float]:
+        indices = cell.indices
+        f = indices[0]
+        r = indices[1] if len(indices) > 1 else 0
+        layer = indices[2] if len(indices) > 2 else 0
+        column = files - 1 - f if flipped else f
+        row = r if flipped else ranks - 1 - r
+        return left + layer * (board_w + gap) + column * s, top + row * s
+
+    def hand_box(player: Side) -> tuple[float, float]:
+        """The top left corner of a player's hand: the bottom player's in the lower half."""
+        y = top + (hand_half if player == bottom_player else 0.0)
+        return hands_x, y
+
+    canvas = _Canvas()
+    cells = geometry.cells
+    codes = position._codes
+    sans = _escape(_FONT)
+
+    # -- boards ------------------------------------------------------------------------------
+    for layer in range(layers):
+        x0 = left + layer * (board_w + gap)
+        canvas.add(f'<g class="board" data-layer="{layer}">')
+        if layers > 1:
+            name = str(Cell((0, 0, layer)))[2:]
+            canvas.add(f'<text x="{_n(x0 + board_w / 2)}" y="{_n(top - s * 0.15)}" font-family="{sans}" '
+                       f'font-size="{_n(s * 0.34)}" font-weight="bold" text-anchor="middle" fill="#333">'
+                       f'layer {_escape(name)}</text>')
+        if look.grid or look.points:
+            canvas.add(f'<rect x="{_n(x0)}" y="{_n(top)}" width="{_n(board_w)}" height="{_n(board_h)}" '
+                       f'fill="{look.light}"/>')
+        for number in range(layer * files * ranks, (layer + 1) * files * ranks):
+            cell = cells[number]
+            x, y = origin(cell)
+            indices = cell.indices
+            if cell in gaps:
+                canvas.add(f'<rect data-cell="{cell}" class="hole" x="{_n(x)}" y="{_n(y)}" width="{_n(s)}" '
+                           f'height="{_n(s)}" fill="#ffffff"/>')
+                continue
+            if not (look.grid or look.points):
+                dark = (indices[0] + (indices[1] if len(indices) > 1 else 0)) % 2 == 0
+                colour = look.dark if dark else look.light
+                canvas.add(f'<rect data-cell="{cell}" x="{_n(x)}" y="{_n(y)}" width="{_n(s)}" height="{_n(s)}" '
+                           f'fill="{colour}"/>')
+            else:
+                canvas.add(f'<rect data-cell="{cell}" x="{_n(x)}" y="{_n(y)}" width="{_n(s)}" height="{_n(s)}" '
+                           'fill="none"/>')
+        if look.points:
+            canvas.add(_xiangqi_lines(x0, top, files, ranks, s, look.line))
+        elif look.grid:
+            lines = [f"M{_n(x0 + i * s)} {_n(top)} V{_n(top + board_h)}" for i in range(files + 1)]
+            lines += [f"M{_n(x0)} {_n(top + j * s)} H{_n(x0 + board_w)}" for j in range(ranks + 1)]
+            canvas.add(f'<path d="{" ".join(lines)}" stroke="{look.line}" stroke-width="{_n(max(1.0, s / 40))}" '
+                       'fill="none"/>')
+        else:
+            canvas.add(f'<rect x="{_n(x0)}" y="{_n(top)}" width="{_n(board_w)}" height="{_n(board_h)}" '
+                       f'fill="none" stroke="#4a4a4a" stroke-width="{_n(max(1.0, s / 32))}"/>')
+        if coordinates:
+            em = s * 0.26
+            for f in range(files):
+                name = str(Cell((f,)))
+                cx = origin(Cell((f, 0, layer) if layers > 1 else (f, 0) if len(shape) > 1 else (f,)))[0] + s / 2
+                fitted = min(em, s * 0.9 / (0.62 * len(name)))
+                canvas.add(f'<text x="{_n(cx)}" y="{_n(top + board_h + s * 0.36)}" font-family="{sans}" '
+                           f'font-size="{_n(fitted)}" text-anchor="middle" fill="#555">{name}</text>')
+            if len(shape) > 1 and layer == 0:
+                for r in range(ranks):
+                    name = str(r + 1)
+                    y = origin(Cell((0, r)))[1] + s / 2
+                    fitted = min(em, margin * 0.9 / (0.62 * len(name)))
+                    canvas.add(f'<text x="{_n(left - margin / 2)}" y="{_n(y + fitted * 0.36)}" '
+                               f'font-family="{sans}" font-size="{_n(fitted)}" text-anchor="middle" '
+                               f'fill="#555">{name}</text>')
+        canvas.add("</g>")
+
+    for cell, colour in fills.items():
+        x, y = origin(cell)
+        canvas.add(f'<rect class="highlight" data-cell="{cell}" x="{_n(x)}" y="{_n(y)}" width="{_n(s)}" '
+                   f'height="{_n(s)}" fill="{colour}" fill-opacity="0.55"/>')
+
+    # -- pieces ------------------------------------------------------------------------------
+    glyphs = _Glyphs(families, aliases, letters, font, upright=not flipped)
+    for number, code in enumerate(codes):
+        if not code:
+            continue
+        cell = cells[number]
+        piece = position.piece_at(cell)
+        assert piece is not None
+        x, y = origin(cell)
+        canvas.add(
+            f'<g class="piece" data-square="{_escape(str(cell))}" data-piece="{_escape(str(piece))}">'
+            f'<title>{_escape(str(piece))} on {_escape(str(cell))}</title>'
+            + _glyph(canvas, piece, x, y, s, glyphs)
+            + (_marks(piece, x, y, s, glyphs) if marks else "")
+            + "</g>"
+        )
+
+    # -- hands and the turn ---------------------------------------------------------------
+    for player in ("first", "second"):
+        hx, hy = hand_box(player)
+        if show_hands:
+            canvas.add(f'<g class="hand" data-player="{player}">')
+            canvas.add(f'<rect x="{_n(hx)}" y="{_n(hy + s * 0.05)}" width="{_n(max(columns, 1) * s)}" '
+                       f'height="{_n(hand_half - s * 0.1)}" rx="{_n(s * 0.12)}" fill="#f1ede4" '
+                       'stroke="#c9c0ad"/>')
+            for slot, (piece, count) in enumerate(held[player].items()):
+                column, row = divmod(slot, rows)
+                x = hx + column * s
+                y = (hy + hand_half - (row + 1) * s) if player == bottom_player else hy + row * s
+                canvas.add(
+                    f'<g class="held" data-hand="{player}" data-piece="{_escape(str(piece))}" '
+                    f'data-count="{count}"><title>{_escape(str(piece))} x{count} in the {player} '
+                    f"player's hand</title>"
+                    + _glyph(canvas, piece, x + s * 0.08, y + s * 0.08, s * 0.84, glyphs)
+                    + (_marks(piece, x, y, s, glyphs) if marks else "")
+                    + _count_badge(count, x, y, s)
+                    + "</g>"
+                )
+            canvas.add("</g>")
+        if player == position.active:
+            dot_y = hy + (hand_half - s * 0.3 if player == bottom_player else s * 0.3)
+            if not show_hands:
+                dot_y = top + board_h - s * 0.3 if player == bottom_player else top + s * 0.3
+            fill = "#fbfaf6" if player == "first" else "#2f2f2f"
+            canvas.add(f'<circle class="turn" data-player="{player}" cx="{_n(left + boards_w + strip / 2)}" '
+                       f'cy="{_n(dot_y)}" r="{_n(s * 0.16)}" fill="{fill}" stroke="#111" '
+                       f'stroke-width="{_n(s * 0.03)}"><title>{player} player to move</title></circle>')
+
+    # -- arrows ------------------------------------------------------------------------------
+    def centre(end: Cell | Hand) -> tuple[float, float]:
+        if isinstance(end, Cell):
+            x, y = origin(end)
+            return x + s / 2, y + s / 2
+        hx, hy = hand_box(position.active)
+        if not show_hands:
+            return left + boards_w + strip / 2, (top + board_h - s / 2 if position.active == bottom_player
+                                                 else top + s / 2)
+        return hx + s / 2, hy + hand_half / 2
+
+    for source, destination in drawn_arrows:
+        canvas.add(_arrow(centre(source), centre(destination), s, f"{source}-{destination}"))
+
+    defs = "".join(canvas.defs.values())
+    return (
+        f'<svg xmlns="{_SVG_NS}" xmlns:xlink="{_XLINK_NS}" version="1.1" width="{_n(width)}" '
+        f'height="{_n(height)}" viewBox="0 0 {_n(width)} {_n(height)}">'
+        f"<desc>{_escape(position.to_feen())}</desc>"
+        + (f"<defs>{defs}</defs>" if defs else "")
+        + f'<rect width="100%" height="100%" fill="#ffffff"/>'
+        + "".join(canvas.body)
+        + "</svg>"
+    )
+
+
+def _count_badge(count: int, x: float, y: float, s: float) -> str:
+    if count < 2:
+        return ""
+    text = str(count)
+    r = s * (0.15 if len(text) < 3 else 0.2)
+    cx, cy = x + s - r - s * 0.02, y + s - r - s * 0.02
+    em = r * (1.3 if len(text) == 1 else 1.0 if len(text) == 2 else 0.75)
+    return (f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" fill="#c62828" stroke="#fff" '
+            f'stroke-width="{_n(s * 0.02)}"/>'
+            f'<text class="count" x="{_n(cx)}" y="{_n(cy + em * 0.36)}" font-family="{_escape(_FONT)}" '
+            f'font-size="{_n(em)}" font-weight="bold" text-anchor="middle" fill="#fff">{text}</text>')
+
+
+def _xiangqi_lines(x0: float, y0: float, files: int, ranks: int, s: float, colour: str) -> str:
+    """Lines through the squares' centres, a river between the middle ranks (an even number of
+    ranks) and a palace of three files in the middle (an odd number of files) at both ends."""
+    half = s / 2
+    left, right = x0 + half, x0 + files * s - half
+    top, bottom = y0 + half, y0 + ranks * s - half
+    river = ranks // 2 if ranks % 2 == 0 and ranks >= 4 else None  # rows above the river
+    d: list[str] = [f"M{_n(left)} {_n(y0 + half + j * s)} H{_n(right)}" for j in range(ranks)]
+    for i in range(files):
+        x = x0 + half + i * s
+        if river is None or i in (0, files - 1):
+            d.append(f"M{_n(x)} {_n(top)} V{_n(bottom)}")
+        else:
+            d.append(f"M{_n(x)} {_n(top)} V{_n(y0 + half + (river - 1) * s)}")
+            d.append(f"M{_n(x)} {_n(y0 + half + river * s)} V{_n(bottom)}")
+    if files % 2 == 1 and files >= 3 and ranks >= 6:
+        middle = files // 2
+        a, b = x0 + half + (middle - 1) * s, x0 + half + (middle + 1) * s
+        for start in (0, ranks - 3):
+            ya, yb = y0 + half + start * s, y0 + half + (start + 2) * s
+            d.append(f"M{_n(a)} {_n(ya)} L{_n(b)} {_n(yb)} M{_n(b)} {_n(ya)} L{_n(a)} {_n(yb)}")
+    out = (f'<path d="{" ".join(d)}" stroke="{colour}" stroke-width="{_n(max(1.0, s / 36))}" '
+           'fill="none" stroke-linecap="square"/>')
+    out += (f'<rect x="{_n(left - s * 0.08)}" y="{_n(top - s * 0.08)}" width="{_n(right - left + s * 0.16)}" '
+            f'height="{_n(bottom - top + s * 0.16)}" fill="none" stroke="{colour}" '
+            f'stroke-width="{_n(max(1.5, s / 20))}"/>')
+    return out
+
+
+def _arrow(start: tuple[float, float], end: tuple[float, float], s: float, label: str) -> str:
+    """An arrow from one centre to another, its head a polygon (no markers: every renderer
+    draws it alike)."""
+    (x1, y1), (x2, y2) = start, end
+    dx, dy = x2 - x1, y2 - y1
+    length = math.hypot(dx, dy)
+    colour = 'fill="#1e8449" fill-opacity="0.7"'
+    if length < 1e-6:  # a move onto its own square: a ring
+        return (f'<circle class="arrow" data-move="{_escape(label)}" cx="{_n(x1)}" cy="{_n(y1)}" '
+                f'r="{_n(s * 0.4)}" fill="none" stroke="#1e8449" stroke-opacity="0.7" '
+                f'stroke-width="{_n(s * 0.08)}"/>')
+    ux, uy = dx / length, dy / length
+    head, half_width, shaft = min(s * 0.45, length * 0.6), s * 0.22, s * 0.08
+    bx, by = x2 - ux * head, y2 - uy * head  # the head's base
+    px, py = -uy, ux
+    points = [
+        (x1 + px * shaft, y1 + py * shaft), (bx + px * shaft, by + py * shaft),
+        (bx + px * half_width, by + py * half_width), (x2, y2),
+        (bx - px * half_width, by - py * half_width), (bx - px * shaft, by - py * shaft),
+        (x1 - px * shaft, y1 - py * shaft),
+    ]
+    text = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+    return f'<polygon class="arrow" data-move="{_escape(label)}" points="{text}" {colour}/>'
+
+
