@@ -217,6 +217,7 @@ EVERY_COMMAND = [
     ("play", "chess", "C:P e2-e4"),
     ("position", "chess", "--feen", CHESS_START, "--to", "feen"),
     ("serve", "chess", "--port", str(free_port())),  # ends at its URL's write, before serving
+    ("show", "chess"),
     ("--help",),
 ]
 

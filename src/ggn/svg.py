@@ -100,7 +100,7 @@ Arrow = tuple[Cell | Hand | str, Cell | Hand | str] | _Move
 def _escape(text: str) -> str:
     """Text for an attribute or an element: the five XML specials escaped, and characters XML
     1.0 cannot hold at all left out."""
-    text = "".join(ch for ch in text if ch in "\t\n\r" or (" " <= ch and ch not in "\ufffe\uffff"))
+    text = "".join(ch for ch in text if ch in "\t\n\r" or (ch >= " " and ch not in "\ufffe\uffff"))
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;").replace("'", "&#39;"))
 
@@ -282,9 +282,10 @@ class _Glyphs:
         return self.aliases.get(f"{piece.sin.style}:{piece.name}", piece.name)
 
 
-def _glyph(canvas: _Canvas, piece: Qpi, x: float, y: float, size: float, glyphs: _Glyphs) -> str:
-    """The drawing of ``piece`` in the square of ``size`` at ``(x, y)``: the glyph of its
-    family for its letter (or its alias), else its own letter."""
+def _glyph(canvas: _Canvas, piece: Qpi, box: tuple[float, float, float], glyphs: _Glyphs) -> str:
+    """The drawing of ``piece`` in the square ``box`` (its left, top and side): the glyph of
+    its family for its letter (or its alias), else its own letter."""
+    x, y, size = box
     family = glyphs.family(piece)
     key = glyphs.key(piece)
     if family in ("chess", "makruk"):
@@ -294,17 +295,18 @@ def _glyph(canvas: _Canvas, piece: Qpi, x: float, y: float, size: float, glyphs:
             return (f'<use xlink:href="#{ident}" transform="translate({_n(x)} {_n(y)}) '
                     f'scale({_n(size / 100)})"/>')
     if family == "shogi":
-        return _shogi(piece, key, x, y, size, glyphs)
+        return _shogi(piece, key, box, glyphs)
     if family == "xiangqi":
         characters = None if glyphs.letters else _XIANGQI.get(key)
         if characters is not None:
             text = characters[0 if piece.side == "first" else 1]
-            return _disc(piece, text, x, y, size, glyphs.cjk, xiangqi=True)
-        return _disc(piece, piece.name, x, y, size, None, xiangqi=True)
-    return _disc(piece, piece.name, x, y, size, None, xiangqi=False)
+            return _disc(piece, text, box, glyphs.cjk, xiangqi=True)
+        return _disc(piece, piece.name, box, None, xiangqi=True)
+    return _disc(piece, piece.name, box, None, xiangqi=False)
 
 
-def _shogi(piece: Qpi, key: str, x: float, y: float, size: float, glyphs: _Glyphs) -> str:
+def _shogi(piece: Qpi, key: str, box: tuple[float, float, float], glyphs: _Glyphs) -> str:
+    x, y, size = box
     promoted = piece.state == "enhanced"
     kanji = "k" if key == "K" and piece.side == "second" else ("+" if promoted else "") + key
     text = None if glyphs.letters else _SHOGI.get(kanji)
@@ -328,10 +330,11 @@ def _shogi(piece: Qpi, key: str, x: float, y: float, size: float, glyphs: _Glyph
     )
 
 
-def _disc(piece: Qpi, text: str, x: float, y: float, size: float, cjk_font: str | None, *,
+def _disc(piece: Qpi, text: str, box: tuple[float, float, float], cjk_font: str | None, *,
           xiangqi: bool) -> str:
     """A xiangqi disc with ``text`` (a character in ``cjk_font``, or a letter when it is None),
     or the lettered fallback (``xiangqi`` false)."""
+    x, y, size = box
     cx, cy, r = x + size / 2, y + size / 2, size * 0.42
     first = piece.side == "first"
     if xiangqi:
@@ -401,7 +404,8 @@ def _square_list(squares: Iterable[Square] | Mapping[Square, str], name: str) ->
         pairs = ((square, HIGHLIGHT) for square in squares)
     found: dict[Cell, str] = {}
     for square, colour in pairs:
-        cell = square if isinstance(square, Cell) else Cell.parse(expect(square, str, name, "CELL strings or Cells"))
+        cell = square if isinstance(square, Cell) else Cell.parse(
+            expect(square, str, name, "CELL strings or Cells"))
         expect(colour, str, f"the colour of {cell}", "a str")
         assert isinstance(colour, str)
         if not _COLOUR.fullmatch(colour):
@@ -583,18 +587,18 @@ def board(
             if not (look.grid or look.points):
                 dark = (indices[0] + (indices[1] if len(indices) > 1 else 0)) % 2 == 0
                 colour = look.dark if dark else look.light
-                canvas.add(f'<rect data-cell="{cell}" x="{_n(x)}" y="{_n(y)}" width="{_n(s)}" height="{_n(s)}" '
-                           f'fill="{colour}"/>')
+                canvas.add(f'<rect data-cell="{cell}" x="{_n(x)}" y="{_n(y)}" width="{_n(s)}" '
+                           f'height="{_n(s)}" fill="{colour}"/>')
             else:
-                canvas.add(f'<rect data-cell="{cell}" x="{_n(x)}" y="{_n(y)}" width="{_n(s)}" height="{_n(s)}" '
-                           'fill="none"/>')
+                canvas.add(f'<rect data-cell="{cell}" x="{_n(x)}" y="{_n(y)}" width="{_n(s)}" '
+                           f'height="{_n(s)}" fill="none"/>')
         if look.points:
-            canvas.add(_xiangqi_lines(x0, top, files, ranks, s, look.line))
+            canvas.add(_xiangqi_lines((x0, top), files, ranks, s, look.line))
         elif look.grid:
             lines = [f"M{_n(x0 + i * s)} {_n(top)} V{_n(top + board_h)}" for i in range(files + 1)]
             lines += [f"M{_n(x0)} {_n(top + j * s)} H{_n(x0 + board_w)}" for j in range(ranks + 1)]
-            canvas.add(f'<path d="{" ".join(lines)}" stroke="{look.line}" stroke-width="{_n(max(1.0, s / 40))}" '
-                       'fill="none"/>')
+            canvas.add(f'<path d="{" ".join(lines)}" stroke="{look.line}" '
+                       f'stroke-width="{_n(max(1.0, s / 40))}" fill="none"/>')
         else:
             canvas.add(f'<rect x="{_n(x0)}" y="{_n(top)}" width="{_n(board_w)}" height="{_n(board_h)}" '
                        f'fill="none" stroke="#4a4a4a" stroke-width="{_n(max(1.0, s / 32))}"/>')
@@ -602,7 +606,8 @@ def board(
             em = s * 0.26
             for f in range(files):
                 name = str(Cell((f,)))
-                cx = origin(Cell((f, 0, layer) if layers > 1 else (f, 0) if len(shape) > 1 else (f,)))[0] + s / 2
+                indices = (f, 0, layer) if layers > 1 else (f, 0) if len(shape) > 1 else (f,)
+                cx = origin(Cell(indices))[0] + s / 2
                 fitted = min(em, s * 0.9 / (0.62 * len(name)))
                 canvas.add(f'<text x="{_n(cx)}" y="{_n(top + board_h + s * 0.36)}" font-family="{sans}" '
                            f'font-size="{_n(fitted)}" text-anchor="middle" fill="#555">{name}</text>')
@@ -633,7 +638,7 @@ def board(
         canvas.add(
             f'<g class="piece" data-square="{_escape(str(cell))}" data-piece="{_escape(str(piece))}">'
             f'<title>{_escape(str(piece))} on {_escape(str(cell))}</title>'
-            + _glyph(canvas, piece, x, y, s, glyphs)
+            + _glyph(canvas, piece, (x, y, s), glyphs)
             + (_marks(piece, x, y, s, glyphs) if marks else "")
             + "</g>"
         )
@@ -654,7 +659,7 @@ def board(
                     f'<g class="held" data-hand="{player}" data-piece="{_escape(str(piece))}" '
                     f'data-count="{count}"><title>{_escape(str(piece))} x{count} in the {player} '
                     f"player's hand</title>"
-                    + _glyph(canvas, piece, x + s * 0.08, y + s * 0.08, s * 0.84, glyphs)
+                    + _glyph(canvas, piece, (x + s * 0.08, y + s * 0.08, s * 0.84), glyphs)
                     + (_marks(piece, x, y, s, glyphs) if marks else "")
                     + _count_badge(count, x, y, s)
                     + "</g>"
@@ -689,7 +694,7 @@ def board(
         f'height="{_n(height)}" viewBox="0 0 {_n(width)} {_n(height)}">'
         f"<desc>{_escape(position.to_feen())}</desc>"
         + (f"<defs>{defs}</defs>" if defs else "")
-        + f'<rect width="100%" height="100%" fill="#ffffff"/>'
+        + '<rect width="100%" height="100%" fill="#ffffff"/>'
         + "".join(canvas.body)
         + "</svg>"
     )
@@ -708,9 +713,10 @@ def _count_badge(count: int, x: float, y: float, s: float) -> str:
             f'font-size="{_n(em)}" font-weight="bold" text-anchor="middle" fill="#fff">{text}</text>')
 
 
-def _xiangqi_lines(x0: float, y0: float, files: int, ranks: int, s: float, colour: str) -> str:
+def _xiangqi_lines(corner: tuple[float, float], files: int, ranks: int, s: float, colour: str) -> str:
     """Lines through the squares' centres, a river between the middle ranks (an even number of
     ranks) and a palace of three files in the middle (an odd number of files) at both ends."""
+    x0, y0 = corner
     half = s / 2
     left, right = x0 + half, x0 + files * s - half
     top, bottom = y0 + half, y0 + ranks * s - half

@@ -7,7 +7,8 @@ letter. Each piece is written as FEEN writes it, with the marks of its state (``
 ``^`` and ``'`` after); a piece of the ``chess`` family has its figure (``♔`` for the first
 player's king, ``♚`` for the second's) in place of its letter. An empty square is ``·``,
 a hole (not part of the board) is blank. The hands are written above and below the board,
-beside the player each belongs to, and the last line says who is to move.
+beside the player each belongs to (as FEEN writes them: ``2P`` for two ``P``), and the last
+line says who is to move.
 
 Highlighted squares are written between brackets; with ``colour=True`` the squares are
 coloured as well, with ANSI escape codes (for a terminal: ``ggn show`` asks for colour when
@@ -16,9 +17,9 @@ its output is one).
 >>> from ggn.position import Position
 >>> print(board(Position.from_feen("k^1K^/3 / C/c")))
    second: -
-2 ♚^ ·  ♔^
-1 ·  ·  ·
-  a  b  c
+2  ♚^  ·   ♔^
+1  ·   ·   ·
+   a   b   c
    first: -
 first to move
 """
@@ -52,18 +53,23 @@ _NAMED: Final[Mapping[str, int]] = {HIGHLIGHT.lower(): 220, TARGET.lower(): 74}
 _RESET: Final = "\x1b[0m"
 
 
-def _token(piece: Qpi, families: Mapping[str, str] | None) -> str:
-    """The piece as FEEN writes it (its EPIN), with its figure for the chess family."""
+def _parts(piece: Qpi, families: Mapping[str, str] | None) -> tuple[str, str, str]:
+    """The piece as FEEN writes it (its EPIN), in three parts: the state's mark, the letter
+    (its figure for the chess family) and the marks after it (``^``, ``'``)."""
     letter = piece.pin.letter
     if family_of(piece, families) == "chess":
         letter = _FIGURES.get(letter, letter)
     prefix = {"enhanced": "+", "diminished": "-"}.get(piece.state, "")
-    return prefix + letter + ("^" if piece.terminal else "") + ("'" if piece.derived else "")
+    return prefix, letter, ("^" if piece.terminal else "") + ("'" if piece.derived else "")
+
+
+def _token(piece: Qpi, families: Mapping[str, str] | None) -> str:
+    return "".join(_parts(piece, families))
 
 
 def _hand_line(position: Position, player: Side, families: Mapping[str, str] | None) -> str:
     held = position.feen().hand(player)
-    items = [_token(piece, families) + (f"×{count}" if count > 1 else "") for piece, count in held.items()]
+    items = [(f"{count}" if count > 1 else "") + _token(piece, families) for piece, count in held.items()]
     return f"{player}: {' '.join(items) if items else '-'}"
 
 
@@ -101,13 +107,15 @@ def board(
     def cells_of(squares: object, name: str) -> dict[Cell, str]:
         if isinstance(squares, str | Cell):
             squares = (squares,)
-        pairs = (squares.items() if isinstance(squares, Mapping)
-                 else ((square, HIGHLIGHT) for square in expect(squares, Iterable, name, "an iterable of squares")))
+        pairs = (squares.items() if isinstance(squares, Mapping) else (
+            (square, HIGHLIGHT) for square in expect(squares, Iterable, name, "an iterable of squares")))
         found: dict[Cell, str] = {}
         for square, fill in pairs:
-            cell = square if isinstance(square, Cell) else Cell.parse(expect(square, str, name, "CELL strings"))
+            cell = square if isinstance(square, Cell) else Cell.parse(
+                expect(square, str, name, "CELL strings"))
             if geometry.index.get(cell) is None:
-                raise GGNError(f"{cell} is not a square of a board of shape {'x'.join(map(str, geometry.shape))}")
+                shown = "x".join(map(str, geometry.shape))
+                raise GGNError(f"{cell} is not a square of a board of shape {shown}")
             found[cell] = str(fill)
         return found
 
@@ -119,22 +127,29 @@ def board(
     layers = shape[2] if len(shape) > 2 else 1
     cells = geometry.cells
     codes = position._codes
-    tokens: dict[int, str] = {}
+    parts: dict[int, tuple[str, str, str]] = {}
     for number, code in enumerate(codes):
         if code:
             piece = position.piece_at(cells[number])
             assert piece is not None
-            tokens[number] = _token(piece, families)
-    width = max([1, *(len(token) for token in tokens.values())])
+            parts[number] = _parts(piece, families)
+    # Every square's letter in one column: the marks before it right-aligned, after it left.
+    before = max([0, *(len(part[0]) for part in parts.values())])
+    after = max([0, *(len(part[2]) for part in parts.values())])
     file_names = [str(Cell((f,))) for f in range(files)]
-    width = max(width, *(len(name) for name in file_names)) if coordinates else width
+    width = before + 1 + after
+    if coordinates:
+        width = max(width, *(before + len(name) for name in file_names))
+
+    def token_of(number: int, empty: str) -> str:
+        prefix, letter, suffix = parts.get(number, ("", empty, ""))
+        return (prefix.rjust(before) + letter + suffix).ljust(width)
     label = len(str(ranks)) if coordinates and len(shape) > 1 else 0
 
     def square(number: int) -> str:
         cell = cells[number]
-        token = tokens.get(number, " " if cell in gaps else _EMPTY)
         left, right = ("[", "]") if cell in marked else (" ", " ")
-        text = left + token.ljust(width) + right
+        text = left + token_of(number, " " if cell in gaps else _EMPTY) + right
         if not colour:
             return text
         indices = cell.indices
@@ -154,16 +169,16 @@ def board(
     gap = "   "
     lines: list[str] = []
     if layers > 1:
-        heads = [f"layer {str(Cell((0, 0, layer)))[2:]}".ljust(files * (width + 2)) for layer in range(layers)]
-        lines.append(" " * (label + 1 if label else 0) + gap.join(heads).rstrip())
+        heads = [f"layer {str(Cell((0, 0, layer)))[2:]}".ljust(files * (width + 2))
+                 for layer in range(layers)]
+        lines.append(" " * (label + 2 if label else 1) + gap.join(heads).rstrip())
     for r in order_r:
-        row = []
-        for layer in range(layers):
-            row.append("".join(square(f + r * files + layer * files * ranks) for f in order_f))
+        row = ["".join(square(f + r * files + layer * files * ranks) for f in order_f)
+               for layer in range(layers)]
         prefix = f"{str(r + 1).rjust(label)} " if label else ""
         lines.append((prefix + gap.join(row)).rstrip())
     if coordinates:
-        names = "".join(" " + file_names[f].ljust(width) + " " for f in order_f)
+        names = "".join(" " + (" " * before + file_names[f]).ljust(width) + " " for f in order_f)
         lines.append((" " * (label + 1 if label else 0) + gap.join([names] * layers)).rstrip())
     top_player: Side = "first" if flipped else "second"
     bottom_player: Side = "second" if flipped else "first"

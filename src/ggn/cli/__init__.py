@@ -25,7 +25,8 @@ This module assembles the parser and runs a command; the rest is private:
   FEN, a move as ``--notation`` writes it.
 - one module a group of commands: ``_notation`` (parse, schema), ``_documents`` (validate,
   lint, generate, demo), ``_convert`` (convert), ``_positions`` (moves, apply, diff), ``_games``
-  (variants, legal, perft, play, position), ``_serve`` (serve: the explorer of :mod:`ggn.web`).
+  (variants, legal, perft, play, position), ``_show`` (show), ``_serve`` (serve: the explorer
+  of :mod:`ggn.web`).
 
 Adding a command
 ----------------
@@ -67,14 +68,14 @@ from collections.abc import Sequence
 from typing import IO, NoReturn
 
 from ggn._json import clip
-from ggn.cli import _convert, _documents, _games, _notation, _positions, _serve
+from ggn.cli import _convert, _documents, _games, _notation, _positions, _serve, _show
 from ggn.cli._arguments import Commands, Formatter, Parser
 from ggn.cli._streams import Errors, Exit, Output, ReaderGone, Stream, Unwritable, settle
 from ggn.errors import GGNError
 
 __all__ = ["main", "run"]
 
-_MODULES = (_notation, _documents, _convert, _positions, _games, _serve)
+_MODULES = (_notation, _documents, _convert, _positions, _games, _show, _serve)
 """The modules of the commands, each with a ``register(commands)`` function, in help order."""
 
 _DESCRIPTION = """\

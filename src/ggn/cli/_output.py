@@ -57,13 +57,13 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def write_atomically(path: str, text: str) -> None:
+def write_atomically(path: str, text: str | bytes) -> None:
     """Write ``text`` to ``path`` whole or not at all: into a temporary file beside it, flushed
     to the disk, then renamed over it. On failure the old file stays as it was and the
     temporary file is removed."""
     target = os.path.realpath(path)  # through a symbolic link: the file it names is replaced
     folder, base = os.path.split(target)
-    data = text.encode("utf-8")
+    data = text.encode("utf-8") if isinstance(text, str) else text
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     while True:
         # The name kept short enough for any file system, whatever the length of the target's.

@@ -70,6 +70,26 @@ class Output:
         except (OSError, ValueError) as error:  # ValueError: closed, or text it cannot encode
             self._fail(error)
 
+    def isatty(self) -> bool:
+        """Whether standard output is a terminal (``ggn show`` colours its board there)."""
+        isatty = getattr(self._stream, "isatty", None)
+        try:
+            return isatty is not None and bool(isatty())
+        except (OSError, ValueError):  # closed
+            return False
+
+    def write_bytes(self, data: bytes) -> None:
+        """Write bytes (a PNG picture) to the binary stream under standard output."""
+        binary = getattr(self._stream, "buffer", None)
+        if binary is None:
+            raise Unwritable("it takes text only (give -o FILE)")
+        try:
+            self.flush()
+            binary.write(data)
+            binary.flush()
+        except (OSError, ValueError) as error:
+            self._fail(error)
+
     def flush(self) -> None:
         if self._stream is None:
             return

@@ -176,7 +176,7 @@ class Entry:
         :meth:`drawing`'s options and ``options`` (those of :func:`ggn.svg.board`)."""
         from ggn.svg import board  # noqa: PLC0415  (on first use: see the module's doc)
 
-        return board(self.rules.position(position), **{**self.drawing(), **options})
+        return board(self._position(position), **{**self.drawing(), **options})
 
     def text(self, position: Position | str | None = None, **options: Any) -> str:
         """The Unicode text picture of a position of the game (default: its start), with the
@@ -184,8 +184,22 @@ class Entry:
         from ggn.textboard import board  # noqa: PLC0415
 
         drawing = self.drawing()
-        return board(self.rules.position(position), families=drawing["families"],
+        return board(self._position(position), families=drawing["families"],
                      holes=drawing["holes"], **options)
+
+    def _position(self, position: Position | str | None) -> Position:
+        """A position of the game (its start for None), its board's shape checked, without
+        the rule system (drawing a game needs no moves)."""
+        from ggn.feen import Feen  # noqa: PLC0415
+        from ggn.position import Position  # noqa: PLC0415
+
+        expect(position, (Position, str, type(None)), "position", "a Position, a FEEN string or None")
+        value = position if isinstance(position, Position) else Feen.parse(
+            self.start if position is None else position)
+        if value.shape != self.shape:
+            raise GGNError(f"{self.name} is played on a board of {self.shape[0]}x{self.shape[1]} squares, "
+                           f"not one of shape {'x'.join(map(str, value.shape))}")
+        return value if isinstance(value, Position) else Position.from_feen(value)
 
     def _repr_svg_(self) -> str:
         """The start position, drawn for a notebook (IPython's rich display)."""
@@ -272,7 +286,8 @@ _GLYPHS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType({
     "xiangqi": {"king": "G", "fers": "A", "elephant": "E", "horse": "H", "rook": "R", "cannon": "C",
                 "soldier": "P", "banner": "M"},
     "makruk": {"king": "K", "fers": "M", "silver": "S", "knight": "N", "rook": "R", "pawn": "P"},
-    "chess": {"king": "K", "commoner": "K", "queen": "Q", "rook": "R", "bishop": "B", "knight": "N", "pawn": "P"},
+    "chess": {"king": "K", "commoner": "K", "queen": "Q", "rook": "R", "bishop": "B", "knight": "N",
+              "pawn": "P"},
 })
 
 
@@ -282,7 +297,7 @@ def _drawing(variant: Variant) -> dict[str, Any]:
     types = {kind.name: (kind.pin or kind.letter).upper() for kind in variant.pieces}
     if "shogiPawn" in types:
         family = "shogi"
-    elif "soldier" in types or "cannon" in types and "horse" in types:
+    elif "soldier" in types or ("cannon" in types and "horse" in types):
         family = "xiangqi"
     elif "silver" in types and "pawn" in types and "queen" not in types:
         family = "makruk"

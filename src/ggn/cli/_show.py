@@ -1,0 +1,177 @@
+"""The command that draws a position: ``show`` (text for the terminal, SVG, or PNG through the
+optional ``[png]`` extra)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+from typing import IO, Any
+
+from ggn.cell import Cell, parse_location
+from ggn.cli._arguments import Commands, add_ini, add_position
+from ggn.cli._catalogue import catalogue, entry, position
+from ggn.cli._inputs import check_file, document, shown
+from ggn.cli._output import check_output, write_atomically
+from ggn.cli._streams import Exit, Output, Stream
+from ggn.errors import GGNError
+from ggn.feen import Feen
+from ggn.position import Position
+from ggn.ruleset import Ruleset
+from ggn.svg import HIGHLIGHT, TARGET
+
+_PNG_HINT = "pip install 'ggn[png]'"
+_FAMILY = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,63}")
+
+
+def register(commands: Commands) -> None:
+    show = commands.add(
+        "show", _show, summary="draw a position: a Unicode board, SVG or PNG",
+        description="Draw a position of a game (its start position unless FEEN or --fen is "
+                    "given), or a FEEN position under a GGN document: the board with its "
+                    "coordinates, both hands with their counts, who is to move, and the marks "
+                    "of + (enhanced), - (diminished), ^ (terminal) and ' (derived) on the "
+                    "pieces. text: a Unicode board (coloured when standard output is a "
+                    "terminal); svg: an SVG picture; png: a PNG picture, drawn by cairosvg (pip "
+                    "install 'ggn[png]', and the system's cairo library). With --moves-from, "
+                    "the square and the destinations of its piece are highlighted: the legal "
+                    "moves of a game, the pseudo-legal moves of a GGN document. Kanji and "
+                    "Chinese characters need a font that has them; --letters writes letters.",
+        epilog="examples:\n  ggn show chess\n  ggn show shogi --format svg -o shogi.svg\n"
+               "  ggn show chess --fen 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'\n"
+               "  ggn show xiangqi --format png -o xiangqi.png\n"
+               "  ggn show chess --moves-from g1\n"
+               "  ggn show rules.json '8/8/8/8/8/8/4P3/8 / C/c' --moves-from e2",
+    )
+    show.add_argument("game", metavar="GAME|RULES",
+                      help="a game's name (ggn variants lists them; --ini adds more), else a GGN "
+                           "file, or - for standard input (./chess names a file called chess)")
+    add_position(show, positional=True)
+    show.add_argument("--format", choices=["text", "svg", "png"], default="text",
+                      help="text: a Unicode board (default); svg: an SVG picture; png: a PNG "
+                           "picture (needs ggn[png])")
+    show.add_argument("--moves-from", metavar="SQUARE",
+                      help="highlight SQUARE and its piece's destinations (* for the pieces in "
+                           "the hand of the player to move)")
+    show.add_argument("-o", "--output", metavar="FILE",
+                      help="write the picture to FILE (whole or not at all) rather than to "
+                           "standard output")
+    show.add_argument("--flip", action="store_true", help="the second player at the bottom")
+    show.add_argument("--no-coordinates", action="store_true", help="leave out the squares' names")
+    show.add_argument("--letters", action="store_true",
+                      help="write shogi and xiangqi pieces with letters, not characters")
+    show.add_argument("--size", type=int, default=48, metavar="PX",
+                      help="the side of a square of an SVG or PNG picture, 8 to 512 pixels (default 48)")
+    add_ini(show)
+
+
+def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
+    if not 8 <= args.size <= 512:
+        raise Exit(2, f"--size is 8 to 512 pixels, not {args.size}")
+    if args.output is not None:
+        check_output(args.output, [args.game, *args.ini], stdin, "-o")
+    games = catalogue(args, stdin)
+    drawing: dict[str, Any] = {}
+    if args.game in games:
+        game = entry(games, args.game)
+        where = position(game, args.feen, args.fen)
+        drawing = game.drawing()
+        moves: list[tuple[object, object]] = [
+            (play.source, play.destination) for play in game.rules.legal_moves(where)
+        ] if args.moves_from is not None else []
+    else:
+        check_file(args.game, "game", ["ggn variants lists them"])
+        if args.game == "-" and "-" in args.ini:
+            raise Exit(2, "standard input is read once: give RULES or --ini as a file")
+        if args.fen is not None:
+            raise Exit(2, "--fen reads a built-in game's FEN: give a FEEN after a GGN file")
+        if args.feen is None:
+            raise Exit(2, "give a FEEN position after a GGN file (only a built-in game has a "
+                          "default start position)")
+        feen = Feen.parse(args.feen)
+        rules = document(Ruleset, args.game, stdin, err)
+        where = Position.from_feen(feen)
+        moves = [(move.source, move.destination) for move in rules.moves(where)] \
+            if args.moves_from is not None else []
+    highlight: dict[Cell, str] = {}
+    destinations: list[str] = []
+    if args.moves_from is not None:
+        source = parse_location(args.moves_from)
+        if isinstance(source, Cell):
+            if where._geometry.index.get(source) is None:
+                raise GGNError(f"--moves-from {source} is not a square of the board")
+            highlight[source] = HIGHLIGHT
+        for start, end in moves:
+            if start == source and isinstance(end, Cell):
+                highlight.setdefault(end, TARGET)
+                if str(end) not in destinations:
+                    destinations.append(str(end))
+    if args.format == "text":
+        from ggn.textboard import board as text_board  # noqa: PLC0415  (on use)
+
+        colour = args.output is None and isinstance(out, Output) and out.isatty()
+        text = text_board(where, highlight=highlight, coordinates=not args.no_coordinates,
+                          flipped=args.flip, colour=colour, families=drawing.get("families"),
+                          holes=drawing.get("holes", ()))
+        if args.moves_from is not None:
+            text += f"\nmoves from {args.moves_from}: {' '.join(destinations) or 'none'}"
+        _emit(args, out, text + "\n")
+        return 0
+    from ggn.svg import board  # noqa: PLC0415  (on use)
+
+    font = _cjk_font() if args.format == "png" and not args.letters else None
+    picture = board(where, highlight=highlight, coordinates=not args.no_coordinates, flipped=args.flip,
+                    size=args.size, letters=args.letters, font=font, **drawing)
+    if args.format == "svg":
+        _emit(args, out, picture + "\n")
+        return 0
+    try:
+        import cairosvg  # noqa: PLC0415  (the optional [png] extra)
+    except ImportError:
+        raise Exit(2, f"--format png needs cairosvg: {_PNG_HINT}") from None
+    except OSError as error:  # cairocffi finds no cairo library
+        raise Exit(2, f"--format png needs the cairo library (Debian: apt-get install libcairo2): "
+                      f"{error}") from None
+    data: bytes = cairosvg.svg2png(bytestring=picture.encode("utf-8"))
+    if args.output is not None:
+        _write(args.output, data)
+    elif isinstance(out, Output) and out.isatty():
+        raise Exit(2, "a PNG picture is not for the terminal: give -o FILE, or redirect standard output")
+    elif isinstance(out, Output):
+        out.write_bytes(data)
+    else:
+        raise Exit(2, "standard output takes text only here: give -o FILE")
+    return 0
+
+
+def _emit(args: argparse.Namespace, out: Stream, text: str) -> None:
+    if args.output is None:
+        out.write(text)
+    else:
+        _write(args.output, text)
+
+
+def _write(path: str, data: str | bytes) -> None:
+    try:
+        write_atomically(path, data)
+    except OSError as error:
+        raise Exit(2, f"cannot write -o {shown(path)}: {error.strerror or error}") from None
+
+
+def _cjk_font() -> str | None:
+    """The family of a font with kanji, as fontconfig lists it (cairosvg writes each text in
+    the first family it is given, and finds no other for a character its font lacks)."""
+    lister = shutil.which("fc-list")
+    if lister is None:
+        return None
+    try:
+        found = subprocess.run([lister, ":lang=ja", "family"], capture_output=True, text=True,  # noqa: S603
+                               timeout=10, check=False, env={**os.environ, "LC_ALL": "C"})
+    except (OSError, subprocess.SubprocessError):
+        return None
+    families = sorted(name for name in (line.split(",")[0].strip() for line in found.stdout.splitlines())
+                      if _FAMILY.fullmatch(name))
+    return families[0] if families else None
+

@@ -1,0 +1,317 @@
+"""Board pictures (ggn.svg, ggn.textboard): the data-* contract against the positions drawn, for
+every built-in game's start and for positions of random games, and what each option draws."""
+
+from __future__ import annotations
+
+import random
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+import pytest
+
+from ggn import svg, textboard
+from ggn.cell import Cell
+from ggn.errors import GGNError
+from ggn.position import Position
+from ggn.variants import registry
+
+NS = "{http://www.w3.org/2000/svg}"
+CHESS = registry.start("chess")
+
+
+def parsed(picture: str) -> ET.Element:
+    root = ET.fromstring(picture)
+    assert root.tag == f"{NS}svg"
+    assert root.get("version") == "1.1"
+    assert float(root.get("width", "0")) > 0 and float(root.get("height", "0")) > 0
+    return root
+
+
+def board_pieces(root: ET.Element) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for element in root.iter():
+        square = element.get("data-square")
+        if square is not None:
+            assert square not in found, f"{square} drawn twice"
+            found[square] = element.get("data-piece", "")
+    return found
+
+
+def hand_pieces(root: ET.Element) -> dict[tuple[str, str], int]:
+    return {
+        (element.get("data-hand", ""), element.get("data-piece", "")): int(element.get("data-count", "0"))
+        for element in root.iter() if element.get("data-hand") is not None
+    }
+
+
+def assert_contract(position: Position, picture: str) -> None:
+    """Every piece of the position, and nothing else, is an element of the contract."""
+    root = parsed(picture)
+    assert board_pieces(root) == {str(cell): str(piece) for cell, piece in position}
+    expected = {(player, str(piece)): count for player in ("first", "second")
+                for piece, count in position.hand(player).items()}
+    assert hand_pieces(root) == expected
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_games_start_is_drawn_whole(name: str) -> None:
+    game = registry.entry(name)
+    position = Position.from_feen(game.start)
+    assert_contract(position, svg.board(position))
+    assert_contract(position, game.svg())  # with the game's own glyphs and holes
+    holes = game.drawing()["holes"]
+    root = parsed(game.svg())
+    assert len([e for e in root.iter() if e.get("class") == "hole"]) == len(holes)
+
+
+def _random_positions(name: str, count: int, seed: int) -> list[Position]:
+    rules = registry.rules(name)
+    rng = random.Random(seed)
+    out: list[Position] = []
+    position = rules.position()
+    while len(out) < count:
+        out.append(position)
+        plays = rules.legal_moves(position)
+        position = rules.position() if not plays else position.apply(rng.choice(plays).transition)
+    return out
+
+
+@pytest.mark.parametrize("name", ["chess", "shogi", "xiangqi", "makruk", "crazyhouse", "minishogi",
+                                  "gustav3", "janus"])
+def test_positions_of_random_games_are_drawn_whole(name: str) -> None:
+    game = registry.entry(name)
+    positions = _random_positions(name, 40, seed=len(name))
+    held = 0
+    for position in positions:
+        assert_contract(position, game.svg(position, arrows=[("*", "a1")]))
+        held += sum(position.hand("first").values()) + sum(position.hand("second").values())
+    if name in ("shogi", "crazyhouse", "minishogi"):
+        assert held > 0, "the random games never put a piece in hand: the hands went untested"
+
+
+def test_hands_hold_pieces_of_either_side_with_their_counts() -> None:
+    position = Position.from_feen("k^2K^/4/4 3P2p+Bb'/s C/c")
+    root = parsed(svg.board(position))
+    assert hand_pieces(root) == {
+        ("first", "C:P"): 3, ("first", "c:p"): 2, ("first", "C:+B"): 1, ("first", "C:b"): 1,
+        ("second", "c:s"): 1,
+    }
+    # The count is written on the piece when there is more than one.
+    counts = [e.text for e in root.iter(f"{NS}text") if e.get("class") == "count"]
+    assert sorted(counts) == ["2", "3"]
+
+
+def test_hands_are_drawn_when_asked_even_empty() -> None:
+    position = Position.from_feen(CHESS)
+    assert 'class="hand"' not in svg.board(position)
+    assert svg.board(position, hands=True).count('class="hand"') == 2
+    assert 'class="hand"' not in svg.board(Position.from_feen("k^1K^/3 P/ C/c"), hands=False)
+
+
+def test_marks_of_states_terminal_pieces_and_derived_pieces() -> None:
+    position = Position.from_feen("+k^-p1/3/P'1+R / C/s")
+    root = parsed(svg.board(position))
+    marks: dict[str, set[str]] = {}
+    for element in root.iter():
+        if element.get("data-square"):
+            marks[element.get("data-square", "")] = {
+                m.get("data-mark", "") for m in element.iter() if m.get("data-mark")
+            }
+    assert marks == {"a3": {"+", "^"}, "b3": {"-"}, "a1": {"'"}, "c1": {"+"}}
+    assert "data-mark" not in svg.board(position, marks=False)
+
+
+def test_a_promoted_shogi_piece_shows_its_promoted_kanji_not_a_badge() -> None:
+    position = Position.from_feen("+P2/3/3 / S/s")
+    picture = svg.board(position)
+    assert "と" in picture and 'data-mark="+"' not in picture
+    lettered = svg.board(position, letters=True)
+    assert "と" not in lettered and ">+P</text>" in lettered
+
+
+def test_glyph_families() -> None:
+    chess = svg.board(Position.from_feen("KQRBNPA/7 / C/c"))
+    assert chess.count("<use ") == 6  # six figures, the A drawn with its letter
+    assert ">A</text>" in chess
+    shogi = svg.board(Position.from_feen("k^1K^/3 / S/s"))
+    assert "玉" in shogi and "王" in shogi and "rotate(180" in shogi
+    xiangqi = svg.board(Position.from_feen("g^1G^/3 / X/x"))
+    assert "帥" in xiangqi and "將" in xiangqi
+    makruk = svg.board(Position.from_feen("MSP/3 / M/m"))
+    assert makruk.count("<use ") == 3
+    fallback = svg.board(Position.from_feen("Zz1/3 / Q/q"))
+    assert "<use " not in fallback and fallback.count(">Z</text>") == 2
+    # families and aliases override the style letters.
+    drawn = svg.board(Position.from_feen("QB1/3 / S/s"), families={"S": "makruk"},
+                      aliases={"S:Q": "M", "S:B": "?"})
+    assert drawn.count("<use ") == 1 and ">B</text>" in drawn
+
+
+def test_shogi_pieces_point_at_the_opponent() -> None:
+    position = Position.from_feen("p1P/3 / S/s")
+    picture = svg.board(position)
+    turned = {e.get("data-square"): "rotate(180" in ET.tostring(e, encoding="unicode")
+              for e in parsed(picture).iter() if e.get("data-square")}
+    assert turned == {"a2": True, "c2": False}
+    flipped = {e.get("data-square"): "rotate(180" in ET.tostring(e, encoding="unicode")
+               for e in parsed(svg.board(position, flipped=True)).iter() if e.get("data-square")}
+    assert flipped == {"a2": False, "c2": True}
+
+
+def _place(root: ET.Element, square: str) -> tuple[float, float]:
+    for element in root.iter():
+        if element.get("data-square") == square:
+            text = ET.tostring(element, encoding="unicode")
+            match = re.search(r'translate\(([-\d.]+) ([-\d.]+)\)', text)
+            assert match is not None
+            return float(match.group(1)), float(match.group(2))
+    raise AssertionError(square)
+
+
+def test_orientation_and_flipping() -> None:
+    position = Position.from_feen(CHESS)
+    root = parsed(svg.board(position))
+    a1, h8 = _place(root, "a1"), _place(root, "h8")
+    assert a1[0] < h8[0] and a1[1] > h8[1]  # a1 bottom left
+    root = parsed(svg.board(position, flipped=True))
+    a1, h8 = _place(root, "a1"), _place(root, "h8")
+    assert a1[0] > h8[0] and a1[1] < h8[1]  # a1 top right
+
+
+def test_highlights_and_their_colours() -> None:
+    position = Position.from_feen(CHESS)
+    root = parsed(svg.board(position, highlight=["e2", Cell.parse("e4")]))
+    found = {e.get("data-cell"): e.get("fill") for e in root.iter() if e.get("class") == "highlight"}
+    assert found == {"e2": svg.HIGHLIGHT, "e4": svg.HIGHLIGHT}
+    root = parsed(svg.board(position, highlight={"e2": "#123", "e4": "red"}))
+    found = {e.get("data-cell"): e.get("fill") for e in root.iter() if e.get("class") == "highlight"}
+    assert found == {"e2": "#123", "e4": "red"}
+    with pytest.raises(GGNError, match="not a square"):
+        svg.board(position, highlight=["i9"])
+    with pytest.raises(GGNError, match="not a colour"):
+        svg.board(position, highlight={"e2": 'red" onload="x'})
+    with pytest.raises(GGNError):
+        svg.board(position, highlight=["e"])
+
+
+def test_arrows() -> None:
+    rules = registry.rules("chess")
+    position = rules.position()
+    plays = rules.legal_moves(position)
+    root = parsed(svg.board(position, arrows=[("e2", "e4"), plays[0], (Cell.parse("g1"), "g1")]))
+    moves = [e.get("data-move") for e in root.iter() if e.get("class") == "arrow"]
+    assert moves == ["e2-e4", f"{plays[0].source}-{plays[0].destination}", "g1-g1"]
+    moves_of_document = rules.ruleset.moves(position)
+    root = parsed(svg.board(position, arrows=moves_of_document))
+    assert len([e for e in root.iter() if e.get("class") == "arrow"]) == len(moves_of_document)
+    with pytest.raises(GGNError, match="not a square"):
+        svg.board(position, arrows=[("e2", "e9")])
+    with pytest.raises(TypeError, match="arrows"):
+        svg.board(position, arrows=[42])  # type: ignore[list-item]
+
+
+def test_one_and_three_dimensional_boards() -> None:
+    line = Position.from_feen("K^2P2k^ / C/c")
+    root = parsed(svg.board(line))
+    assert board_pieces(root) == {"a": "C:K^", "d": "C:P", "g": "c:k^"}
+    assert len([e for e in root.iter() if e.get("data-cell")]) == 7
+    cube = Position.from_feen("k^1/2//1K^/2 / C/c")
+    picture = svg.board(cube)
+    root = parsed(picture)
+    assert board_pieces(root) == {"a2B": "c:k^", "b2A": "C:K^"}
+    assert len([e for e in root.iter() if e.get("data-cell")]) == 8
+    assert ">layer A</text>" in picture and ">layer B</text>" in picture
+    # The higher layer is drawn to the right of the lower one.
+    assert _place(root, "a2B")[0] > _place(root, "b2A")[0]
+
+
+def test_boards_wider_than_26_files_name_their_files_as_cell_does() -> None:
+    position = Position.from_feen("28/k^26K^ / C/c")
+    picture = svg.board(position)
+    assert board_pieces(parsed(picture)) == {"a1": "c:k^", "ab1": "C:K^"}
+    assert ">aa</text>" in picture and ">ab</text>" in picture and 'data-cell="ab2"' in picture
+    assert ">aa</text>" not in svg.board(position, coordinates=False)
+
+
+def test_holes_are_gaps() -> None:
+    root = parsed(registry.entry("omicron").svg())
+    holes = {e.get("data-cell") for e in root.iter() if e.get("class") == "hole"}
+    assert holes == {str(cell) for cell in registry.entry("omicron").drawing()["holes"]}
+    assert "a2" in holes and "b1" in holes and "a1" not in holes  # the corners are the wizards' squares
+    with pytest.raises(GGNError, match="not a square"):
+        svg.board(Position.from_feen(CHESS), holes=["z9"])
+
+
+def test_arguments_are_checked() -> None:
+    position = Position.from_feen(CHESS)
+    with pytest.raises(TypeError, match="position"):
+        svg.board(CHESS)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="flipped"):
+        svg.board(position, flipped=1)  # type: ignore[arg-type]
+    with pytest.raises(GGNError, match="8 to 512"):
+        svg.board(position, size=4)
+    with pytest.raises(GGNError, match="no family"):
+        svg.board(position, families={"C": "go"})
+    with pytest.raises(GGNError, match="font"):
+        svg.board(position, font='x" onload="y')
+    with pytest.raises(GGNError, match="too large"):
+        svg.board(Position.from_feen("257/" * 255 + "257 / C/c"))
+
+
+def test_size_sets_the_pictures_dimensions() -> None:
+    small = parsed(svg.board(Position.from_feen(CHESS), size=20))
+    large = parsed(svg.board(Position.from_feen(CHESS), size=40))
+    assert float(large.get("width", "0")) == pytest.approx(2 * float(small.get("width", "0")))
+
+
+def test_repr_svg_of_a_position_and_of_a_game() -> None:
+    position = Position.from_feen(CHESS)
+    assert position._repr_svg_() == svg.board(position)
+    game = registry.entry("shatranj")
+    assert game._repr_svg_() == game.svg()
+    assert game.drawing()["families"] == {"S": "chess"}  # its style letter is no shogi
+    assert registry.entry("shogi").drawing()["families"] == {"S": "shogi"}
+    assert registry.entry("minixiangqi").drawing()["aliases"] == {"M:K": "G", "M:N": "H"}
+    assert registry.entry("asean").drawing()["aliases"] == {"A:Q": "M", "A:B": "S"}
+
+
+# --- the text board ------------------------------------------------------------------------
+def test_text_board_of_chess() -> None:
+    text = textboard.board(Position.from_feen(CHESS))
+    lines = text.split("\n")
+    assert lines[0].strip() == "second: -"
+    assert lines[1].startswith("8 ") and "+♜" in lines[1] and "+♚^" in lines[1]
+    assert lines[8].startswith("1 ") and "+♔^" in lines[8]
+    assert lines[9].split() == list("abcdefgh")
+    assert lines[-1] == "first to move"
+    assert "\x1b[" not in text
+    assert Counter(ch for ch in text if ch in "♔♕♖♗♘♙♚♛♜♝♞♟") == Counter(
+        {"♙": 8, "♟": 8, "♖": 2, "♜": 2, "♘": 2, "♞": 2, "♗": 2, "♝": 2, "♕": 1, "♛": 1, "♔": 1, "♚": 1})
+
+
+def test_text_board_colour_highlight_hands_and_flip() -> None:
+    position = Position.from_feen("k^1K^/3 2P+B/s s/S")
+    text = textboard.board(position, highlight=["b1"], flipped=True)
+    lines = text.split("\n")
+    assert lines[0].strip() == "first: 2P +B"
+    assert lines[1].startswith("1 ") and "[" in lines[1]
+    assert lines[-2].strip() == "second: s"
+    assert lines[-1] == "second to move"
+    assert lines[-3].split() == ["c", "b", "a"]
+    coloured = textboard.board(position, colour=True)
+    assert "\x1b[48;5;" in coloured and coloured.count("\x1b[0m") == 6
+    assert "\x1b[" not in textboard.board(position, colour=False)
+
+
+def test_text_board_of_one_and_three_dimensions() -> None:
+    assert textboard.board(Position.from_feen("K^2P2k^ / C/c")).split("\n")[1].split() == \
+        ["♔^", "·", "·", "♙", "·", "·", "♚^"]
+    text = textboard.board(Position.from_feen("k^1/2//1K^/2 / C/c"))
+    assert "layer A" in text and "layer B" in text
+
+
+def test_text_board_writes_each_piece_as_feen_does() -> None:
+    position = Position.from_feen("+k^-p1/3/P'1+R / C/s")
+    text = textboard.board(position, families={"C": "letters", "S": "letters"})
+    assert "+k^" in text and "-p" in text and "P'" in text and "+R" in text
