@@ -98,7 +98,7 @@ def test_hands_hold_pieces_of_either_side_with_their_counts() -> None:
         ("second", "c:s"): 1,
     }
     # The count is written on the piece when there is more than one.
-    counts = [e.text for e in root.iter(f"{NS}text") if e.get("class") == "count"]
+    counts = [e.text or "" for e in root.iter(f"{NS}text") if e.get("class") == "count"]
     assert sorted(counts) == ["2", "3"]
 
 

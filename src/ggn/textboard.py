@@ -94,9 +94,9 @@ def board(
     :func:`ggn.svg.board` (only ``chess`` changes the text: its figures).
     """
     expect(position, Position, "position", "a Position")
-    for flag, label in ((coordinates, "coordinates"), (flipped, "flipped"), (colour, "colour"),
-                        (hands, "hands")):
-        expect(flag, bool, label, "a bool")
+    for flag, option in ((coordinates, "coordinates"), (flipped, "flipped"), (colour, "colour"),
+                         (hands, "hands")):
+        expect(flag, bool, option, "a bool")
     if families is not None:
         expect(families, Mapping, "families", "a mapping of str to str")
     geometry = position._geometry

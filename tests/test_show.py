@@ -1,0 +1,175 @@
+"""ggn show: a position drawn as text, SVG or PNG, the game's start by default, with the
+destinations of --moves-from highlighted."""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+import sys
+import xml.etree.ElementTree as ET
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ggn.cli import run
+from ggn.svg import HIGHLIGHT, TARGET
+from ggn.variants import registry
+
+NS = "{http://www.w3.org/2000/svg}"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def call(*argv: str, stdin: bytes | None = None, stdout: Any = None) -> tuple[int, str, str]:
+    out = io.StringIO() if stdout is None else stdout
+    err = io.StringIO()
+    status = run(list(argv), out, err, io.BytesIO(stdin) if stdin is not None else None)
+    return status, out.getvalue() if isinstance(out, io.StringIO) else "", err.getvalue()
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def highlights(picture: str) -> dict[str, str]:
+    root = ET.fromstring(picture)
+    return {e.get("data-cell", ""): e.get("fill", "") for e in root.iter() if e.get("class") == "highlight"}
+
+
+def pieces(picture: str) -> dict[str, str]:
+    root = ET.fromstring(picture)
+    return {e.get("data-square", ""): e.get("data-piece", "") for e in root.iter() if e.get("data-square")}
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """The width and height of a PNG, from its IHDR chunk (checked by its CRC)."""
+    assert data[:8] == PNG_SIGNATURE
+    length, kind = struct.unpack(">I4s", data[8:16])
+    assert kind == b"IHDR" and length == 13
+    body = data[16:16 + length]
+    (crc,) = struct.unpack(">I", data[16 + length:20 + length])
+    assert zlib.crc32(kind + body) == crc
+    width, height = struct.unpack(">II", body[:8])
+    return width, height
+
+
+def test_text_is_the_default() -> None:
+    status, out, err = call("show", "chess")
+    assert (status, err) == (0, "")
+    assert "+♔^" in out and "+♚^" in out and out.endswith("first to move\n")
+    assert "\x1b[" not in out
+
+
+def test_text_is_coloured_on_a_terminal_only() -> None:
+    terminal = _Terminal()
+    assert run(["show", "chess"], terminal, io.StringIO()) == 0
+    assert "\x1b[48;5;" in terminal.getvalue()
+
+
+def test_svg_of_a_games_start_with_its_hands() -> None:
+    status, out, _ = call("show", "shogi", "--format", "svg")
+    assert status == 0
+    root = ET.fromstring(out)
+    assert root.tag == f"{NS}svg"
+    position = registry.entry("shogi").rules.position()
+    assert pieces(out) == {str(cell): str(piece) for cell, piece in position}
+    held = "lnsgk^gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK^GSNL 2P/b s/S"
+    status, out, _ = call("show", "shogi", held, "--format", "svg")
+    assert status == 0
+    hands = {(e.get("data-hand"), e.get("data-piece"), e.get("data-count"))
+             for e in ET.fromstring(out).iter() if e.get("data-hand")}
+    assert hands == {("first", "S:P", "2"), ("second", "s:b", "1")}
+
+
+def test_a_position_given_as_fen() -> None:
+    fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    status, out, _ = call("show", "chess", "--fen", fen, "--format", "svg")
+    assert status == 0
+    assert pieces(out)["e4"] == "C:P" and "e2" not in pieces(out)
+    status, _, err = call("show", "chess", registry.start("chess"), "--fen", fen)
+    assert status == 2 and "not both" in err
+
+
+def test_moves_from_highlights_the_legal_destinations() -> None:
+    status, out, _ = call("show", "chess", "--moves-from", "g1", "--format", "svg")
+    assert status == 0
+    assert highlights(out) == {"g1": HIGHLIGHT, "f3": TARGET, "h3": TARGET}
+    status, out, _ = call("show", "chess", "--moves-from", "g1")
+    assert out.rstrip().endswith("moves from g1: h3 f3")
+    # A pinned piece has no legal destination: only its square.
+    pinned = "4k^3/4r3/8/8/8/8/4N3/4K^3 / C/c"
+    status, out, _ = call("show", "chess", pinned, "--moves-from", "e2", "--format", "svg")
+    assert status == 0 and highlights(out) == {"e2": HIGHLIGHT}
+    # Drops: the pieces in hand.
+    crazy = "+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R N/ C/c"
+    status, out, _ = call("show", "crazyhouse", crazy, "--moves-from", "*", "--format", "svg")
+    assert status == 0 and len(highlights(out)) == 32
+
+
+def test_moves_from_under_a_ggn_document_are_pseudo_legal(tmp_path: Path) -> None:
+    document = {"C:P": {"e2": {"e3": [{"must": {"e3": "empty"}}],
+                               "e4": [{"must": {"e3": "empty", "e4": "empty"}}]}}}
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps(document))
+    feen = "8/8/8/8/8/8/4P3/8 / C/c"
+    status, out, err = call("show", str(rules), feen, "--moves-from", "e2", "--format", "svg")
+    assert (status, err) == (0, "")
+    assert highlights(out) == {"e2": HIGHLIGHT, "e3": TARGET, "e4": TARGET}
+    status, _, err = call("show", str(rules))
+    assert status == 2 and "give a FEEN" in err
+    status, _, err = call("show", str(rules), feen, "--fen", "8/8/8/8/8/8/8/8 w - - 0 1")
+    assert status == 2 and "--fen" in err
+
+
+def test_errors() -> None:
+    status, _, err = call("show", "chesss")
+    assert status == 2 and "neither a built-in game" in err
+    status, _, err = call("show", "chess", "--moves-from", "z9")
+    assert status == 1 and "not a square" in err
+    status, _, err = call("show", "chess", "--moves-from", "e")
+    assert status == 1
+    status, _, err = call("show", "chess", "--size", "2", "--format", "svg")
+    assert status == 2 and "--size" in err
+    status, _, err = call("show", "chess", "8/8 / C/c")
+    assert status == 1 and "Traceback" not in err
+
+
+def test_output_files(tmp_path: Path) -> None:
+    target = tmp_path / "board.svg"
+    status, out, _ = call("show", "xiangqi", "--format", "svg", "-o", str(target))
+    assert (status, out) == (0, "")
+    assert len(pieces(target.read_text())) == 32
+    status, _, err = call("show", "chess", "-o", str(tmp_path))
+    assert status == 2 and "directory" in err
+    status, _, err = call("show", "chess", "-o", str(tmp_path / "missing" / "board.txt"))
+    assert status == 2 and "cannot write" in err
+
+
+def test_png(tmp_path: Path) -> None:
+    pytest.importorskip("cairosvg")
+    target = tmp_path / "board.png"
+    status, _, err = call("show", "shogi", "--format", "png", "-o", str(target), "--size", "40")
+    assert (status, err) == (0, "")
+    _, svg_text, _ = call("show", "shogi", "--format", "svg", "--size", "40")
+    root = ET.fromstring(svg_text)
+    width, height = png_size(target.read_bytes())
+    assert (width, height) == (round(float(root.get("width", "0"))), round(float(root.get("height", "0"))))
+    # To standard output, as bytes; never to a terminal.
+    binary = io.BytesIO()
+    text = io.TextIOWrapper(binary, encoding="utf-8")
+    assert run(["show", "chess", "--format", "png"], text, io.StringIO()) == 0
+    text.flush()
+    assert png_size(binary.getvalue())[0] > 0
+    status, _, err = call("show", "chess", "--format", "png", stdout=_Terminal())
+    assert status == 2 and "-o FILE" in err
+
+
+def test_png_without_cairosvg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # import cairosvg raises ImportError
+    status, _, err = call("show", "chess", "--format", "png", "-o", str(tmp_path / "b.png"))
+    assert status == 2
+    assert "pip install 'ggn[png]'" in err
+    assert not (tmp_path / "b.png").exists()
