@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from ggn import cache
 from ggn.cell import HAND, Cell
 from ggn.lcn import EMPTY, ENEMY, StateValue
 from ggn.position import Geometry, code_of
@@ -108,11 +109,13 @@ class Tables:
     of that side's terminal pieces. The hooks may read both.
     """
 
-    __slots__ = ("arrivals", "arriving", "attacks", "bare", "calm", "counted", "fragile_squares", "geometry",
-                 "hand_arrivals", "info", "terminal", "through")
+    __slots__ = ("_ruleset", "_saved", "arrivals", "arriving", "attacks", "bare", "calm", "counted",
+                 "fragile_squares", "geometry", "hand_arrivals", "info", "terminal", "through")
 
     def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
         self.geometry = geometry
+        self._ruleset = ruleset
+        self._saved: cache.Entries | None = None  # the compiled tests in the compile cache
         index = geometry.index
         # Per attacking side (0 first, 1 second), per square: (source, code, possibilities).
         self.arrivals: tuple[list[list[tuple[int, int, Possibilities]]], ...] = (
@@ -250,6 +253,25 @@ class Tables:
         only by the possibilities whose conditions read that square (None if there are none);
         with ``filled`` too, only those that can hold with a piece of the other side on ``read``;
         with ``bare``, reading the other side's pieces as absent but on ``square``."""
+        saved = self._saved
+        if saved is None:
+            shape = ",".join(map(str, self.geometry.shape))
+            saved = self._saved = cache.Entries("attacks", self._ruleset.digest() + f"|{shape}".encode())
+        name = (side, square, read, filled, bare)
+        code = saved.get(name)
+        if code is None:
+            code = self._code(side, square, read, filled, bare)
+            saved.put(name, False if code is None else code)
+        if code is False:
+            return None
+        namespace: dict[str, Any] = {}
+        # The code is made by _code from integers only (square indices and piece codes).
+        exec(code, namespace)  # noqa: S102
+        function: Attack = namespace["attacked"]
+        return function
+
+    def _code(self, side: int, square: int, read: int, filled: bool, bare: bool) -> Any:
+        """The code of :meth:`_compile`'s test (None: there is no test)."""
         enemy_below = side == 0  # the attacker's enemies are second-side pieces: negative codes
         by_source: dict[int, dict[int, list[str]]] = {}
         for source, code, must, deny in self._conditions(side, square):
@@ -271,8 +293,4 @@ class Tables:
                 lines.append(f"  if {' or '.join(f'({e})' for e in expressions)}: return True")
                 keyword = "elif"
         lines.append(" return False")
-        namespace: dict[str, Any] = {}
-        # The source is made above from integers only (square indices and piece codes).
-        exec(compile("\n".join(lines), "<ggn attacks>", "exec"), namespace)  # noqa: S102
-        function: Attack = namespace["attacked"]
-        return function
+        return compile("\n".join(lines), "<ggn attacks>", "exec")

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import marshal
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -331,22 +332,33 @@ def ruleset_of(variant: Variant) -> Ruleset:
     """The variant's document (:func:`build`) as a validated :class:`~ggn.ruleset.Ruleset`: from
     the compile cache (:mod:`ggn.cache`) when a process made it before, else made and kept
     there. Its key is the variant's canonical description, with the cache's fingerprint of
-    the code that builds and checks documents."""
+    the code that builds and checks documents. The squares where each type could never move
+    again (:meth:`Layout.dead`), which building the document works out, are kept with it."""
     expect(variant, Variant, "variant", "a Variant")
     key = canonical(variant).encode()
+    made_layout = layout(variant)
     data = cache.load("document", key)
     if data is not None:
         collecting = gc.isenabled()
         gc.disable()  # tens of thousands of objects, none of them garbage: no collection needed
         try:
-            return unpack(data)
-        except ValueError:
-            pass  # not this version's packed form: made again below
+            packed, dead = marshal.loads(data)  # noqa: S302  (a checked file of our own)
+            ruleset = unpack(packed)
+            for found, squares in dead.items():
+                made_layout._dead.setdefault(found, squares)
+        except (ValueError, TypeError, EOFError, AttributeError):
+            pass  # not this version's form: made again below
+        else:
+            return ruleset
         finally:
             if collecting:
                 gc.enable()
     made = Ruleset.from_value(build(variant))
-    cache.store("document", key, pack(made))
+    for letter in made_layout.types:  # what the rule system asks for next, worked out now
+        for side in (0, 1):
+            if variant.immobility_illegal:
+                made_layout.dead(letter, side)
+    cache.store("document", key, marshal.dumps((pack(made), dict(made_layout._dead))))
     return made
 
 
