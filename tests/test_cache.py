@@ -28,6 +28,7 @@ from ggn import compiled as compiled_module
 from ggn.compiled import CompiledRuleset
 from ggn.evaluate import reference_moves
 from ggn.position import Geometry, Position
+from ggn.rules import _attacks as attacks_module
 from ggn.rules._system import RuleSystem
 from ggn.rules.variant import VariantRules
 from ggn.ruleset import Ruleset, pack, unpack
@@ -469,6 +470,29 @@ def test_the_interpreter_fallback_is_kept_and_keyed_by_the_budgets(
     assert len(keys) == 2  # other budgets, other code: another entry
 
 
+def test_attack_tests_loaded_from_the_cache_count_what_fresh_ones_count(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    variant = registry.variant("shogi")
+    first = VariantRules(variant)
+    boards = positions(first, 40, seed=3)
+    counts = [first.count(p) for p in boards]
+    cache.flush()
+    assert {f.name.split("-")[0] for f in entries(cache_dir)} == {"attacks", "document", "moves"}
+    written: list[object] = []
+    original = attacks_module.Tables._code
+
+    def spied(*args: Any) -> Any:
+        written.append(args)
+        return original(*args)
+
+    monkeypatch.setattr(attacks_module.Tables, "_code", spied)
+    second = VariantRules(variant)
+    assert [second.count(p) for p in boards] == counts
+    assert written == []  # every test came from the cache
+    assert [len(second.legal_moves(p)) for p in boards] == counts
+
+
 def test_a_compiled_ruleset_pickles_as_its_ruleset_and_shape(cache_dir: Path) -> None:
     rules = registry.rules("chess")
     position = rules.position()
@@ -562,5 +586,5 @@ def test_processes_filling_one_cache_at_once_agree(cache_dir: Path) -> None:
         for process, (_, _, expected) in zip(started, runs, strict=True):
             out, err = process.communicate(timeout=120)
             assert (process.returncode, out.strip(), err) == (0, expected, "")
-    assert len(entries(cache_dir)) == 4  # a document and a compiled form, each game
+    assert len(entries(cache_dir)) == 6  # a document, its moves and its attack tests, each game
     assert not list(cache_dir.glob(".tmp-*"))

@@ -261,7 +261,9 @@ class Tables:
         code = saved.get(name)
         if code is None:
             code = self._code(side, square, read, filled, bare)
-            saved.put(name, False if code is None else code)
+            if code is None:
+                code = False  # no test: kept as such
+            saved.put(name, code)
         if code is False:
             return None
         namespace: dict[str, Any] = {}
