@@ -588,3 +588,58 @@ def test_processes_filling_one_cache_at_once_agree(cache_dir: Path) -> None:
             assert (process.returncode, out.strip(), err) == (0, expected, "")
     assert len(entries(cache_dir)) == 6  # a document, its moves and its attack tests, each game
     assert not list(cache_dir.glob(".tmp-*"))
+
+
+# --- the command line -------------------------------------------------------------------------------
+
+
+def _ggn(cache_dir: Path, *arguments: str, **extra: str) -> str:
+    env = {**os.environ, "GGN_CACHE_DIR": str(cache_dir), **extra}
+    if "GGN_NO_CACHE" not in extra:
+        env.pop("GGN_NO_CACHE", None)
+    done = subprocess.run([sys.executable, "-m", "ggn", *arguments], env=env, capture_output=True,
+                          text=True, check=False, timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    return done.stdout
+
+
+def test_the_command_line_reads_and_writes_the_cache_unless_told_not_to(cache_dir: Path) -> None:
+    off = _ggn(cache_dir, "--no-cache", "perft", "shogi", "2", "--divide")
+    assert not cache_dir.exists() or entries(cache_dir) == []  # nothing read, nothing written
+    assert _ggn(cache_dir, "perft", "shogi", "2", "--divide", GGN_NO_CACHE="1") == off
+    assert not cache_dir.exists() or entries(cache_dir) == []
+    assert _ggn(cache_dir, "perft", "shogi", "2", "--divide") == off  # cold: made and kept
+    assert len(entries(cache_dir)) == 3
+    assert _ggn(cache_dir, "perft", "shogi", "2", "--divide") == off  # warm: loaded
+    moves = _ggn(cache_dir, "moves", "chess")
+    assert _ggn(cache_dir, "moves", "chess") == moves == _ggn(cache_dir, "--no-cache", "moves", "chess")
+    assert len(moves.splitlines()) == 20
+
+
+def test_the_no_cache_option_turns_the_cache_off_for_one_run_in_process(
+    cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io  # noqa: PLC0415
+
+    from ggn.cli import run  # noqa: PLC0415
+
+    ini = tmp_path / "mine.ini"
+    ini.write_text("[tinychess:chess]\nmaxRank = 6\n"
+                   "startFen = rnbqkbnr/pppppppp/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\n")
+    seen: list[bool] = []
+    original = cache.load
+
+    def spied(kind: str, key: bytes) -> bytes | None:
+        seen.append(cache.enabled())
+        return original(kind, key)
+
+    monkeypatch.setattr(cache, "load", spied)
+    out = io.StringIO()
+    assert run(["--no-cache", "perft", "tinychess", "1", "--ini", str(ini)], out, io.StringIO()) == 0
+    assert seen == [False]  # the document was asked for with the cache off
+    assert cache.enabled()  # and it is on again after the run
+    assert run(["perft", "tinychess", "1", "--ini", str(ini)], out, io.StringIO()) == 0
+    assert seen[1:] and all(seen[1:])
+    assert out.getvalue() == "20\n20\n"
+    cache.flush()
+    assert entries(cache_dir)  # the second run's, not the first's

@@ -57,11 +57,12 @@ import tempfile
 import threading
 import time
 import weakref
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
 __all__ = ["MAX_BYTES", "Entries", "clear", "configure", "default_directory", "enabled", "fingerprint",
-           "flush", "load", "status", "store"]
+           "flush", "load", "off", "status", "store"]
 
 MAX_BYTES: Final = 64 << 20
 """The default bound of the cache's size on disk, in bytes (64 MiB)."""
@@ -103,6 +104,20 @@ def configure(
         _directory = None if directory is None else Path(directory)
         _max_bytes = MAX_BYTES if max_bytes is None else max_bytes
         _checked = None
+
+
+@contextlib.contextmanager
+def off() -> Iterator[None]:
+    """The cache off while the block runs (for the whole process), then as it was."""
+    global _enabled  # noqa: PLW0603
+    with _lock:
+        before = _enabled
+        _enabled = False
+    try:
+        yield
+    finally:
+        with _lock:
+            _enabled = before
 
 
 def enabled() -> bool:
@@ -379,6 +394,8 @@ class Entries:
             if self._values is None:
                 self._values = {}
             self._values[name] = value
+            if not enabled():
+                return  # made while the cache is off: not to be saved
             if not self._made:
                 _mark_dirty(self)
             self._made[name] = value

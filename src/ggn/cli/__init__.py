@@ -67,6 +67,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, NoReturn
 
+from ggn import cache
 from ggn._json import clip
 from ggn.cli import _convert, _documents, _games, _notation, _positions, _serve, _show
 from ggn.cli._arguments import Commands, Formatter, Parser
@@ -135,6 +136,11 @@ exit status:
      output)
   Each failure is one message on standard error. A reader that stops early
   (ggn moves | head -1) ends the command quietly, with status 0.
+
+compile cache:
+  A game's checked document and the code compiled from a document are kept on
+  disk for the next process: in $GGN_CACHE_DIR, else the user's cache directory
+  (~/.cache/ggn on Linux). ggn --no-cache COMMAND, or GGN_NO_CACHE=1, turns it off.
 """
 
 
@@ -142,6 +148,10 @@ def _build_parser(out: Stream, err: Stream) -> argparse.ArgumentParser:
     """The parser of every command, writing help to ``out`` and usage errors to ``err``."""
     parser_class: type[Parser] = type("_BoundParser", (Parser,), {"out": out, "err": err})
     parser = parser_class(prog="ggn", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=Formatter)
+    parser.add_argument(
+        "--no-cache", action="store_true",
+        help="neither read nor write the compile cache: make every document and generator in "
+             "this process (as GGN_NO_CACHE=1 does)")
     commands = Commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
     for module in _MODULES:
         module.register(commands)
@@ -189,7 +199,11 @@ def run(
                 status = 2
             else:
                 label = f"ggn {args._label(args) if args._label else args.command}"
-                status = _dispatch(args, out, err, stdin)
+                if args.no_cache:
+                    with cache.off():
+                        status = _dispatch(args, out, err, stdin)
+                else:
+                    status = _dispatch(args, out, err, stdin)
         except Exit as stop:
             status = stop.status
             if stop.message:

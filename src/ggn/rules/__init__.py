@@ -17,20 +17,35 @@ True
 
 from __future__ import annotations
 
-from typing import Final
+import importlib
+from typing import TYPE_CHECKING, Any, Final
 
 from ggn._types import expect
 from ggn.errors import GGNError
 from ggn.position import Position
 from ggn.rules._system import Ending, IllegalMoveError, Outcome, Play, RuleSystem
-from ggn.rules.chess import Chess
-from ggn.rules.makruk import Makruk
-from ggn.rules.shogi import Shogi
-from ggn.rules.xiangqi import Xiangqi
 from ggn.variants import registry
+
+if TYPE_CHECKING:
+    from ggn.rules.chess import Chess
+    from ggn.rules.makruk import Makruk
+    from ggn.rules.shogi import Shogi
+    from ggn.rules.xiangqi import Xiangqi
 
 __all__ = ["MAX_PERFT_DEPTH", "Chess", "Ending", "IllegalMoveError", "Makruk", "Outcome", "Play",
            "RuleSystem", "Shogi", "Xiangqi", "divide", "names", "perft", "rule_system"]
+
+_GAME_CLASSES: Final = {"Chess": "chess", "Makruk": "makruk", "Shogi": "shogi", "Xiangqi": "xiangqi"}
+
+
+def __getattr__(name: str) -> Any:
+    # The four games' classes are imported on first use: each reads its game's module (its
+    # description and FEN reader), which a process playing another game never needs.
+    module = _GAME_CLASSES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"ggn.rules.{module}"), name)
+
 
 MAX_PERFT_DEPTH: Final = 64
 """The deepest perft counted. The paths grow exponentially with the depth (roughly the number of

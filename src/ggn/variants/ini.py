@@ -63,7 +63,6 @@ cannot say yet
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -618,6 +617,8 @@ class _Reader:
                 self._letters(own)
 
     def _unknown(self, option: Option) -> VariantError:
+        import difflib  # noqa: PLC0415  (only for this message: slow to import)
+
         close = difflib.get_close_matches(option.key, sorted(_KNOWN), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         return VariantError(f"[{self.section.name}] {_shown(option.key)} is not an option Fairy-Stockfish "

@@ -28,6 +28,7 @@ ggn.errors.NotFoundError: no game 'go'; there are: ...
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from importlib import resources
@@ -432,7 +433,11 @@ class _Builtins:
     def __init__(self) -> None:
         from ggn.variants import ini  # noqa: PLC0415
 
-        text = resources.files(__package__).joinpath("builtin.ini").read_text("utf-8")
+        try:  # beside this module, as installed; else through the package's loader (a zip file)
+            with open(os.path.join(os.path.dirname(__file__), "builtin.ini"), encoding="utf-8") as file:
+                text = file.read()
+        except OSError:
+            text = resources.files(__package__).joinpath("builtin.ini").read_text("utf-8")
         sections = ini.sections(text, source="builtin.ini")
         self.sections: Mapping[str, Section] = MappingProxyType({s.name: s for s in sections})
         self.entries: Mapping[str, Entry] = MappingProxyType({

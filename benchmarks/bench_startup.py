@@ -1,0 +1,157 @@
+"""Start-up of a fresh process with a warm compile cache: ``ggn moves chess`` and ``ggn perft
+shogi 2`` against ``python -c "import ggn"``, as ratios measured in one run.
+
+Each round starts three fresh processes in turn (``import ggn``, ``ggn moves chess``, ``ggn
+perft shogi 2``; the order rotates from round to round) and times each whole process from
+outside, with :func:`time.perf_counter` around :func:`subprocess.run`. The ratios are taken
+round by round (each command's time over the ``import ggn`` of the same round, so a machine
+whose speed drifts still compares like with like), and their range is reported, with each
+command's times.
+
+The processes run as a user's would: bytecode written and reused (``PYTHONDONTWRITEBYTECODE``
+unset, the package compiled before the first round), the compile cache in a new directory of
+its own (``GGN_CACHE_DIR``), filled by untimed runs before the first round. With ``--cold``,
+the same commands are timed with the cache off (``GGN_NO_CACHE=1``) too, for comparison.
+Every run's output is checked: 20 moves, and 900 paths.
+
+Run from the repository root::
+
+    python -m benchmarks.bench_startup [--rounds N] [--cold] [--json]
+
+Targets (issue 11): ``moves`` within 2x of ``import ggn``; ``perft shogi 2`` under 0.25 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+if not __package__:  # run as a script: make the repository root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import ggn
+
+__all__ = ["main", "measure"]
+
+_MAIN = "import sys; from ggn.cli import main; sys.argv[0] = 'ggn'; sys.exit(main())"
+"""What the ``ggn`` console script runs (without its own file's lookup)."""
+
+
+def commands() -> dict[str, list[str]]:
+    """The timed commands, each a fresh Python process."""
+    python = sys.executable
+    return {
+        "import ggn": [python, "-c", "import ggn"],
+        "ggn moves chess": [python, "-c", _MAIN, "moves", "chess"],
+        "ggn perft shogi 2": [python, "-c", _MAIN, "perft", "shogi", "2"],
+    }
+
+
+def _check(name: str, out: str) -> None:
+    if name == "ggn moves chess" and len(out.splitlines()) != 20:
+        raise SystemExit(f"{name}: expected 20 moves, got {out!r}")
+    if name == "ggn perft shogi 2" and out.split() != ["900"]:
+        raise SystemExit(f"{name}: expected 900, got {out!r}")
+
+
+def _run(argv: list[str], env: dict[str, str], name: str) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{name} failed ({done.returncode}): {done.stderr}")
+    _check(name, done.stdout)
+    return elapsed
+
+
+def _rounds(env: dict[str, str], rounds: int) -> dict[str, list[float]]:
+    timed = commands()
+    names = list(timed)
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for round_number in range(rounds):
+        shift = round_number % len(names)
+        for name in names[shift:] + names[:shift]:
+            times[name].append(_run(timed[name], env, name))
+    return times
+
+
+def _summary(times: dict[str, list[float]]) -> dict[str, Any]:
+    base = times["import ggn"]
+    out: dict[str, Any] = {}
+    for name, runs in times.items():
+        entry: dict[str, Any] = {"min": min(runs), "median": statistics.median(runs), "max": max(runs)}
+        if name != "import ggn":
+            ratios = [t / b for t, b in zip(runs, base, strict=True)]
+            entry["ratio"] = {"min": min(ratios), "median": statistics.median(ratios), "max": max(ratios)}
+        out[name] = entry
+    return out
+
+
+def measure(rounds: int, cold: bool = False) -> dict[str, Any]:
+    """Fill a new cache, time the rounds, return the figures (seconds, and ratios to import)."""
+    package = Path(ggn.__file__).parent
+    compileall.compile_dir(str(package), quiet=1)
+    directory = tempfile.mkdtemp(prefix="ggn-bench-cache-")
+    try:
+        env = {key: value for key, value in os.environ.items()
+               if key not in ("PYTHONDONTWRITEBYTECODE", "GGN_NO_CACHE")}
+        env["GGN_CACHE_DIR"] = str(Path(directory) / "ggn")
+        for name, argv in commands().items():  # fill the cache (and the OS's file cache)
+            _run(argv, env, name)
+            _run(argv, env, name)
+        figures: dict[str, Any] = {"warm": _summary(_rounds(env, rounds))}
+        if cold:
+            figures["cold"] = _summary(_rounds({**env, "GGN_NO_CACHE": "1"}, rounds))
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    figures["rounds"] = rounds
+    figures["python"] = platform.python_version()
+    figures["machine"] = f"{platform.machine()}, {os.cpu_count()} CPUs"
+    return figures
+
+
+def _show(label: str, summary: dict[str, Any]) -> None:
+    print(f"{label}:")
+    for name, entry in summary.items():
+        line = (f"  {name:<18} {entry['median'] * 1000:6.0f} ms median "
+                f"({entry['min'] * 1000:.0f}-{entry['max'] * 1000:.0f})")
+        if "ratio" in entry:
+            ratio = entry["ratio"]
+            line += (f"   x{ratio['median']:.2f} of import ggn "
+                     f"({ratio['min']:.2f}-{ratio['max']:.2f})")
+        print(line)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--rounds", type=int, default=9, help="rounds of the three commands (default 9)")
+    parser.add_argument("--cold", action="store_true", help="time them with the cache off too")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be 1 or more")
+    figures = measure(args.rounds, args.cold)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    print(f"Python {figures['python']} on {figures['machine']}; {figures['rounds']} rounds, fresh processes")
+    _show("warm cache", figures["warm"])
+    if "cold" in figures:
+        _show("cache off", figures["cold"])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
