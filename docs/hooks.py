@@ -3,6 +3,8 @@
 - The command-line reference, ``cli.md``, is written at build time from the ``ggn`` command's own
   argparse parser: every command with its summary, usage, description, arguments and epilog
   (examples and notes), so that the page cannot drift from ``ggn COMMAND --help``.
+- The pictures the tutorial shows are drawn at build time by the very commands the tutorial
+  gives (``ggn show ... -o NAME.svg``), so a picture is always what its command writes.
 - Files of the repository that pages link to (``../src/ggn/variants/builtin.ini``) are published
   as pages of their own, and the links to them are pointed there: the pages read the same in
   the repository and on the site.
@@ -14,9 +16,12 @@ import argparse
 import html
 import io
 import itertools
+import logging
 import os
 import posixpath
 import re
+import shlex
+import tempfile
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,6 +37,10 @@ CLI_PAGE = "cli.md"
 WIDTH = 100  # the terminal width the usage lines are written for
 # Files of the repository published as pages: path (from the repository's root) -> page, language.
 SOURCES = {"src/ggn/variants/builtin.ini": ("builtin-ini.md", "ini")}
+TUTORIAL = "tutorial.md"
+FENCE = re.compile(r"^```(?P<language>\w+)(?P<info>[^\n]*)\n(?P<body>.*?)^```", re.DOTALL | re.MULTILINE)
+TITLE = re.compile(r'title="(?P<name>[^"]+)"')
+LOG = logging.getLogger("mkdocs.hooks.ggn")
 LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?P<anchor>#[^)\s]*)?\)")
 
 
@@ -40,6 +49,9 @@ LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?P<anchor>#[^)\s]*)?\)")
 
 def on_files(files: Files, config: MkDocsConfig, **kwargs: Any) -> Files:
     files.append(File.generated(config, CLI_PAGE, content=cli_reference(ggn_parser())))
+    tutorial = Path(config.docs_dir) / TUTORIAL
+    for name, picture in tutorial_pictures(tutorial.read_text(encoding="utf-8")).items():
+        files.append(File.generated(config, name, content=picture))
     for source, (page, language) in SOURCES.items():
         text = (ROOT / source).read_text(encoding="utf-8")
         files.append(File.generated(config, page, content=source_page(source, text, language)))
@@ -195,6 +207,48 @@ def _epilog(text: str | None, level: int) -> list[str]:
         if block:
             lines += ["```text", block, "```", ""]
     return lines
+
+
+# --- The tutorial's pictures ----------------------------------------------------------------
+
+
+def tutorial_pictures(markdown: str) -> dict[str, bytes]:
+    """The pictures the tutorial's ``ggn ... -o NAME.svg`` commands write, by name: its files
+    (the blocks with a ``title``) are saved in an empty directory, and the commands run there, in
+    process, as a reader runs them."""
+    from ggn.cli import run  # noqa: PLC0415
+
+    pictures: dict[str, bytes] = {}
+    with tempfile.TemporaryDirectory() as directory, _inside(Path(directory)):
+        for block in FENCE.finditer(markdown):
+            if title := TITLE.search(block["info"]):
+                Path(title["name"]).write_text(block["body"], encoding="utf-8")
+            if block["language"] != "console":
+                continue
+            for line in block["body"].splitlines():
+                words = shlex.split(line[2:]) if line.startswith("$ ggn ") else []
+                names = [name for option, name in itertools.pairwise(words)
+                         if option in ("-o", "--output") and name.endswith(".svg")]
+                if not names:
+                    continue
+                err = io.StringIO()
+                if run(words[1:], io.StringIO(), err, io.BytesIO(b"")) != 0:
+                    # A warning of MkDocs' logger: the strict build fails, and so would the page's
+                    # link to the picture.
+                    LOG.warning("the tutorial's command %r failed: %s", line[2:], err.getvalue().strip())
+                    continue
+                pictures[names[0]] = Path(names[0]).read_bytes()
+    return pictures
+
+
+@contextmanager
+def _inside(directory: Path) -> Iterator[None]:
+    old = Path.cwd()
+    os.chdir(directory)
+    try:
+        yield
+    finally:
+        os.chdir(old)
 
 
 # --- Repository files as pages --------------------------------------------------------------

@@ -29,6 +29,7 @@ DOCS = Path(__file__).parent.parent / "docs"
 TUTORIAL = DOCS / "tutorial.md"
 FENCE = re.compile(r"^```(?P<language>\w+)(?P<info>[^\n]*)\n(?P<body>.*?)^```", re.DOTALL | re.MULTILINE)
 TITLE = re.compile(r'title="(?P<name>[^"]+)"')
+IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)")
 # The one shell form the tutorial uses beyond a plain command: showing a failure's status.
 STATUS = ["||", "echo", "exit status $?"]
 
@@ -136,6 +137,11 @@ def test_the_tutorial_runs_as_written(tmp_path: Path, monkeypatch: pytest.Monkey
         else:
             pytest.fail(f"{where}: a {block.language} block the test does not run")
     assert ran["files"] >= 4 and ran["commands"] >= 10 and ran["python"] >= 3, ran
+    # The pictures the page shows are files its commands wrote.
+    pictures = IMAGE.findall(TUTORIAL.read_text(encoding="utf-8"))
+    assert len(pictures) >= 2
+    for name in pictures:
+        assert (tmp_path / name).read_text(encoding="utf-8").startswith("<svg"), name
 
 
 def test_the_tutorial_test_reads_shell_forms_strictly(
@@ -197,6 +203,19 @@ def test_the_cli_reference_escapes_markdown_and_keeps_prose_and_examples() -> No
     assert hooks._epilog("examples:\n  ggn a\n    # b\nnotes:\n  text", 3) == [
         "### Examples", "", "```text", "ggn a\n  # b", "```", "",
         "### Notes", "", "```text", "text", "```", ""]
+
+
+def test_the_tutorial_pictures_are_drawn_at_build_time_by_its_commands() -> None:
+    hooks = _docs_module("hooks")
+    here = Path.cwd()
+    pictures = hooks.tutorial_pictures(TUTORIAL.read_text(encoding="utf-8"))
+    assert Path.cwd() == here
+    assert sorted(pictures) == sorted(IMAGE.findall(TUTORIAL.read_text(encoding="utf-8")))
+    knight = pictures["knight.svg"].decode()
+    assert knight.startswith("<svg") and 'data-square="g1" data-piece="C:N"' in knight
+    shogi = pictures["shogi.svg"].decode()
+    assert 'data-hand="first" data-piece="S:B" data-count="1"' in shogi
+    assert 'data-hand="second" data-piece="s:b" data-count="1"' in shogi
 
 
 def test_repository_files_linked_from_pages_are_published_and_the_links_repointed() -> None:
