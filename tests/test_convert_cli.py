@@ -270,3 +270,28 @@ def test_the_librarys_progress_adds_up_to_the_entries() -> None:
         convert(legacy, legacy_mapping("chess"), progress=3)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         entries({})  # type: ignore[arg-type]
+
+
+def test_shogi_labels_make_the_gems_shogi_documents_convert(tmp_path: Path) -> None:
+    old = _write(
+        tmp_path,
+        {
+            "SHOGI:P": {
+                "*": {
+                    "5e": [
+                        {
+                            "require": {"5e": "empty"},
+                            "prevent": {"5a": "SHOGI:P"},
+                            "perform": {"5e": "SHOGI:P"},
+                            "drop": "SHOGI:P",
+                        }
+                    ]
+                }
+            }
+        },
+    )
+    status, out, err = call("convert", old, "--labels", "shogi", "--indent", "0")
+    assert status == 0, err
+    assert json.loads(out) == {"S:P": {"*": {"e5": [{"must": {"e5": "empty"}, "deny": {"e9": "S:P"}}]}}}
+    assert call("convert", old)[0] == 1  # as CELL: 5e is none
+    assert call("convert", old, "--labels", "kanji")[0] == 2

@@ -16,11 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ggn import DocumentError, LegacyPiece, Possibility, Qpi
+from ggn import DocumentError, LegacyPiece, LegacyRuleset, Possibility, Qpi, Ruleset
 from ggn._types import Side
-from ggn.convert import Lost, convert_gem
+from ggn.convert import Lost, convert, convert_gem, shogi_labels
 from ggn.legacy_eval import GanMapping
 from ggn.legacy_gem import GemEntry, GemRuleset
+from ggn.position import Position
+from ggn.variants import registry
 from ggn.variants.registry import legacy_mapping
 
 CHESS = legacy_mapping("chess")
@@ -400,3 +402,117 @@ def test_the_gems_moves_are_ggns_moves(document: dict[str, Any], data: st.DataOb
                     if _ggn_holds(possibility, active, flat)
                 )
                 assert before == after, (piece, source, destination, squares)
+
+
+# --- shogi squares written the Japanese way ------------------------------------------------------
+
+README_SHOGI = {
+    "SHOGI:P": {
+        "5f": {
+            "5e": [{"require": {"5e": "enemy"}, "perform": {"5f": None, "5e": "SHOGI:P"}, "gain": "SHOGI:P"}]
+        },
+        "*": {
+            "5e": [
+                {
+                    "require": {"5e": "empty"},
+                    "prevent": {f"5{rank}": "SHOGI:P" for rank in "abcdfghi"},
+                    "perform": {"5e": "SHOGI:P"},
+                    "drop": "SHOGI:P",
+                }
+            ]
+        },
+    }
+}
+
+
+def test_shogi_labels_name_the_squares_python_shogi_names() -> None:
+    # python-shogi's start position, square by square by its own names (9a ... 1i), is the
+    # shogi start of this library at the CELL coordinates shogi_labels gives.
+    shogi = pytest.importorskip("shogi")
+    board, position = shogi.Board(), Position.from_feen(registry.start("shogi"))
+    assert len(shogi.SQUARE_NAMES) == 81
+    for index, name in enumerate(shogi.SQUARE_NAMES):
+        theirs, ours = board.piece_at(index), position.piece_at(shogi_labels(name) or "")
+        assert (theirs is None) == (ours is None), name
+        if theirs is not None and ours is not None:
+            assert theirs.symbol().upper() == ours.pin.name  # K R B G S N L P, same letters
+            assert (theirs.color == shogi.BLACK) == (ours.side == "first")
+
+
+def test_the_readmes_shogi_examples_convert_with_shogi_labels() -> None:
+    gem = GemRuleset.from_value(README_SHOGI)
+    conversion = convert_gem(gem, SHOGI, labels=shogi_labels)
+    assert conversion.lost == []
+    assert conversion.ruleset.to_value() == {
+        "S:P": {
+            "e4": {"e5": [{"must": {"e5": "enemy"}}]},
+            "*": {
+                "e5": [
+                    {
+                        "must": {"e5": "empty"},
+                        "deny": {f"e{rank}": "S:P" for rank in (9, 8, 7, 6, 4, 3, 2, 1)},
+                    }
+                ]
+            },
+        }
+    }
+    assert conversion.effects["S:P"]["e4"]["e5"] == [
+        {"board_diff": {"e4": None, "e5": "S:P"}, "first_player_hand_diff": {"S:P": 1}, "toggle": True}
+    ]
+    # The moves are shogi's own: the same piece, source and destination in the game's document.
+    game = Ruleset.from_value(json.loads(json.dumps(registry.entry("shogi").document())))
+    for source in ("e4", "*"):
+        assert "e5" in [str(d) for d in game["S:P"][source].destinations]
+
+
+def test_labels_as_a_mapping_and_their_faults() -> None:
+    gem = GemRuleset.from_value(
+        {"CHESS:R": {"A": {"B": [{"require": {"C": "empty"}, "perform": {"A": None, "B": "CHESS:R"}}]}}}
+    )
+    conversion = convert_gem(gem, CHESS, labels={"A": "a1", "B": "a3", "C": "a2"})
+    assert conversion.ruleset.to_value() == {"C:R": {"a1": {"a3": [{"must": {"a2": "empty"}}]}}}
+    assert conversion.effects["C:R"]["a1"]["a3"][0]["board_diff"] == {"a1": None, "a3": "C:R"}
+    # Two labels of one entry naming one square: the entry is lost, not merged.
+    gem = GemRuleset.from_value(
+        {"CHESS:R": {"a1": {"a3": [{"require": {"5e": "empty", "e5": "enemy"}, "perform": {}}]}}}
+    )
+    conversion = convert_gem(gem, CHESS, labels=shogi_labels)
+    assert [(lost.kind, lost.path) for lost in conversion.lost] == [("move", "/CHESS:R/a1/a3")]
+    assert "name the same CELL 'e5'" in conversion.lost[0].why
+    # An effect's square named twice: the effect is lost, at its label as written.
+    gem = GemRuleset.from_value({"CHESS:R": {"a1": {"a3": [{"perform": {"5e": None, "e5": "CHESS:R"}}]}}})
+    conversion = convert_gem(gem, CHESS, labels=shogi_labels)
+    assert [(lost.kind, lost.path) for lost in conversion.lost] == [("effect", "/CHESS:R/a1/a3/0/perform/5e")]
+    # A piece the mapping does not know in a relabelled effect: the path names the label as written.
+    gem = GemRuleset.from_value({"CHESS:R": {"a1": {"a3": [{"perform": {"3a": "GO:S"}}]}}})
+    conversion = convert_gem(gem, CHESS, labels=shogi_labels)
+    assert [(lost.kind, lost.path) for lost in conversion.lost] == [("effect", "/CHESS:R/a1/a3/0/perform/3a")]
+    with pytest.raises(TypeError):
+        convert_gem(gem, CHESS, labels=3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        convert_gem(gem, CHESS, labels=lambda label: 1)  # type: ignore[arg-type]
+
+
+def test_the_legacy_format_takes_labels_too() -> None:
+    legacy = LegacyRuleset.from_value(
+        {
+            "SHOGI:P": {
+                "5f": {
+                    "5e": [
+                        {
+                            "board_check": {"5e": "ally", "5f": "SHOGI:P"},
+                            "board_patch": {"5f": None, "5e": "SHOGI:P"},
+                        }
+                    ]
+                }
+            }
+        }
+    )
+    conversion = convert(legacy, SHOGI, labels=shogi_labels)
+    assert conversion.lost == []
+    assert conversion.ruleset.to_value() == {"S:P": {"e4": {"e5": [{"must": {"e5": "S:P"}}]}}}
+    assert [note.path for note in conversion.notes] == [
+        "/SHOGI:P/5f/5e/0/board_check/5f",
+        "/SHOGI:P/5f/5e/0/board_check/5e",
+    ]
+    assert conversion.effects["S:P"]["e4"]["e5"][0]["board_diff"] == {"e4": None, "e5": "S:P"}

@@ -62,9 +62,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from itertools import product
-from typing import IO, Any, ClassVar, Final, Generic, Literal, NamedTuple, TypeVar
+from typing import IO, Any, ClassVar, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
 from ggn._decimal import shown
 from ggn._types import Side, expect
@@ -80,6 +81,7 @@ from ggn.ruleset import Ruleset
 __all__ = [
     "Conversion",
     "GanMapping",
+    "Labels",
     "Lost",
     "LostKind",
     "Note",
@@ -87,6 +89,7 @@ __all__ = [
     "convert_gem",
     "entries",
     "load_mapping",
+    "shogi_labels",
 ]
 
 def load_mapping(file: str | os.PathLike[str] | IO[bytes] | IO[str]) -> GanMapping:
@@ -197,12 +200,15 @@ class _Converter(Generic[_E]):
         self,
         document: Mapping[LegacyPiece, Mapping[str, Mapping[str, Sequence[_E]]]],
         mapping: GanMapping,
+        *,
         ally_limit: int,
         output_limit: int | None,
-        progress: Callable[[int], object] | None = None,
+        progress: Callable[[int], object] | None,
+        labels: Callable[[str], str | None] | None,
     ) -> None:
         self.document = document
         self.progress = progress
+        self.labels = labels
         self.mapping = mapping
         self.ally_limit = ally_limit
         self.notes: list[Note] = []
@@ -229,7 +235,9 @@ class _Converter(Generic[_E]):
     def _entry_size(self, entry: _E) -> int:
         raise NotImplementedError
 
-    def _effect_entry(self, entry: _E) -> LegacyEntry:
+    def _effect_entry(self, entry: _E) -> tuple[LegacyEntry, dict[str, str]]:
+        """The legacy entry an entry's effect is read from, its squares relabelled, and the
+        paths that give back the labels as written."""
         raise NotImplementedError
 
     def _possibilities(self, piece: LegacyPiece, source: Cell | Hand, entry: _E, path: str) -> _Converted:
@@ -284,7 +292,7 @@ class _Converter(Generic[_E]):
                     source = HAND
                 else:
                     try:
-                        source = _parse_cell(source_label)
+                        source = self._cell(source_label)
                     except NotationError as error:
                         why = f"source {_quoted(source_label)} is not a CELL coordinate ({error.reason})"
                         self.note(source_path, f"{why}: its moves are not carried over")
@@ -297,7 +305,7 @@ class _Converter(Generic[_E]):
                     self._advance(len(entries))
                     destination_path = extend(source_path, destination_label)
                     try:
-                        destination = _parse_cell(destination_label)
+                        destination = self._cell(destination_label)
                     except NotationError as error:
                         why = (f"destination {_quoted(destination_label)} is not a CELL coordinate "
                                f"({error.reason})")
@@ -316,6 +324,39 @@ class _Converter(Generic[_E]):
                     effects.setdefault(key[0], {}).setdefault(key[1], {}).setdefault(
                         key[2], []).extend(transitions)
         return document, effects
+
+    def _label(self, label: str) -> str:
+        """A label of the document as GGN 1.0.0 reads it: rewritten by ``labels``, if any."""
+        if self.labels is None or label == "*":
+            return label
+        found = self.labels(label)
+        return label if found is None else found
+
+    def _cell(self, label: str) -> Cell:
+        """The CELL a label of the document names (NotationError when none)."""
+        return _parse_cell(self._label(label))
+
+    def _on_source(self, squares: Mapping[str, Any], source: Cell) -> tuple[str, Any]:
+        """The label (as written) and state of the square of ``squares`` that is ``source``."""
+        if self.labels is None:
+            label = str(source)
+            return label, squares.get(label)
+        for label, state in squares.items():
+            with suppress(NotationError):
+                if self._cell(label) == source:
+                    return label, state
+        return "", None
+
+    def _patch(self, patch: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """An effect's squares relabelled, and the paths to give back the labels as written; as
+        written when two of them would name one square (the effect is then lost, with a note)."""
+        if self.labels is None:
+            return dict(patch), {}
+        relabelled = {self._label(label): piece for label, piece in patch.items()}
+        if len(relabelled) < len(patch):
+            return dict(patch), {}
+        back = {extend("/board_patch", self._label(label)): extend("/board_patch", label) for label in patch}
+        return relabelled, back
 
     def _advance(self, entries: int) -> None:
         if self.progress is not None and entries:
@@ -342,8 +383,10 @@ class _Converter(Generic[_E]):
                 continue
             if not converted:
                 continue
-            transition, faults = _effect(self._effect_entry(entry), piece.side, self.mapping.qpi)
+            effect_entry, back = self._effect_entry(entry)
+            transition, faults = _effect(effect_entry, piece.side, self.mapping.qpi)
             for fault in faults:
+                fault.where = back.get(fault.where, fault.where)
                 if isinstance(fault, UnmappedPieceError):
                     self.unmapped[str(fault.piece)] = None
                 self.note(entry_path + self._field(fault.where),
@@ -402,18 +445,21 @@ class _LegacyConverter(_Converter[LegacyEntry]):
     def _entry_size(self, entry: LegacyEntry) -> int:
         return max(1, len(entry.board_check) + _effect_size(entry))
 
-    def _effect_entry(self, entry: LegacyEntry) -> LegacyEntry:
-        return entry
+    def _effect_entry(self, entry: LegacyEntry) -> tuple[LegacyEntry, dict[str, str]]:
+        if self.labels is None:
+            return entry, {}
+        patch, back = self._patch(entry.board_patch)
+        return LegacyEntry._trusted(({}, patch, entry.in_hand_add, entry.in_hand_del)), back
 
     def _possibilities(
         self, piece: LegacyPiece, source: Cell | Hand, entry: LegacyEntry, path: str
     ) -> _Converted:
         """The GGN possibilities of one entry: [] when it can never hold, a loss when lost."""
         check_path = path + "/board_check"
-        conditions: list[tuple[str, str, str]] = []  # (square, "must" | "deny" | "ally", state)
+        # (square, "must" | "deny" | "ally", state, the label as written)
+        conditions: list[tuple[str, str, str, str]] = []
         if isinstance(source, Cell):
-            label = str(source)
-            state = entry.board_check.get(label)
+            label, state = self._on_source(entry.board_check, source)
             if state is not None:
                 shown = str(state)
                 if state in ("occupied", "ally") or state == piece:
@@ -430,7 +476,7 @@ class _LegacyConverter(_Converter[LegacyEntry]):
         for label, state in entry.board_check.items():
             square_path = extend(check_path, label)
             try:
-                cell = _parse_cell(label)
+                cell = self._cell(label)
             except NotationError as error:
                 why = f"board_check square {_quoted(label)} is not a CELL coordinate ({error.reason})"
                 loss = loss or _Loss(why, square_path)
@@ -439,12 +485,18 @@ class _LegacyConverter(_Converter[LegacyEntry]):
                 continue
             if cell == source:
                 continue
+            key = str(cell)
+            if any(taken == key for taken, *_ in conditions):
+                why = f"board_check squares {_quoted(label)} and another name the same CELL {_quoted(key)}"
+                loss = loss or _Loss(why, square_path)
+                self.note(square_path, f"{why}: this entry is not carried over")
+                continue
             if state in ("empty", "enemy"):
-                conditions.append((label, "must", state))
+                conditions.append((key, "must", state, label))
             elif state == "occupied":
-                conditions.append((label, "deny", "empty"))
+                conditions.append((key, "deny", "empty", label))
             elif state == "ally":
-                conditions.append((label, "ally", ""))
+                conditions.append((key, "ally", "", label))
             else:
                 assert isinstance(state, LegacyPiece)
                 qpi = self.mapping.get(state)
@@ -452,25 +504,26 @@ class _LegacyConverter(_Converter[LegacyEntry]):
                     loss = loss or _Loss(f"{self._no_qpi(state)} (board_check)", square_path)
                     self.note(square_path, f"{self._no_qpi(state)}: this entry is not carried over")
                 else:
-                    conditions.append((label, "must", str(qpi)))
+                    conditions.append((key, "must", str(qpi), label))
         if loss is not None:
             return loss
         return self._expand(conditions, piece.side, entry, path)
 
     def _expand(
-        self, conditions: list[tuple[str, str, str]], mover: Side, entry: LegacyEntry, path: str
+        self, conditions: list[tuple[str, str, str, str]], mover: Side, entry: LegacyEntry, path: str
     ) -> _Converted:
         """The possibilities of one entry's conditions, ``ally`` expanded; a loss when the entry
         would take the output past ``output_limit`` (it is left out, with a note)."""
         check_path = path + "/board_check"
         allies = self.known[mover]
-        squares = [label for label, kind, _ in conditions if kind == "ally"]
+        squares = [key for key, kind, _, _ in conditions if kind == "ally"]
+        written = {key: label for key, _, _, label in conditions}
         count = _power(len(allies), len(squares), self.ally_limit)
         over = count is None
         if over:
             count = 1
-            conditions = [(lbl, "deny", "enemy") if kind == "ally" else (lbl, kind, st)
-                          for lbl, kind, st in conditions]
+            conditions = [(key, "deny", "enemy", lbl) if kind == "ally" else (key, kind, st, lbl)
+                          for key, kind, st, lbl in conditions]
         assert count is not None
         size = count * (max(1, len(conditions)) + _effect_size(entry))
         loss = self._over_limit(count, size, path)
@@ -479,16 +532,16 @@ class _LegacyConverter(_Converter[LegacyEntry]):
         if over:
             small = len(squares) * len(allies).bit_length() <= 60  # not thousands of digits
             shown = f"{len(allies) ** len(squares):,}" if small else f"{len(allies)}^{len(squares)}"
-            for label in squares:
-                self.note(extend(check_path, label),
+            for key in squares:
+                self.note(extend(check_path, written[key]),
                           f"'ally' has no LCN condition, and one possibility per piece of the {mover} "
                           f"player the document knows would make {shown} for this entry, over the "
                           f"limit of {self.ally_limit}: written as deny 'enemy', which also lets an "
                           "empty square through")
             squares = []
         else:
-            for label in squares:
-                self.note(extend(check_path, label),
+            for key in squares:
+                self.note(extend(check_path, written[key]),
                           f"'ally' has no LCN condition: written as one possibility per piece of the "
                           f"{mover} player the document knows ({', '.join(allies)}); a piece the "
                           "document does not name would not count as an ally")
@@ -497,7 +550,7 @@ class _LegacyConverter(_Converter[LegacyEntry]):
             chosen = dict(zip(squares, combination, strict=True))
             must: dict[str, str] = {}
             deny: dict[str, str] = {}
-            for label, kind, state in conditions:
+            for label, kind, state, _ in conditions:
                 if kind == "deny":
                     deny[label] = state
                 else:
@@ -537,6 +590,50 @@ _OUTPUT_FLOOR: Final = 250_000
 _OUTPUT_GROWTH: Final = 4
 
 
+Labels: TypeAlias = Mapping[str, str] | Callable[[str], str | None]
+"""How a document's square labels become CELL coordinates: a mapping (a label it does not name
+is kept as written) or a function (None: kept as written)."""
+
+
+def _labels(labels: object) -> Callable[[str], str | None] | None:
+    if labels is None:
+        return None
+    if isinstance(labels, Mapping):
+        table: Mapping[str, str] = labels
+        return table.get
+    if not callable(labels):
+        raise TypeError(f"labels is a mapping of labels, a function of a label or None, not "
+                        f"{type(labels).__name__}")
+    function: Callable[[str], str | None] = labels
+
+    def checked(label: str) -> str | None:
+        found = function(label)
+        if found is not None and not isinstance(found, str):
+            raise TypeError(f"labels gave {type(found).__name__} for {_quoted(label)}, not a str or None")
+        return found
+
+    return checked
+
+
+def shogi_labels(label: str, *, files: int = 9, ranks: int = 9) -> str | None:
+    """A shogi square written the Japanese way, as the Ruby gems' shogi documents write them (a
+    file digit counted from the first player's right, then a rank letter from the top: ``5e``),
+    as a CELL coordinate of a ``files`` x ``ranks`` board as this library's games lay it out
+    (the first player's left file is ``a``, the bottom rank ``1``); None for any other label.
+
+    >>> [shogi_labels(square) for square in ("5e", "1a", "9i", "2h", "e5", "0a", "5j")]
+    ['e5', 'a9', 'i1', 'h2', None, None, None]
+    >>> shogi_labels("3c", files=5, ranks=5)
+    'c3'
+    """
+    if len(label) != 2 or not label[0].isdigit() or not "a" <= label[1] <= "z":
+        return None
+    file, rank = int(label[0]), ord(label[1]) - ord("a")
+    if not 1 <= file <= min(files, 9) or rank >= ranks:
+        return None
+    return f"{chr(ord('a') + files - file)}{ranks - rank}"
+
+
 def _check_progress(progress: object) -> None:
     if progress is not None and not callable(progress):
         raise TypeError("progress is a function of a count of entries or None, not "
@@ -571,6 +668,7 @@ def convert(
     ally_limit: int = 64,
     output_limit: int | None = None,
     progress: Callable[[int], object] | None = None,
+    labels: Labels | None = None,
 ) -> Conversion:
     """Rewrite a legacy document as GGN 1.0.0 (see the module's text for how).
 
@@ -578,7 +676,11 @@ def convert(
     strings. ``ally_limit`` bounds the possibilities one entry's ``ally`` checks may become,
     ``output_limit`` the whole output (None: four times the document's size, at least 250,000).
     ``progress``, when given, is called with a number of entries each time that many more have
-    been converted (the calls add up to the document's count of entries).
+    been converted (the calls add up to the document's count of entries). ``labels`` rewrites
+    the document's square labels before they are read as CELL coordinates: a mapping, or a
+    function giving None for a label it keeps as written (:func:`shogi_labels` reads the
+    squares of the shogi documents of the Ruby gems, ``5e``); the notes' paths keep the labels
+    as the document writes them.
 
     >>> from ggn.legacy import LegacyRuleset
     >>> legacy = LegacyRuleset.from_value({"SHOGI:SILVER": {"c3": {"c4": [{
@@ -599,7 +701,8 @@ def convert(
     expect(mapping, (GanMapping, Mapping), "mapping", "a GanMapping or a mapping of strings")
     resolved = mapping if isinstance(mapping, GanMapping) else GanMapping.of(mapping)
     _check_progress(progress)
-    converter = _LegacyConverter(legacy, resolved, ally_limit, output_limit, progress)
+    converter = _LegacyConverter(legacy, resolved, ally_limit=ally_limit, output_limit=output_limit,
+                                 progress=progress, labels=_labels(labels))
     document, effects = converter.run()
     return Conversion(Ruleset.from_value(document), effects, converter.notes, converter.lost,
                       list(converter.unmapped))
@@ -624,8 +727,9 @@ class _GemConverter(_Converter[GemEntry]):
     def _entry_size(self, entry: GemEntry) -> int:
         return max(1, len(entry.require) + len(entry.prevent)) + _gem_effect_size(entry)
 
-    def _effect_entry(self, entry: GemEntry) -> LegacyEntry:
-        return LegacyEntry._trusted(({}, dict(entry.perform), entry.gain, entry.drop))
+    def _effect_entry(self, entry: GemEntry) -> tuple[LegacyEntry, dict[str, str]]:
+        patch, back = self._patch(entry.perform)
+        return LegacyEntry._trusted(({}, patch, entry.gain, entry.drop)), back
 
     def _possibilities(
         self, piece: LegacyPiece, source: Cell | Hand, entry: GemEntry, path: str
@@ -638,7 +742,7 @@ class _GemConverter(_Converter[GemEntry]):
             for label, state in states.items():
                 square_path = extend(f"{path}/{name}", label)
                 try:
-                    cell = _parse_cell(label)
+                    cell = self._cell(label)
                 except NotationError as error:
                     loss = loss or _Loss(f"{name} square {_quoted(label)} is not a CELL coordinate "
                                          f"({error.reason})", square_path)
@@ -659,15 +763,21 @@ class _GemConverter(_Converter[GemEntry]):
                     self.note(square_path, f"{said}stands there, so this never lets the move through: "
                                            "the entry is left out")
                     return []
+                if str(cell) in target:
+                    why = (f"{name} squares {_quoted(label)} and another name the same CELL "
+                           f"{_quoted(str(cell))}")
+                    loss = loss or _Loss(why, square_path)
+                    self.note(square_path, f"{why}: this entry is not carried over")
+                    continue
                 if isinstance(state, LegacyPiece):
                     qpi = self.mapping.get(state)
                     if qpi is None:
                         loss = loss or _Loss(f"{self._no_qpi(state)} ({name})", square_path)
                         self.note(square_path, f"{self._no_qpi(state)}: this entry is not carried over")
                         continue
-                    target[label] = str(qpi)
+                    target[str(cell)] = str(qpi)
                 else:
-                    target[label] = state
+                    target[str(cell)] = state
         if loss is not None:
             return loss
         size = max(1, len(must) + len(deny)) + _gem_effect_size(entry)
@@ -692,6 +802,7 @@ def convert_gem(
     *,
     output_limit: int | None = None,
     progress: Callable[[int], object] | None = None,
+    labels: Labels | None = None,
 ) -> Conversion:
     """Rewrite a document of the pre-1.0 Ruby gem's dialect (:mod:`ggn.legacy_gem`) as GGN 1.0.0.
 
@@ -721,7 +832,8 @@ def convert_gem(
     expect(mapping, (GanMapping, Mapping), "mapping", "a GanMapping or a mapping of strings")
     resolved = mapping if isinstance(mapping, GanMapping) else GanMapping.of(mapping)
     _check_progress(progress)
-    converter = _GemConverter(gem, resolved, 1, output_limit, progress)
+    converter = _GemConverter(gem, resolved, ally_limit=1, output_limit=output_limit, progress=progress,
+                              labels=_labels(labels))
     document, effects = converter.run()
     return Conversion(Ruleset.from_value(document), effects, converter.notes, converter.lost,
                       list(converter.unmapped))

@@ -13,7 +13,7 @@ from ggn.cli._inputs import check_file, load, read, report, shown
 from ggn.cli._output import check_output, write_atomically
 from ggn.cli._progress import progress
 from ggn.cli._streams import Exit, Stream, reason
-from ggn.convert import Conversion, convert, convert_gem, entries
+from ggn.convert import Conversion, convert, convert_gem, entries, shogi_labels
 from ggn.errors import DocumentError
 from ggn.gan import LegacyPiece
 from ggn.legacy import LegacyRuleset
@@ -52,6 +52,7 @@ def register(commands: Commands) -> None:
         epilog="examples:\n  ggn convert old.json --mapping chess > rules.json\n"
                "  ggn convert old.json --mapping pieces.json --effects effects.json > rules.json\n"
                "  ggn convert gem.json --dialect gem --partial > rules.json\n"
+               "  ggn convert shogi-gem.json --labels shogi --effects effects.json > rules.json\n"
                "  # pieces.json: {\"CHESS:KING\": \"C:K^\", \"chess:king\": \"c:k^\", ...}",
     )
     convert_cmd.add_argument("file", metavar="LEGACY", help="the legacy GGN document, or - for "
@@ -66,6 +67,13 @@ def register(commands: Commands) -> None:
                                   "gem (require, prevent, perform: sashite-ggn 0.3 to 0.7), or "
                                   "auto (default): gem when an entry has a field of the gem's "
                                   "and none of the legacy format's, else legacy")
+    convert_cmd.add_argument("--labels", choices=("cell", "shogi"), default="cell",
+                             help="how the document writes its squares: cell (default), CELL "
+                                  "coordinates such as e4; shogi, the Japanese way of the Ruby "
+                                  "gems' shogi documents (5e: a file digit counted from the first "
+                                  "player's right, a rank letter from the top), read as the CELL "
+                                  "coordinates of a 9x9 board (5e is e5, 2h is h2); a label of "
+                                  "another form is read as written")
     convert_cmd.add_argument("--effects", metavar="OUT",
                              help="write the effects, as STN transitions keyed like the new "
                                   "document, to this JSON file: whole or not at all (a "
@@ -144,11 +152,12 @@ def _convert(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes
         check_output(args.effects, inputs, stdin, "--effects")
     legacy = _document(args, stdin, err)
     mapping = _mapping(args.mapping, legacy.pieces, stdin, err)
+    labels = shogi_labels if args.labels == "shogi" else None
     with progress(err, total=entries(legacy), unit="entry", description="convert") as bar:
         if isinstance(legacy, GemRuleset):
-            conversion = convert_gem(legacy, mapping, progress=bar.advance)
+            conversion = convert_gem(legacy, mapping, progress=bar.advance, labels=labels)
         else:
-            conversion = convert(legacy, mapping, progress=bar.advance)
+            conversion = convert(legacy, mapping, progress=bar.advance, labels=labels)
     for note in conversion.notes:
         err.write(f"ggn convert: note: {note}\n")
     # An effect that cannot be written is lost only when the effects are asked for.
