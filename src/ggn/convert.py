@@ -622,7 +622,7 @@ def shogi_labels(label: str, *, files: int = 9, ranks: int = 9) -> str | None:
     (the first player's left file is ``a``, the bottom rank ``1``); None for any other label.
 
     >>> [shogi_labels(square) for square in ("5e", "1a", "9i", "2h", "e5", "0a", "5j")]
-    ['e5', 'a9', 'i1', 'h2', None, None, None]
+    ['e5', 'i9', 'a1', 'h2', None, None, None]
     >>> shogi_labels("3c", files=5, ranks=5)
     'c3'
     """
