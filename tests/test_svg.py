@@ -315,3 +315,13 @@ def test_text_board_writes_each_piece_as_feen_does() -> None:
     position = Position.from_feen("+k^-p1/3/P'1+R / C/s")
     text = textboard.board(position, families={"C": "letters", "S": "letters"})
     assert "+k^" in text and "-p" in text and "P'" in text and "+R" in text
+
+
+def test_a_games_glyphs_follow_its_pieces_types_not_its_letters() -> None:
+    # Torishogi's swallow (S) moves as a shogi pawn: not drawn as a silver, nor its pawn-letter
+    # phoenix (P) as a pawn; shatranj's fers (Q) and alfil (B) are no queen or bishop.
+    torishogi = registry.entry("torishogi").svg()
+    assert "銀" not in torishogi and "歩" in torishogi and ">S</text>" not in torishogi
+    assert ">P</text>" in torishogi
+    text = registry.entry("shatranj").text()
+    assert "♕" not in text and "♗" not in text and "Q" in text and "B" in text and "♔" in text

@@ -623,8 +623,12 @@ def board(
 
     for cell, colour in fills.items():
         x, y = origin(cell)
-        canvas.add(f'<rect class="highlight" data-cell="{cell}" x="{_n(x)}" y="{_n(y)}" width="{_n(s)}" '
-                   f'height="{_n(s)}" fill="{colour}" fill-opacity="0.55"/>')
+        if look.points:  # a point of the lines: a disc around it
+            canvas.add(f'<circle class="highlight" data-cell="{cell}" cx="{_n(x + s / 2)}" '
+                       f'cy="{_n(y + s / 2)}" r="{_n(s * 0.47)}" fill="{colour}" fill-opacity="0.6"/>')
+        else:
+            canvas.add(f'<rect class="highlight" data-cell="{cell}" x="{_n(x)}" y="{_n(y)}" '
+                       f'width="{_n(s)}" height="{_n(s)}" fill="{colour}" fill-opacity="0.55"/>')
 
     # -- pieces ------------------------------------------------------------------------------
     glyphs = _Glyphs(families, aliases, letters, font, upright=not flipped)

@@ -53,23 +53,24 @@ _NAMED: Final[Mapping[str, int]] = {HIGHLIGHT.lower(): 220, TARGET.lower(): 74}
 _RESET: Final = "\x1b[0m"
 
 
-def _parts(piece: Qpi, families: Mapping[str, str] | None) -> tuple[str, str, str]:
+def _parts(piece: Qpi, families: Mapping[str, str] | None,
+           aliases: Mapping[str, str] | None = None) -> tuple[str, str, str]:
     """The piece as FEEN writes it (its EPIN), in three parts: the state's mark, the letter
-    (its figure for the chess family) and the marks after it (``^``, ``'``)."""
+    (its figure for the chess family, by its alias if it has one) and the marks after it."""
     letter = piece.pin.letter
     if family_of(piece, families) == "chess":
-        letter = _FIGURES.get(letter, letter)
+        key = (aliases or {}).get(f"{piece.sin.style}:{piece.name}", piece.name)
+        key = key if piece.side == "first" else key.lower()
+        letter = _FIGURES.get(key, letter)
     prefix = {"enhanced": "+", "diminished": "-"}.get(piece.state, "")
     return prefix, letter, ("^" if piece.terminal else "") + ("'" if piece.derived else "")
 
 
-def _token(piece: Qpi, families: Mapping[str, str] | None) -> str:
-    return "".join(_parts(piece, families))
-
-
-def _hand_line(position: Position, player: Side, families: Mapping[str, str] | None) -> str:
+def _hand_line(position: Position, player: Side, families: Mapping[str, str] | None,
+               aliases: Mapping[str, str] | None) -> str:
     held = position.feen().hand(player)
-    items = [(f"{count}" if count > 1 else "") + _token(piece, families) for piece, count in held.items()]
+    items = [(f"{count}" if count > 1 else "") + "".join(_parts(piece, families, aliases))
+             for piece, count in held.items()]
     return f"{player}: {' '.join(items) if items else '-'}"
 
 
@@ -83,6 +84,7 @@ def board(
     hands: bool = True,
     holes: Iterable[Cell | str] = (),
     families: Mapping[str, str] | None = None,
+    aliases: Mapping[str, str] | None = None,
 ) -> str:
     """The Unicode text picture of ``position`` (lines joined by ``\\n``, no final newline).
 
@@ -90,15 +92,16 @@ def board(
     colour: :data:`ggn.svg.HIGHLIGHT`, :data:`ggn.svg.TARGET` or another). ``coordinates``: the
     ranks' numbers and the files' names. ``flipped``: the second player at the bottom.
     ``colour``: ANSI colours. ``hands``: the hands' lines. ``holes``: squares that are not
-    part of the board. ``families``: the glyph family of each style letter, as in
-    :func:`ggn.svg.board` (only ``chess`` changes the text: its figures).
+    part of the board. ``families`` and ``aliases``: the glyphs of each style letter and
+    piece, as in :func:`ggn.svg.board` (only ``chess`` changes the text: its figures).
     """
     expect(position, Position, "position", "a Position")
     for flag, option in ((coordinates, "coordinates"), (flipped, "flipped"), (colour, "colour"),
                          (hands, "hands")):
         expect(flag, bool, option, "a bool")
-    if families is not None:
-        expect(families, Mapping, "families", "a mapping of str to str")
+    for option, name in ((families, "families"), (aliases, "aliases")):
+        if option is not None:
+            expect(option, Mapping, name, "a mapping of str to str")
     geometry = position._geometry
     if geometry.size > MAX_DRAWN_SQUARES:
         raise GGNError(f"a board of {geometry.size:,} squares is too large to draw (at most "
@@ -132,7 +135,7 @@ def board(
         if code:
             piece = position.piece_at(cells[number])
             assert piece is not None
-            parts[number] = _parts(piece, families)
+            parts[number] = _parts(piece, families, aliases)
     # Every square's letter in one column: the marks before it right-aligned, after it left.
     before = max([0, *(len(part[0]) for part in parts.values())])
     after = max([0, *(len(part[2]) for part in parts.values())])
@@ -184,7 +187,7 @@ def board(
     bottom_player: Side = "second" if flipped else "first"
     if hands:
         indent = " " * (label + 2)
-        lines.insert(0, indent + _hand_line(position, top_player, families))
-        lines.append(indent + _hand_line(position, bottom_player, families))
+        lines.insert(0, indent + _hand_line(position, top_player, families, aliases))
+        lines.append(indent + _hand_line(position, bottom_player, families, aliases))
     lines.append(f"{position.active} to move")
     return "\n".join(lines)

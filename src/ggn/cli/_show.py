@@ -113,8 +113,7 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
 
         colour = args.output is None and isinstance(out, Output) and out.isatty()
         text = text_board(where, highlight=highlight, coordinates=not args.no_coordinates,
-                          flipped=args.flip, colour=colour, families=drawing.get("families"),
-                          holes=drawing.get("holes", ()))
+                          flipped=args.flip, colour=colour, **drawing)
         if args.moves_from is not None:
             text += f"\nmoves from {args.moves_from}: {' '.join(destinations) or 'none'}"
         _emit(args, out, text + "\n")

@@ -185,8 +185,7 @@ class Entry:
         from ggn.textboard import board  # noqa: PLC0415
 
         drawing = self.drawing()
-        return board(self._position(position), families=drawing["families"],
-                     holes=drawing["holes"], **options)
+        return board(self._position(position), **{**drawing, **options})
 
     def _position(self, position: Position | str | None) -> Position:
         """A position of the game (its start for None), its board's shape checked, without
@@ -306,17 +305,23 @@ def _drawing(variant: Variant) -> dict[str, Any]:
         family = "chess"
     letter = style(variant)
     glyphs = _GLYPHS[family]
-    aliases: dict[str, str] = {}
-    letters = set(types.values())
+    # Each type's glyph: the one of its kind (by Fairy-Stockfish's name), unless a type whose
+    # letter is that glyph's has it too; else its own letter, never another kind's glyph.
+    wanted: dict[str, str | None] = {}
     for kind in variant.pieces:
         pin = (kind.pin or kind.letter).upper()
-        drawn = glyphs.get(kind.name or "")
+        if family == "chess" and pin == "P" and (kind.name or "").startswith("customPiece"):
+            wanted[pin] = "P"  # a pawn of the variant's own (berolina's): still drawn as a pawn
+        else:
+            wanted[pin] = glyphs.get(kind.name or "")
+    aliases: dict[str, str] = {}
+    for pin, drawn in wanted.items():
+        if drawn is not None and drawn != pin and wanted.get(drawn) == drawn:
+            drawn = None  # the glyph is the piece of that letter's (knightmate's commoner)
         if drawn is None:
-            if family == "chess" and pin == "P" and (kind.name or "").startswith("customPiece"):
-                continue  # a pawn of the variant's own (berolina's): still drawn as a pawn
-            if pin in glyphs.values():  # another type's glyph: the piece's own letter instead
+            if pin in glyphs.values():  # another kind's glyph: the piece's own letter instead
                 aliases[f"{letter}:{pin}"] = "?"
-        elif drawn != pin and drawn not in letters:
+        elif drawn != pin:
             aliases[f"{letter}:{pin}"] = drawn
     holes = sorted(Cell(square) for square in variant.holes)
     return {"families": {letter: family}, "aliases": aliases, "holes": holes}
