@@ -96,12 +96,12 @@ def board(
     piece, as in :func:`ggn.svg.board` (only ``chess`` changes the text: its figures).
     """
     expect(position, Position, "position", "a Position")
-    for flag, option in ((coordinates, "coordinates"), (flipped, "flipped"), (colour, "colour"),
-                         (hands, "hands")):
-        expect(flag, bool, option, "a bool")
-    for option, name in ((families, "families"), (aliases, "aliases")):
-        if option is not None:
-            expect(option, Mapping, name, "a mapping of str to str")
+    for flag, what in ((coordinates, "coordinates"), (flipped, "flipped"), (colour, "colour"),
+                       (hands, "hands")):
+        expect(flag, bool, what, "a bool")
+    for mapping, what in ((families, "families"), (aliases, "aliases")):
+        if mapping is not None:
+            expect(mapping, Mapping, what, "a mapping of str to str")
     geometry = position._geometry
     if geometry.size > MAX_DRAWN_SQUARES:
         raise GGNError(f"a board of {geometry.size:,} squares is too large to draw (at most "

@@ -315,9 +315,9 @@ def _drawing(variant: Variant) -> dict[str, Any]:
         else:
             wanted[pin] = glyphs.get(kind.name or "")
     aliases: dict[str, str] = {}
-    for pin, drawn in wanted.items():
-        if drawn is not None and drawn != pin and wanted.get(drawn) == drawn:
-            drawn = None  # the glyph is the piece of that letter's (knightmate's commoner)
+    for pin, glyph in wanted.items():
+        # A glyph another piece has by its own letter is that piece's (knightmate's commoner).
+        drawn = None if glyph is not None and glyph != pin and wanted.get(glyph) == glyph else glyph
         if drawn is None:
             if pin in glyphs.values():  # another kind's glyph: the piece's own letter instead
                 aliases[f"{letter}:{pin}"] = "?"
