@@ -625,7 +625,7 @@ def board(
         x, y = origin(cell)
         if look.points:  # a point of the lines: a disc around it
             canvas.add(f'<circle class="highlight" data-cell="{cell}" cx="{_n(x + s / 2)}" '
-                       f'cy="{_n(y + s / 2)}" r="{_n(s * 0.47)}" fill="{colour}" fill-opacity="0.6"/>')
+                       f'cy="{_n(y + s / 2)}" r="{_n(s * 0.5)}" fill="{colour}" fill-opacity="0.7"/>')
         else:
             canvas.add(f'<rect class="highlight" data-cell="{cell}" x="{_n(x)}" y="{_n(y)}" '
                        f'width="{_n(s)}" height="{_n(s)}" fill="{colour}" fill-opacity="0.55"/>')
