@@ -54,8 +54,9 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
     cache.configure()
 
 
-def entries(path: Path) -> list[Path]:
-    return sorted(path.glob("*.ggnc"))
+def entries(path: Path, *kinds: str) -> list[Path]:
+    """The entries of a cache directory (of those kinds only, when given)."""
+    return sorted(file for file in path.glob("*.ggnc") if not kinds or file.name.rsplit("-", 1)[0] in kinds)
 
 
 def positions(rules: RuleSystem, count: int, seed: int) -> list[Position]:
@@ -340,8 +341,8 @@ def test_damaged_entries_of_documents_and_code_are_made_again(cache_dir: Path) -
     position = rules.position()
     expected = sorted(made.moves(position), key=move_key)
     cache.flush()
-    assert len(entries(cache_dir)) == 2  # the document, and the moves compiled for its board
-    for file in entries(cache_dir):
+    assert len(entries(cache_dir, "document", "moves")) == 2  # the document, the moves for its board
+    for file in entries(cache_dir, "document", "moves"):
         data = bytearray(file.read_bytes())
         data[len(data) // 2] ^= 0xFF
         file.write_bytes(bytes(data))
@@ -374,7 +375,9 @@ def test_pack_and_unpack_give_back_an_equal_ruleset() -> None:
     with pytest.raises(ValueError, match="version 7"):
         unpack(marshal.dumps((7, (), (), (), (), ())))
     with pytest.raises(ValueError, match="not a packed ruleset"):
-        unpack(marshal.dumps((1, ("a1",), (), ((0, 5),), (), ())))
+        unpack(marshal.dumps((1, ("a1",), (), (), (), (("C:R", ((0, 1),)),))))
+    with pytest.raises(ValueError, match="not a packed ruleset"):
+        unpack(marshal.dumps((1, ("not a cell",), (), (), (), ())))
 
 
 def test_a_ruleset_pickles_as_its_packed_form() -> None:
@@ -419,6 +422,30 @@ def test_a_document_is_loaded_from_the_cache_not_built_again(
     monkeypatch.setenv("GGN_NO_CACHE", "1")
     ruleset_of(variant)
     assert len(built) == 1  # the cache off: made again
+
+
+def test_the_built_in_games_names_and_descriptions_are_loaded_from_the_cache(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ggn.variants import ini  # noqa: PLC0415
+
+    cold = registry._Builtins()
+    names = tuple(cold.entries)
+    made = {name: cold.entries[name].variant for name in ("chess", "shogi", "fischerandom")}
+    assert {f.name.rsplit("-", 1)[0] for f in entries(cache_dir)} == {"builtin-names", "builtin-variant"}
+    read: list[object] = []
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        read.append(args)
+        raise AssertionError("read again")
+
+    monkeypatch.setattr(ini, "sections", refused)
+    monkeypatch.setattr(ini, "resolve", refused)
+    warm = registry._Builtins()
+    assert tuple(warm.entries) == names
+    assert {name: warm.entries[name].variant for name in made} == made
+    assert read == []  # neither the file's sections nor a variant's options read again
+    assert canonical(warm.entries["shogi"].variant) == canonical(made["shogi"])
 
 
 # --- what is kept: compiled code ---------------------------------------------------------------
@@ -586,7 +613,8 @@ def test_processes_filling_one_cache_at_once_agree(cache_dir: Path) -> None:
         for process, (_, _, expected) in zip(started, runs, strict=True):
             out, err = process.communicate(timeout=120)
             assert (process.returncode, out.strip(), err) == (0, expected, "")
-    assert len(entries(cache_dir)) == 6  # a document, its moves and its attack tests, each game
+    # A document, its moves and its attack tests, each game
+    assert len(entries(cache_dir, "document", "moves", "attacks")) == 6
     assert not list(cache_dir.glob(".tmp-*"))
 
 
@@ -609,7 +637,8 @@ def test_the_command_line_reads_and_writes_the_cache_unless_told_not_to(cache_di
     assert _ggn(cache_dir, "perft", "shogi", "2", "--divide", GGN_NO_CACHE="1") == off
     assert not cache_dir.exists() or entries(cache_dir) == []
     assert _ggn(cache_dir, "perft", "shogi", "2", "--divide") == off  # cold: made and kept
-    assert len(entries(cache_dir)) == 3
+    assert len(entries(cache_dir, "document", "moves", "attacks")) == 3
+    assert len(entries(cache_dir, "builtin-names", "builtin-variant")) == 2
     assert _ggn(cache_dir, "perft", "shogi", "2", "--divide") == off  # warm: loaded
     moves = _ggn(cache_dir, "moves", "chess")
     assert _ggn(cache_dir, "moves", "chess") == moves == _ggn(cache_dir, "--no-cache", "moves", "chess")

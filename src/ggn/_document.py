@@ -131,7 +131,11 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         return self._data.items()
 
     def __eq__(self, other: object) -> bool:
-        if type(other) is type(self):
+        # The same type, or one a subclass of the other (a lazily read form of the same map).
+        if type(other) is type(self) or (
+            isinstance(other, FrozenMap) and other._what == self._what
+            and (isinstance(other, type(self)) or isinstance(self, type(other)))
+        ):
             return self._data == other._data
         if isinstance(other, Mapping) and not isinstance(other, FrozenMap):
             return dict(self.items()) == dict(other.items())

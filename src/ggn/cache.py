@@ -203,25 +203,33 @@ def fingerprint() -> bytes | None:
     cannot be read, as from a zip file: then nothing is cached)."""
     global _fingerprint  # noqa: PLW0603
     if _fingerprint is None:
-        package = Path(__file__).parent
         digest = hashlib.blake2b(digest_size=_HASH)
         version = getattr(sys.modules.get("ggn"), "__version__", "?")
         digest.update(f"ggn {version}\0".encode())
         digest.update(importlib.util.MAGIC_NUMBER)
         digest.update(sys.implementation.cache_tag.encode() if sys.implementation.cache_tag else b"-")
         try:
-            for folder, children, files in os.walk(package):
-                children[:] = sorted(child for child in children if child != "__pycache__")
-                for name in sorted(files):
-                    if name.endswith((".py", ".ini", ".json")):
-                        file = Path(folder) / name
-                        data = file.read_bytes()
-                        digest.update(file.relative_to(package).as_posix().encode() + b"\0")
-                        digest.update(len(data).to_bytes(8, "little") + data)
+            _hash_sources(os.path.dirname(os.path.abspath(__file__)), "", digest)
         except OSError:
             return None
         _fingerprint = digest.digest()
     return _fingerprint
+
+
+def _hash_sources(folder: str, relative: str, digest: Any) -> None:
+    """Add every source file under ``folder`` (sorted, ``__pycache__`` left out) to ``digest``."""
+    with os.scandir(folder) as found:
+        items = sorted((item.name, item.is_dir(follow_symlinks=False)) for item in found)
+    for name, is_folder in items:
+        if is_folder:
+            if name != "__pycache__":
+                _hash_sources(os.path.join(folder, name), f"{relative}{name}/", digest)
+        elif name.endswith((".py", ".ini", ".json")):
+            with open(os.path.join(folder, name), "rb") as file:
+                data = file.read()
+            digest.update(f"{relative}{name}\0".encode())
+            digest.update(len(data).to_bytes(8, "little"))
+            digest.update(data)
 
 
 def _entry(kind: str, key: bytes) -> tuple[str, bytes] | None:

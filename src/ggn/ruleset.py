@@ -459,8 +459,9 @@ def pack(ruleset: Ruleset) -> bytes:
 
 def unpack(data: bytes) -> Ruleset:
     """The ruleset of :func:`pack`'s bytes. Raise ``ValueError`` for bytes that are not a
-    packed ruleset of this version (not every fault is found: give it only what :func:`pack`
-    wrote, as the compile cache does after checking the file's hash)."""
+    packed ruleset of this version. Each source's destinations are read from the bytes when
+    first asked for, so not every fault is found here: give it only what :func:`pack` wrote,
+    as the compile cache does once the file's hash is checked."""
     try:
         version, *tables = marshal.loads(data)  # noqa: S302  (bytes of pack, from a checked file)
     except Exception as error:  # noqa: BLE001  (any fault of foreign bytes is one error)
@@ -482,30 +483,80 @@ def _unpacked(
     body: tuple[tuple[str, tuple[tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...]], ...]], ...],
 ) -> dict[Qpi, PieceRules]:
     locations = [parse_location(text) for text in location_texts]
-    states = [parse_state(text) for text in state_texts]
-    at: Callable[[int], Any] = locations.__getitem__  # a condition's key is a Cell: pack wrote one
-    state_of = states.__getitem__
-    conditions = [
-        Conditions(dict(zip(map(at, flat[0::2]), map(state_of, flat[1::2]), strict=True)))
-        if flat else NO_CONDITIONS
-        for flat in condition_table
-    ]
-    made = list(map(Possibility, map(conditions.__getitem__, possibility_table[0::2]),
-                    map(conditions.__getitem__, possibility_table[1::2])))
-    chosen = made.__getitem__
+    tables = _Tables(locations, [parse_state(text) for text in state_texts], condition_table,
+                     possibility_table)
     pieces: dict[Qpi, PieceRules] = {}
     for piece_text, sources in body:
         piece = _parse_qpi(piece_text)
         piece_rules: dict[Cell | Hand, SourceRules] = {}
         for source_number, targets, numbers in sources:
             source = locations[source_number]
-            piece_rules[source] = SourceRules(
-                dict(zip(map(at, targets), [tuple(map(chosen, listed)) for listed in numbers],
-                         strict=True)),
-                f"for {piece_text} from {source}",
-            )
+            piece_rules[source] = _PackedSourceRules(
+                tables, targets, numbers, f"for {piece_text} from {source}")
         pieces[piece] = PieceRules(piece_rules, f"for {piece_text}")
     return pieces
+
+
+class _Tables:
+    """The shared tables of an unpacked ruleset: its locations, and its conditions and
+    possibilities, made all at once when the first source's destinations are read."""
+
+    __slots__ = ("_lock", "condition_table", "locations", "made", "possibility_table", "states")
+
+    def __init__(self, locations: list[Cell | Hand], states: list[StateValue],
+                 condition_table: tuple[tuple[int, ...], ...], possibility_table: tuple[int, ...]) -> None:
+        self.locations = locations
+        self.states = states
+        self.condition_table = condition_table
+        self.possibility_table = possibility_table
+        self.made: list[Possibility] | None = None
+        self._lock = threading.Lock()
+
+    def possibilities(self) -> list[Possibility]:
+        made = self.made
+        if made is None:
+            with self._lock:
+                made = self.made
+                if made is None:
+                    made = self.made = self._make()
+        return made
+
+    def _make(self) -> list[Possibility]:
+        at: Callable[[int], Any] = self.locations.__getitem__  # a condition's key is a Cell
+        state_of = self.states.__getitem__
+        conditions = [
+            Conditions(dict(zip(map(at, flat[0::2]), map(state_of, flat[1::2]), strict=True)))
+            if flat else NO_CONDITIONS
+            for flat in self.condition_table
+        ]
+        table = self.possibility_table
+        return list(map(Possibility, map(conditions.__getitem__, table[0::2]),
+                        map(conditions.__getitem__, table[1::2])))
+
+
+class _PackedSourceRules(SourceRules):
+    """A source's destinations, read from the packed form when first asked for: a process that
+    lists the moves of one position reads a few dozen sources of a game's thousands."""
+
+    __slots__ = ("_numbers", "_tables", "_targets")
+
+    def __init__(self, tables: _Tables, targets: tuple[int, ...], numbers: tuple[tuple[int, ...], ...],
+                 where: str) -> None:
+        # The mapping itself (_data) is left unset: __getattr__ makes it on first use.
+        self._where = where
+        self._tables = tables
+        self._targets = targets
+        self._numbers = numbers
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "_data":
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        tables = self._tables
+        chosen = tables.possibilities().__getitem__
+        data = dict(zip(map(tables.locations.__getitem__, self._targets),
+                        [tuple(map(chosen, listed)) for listed in self._numbers], strict=True))
+        self._data = data
+        return data
 
 
 def _unpickle(data: bytes) -> Ruleset:

@@ -28,13 +28,17 @@ ggn.errors.NotFoundError: no game 'go'; there are: ...
 
 from __future__ import annotations
 
+import contextlib
+import marshal
 import os
+import pickle
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from importlib import resources
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
+from ggn import cache
 from ggn._json import clip
 from ggn._types import expect
 from ggn.cell import Cell
@@ -431,30 +435,69 @@ class Catalogue:
 
 
 class _Builtins:
-    """The built-in file, read once: its sections and an entry for each variant."""
+    """The built-in file, read once: an entry for each variant, and its sections (read when
+    first needed). The names of its variants, and each variant once resolved, are kept in the
+    compile cache (:mod:`ggn.cache`): a process that plays a built-in game reads neither the
+    file's sections nor a variant's options again."""
 
-    __slots__ = ("entries", "sections")
+    __slots__ = ("_lock", "_sections", "_text", "entries")
 
     def __init__(self) -> None:
-        from ggn.variants import ini  # noqa: PLC0415
-
         try:  # beside this module, as installed; else through the package's loader (a zip file)
             with open(os.path.join(os.path.dirname(__file__), "builtin.ini"), encoding="utf-8") as file:
                 text = file.read()
         except OSError:
             text = resources.files(__package__).joinpath("builtin.ini").read_text("utf-8")
-        sections = ini.sections(text, source="builtin.ini")
-        self.sections: Mapping[str, Section] = MappingProxyType({s.name: s for s in sections})
+        self._text = text
+        self._sections: Mapping[str, Section] | None = None
+        self._lock = threading.Lock()
+        names: tuple[str, ...] | None = None
+        data = cache.load("builtin-names", text.encode())
+        if data is not None:
+            with contextlib.suppress(ValueError, EOFError, TypeError):
+                found = marshal.loads(data)  # noqa: S302  (a checked file of our own: see ggn.cache)
+                if type(found) is tuple and all(type(name) is str for name in found):
+                    names = found
+        if names is None:
+            names = tuple(self.sections)
+            cache.store("builtin-names", text.encode(), marshal.dumps(names))
         self.entries: Mapping[str, Entry] = MappingProxyType({
-            name: Entry(name, BUILTIN, _resolver(name, self.sections)) for name in self.sections
+            name: Entry(name, BUILTIN, _resolver(name, self)) for name in names
         })
 
+    @property
+    def sections(self) -> Mapping[str, Section]:
+        """The file's sections by name, read on first use."""
+        found = self._sections
+        if found is None:
+            from ggn.variants import ini  # noqa: PLC0415
 
-def _resolver(name: str, sections: Mapping[str, Section]) -> Callable[[], Variant]:
+            with self._lock:
+                found = self._sections
+                if found is None:
+                    sections = ini.sections(self._text, source="builtin.ini")
+                    found = self._sections = MappingProxyType({s.name: s for s in sections})
+        return found
+
+
+def _resolver(name: str, builtins: _Builtins) -> Callable[[], Variant]:
     def resolve() -> Variant:
+        from ggn.variants.description import Variant  # noqa: PLC0415
+
+        key = f"{name}\0{builtins._text}".encode()
+        data = cache.load("builtin-variant", key)
+        if data is not None:
+            with contextlib.suppress(Exception):
+                # A checked file of our own (owned by the user, not writable by others, whole:
+                # see ggn.cache), made by pickle.dumps below from a Variant.
+                found = pickle.loads(data)  # noqa: S301
+                if isinstance(found, Variant) and found.name == name:
+                    return found
         from ggn.variants import ini  # noqa: PLC0415
 
-        return ini.resolve(name, sections)
+        made = ini.resolve(name, builtins.sections)
+        cache.store("builtin-variant", key, pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
+        return made
 
     return resolve
 
