@@ -274,6 +274,10 @@ def test_repr_svg_of_a_position_and_of_a_game() -> None:
     assert registry.entry("shogi").drawing()["families"] == {"S": "shogi"}
     assert registry.entry("minixiangqi").drawing()["aliases"] == {"M:K": "G", "M:N": "H"}
     assert registry.entry("asean").drawing()["aliases"] == {"A:Q": "M", "A:B": "S"}
+    # A game of drops draws its hands even empty; another only when a hand holds a piece.
+    assert registry.entry("shogi").svg().count('class="hand"') == 2
+    assert registry.entry("chess").svg().count('class="hand"') == 0
+    assert registry.entry("chess").svg("k^6K^/8/8/8/8/8/8/8 P/ C/c").count('class="hand"') == 2
 
 
 # --- the text board ------------------------------------------------------------------------

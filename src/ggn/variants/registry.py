@@ -169,7 +169,8 @@ class Entry:
         """The options of :func:`ggn.svg.board` (and :func:`ggn.textboard.board`) that draw this
         game's positions: ``families`` (the glyphs of the game's family for its styles, chosen
         from its pieces' types rather than its style letters: shatranj is not shogi),
-        ``aliases`` (a piece drawn as the type it is) and ``holes``.
+        ``aliases`` (a piece drawn as the type it is), ``holes``, and ``hands`` (True) for a
+        game with drops, whose hands are drawn even empty.
 
         >>> entry("shatranj").drawing()["families"]
         {'S': 'chess'}
@@ -328,7 +329,10 @@ def _drawing(variant: Variant) -> dict[str, Any]:
         elif drawn != pin:
             aliases[f"{letter}:{pin}"] = drawn
     holes = sorted(Cell(square) for square in variant.holes)
-    return {"families": {letter: family}, "aliases": aliases, "holes": holes}
+    drawing: dict[str, Any] = {"families": {letter: family}, "aliases": aliases, "holes": holes}
+    if variant.drops is not None:
+        drawing["hands"] = True  # even empty: a game of drops keeps its hands in the picture
+    return drawing
 
 
 def _rule_system(variant: Variant) -> RuleSystem:
