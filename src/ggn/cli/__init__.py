@@ -30,9 +30,9 @@ This module assembles the parser and runs a command; the rest is private:
 
 Adding a command
 ----------------
-Write a module ``ggn/cli/_NAME.py`` with a ``register(commands)`` function and a handler, and
-name the module in ``_MODULES`` below (its place there is the command's place in ``ggn
---help``)::
+Write a module ``ggn/cli/_NAME.py`` with a ``register(commands)`` function and a handler, name
+the module in ``_MODULES`` below (its place there is the command's place in ``ggn --help``)
+and the command in ``_COMMANDS`` (a run imports only its command's module)::
 
     def register(commands: Commands) -> None:
         show = commands.add(
@@ -63,21 +63,36 @@ and fuzzes them; tests/test_hostile_cli.py's ``EVERY_COMMAND`` must name the new
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
-from typing import IO, NoReturn
+from typing import IO, Final, NoReturn
 
 from ggn import cache
 from ggn._json import clip
-from ggn.cli import _convert, _documents, _games, _notation, _positions, _serve, _show
 from ggn.cli._arguments import Commands, Formatter, Parser
 from ggn.cli._streams import Errors, Exit, Output, ReaderGone, Stream, Unwritable, settle
 from ggn.errors import GGNError
 
 __all__ = ["main", "run"]
 
-_MODULES = (_notation, _documents, _convert, _positions, _games, _show, _serve)
-"""The modules of the commands, each with a ``register(commands)`` function, in help order."""
+_MODULES: Final = ("_notation", "_documents", "_convert", "_positions", "_games", "_show", "_serve")
+"""The modules of the commands (under ``ggn.cli``), each with a ``register(commands)``
+function, in help order."""
+
+_COMMANDS: Final = {
+    "parse": "_notation", "schema": "_notation",
+    "validate": "_documents", "lint": "_documents", "generate": "_documents", "demo": "_documents",
+    "convert": "_convert",
+    "moves": "_positions", "apply": "_positions", "diff": "_positions",
+    "variants": "_games", "legal": "_games", "perft": "_games", "play": "_games", "position": "_games",
+    "show": "_show",
+    "serve": "_serve",
+}
+"""The module of each command: a run imports only its command's module (each reads the library
+modules its commands use: the start of ``ggn moves`` need not import the converter, the SVG
+writer or the web server). A command not named here is found by importing every module, as
+``ggn --help`` does; tests/test_cache.py checks that the table names what the modules register."""
 
 _DESCRIPTION = """\
 General Gameplay Notation (GGN) and the notations around it.
@@ -144,8 +159,19 @@ compile cache:
 """
 
 
-def _build_parser(out: Stream, err: Stream) -> argparse.ArgumentParser:
-    """The parser of every command, writing help to ``out`` and usage errors to ``err``."""
+def _command(arguments: Sequence[str]) -> str | None:
+    """The command the arguments name, when only its module need be imported (None: every
+    module, for the help, an unknown option before the command, or no command)."""
+    for text in arguments:
+        if text == "--no-cache":
+            continue
+        return None if text.startswith("-") or text not in _COMMANDS else text
+    return None
+
+
+def _build_parser(out: Stream, err: Stream, command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command (or of ``command``'s module only), writing help to ``out``
+    and usage errors to ``err``."""
     parser_class: type[Parser] = type("_BoundParser", (Parser,), {"out": out, "err": err})
     parser = parser_class(prog="ggn", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=Formatter)
     parser.add_argument(
@@ -153,8 +179,8 @@ def _build_parser(out: Stream, err: Stream) -> argparse.ArgumentParser:
         help="neither read nor write the compile cache: make every document and generator in "
              "this process (as GGN_NO_CACHE=1 does)")
     commands = Commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
-    for module in _MODULES:
-        module.register(commands)
+    for name in _MODULES if command is None else (_COMMANDS[command],):
+        importlib.import_module(f"ggn.cli.{name}").register(commands)
     return parser
 
 
@@ -181,8 +207,8 @@ def run(
     err = Errors(stderr if stderr is not None else sys.stderr)
     label = "ggn"  # the command, as messages name it
     try:
-        parser = _build_parser(out, err)
         arguments = list(sys.argv[1:] if argv is None else argv)
+        parser = _build_parser(out, err, _command(arguments))
         if len(arguments) == 3 and arguments[0] == "parse" and arguments[2] not in ("-h", "--help", "--"):
             # A diminished piece (-p) or any TEXT starting with '-' is the text, not an option.
             arguments.insert(2, "--")

@@ -1,0 +1,85 @@
+"""What a fresh process imports and builds before its first answer (issue 11, start-up), and
+the bounds that keep a long-running process from growing with every board shape it meets.
+
+Speed itself is measured in benchmarks/bench_startup.py (ratios against ``import ggn``); these
+tests check the structure that makes it fast: a command imports only its own module and what
+the library needs for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ggn import cli
+from ggn.cli._arguments import Commands
+
+
+def _choices(parser: argparse.ArgumentParser) -> set[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    raise AssertionError("no commands")
+
+
+def test_the_table_of_commands_names_what_each_module_registers() -> None:
+    every = _choices(cli._build_parser(io.StringIO(), io.StringIO()))
+    assert every == set(cli._COMMANDS)
+    for name in cli._MODULES:
+        parser = argparse.ArgumentParser()
+        commands = Commands(parser.add_subparsers(dest="command"))
+        importlib.import_module(f"ggn.cli.{name}").register(commands)
+        assert _choices(parser) == {c for c, module in cli._COMMANDS.items() if module == name}, name
+
+
+@pytest.mark.parametrize(
+    ("arguments", "command"),
+    [
+        (["moves", "chess"], "moves"),
+        (["--no-cache", "perft", "shogi", "2"], "perft"),
+        (["--help"], None),
+        (["-h", "moves"], None),
+        ([], None),
+        (["nope"], None),  # unknown: the whole parser says what there is
+        (["--no-cache"], None),
+    ],
+)
+def test_a_run_builds_the_parser_of_its_command_only(arguments: list[str], command: str | None) -> None:
+    assert cli._command(arguments) == command
+
+
+_IMPORTED = """
+import sys
+from ggn.cli import run
+status = run(sys.argv[1:])
+print(sorted(name for name in sys.modules if name.startswith("ggn")), file=sys.stderr)
+"""
+
+
+def _modules_after(cache_dir: Path, *arguments: str) -> set[str]:
+    env = {**os.environ, "GGN_CACHE_DIR": str(cache_dir)}
+    env.pop("GGN_NO_CACHE", None)
+    done = subprocess.run([sys.executable, "-c", _IMPORTED, *arguments], env=env, capture_output=True,
+                          text=True, check=True, timeout=120)
+    return set(ast.literal_eval(done.stderr.strip().splitlines()[-1]))
+
+
+def test_moves_of_a_built_in_game_imports_neither_the_converter_nor_the_other_front_ends(
+    tmp_path: Path,
+) -> None:
+    cold = _modules_after(tmp_path, "moves", "chess")
+    assert "ggn.variants.ini" in cold  # the first run reads the built-in file and keeps what it made
+    imported = _modules_after(tmp_path, "moves", "chess")
+    for unneeded in ("ggn.convert", "ggn.legacy_eval", "ggn.svg", "ggn.web", "ggn.cli._convert",
+                     "ggn.cli._show", "ggn.cli._serve", "ggn.cli._documents", "ggn.variants.ini",
+                     "ggn.games.shogi", "ggn.games.xiangqi"):
+        assert unneeded not in imported, unneeded
+    assert "ggn.cli._positions" in imported
