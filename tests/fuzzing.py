@@ -38,6 +38,7 @@ from ggn.feen import Feen
 from ggn.gan import Gan, LegacyPiece
 from ggn.lcn import Conditions
 from ggn.legacy import LegacyRuleset
+from ggn.legacy_gem import GemRuleset
 from ggn.pin import Pin
 from ggn.qpi import Qpi
 from ggn.ruleset import Ruleset
@@ -85,6 +86,7 @@ DOCUMENTS: dict[str, Any] = {
     "lcn": Conditions,
     "stn": Transition,
     "ggn-legacy": LegacyRuleset,
+    "ggn-gem": GemRuleset,
 }
 
 # An error quotes a bounded part of the input (errors._SHOWN characters each side of the

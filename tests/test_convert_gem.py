@@ -10,6 +10,7 @@ documents and positions."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -516,3 +517,15 @@ def test_the_legacy_format_takes_labels_too() -> None:
         "/SHOGI:P/5f/5e/0/board_check/5e",
     ]
     assert conversion.effects["S:P"]["e4"]["e5"][0]["board_diff"] == {"e4": None, "e5": "S:P"}
+
+
+GEM_VECTORS = sorted((Path(__file__).parent / "vectors" / "ggn-gem" / "valid").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", GEM_VECTORS, ids=lambda path: path.stem)
+def test_every_valid_vector_converts_whole_with_its_games_mapping(path: Path) -> None:
+    gem = GemRuleset.load(path)
+    (game,) = {piece.game.lower() for piece in gem.pieces}
+    conversion = convert_gem(gem, legacy_mapping(game), labels=shogi_labels if game == "shogi" else None)
+    assert conversion.complete and conversion.effects_complete and conversion.lost == []
+    assert Ruleset.loads(conversion.ruleset.dumps()) == conversion.ruleset

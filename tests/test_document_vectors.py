@@ -12,6 +12,7 @@ import pytest
 from ggn import Conditions, DocumentError, LegacyRuleset, Ruleset, Transition
 from ggn._document import Document
 from ggn.cli import run
+from ggn.legacy_gem import GemRuleset
 
 VECTORS = Path(__file__).parent / "vectors"
 KINDS: dict[str, type[Document]] = {
@@ -19,6 +20,7 @@ KINDS: dict[str, type[Document]] = {
     "lcn": Conditions,
     "stn": Transition,
     "ggn-legacy": LegacyRuleset,
+    "ggn-gem": GemRuleset,
 }
 
 

@@ -16,6 +16,7 @@ from ggn.errors import NotationError
 from ggn.feen import Feen
 from ggn.lcn import Conditions
 from ggn.legacy import LegacyRuleset
+from ggn.legacy_gem import GemRuleset
 from ggn.linter import lint
 from ggn.ruleset import Ruleset
 from ggn.stn import Transition
@@ -23,6 +24,7 @@ from ggn.stn import Transition
 _DOCUMENTS: dict[str, type[Document]] = {
     "ggn": Ruleset,
     "ggn-legacy": LegacyRuleset,
+    "ggn-gem": GemRuleset,
     "lcn": Conditions,
     "stn": Transition,
 }
@@ -38,7 +40,8 @@ def register(commands: Commands) -> None:
                "  ggn validate --format json rules.json   # {\"valid\": ..., \"errors\": [...]}",
     )
     validate.add_argument("--as", dest="kind", choices=list(_DOCUMENTS), default="ggn",
-                          help="the kind of document (default: ggn, GGN 1.0.0)")
+                          help="the kind of document (default: ggn, GGN 1.0.0; ggn-legacy, the "
+                               "legacy format; ggn-gem, the Ruby gem sashite-ggn 0.3 to 0.7)")
     add_common(validate)
     validate.add_argument("file", metavar="FILE", help="the document, or - for standard input")
 
