@@ -9,12 +9,21 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ggn import svg, textboard
+from ggn._types import SIDES, STATES
 from ggn.cell import Cell
+from ggn.epin import Epin
 from ggn.errors import GGNError
+from ggn.feen import Feen
+from ggn.pin import Pin
 from ggn.position import Position
+from ggn.qpi import Qpi
+from ggn.sin import Sin
 from ggn.variants import registry
+from support import examples
 
 NS = "{http://www.w3.org/2000/svg}"
 CHESS = registry.start("chess")
@@ -329,3 +338,44 @@ def test_a_games_glyphs_follow_its_pieces_types_not_its_letters() -> None:
     assert ">P</text>" in torishogi
     text = registry.entry("shatranj").text()
     assert "♕" not in text and "♗" not in text and "Q" in text and "B" in text and "♔" in text
+
+
+@st.composite
+def any_positions(draw: st.DrawFn) -> Position:
+    """Positions of any shape FEEN writes (up to 30 files, past z), of any styles, marks and
+    hands: what the contract must hold for beyond the games' own."""
+    dimensions = draw(st.integers(1, 3))
+    shape = tuple(draw(st.integers(1, 30) if axis == 0 else st.integers(2, 5)) for axis in range(dimensions))
+    styles = (Sin(draw(st.sampled_from("CSXMQ")), "first"), Sin(draw(st.sampled_from("CSXMQ")), "second"))
+    squares = 1
+    for size in shape:
+        squares *= size
+    pins = st.builds(Pin, st.sampled_from("KQRBNPGSLAEHCMZ"), st.sampled_from(SIDES),
+                     st.sampled_from(STATES), st.booleans())
+    pieces = st.builds(Epin, pins, st.booleans())
+    spots = draw(st.lists(st.tuples(*(st.integers(0, size - 1) for size in shape)),
+                          max_size=min(squares, 20), unique=True))
+    board = {Cell(spot): draw(pieces).to_qpi(*styles) for spot in spots}
+    room = squares - len(board)
+    hands: dict[str, dict[Qpi, int]] = {}
+    for player in SIDES:
+        held: dict[Qpi, int] = {}
+        for epin in draw(st.lists(pieces, max_size=4, unique=True)):
+            if room > 0:
+                held[epin.to_qpi(*styles)] = count = draw(st.integers(1, room))
+                room -= count
+        hands[player] = held
+    return Position.from_feen(Feen(shape, board, hands, draw(st.sampled_from(SIDES)), styles))
+
+
+@settings(max_examples=examples(60))
+@given(any_positions(), st.booleans(), st.booleans())
+def test_any_position_is_drawn_whole(position: Position, flipped: bool, letters: bool) -> None:
+    assert_contract(position, svg.board(position, flipped=flipped, letters=letters))
+    text = textboard.board(position, flipped=flipped)
+    files = position.shape[0]
+    ranks = position.shape[1] if len(position.shape) > 1 else 1
+    assert len(text.split("\n")) == ranks + 4 + (len(position.shape) == 3)
+    names = text.split("\n")[-3].split()  # the files' names, under the board
+    assert names[-1] == (str(Cell((0,))) if flipped else str(Cell((files - 1,))))
+    assert len(names) == files * (position.shape[2] if len(position.shape) == 3 else 1)
