@@ -103,8 +103,12 @@ def test_chess_start(client: TestClient) -> None:
         "e3": [{"must": {"e3": "empty"}, "deny": {}}],
         "e4": [{"must": {"e3": "empty", "e4": "empty"}, "deny": {}}],
     }
-    assert len(view["cells"]) == 64
-    assert {cell["square"]: cell["piece"] for cell in view["cells"]}["e1"] == "C:+K^"
+    assert len(view["board"]) == 32 and view["board"]["e1"] == "C:+K^"
+    # The picture is the library's (ggn.svg), drawn with the game's glyphs.
+    assert view["svg"] == registry.entry("chess").svg(view["feen"])
+    assert view["unpictured"] is None
+    flipped = ok(client, "/api/view", {"game": "chess", "flipped": True})
+    assert flipped["svg"] == registry.entry("chess").svg(view["feen"], flipped=True) != view["svg"]
 
 
 @pytest.mark.parametrize("fen", [
@@ -256,6 +260,17 @@ def test_a_document_that_is_not_json(client: TestClient) -> None:
     assert answer["violations"] and "line 1" in answer["violations"][0]["message"]
 
 
+def test_a_board_too_large_to_draw_is_still_played(client: TestClient) -> None:
+    # 70,000 squares: more than a picture holds (ggn.svg.MAX_DRAWN_SQUARES), and the moves are there.
+    from ggn import svg  # noqa: PLC0415
+
+    feen = "K34999/35000 / C/c"  # two ranks of 35,000 squares, the king on a2
+    document = '{"C:K": {"a2": {"b2": [{"must": {"b2": "empty"}}]}}}'
+    view = ok(client, "/api/view", {"document": document, "position": feen})
+    assert view["svg"] is None and str(svg.MAX_DRAWN_SQUARES) in view["unpictured"].replace(",", "")
+    assert [group["destination"] for group in view["moves"]] == ["b2"]
+
+
 def test_a_document_needs_a_position(client: TestClient) -> None:
     status, answer = post(client, "/api/view", {"document": KING})
     assert (status, answer) == (422, {"error": "a pasted document has no start position: give one in FEEN"})
@@ -301,6 +316,7 @@ def test_an_illegal_move(client: TestClient) -> None:
     ({"game": "chess", "halfmove": -1}, "'halfmove' must be a whole number from 0 to 2147483647, got -1"),
     ({"game": "chess", "fullmove": True}, "'fullmove' must be a whole number"),
     ({"game": "chess", "fullmove": 2**40}, "'fullmove' must be a whole number"),
+    ({"game": "chess", "flipped": "yes"}, "'flipped' must be true or false, got str"),
 ])
 def test_requests_the_api_cannot_read(client: TestClient, body: dict[str, Any], message: str) -> None:
     status, answer = post(client, "/api/view", body)

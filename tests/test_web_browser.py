@@ -92,9 +92,10 @@ def text(page: Page, selector: str) -> str:
 
 
 def targets(page: Page) -> list[str]:
-    """The squares the page highlights as destinations, read from their data-square."""
+    """The squares the page highlights as destinations, read from the picture's squares
+    (ggn.svg: each square an element with data-cell)."""
     return sorted(page.eval_on_selector_all(
-        "#board .target", "elements => elements.map(e => e.getAttribute('data-square'))"))
+        "#board .target", "elements => elements.map(e => e.getAttribute('data-cell'))"))
 
 
 def wait_feen(page: Page, feen: str) -> None:
@@ -102,8 +103,10 @@ def wait_feen(page: Page, feen: str) -> None:
 
 
 def square(page: Page, cell: str) -> Any:
-    """The element a player clicks for a square: its piece's when it holds one."""
-    return page.locator(f'#board [data-square="{cell}"]').first
+    """The element a player clicks for a square: its piece (data-square) when it holds one,
+    else the square itself (data-cell)."""
+    piece = page.locator(f'#board [data-square="{cell}"]')
+    return piece.first if piece.count() else page.locator(f'#board [data-cell="{cell}"]').first
 
 
 def load(page: Page, *, game: str | None = None, document: str | None = None, position: str = "") -> None:
@@ -133,8 +136,12 @@ def test_chess_pawn_shows_its_two_destinations_and_plays(page: Page) -> None:
     assert len(page.locator("#game option").all()) == len(registry.names())
     start = registry.start("chess")
     assert text(page, "#feen") == start
-    square(page, "e2").click()
+    pawn = page.locator('#board [data-square="e2"]')
+    assert pawn.get_attribute("data-piece") == "C:P"
+    pawn.click()
     assert targets(page) == ["e3", "e4"]
+    selected = page.eval_on_selector_all("#board .selected", "s => s.map(e => e.getAttribute('data-cell'))")
+    assert selected == ["e2"]
     # The possibilities of the document that allow each destination.
     reasons = page.locator('#moves li[data-destination="e4"] .possibility').all_inner_texts()
     assert reasons == ["must: e3 empty, e4 empty; deny: nothing"]
@@ -209,7 +216,7 @@ def test_shogi_drops_from_the_hand(page: Page) -> None:
     # dropped only there (no two pawns on a file), not on the last rank.
     fen = "lnsgkgsnl/1r5b1/pppp1pppp/9/9/9/PPPP1PPPP/1B5R1/LNSGKGSNL[Pp] w 0 1"
     load(page, game="shogi", position=fen)
-    hand = page.locator('#hand-first [data-hand="first"][data-piece="S:P"]')
+    hand = page.locator('#board [data-hand="first"][data-piece="S:P"]')
     assert hand.get_attribute("data-count") == "1"
     hand.click()
     # python-shogi: the same position (its "b" is the first player), its pawn drops in USI.
@@ -221,7 +228,7 @@ def test_shogi_drops_from_the_hand(page: Page) -> None:
     shoot(page, "shogi-pawn-drops")
     square(page, "e5").click()
     board.push_usi("P*5e")
-    page.wait_for_function("() => document.getElementById('hand-first').children.length === 0")
+    page.wait_for_function("() => !document.querySelector('#board [data-hand=first]')")
     assert page.locator('#board [data-square="e5"][data-piece="S:P"]').count() == 1
     assert text(page, "#feen") == registry.entry("shogi").to_feen(
         "lnsgkgsnl/1r5b1/pppp1pppp/9/4P4/9/PPPP1PPPP/1B5R1/LNSGKGSNL[p] b 0 1")
@@ -269,3 +276,28 @@ def test_a_faulty_document_shows_every_violation_with_its_pointer(page: Page) ->
     load(page, document=PIECES, position="8/8/x / C/c")
     page.wait_for_selector("#errors:not([hidden])")
     assert "invalid FEEN" in text(page, "#error")
+
+
+def test_the_board_is_the_library_picture_and_turns_round(page: Page) -> None:
+    load(page, game="xiangqi")
+    picture = page.locator("#board svg")
+    assert picture.count() == 1
+    assert page.locator("#board [data-piece]").count() == 32
+    assert page.locator('#board [data-square="e1"]').get_attribute("data-piece") == "X:G^"
+
+    def height(cell: str) -> float:
+        return float(page.locator(f'#board [data-cell="{cell}"]').first.get_attribute("y") or "nan")
+
+    assert height("e1") > height("e10")  # the first player at the bottom
+    answered = answers(page)
+    page.click("#flip")
+    wait_answer(page, answered)
+    assert height("e1") < height("e10")
+    # The moves of a piece are the same, turned round or not: the cannon's, against pyffish's.
+    square(page, "b3").click()
+    import pyffish  # noqa: PLC0415
+
+    fen = registry.entry("xiangqi").fen
+    legal = pyffish.legal_moves("xiangqi", fen, [])
+    assert targets(page) == sorted(move[2:] for move in legal if move.startswith("b3"))
+    shoot(page, "xiangqi-flipped-cannon")

@@ -6,7 +6,8 @@ The routes only read the request, call :mod:`ggn.web._explorer` and write its an
 - ``GET /api/config``: the built-in games and what the explorer was started with;
 - ``POST /api/view``: a position, its moves and notations
   (``{"game": NAME}`` or ``{"document": TEXT}``, with ``"position"``: FEEN, or a game's FEN,
-  and the FEN's move counters ``"halfmove"`` and ``"fullmove"``);
+  and the FEN's move counters ``"halfmove"`` and ``"fullmove"``; ``"flipped"``: the picture
+  turned round);
 - ``POST /api/play``: the same and ``"move"`` (a move as the view lists it): the position after it.
 
 A request the API cannot read is answered 400; an unknown game 404; a bad position or
@@ -128,9 +129,16 @@ def _answer(work: Any) -> Any:
     return endpoint
 
 
+def _flipped(body: dict[str, Any]) -> bool:
+    value = body.get("flipped", False)
+    if not isinstance(value, bool):
+        raise _BadRequest(f"'flipped' must be true or false, got {type(value).__name__}")
+    return value
+
+
 def _view(body: dict[str, Any]) -> dict[str, Any]:
     subject = _subject(body)
-    return view(subject, _state(subject, body))
+    return view(subject, _state(subject, body), flipped=_flipped(body))
 
 
 def _play(body: dict[str, Any]) -> dict[str, Any]:
@@ -138,7 +146,7 @@ def _play(body: dict[str, Any]) -> dict[str, Any]:
     move = _text(body, "move", required=True)
     assert move is not None
     after = play(subject, _state(subject, body), move)
-    answer = view(subject, after)
+    answer = view(subject, after, flipped=_flipped(body))
     answer["played"] = move
     answer["transition"] = None if after.transition is None else after.transition.to_value()
     return answer

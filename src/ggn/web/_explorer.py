@@ -22,9 +22,9 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from itertools import product
 from typing import TYPE_CHECKING, Any, Final
 
+from ggn import svg
 from ggn.cell import Cell, Hand
 from ggn.errors import GGNError, IllegalMoveError, NotationError
 from ggn.feen import Feen
@@ -151,23 +151,24 @@ def _moves(subject: Subject, position: Position) -> list[dict[str, Any]]:
     return list(groups.values())
 
 
-def _cells(position: Position) -> list[dict[str, Any]]:
-    """Every square of the board with its coordinates and piece (None when empty)."""
-    board = position.board
-    out: list[dict[str, Any]] = []
-    for indices in product(*(range(size) for size in reversed(position.shape))):
-        cell = Cell(tuple(reversed(indices)))
-        piece = board.get(cell)
-        shown = None if piece is None else str(piece)
-        out.append({"square": str(cell), "at": list(cell.indices), "piece": shown})
-    return out
+def _picture(subject: Subject, position: Position, flipped: bool) -> tuple[str | None, str | None]:
+    """The SVG picture of ``position`` (:mod:`ggn.svg`; a game's drawn with its own glyphs), or
+    None and why it cannot be drawn (a board of more squares than a picture holds)."""
+    try:
+        if subject.entry is not None:
+            return subject.entry.svg(position, flipped=flipped), None
+        return svg.board(position, flipped=flipped), None
+    except GGNError as error:
+        return None, str(error)
 
 
-def view(subject: Subject, state: State) -> dict[str, Any]:
-    """Everything the page shows of a position: its FEEN (and FEN, for a game), the board and
-    hands, the side to move, the moves grouped by piece, source and destination, and, for a
-    game, check and the outcome."""
+def view(subject: Subject, state: State, *, flipped: bool = False) -> dict[str, Any]:
+    """Everything the page shows of a position: its FEEN (and FEN, for a game), its picture
+    (SVG; ``flipped``: the second player at the bottom), its pieces by square and the hands,
+    the side to move, the moves grouped by piece, source and destination, and, for a game,
+    check and the outcome."""
     position = state.position
+    picture, unpictured = _picture(subject, position, flipped)
     entry = subject.entry
     fen: str | None = None
     outcome: str | None = None
@@ -189,7 +190,9 @@ def view(subject: Subject, state: State) -> dict[str, Any]:
         "fullmove": state.fullmove,
         "active": position.active,
         "shape": list(position.shape),
-        "cells": _cells(position),
+        "svg": picture,
+        "unpictured": unpictured,
+        "board": {str(cell): str(piece) for cell, piece in position},
         "hands": {
             side: [{"piece": str(piece), "count": count} for piece, count in position.hand(side).items()]
             for side in ("first", "second")

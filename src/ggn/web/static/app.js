@@ -11,6 +11,7 @@ const page = {
   view: null,        // the server's answer for that position
   selected: null,    // {source: CELL or "*", piece: QPI}
   pending: null,     // the move group waiting for a choice
+  flipped: false,    // the board turned round: the second player at the bottom
 };
 
 const $ = (id) => document.getElementById(id);
@@ -73,7 +74,7 @@ function hideError() {
 
 function request(entry, more) {
   return Object.assign({}, page.subject, {
-    position: entry.position, halfmove: entry.halfmove, fullmove: entry.fullmove,
+    position: entry.position, halfmove: entry.halfmove, fullmove: entry.fullmove, flipped: page.flipped,
   }, more || {});
 }
 
@@ -83,7 +84,7 @@ async function load(event) {
   const subject = mode === "game" ? {game: $("game").value} : {document: $("document").value};
   const position = $("position").value.trim();
   try {
-    const view = await ask("/api/view", Object.assign({}, subject, {position: position || null}));
+    const view = await ask("/api/view", Object.assign({}, subject, {position: position || null, flipped: page.flipped}));
     hideError();
     page.subject = subject;
     page.history = [{position: view.feen, halfmove: view.halfmove, fullmove: view.fullmove, played: null}];
@@ -134,7 +135,6 @@ function show(view) {
   else if (view.moves.length === 0) status += view.game === null ? ": the document gives no move" : ": no legal move";
   $("status").textContent = status;
   drawBoard(view);
-  drawHands(view);
   showMoves();
   showHistory();
   $("undo").disabled = page.at <= 0;
@@ -143,53 +143,17 @@ function show(view) {
 
 // -- drawing ----------------------------------------------------------------------------
 
-function label(piece) {
-  // A QPI's piece part (after the style), as a short label: "C:+R" -> "+R".
-  return piece.slice(piece.indexOf(":") + 1);
-}
-
 function drawBoard(view) {
+  // The picture is the library's (ggn.svg): each square an element with data-cell, each piece
+  // on the board one with data-square and data-piece, each kind of piece in a hand one with
+  // data-hand, data-piece and data-count. Its text is escaped by the library.
   const board = $("board");
-  clear(board);
-  const shape = view.shape;
-  const files = shape[0];
-  const ranks = shape.length > 1 ? shape[1] : 1;
-  const layers = shape.slice(2).reduce((a, b) => a * b, 1);
-  const grid = make("div", {"class": "grid"});
-  grid.style.gridTemplateColumns = `repeat(${files * layers + (layers - 1)}, var(--square))`;
-  for (const cell of view.cells) {
-    const at = cell.at;
-    const layer = at.slice(2).reduce((sum, index, k) => sum * shape[k + 2] + index, 0);
-    const column = layer * (files + 1) + at[0] + 1;
-    const row = ranks - (at.length > 1 ? at[1] : 0);
-    const dark = (at.reduce((a, b) => a + b, 0) % 2) === 0;
-    const square = make("div", {"class": `square ${dark ? "dark" : "light"}`, "data-cell": cell.square});
-    square.style.gridColumn = String(column);
-    square.style.gridRow = String(row);
-    square.title = cell.square;
-    if (cell.piece !== null) {
-      const second = cell.piece[0] === cell.piece[0].toLowerCase();
-      square.append(make("span", {
-        "class": `piece ${second ? "second" : "first"}`, "data-square": cell.square, "data-piece": cell.piece,
-      }, label(cell.piece)));
-    } else {
-      square.setAttribute("data-square", cell.square);
-    }
-    grid.append(square);
+  if (view.svg === null) {
+    clear(board);
+    board.append(make("p", {"class": "unpictured"}, `The board is not drawn: ${view.unpictured}`));
+    return;
   }
-  board.append(grid);
-}
-
-function drawHands(view) {
-  for (const side of ["first", "second"]) {
-    const hand = $(`hand-${side}`);
-    clear(hand);
-    for (const item of view.hands[side]) {
-      hand.append(make("span", {
-        "class": `piece in-hand ${side}`, "data-hand": side, "data-piece": item.piece, "data-count": String(item.count),
-      }, `${label(item.piece)}×${item.count}`));
-    }
-  }
+  board.innerHTML = view.svg;
 }
 
 function showHistory() {
@@ -221,7 +185,7 @@ function describe(possibility) {
 function showMoves() {
   const box = $("moves");
   clear(box);
-  for (const element of document.querySelectorAll("#play [data-square], #play [data-hand]")) {
+  for (const element of document.querySelectorAll("#board .selected, #board .target")) {
     element.classList.remove("selected", "target");
   }
   const selected = page.selected;
@@ -231,10 +195,10 @@ function showMoves() {
   }
   const groups = groupsOf(selected);
   if (selected.source === "*") {
-    const hand = document.querySelector(`#play [data-hand="${page.view.active}"][data-piece="${CSS.escape(selected.piece)}"]`);
-    if (hand) hand.classList.add("selected");
+    const held = `#board [data-hand="${page.view.active}"][data-piece="${CSS.escape(selected.piece)}"]`;
+    for (const element of document.querySelectorAll(held)) element.classList.add("selected");
   } else {
-    for (const element of document.querySelectorAll(`#board [data-square="${CSS.escape(selected.source)}"]`)) {
+    for (const element of document.querySelectorAll(`#board [data-cell="${CSS.escape(selected.source)}"]`)) {
       element.classList.add("selected");
     }
   }
@@ -242,7 +206,7 @@ function showMoves() {
   box.append(make("p", {"class": "chosen"}, `${selected.piece} ${where}: ${groups.length} destination${groups.length === 1 ? "" : "s"}`));
   const list = make("ul", {"class": "destinations"});
   for (const group of groups) {
-    for (const element of document.querySelectorAll(`#board [data-square="${CSS.escape(group.destination)}"]`)) {
+    for (const element of document.querySelectorAll(`#board [data-cell="${CSS.escape(group.destination)}"]`)) {
       element.classList.add("target");
     }
     const item = make("li", {"data-destination": group.destination});
@@ -280,23 +244,24 @@ function closeChoices() {
 
 function clicked(event) {
   if (!page.view) return;
-  const target = event.target.closest("[data-square], [data-hand]");
+  const target = event.target.closest("#board [data-square], #board [data-cell], #board [data-hand]");
   if (!target) return;
   closeChoices();
-  if (target.hasAttribute("data-square")) {
-    const square = target.getAttribute("data-square");
-    const group = groupsOf(page.selected).find((g) => g.destination === square);
-    if (group) {
-      if (group.plays.length > 1) openChoices(group);
-      else playMove(group.plays[0].move);
-      return;
-    }
-    const piece = target.getAttribute("data-piece");
-    page.selected = piece ? {source: square, piece: piece} : null;
-  } else {
+  if (target.hasAttribute("data-hand")) {
     const side = target.getAttribute("data-hand");
     page.selected = side === page.view.active ? {source: "*", piece: target.getAttribute("data-piece")} : null;
+    showMoves();
+    return;
   }
+  const square = target.getAttribute("data-square") || target.getAttribute("data-cell");
+  const group = groupsOf(page.selected).find((g) => g.destination === square);
+  if (group) {
+    if (group.plays.length > 1) openChoices(group);
+    else playMove(group.plays[0].move);
+    return;
+  }
+  const piece = page.view.board[square];
+  page.selected = piece ? {source: square, piece: piece} : null;
   showMoves();
 }
 
@@ -319,6 +284,10 @@ async function start() {
   $("undo").addEventListener("click", () => goTo(page.at - 1));
   $("redo").addEventListener("click", () => goTo(page.at + 1));
   $("choice-cancel").addEventListener("click", closeChoices);
+  $("flip").addEventListener("click", () => {
+    page.flipped = !page.flipped;
+    if (page.at >= 0) goTo(page.at);
+  });
   await load();
   document.body.setAttribute("data-ready", "true");
 }
