@@ -4,7 +4,8 @@ started here; clicks go through the page's script to the JSON API and back.
 
 What the page shows is checked against other libraries where one knows the answer: the FEN
 after a chess move and a promotion against python-chess, the drops of a shogi pawn against
-python-shogi. Screenshots go to /tmp/coord/shots/ (or $GGN_SHOTS), never into the repository.
+python-shogi. Screenshots go to $GGN_SHOTS (default: ggn-shots in the system's temporary
+directory), never into the repository.
 
 Skipped, with the reason, only when no chromium is installed at all (``.ci/run`` installs it).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,7 +34,7 @@ ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
-SHOTS = Path(os.environ.get("GGN_SHOTS", "/tmp/coord/shots"))
+SHOTS = Path(os.environ.get("GGN_SHOTS") or Path(tempfile.gettempdir()) / "ggn-shots")
 WAIT_MS = 15_000
 
 
