@@ -303,3 +303,18 @@ def test_the_board_is_the_library_picture_and_turns_round(page: Page) -> None:
     legal = pyffish.legal_moves("xiangqi", fen, [])
     assert targets(page) == sorted(move[2:] for move in legal if move.startswith("b3"))
     shoot(page, "xiangqi-flipped-cannon")
+
+
+def test_an_optional_promotion_offers_the_piece_unchanged(page: Page) -> None:
+    # Shogi: the bishop takes on h8, in the promotion zone, and may promote or not.
+    fen = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL[-] w 0 1"
+    load(page, game="shogi", position=fen)
+    square(page, "b2").click()
+    square(page, "h8").click()
+    page.wait_for_selector("#choices:not([hidden])")
+    buttons = page.locator("#choices button.choice")
+    assert buttons.all_inner_texts() == ["S:B, unchanged", "S:+B"]
+    page.click('#choices button[data-move="S:B b2-h8"]')
+    wait_feen(page, registry.entry("shogi").to_feen(
+        "lnsgkgsnl/1r5B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL[B] b 0 1"))
+    assert page.locator('#board [data-hand="first"]').get_attribute("data-piece") == "S:B"

@@ -229,7 +229,7 @@ function openChoices(group) {
   clear(buttons);
   for (const option of group.plays) {
     const button = make("button", {"type": "button", "class": "choice", "data-move": option.move},
-                        option.choice || "no change");
+                        option.choice || `${group.piece}, unchanged`);
     button.addEventListener("click", () => { closeChoices(); playMove(option.move); });
     buttons.append(button);
   }
