@@ -498,10 +498,12 @@ def _unpacked(
 
 
 class _Tables:
-    """The shared tables of an unpacked ruleset: its locations, and its conditions and
-    possibilities, made all at once when the first source's destinations are read."""
+    """The shared tables of an unpacked ruleset: its locations, states, conditions and
+    possibilities, each condition and possibility made when a source that lists it is first
+    read (a process that lists the moves of one position reads a few dozen sources of a
+    game's thousands)."""
 
-    __slots__ = ("_lock", "condition_table", "locations", "made", "possibility_table", "states")
+    __slots__ = ("condition_table", "conditions", "locations", "possibilities", "possibility_table", "states")
 
     def __init__(self, locations: list[Cell | Hand], states: list[StateValue],
                  condition_table: tuple[tuple[int, ...], ...], possibility_table: tuple[int, ...]) -> None:
@@ -509,34 +511,35 @@ class _Tables:
         self.states = states
         self.condition_table = condition_table
         self.possibility_table = possibility_table
-        self.made: list[Possibility] | None = None
-        self._lock = threading.Lock()
+        self.conditions: list[Conditions | None] = [None] * len(condition_table)
+        self.possibilities: list[Possibility | None] = [None] * (len(possibility_table) // 2)
 
-    def possibilities(self) -> list[Possibility]:
-        made = self.made
+    def condition(self, number: int) -> Conditions:
+        made = self.conditions[number]
         if made is None:
-            with self._lock:
-                made = self.made
-                if made is None:
-                    made = self.made = self._make()
+            flat = self.condition_table[number]
+            at: Callable[[int], Any] = self.locations.__getitem__  # a condition's key is a Cell
+            made = self.conditions[number] = Conditions(
+                dict(zip(map(at, flat[0::2]), map(self.states.__getitem__, flat[1::2]), strict=True))
+            ) if flat else NO_CONDITIONS
         return made
 
-    def _make(self) -> list[Possibility]:
-        at: Callable[[int], Any] = self.locations.__getitem__  # a condition's key is a Cell
-        state_of = self.states.__getitem__
-        conditions = [
-            Conditions(dict(zip(map(at, flat[0::2]), map(state_of, flat[1::2]), strict=True)))
-            if flat else NO_CONDITIONS
-            for flat in self.condition_table
-        ]
-        table = self.possibility_table
-        return list(map(Possibility, map(conditions.__getitem__, table[0::2]),
-                        map(conditions.__getitem__, table[1::2])))
+    def chosen(self, numbers: tuple[int, ...]) -> Possibilities:
+        # Two threads may make a possibility at once: equal values, one of them kept.
+        made = self.possibilities
+        out: list[Possibility] = []
+        for number in numbers:
+            possibility = made[number]
+            if possibility is None:
+                table = self.possibility_table
+                possibility = made[number] = Possibility(
+                    self.condition(table[2 * number]), self.condition(table[2 * number + 1]))
+            out.append(possibility)
+        return tuple(out)
 
 
 class _PackedSourceRules(SourceRules):
-    """A source's destinations, read from the packed form when first asked for: a process that
-    lists the moves of one position reads a few dozen sources of a game's thousands."""
+    """A source's destinations, read from the packed form when first asked for."""
 
     __slots__ = ("_numbers", "_tables", "_targets")
 
@@ -552,9 +555,8 @@ class _PackedSourceRules(SourceRules):
         if name != "_data":
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         tables = self._tables
-        chosen = tables.possibilities().__getitem__
         data = dict(zip(map(tables.locations.__getitem__, self._targets),
-                        [tuple(map(chosen, listed)) for listed in self._numbers], strict=True))
+                        map(tables.chosen, self._numbers), strict=True))
         self._data = data
         return data
 

@@ -109,7 +109,7 @@ class Tables:
     of that side's terminal pieces. The hooks may read both.
     """
 
-    __slots__ = ("_ruleset", "_saved", "arrivals", "arriving", "attacks", "bare", "calm", "counted",
+    __slots__ = ("_arrivals", "_ruleset", "_saved", "arriving", "attacks", "bare", "calm", "counted",
                  "fragile_squares", "geometry", "hand_arrivals", "info", "terminal", "through")
 
     def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
@@ -117,33 +117,25 @@ class Tables:
         self._ruleset = ruleset
         self._saved: cache.Entries | None = None  # the compiled tests in the compile cache
         index = geometry.index
-        # Per attacking side (0 first, 1 second), per square: (source, code, possibilities).
-        self.arrivals: tuple[list[list[tuple[int, int, Possibilities]]], ...] = (
-            [[] for _ in range(geometry.size)], [[] for _ in range(geometry.size)])
+        # Per attacking side (0 first, 1 second), per square: (source, code, possibilities);
+        # made on first use (a warm compile cache may never need it: see arrivals).
+        self._arrivals: tuple[list[list[tuple[int, int, Possibilities]]], ...] | None = None
         self.hand_arrivals: tuple[dict[int, list[tuple[Qpi, Possibilities]]], ...] = ({}, {})
         terminal: tuple[set[int], set[int]] = (set(), set())
         for piece, sources in ruleset.items():
             side = 0 if piece.side == "first" else 1
-            code = code_of(piece)
             if piece.terminal:
-                terminal[side].add(code)
-            for source, destinations in sources.items():
-                number = -1 if source is HAND else index.get(source)  # type: ignore[arg-type]
-                if number is None:
+                terminal[side].add(code_of(piece))
+            if HAND not in sources:
+                continue
+            for destination, possibilities in sources[HAND].items():
+                target = index.get(destination) if isinstance(destination, Cell) else None
+                if target is None or not possibilities:
                     continue
-                for destination, possibilities in destinations.items():
-                    if not isinstance(destination, Cell) or not possibilities:
-                        continue
-                    target = index.get(destination)
-                    if target is None:
-                        continue
-                    if number < 0:
-                        # Only drops that could land on an occupied square can take a piece.
-                        kept = tuple(p for p in possibilities if p.must.get(destination) != EMPTY)
-                        if kept:
-                            self.hand_arrivals[side].setdefault(target, []).append((piece, kept))
-                    else:
-                        self.arrivals[side][target].append((number, code, possibilities))
+                # Only drops that could land on an occupied square can take a piece.
+                kept = tuple(p for p in possibilities if p.must.get(destination) != EMPTY)
+                if kept:
+                    self.hand_arrivals[side].setdefault(target, []).append((piece, kept))
         self.terminal = (frozenset(terminal[0]), frozenset(terminal[1]))
         self.attacks: tuple[list[Attack], list[Attack]] = (
             [self._lazy(0, d) for d in range(geometry.size)],
@@ -162,6 +154,29 @@ class Tables:
         # and, for the moves counted as plain displacements, (destination, plays, source, placed).
         self.info: dict[int, MoveInfo] = {}
         self.counted: dict[int, tuple[int, int, int, int] | None] = {}
+
+    @property
+    def arrivals(self) -> tuple[list[list[tuple[int, int, Possibilities]]], ...]:
+        """Per attacking side, per square: the board moves onto it, as (source, code,
+        possibilities); the reverse index of the document, made on first use."""
+        made = self._arrivals
+        if made is None:
+            geometry = self.geometry
+            index = geometry.index
+            made = ([[] for _ in range(geometry.size)], [[] for _ in range(geometry.size)])
+            for piece, sources in self._ruleset.items():
+                side = 0 if piece.side == "first" else 1
+                code = code_of(piece)
+                for source, destinations in sources.items():
+                    number = index.get(source) if isinstance(source, Cell) else None
+                    if number is None:
+                        continue
+                    for destination, possibilities in destinations.items():
+                        target = index.get(destination) if isinstance(destination, Cell) else None
+                        if target is not None and possibilities:
+                            made[side][target].append((number, code, possibilities))
+            self._arrivals = made
+        return made
 
     def attack_through(self, side: int, square: int, read: int) -> Attack | None:
         """The test of the moves of ``side`` onto ``square`` that read the square ``read``."""
@@ -209,13 +224,29 @@ class Tables:
         known = self.fragile_squares[side]
         found = known.get(square)
         if found is None:
+            saved = self._entries()
+            name = ("fragile", side, square)
+            kept = saved.get(name)
+            if type(kept) is frozenset:
+                found = known[square] = kept
+                return found
             squares: set[int] = set()
             for _, _, must, deny in self._conditions(side, square):
                 for read in {number for number, _ in must + deny}:
                     if not killed(must, deny, side, read):
                         squares.add(read)
             found = known[square] = frozenset(squares)
+            saved.put(name, found)
         return found
+
+    def _entries(self) -> cache.Entries:
+        """The compiled tests and fragile squares of this document and board shape in the
+        compile cache (read on first use)."""
+        saved = self._saved
+        if saved is None:
+            shape = ",".join(map(str, self.geometry.shape))
+            saved = self._saved = cache.Entries("attacks", self._ruleset.digest() + f"|{shape}".encode())
+        return saved
 
     def _lazy(self, side: int, square: int) -> Attack:
         def first_call(b: list[int]) -> bool:
@@ -253,10 +284,7 @@ class Tables:
         only by the possibilities whose conditions read that square (None if there are none);
         with ``filled`` too, only those that can hold with a piece of the other side on ``read``;
         with ``bare``, reading the other side's pieces as absent but on ``square``."""
-        saved = self._saved
-        if saved is None:
-            shape = ",".join(map(str, self.geometry.shape))
-            saved = self._saved = cache.Entries("attacks", self._ruleset.digest() + f"|{shape}".encode())
+        saved = self._entries()
         name = (side, square, read, filled, bare)
         code = saved.get(name)
         if code is None:
