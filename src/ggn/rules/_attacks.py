@@ -129,8 +129,10 @@ class Tables:
             if HAND not in sources:
                 continue
             for destination, possibilities in sources[HAND].items():
-                target = index.get(destination) if isinstance(destination, Cell) else None
-                if target is None or not possibilities:
+                if not isinstance(destination, Cell) or not possibilities:
+                    continue
+                target = index.get(destination)
+                if target is None:
                     continue
                 # Only drops that could land on an occupied square can take a piece.
                 kept = tuple(p for p in possibilities if p.must.get(destination) != EMPTY)
