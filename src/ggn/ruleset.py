@@ -491,8 +491,7 @@ def _unpacked(
         piece_rules: dict[Cell | Hand, SourceRules] = {}
         for source_number, targets, numbers in sources:
             source = locations[source_number]
-            piece_rules[source] = _PackedSourceRules(
-                tables, targets, numbers, f"for {piece_text} from {source}")
+            piece_rules[source] = _PackedSourceRules(tables, targets, numbers, (piece_text, source))
         pieces[piece] = PieceRules(piece_rules, f"for {piece_text}")
     return pieces
 
@@ -541,17 +540,22 @@ class _Tables:
 class _PackedSourceRules(SourceRules):
     """A source's destinations, read from the packed form when first asked for."""
 
-    __slots__ = ("_numbers", "_tables", "_targets")
+    __slots__ = ("_numbers", "_owner", "_tables", "_targets")
 
     def __init__(self, tables: _Tables, targets: tuple[int, ...], numbers: tuple[tuple[int, ...], ...],
-                 where: str) -> None:
-        # The mapping itself (_data) is left unset: __getattr__ makes it on first use.
-        self._where = where
+                 owner: tuple[str, Cell | Hand]) -> None:
+        # The mapping (_data) and the words that place it in messages (_where) are left
+        # unset: __getattr__ makes them on first use.
+        self._owner = owner
         self._tables = tables
         self._targets = targets
         self._numbers = numbers
 
     def __getattr__(self, name: str) -> Any:
+        if name == "_where":
+            piece, source = self._owner
+            self._where = where = f"for {piece} from {source}"
+            return where
         if name != "_data":
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         tables = self._tables
