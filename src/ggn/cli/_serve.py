@@ -19,7 +19,7 @@ from ggn.cli._streams import Exit, Output, Stream, reason
 from ggn.ruleset import Ruleset
 from ggn.variants import registry
 
-PORT: Final = Bounded(1, 65535)
+PORT: Final = Bounded(0, 65535)
 
 
 def register(commands: Commands) -> None:
@@ -50,7 +50,8 @@ def register(commands: Commands) -> None:
                        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only; "
                             "any other lets whoever reaches it use the explorer)")
     serve.add_argument("--port", type=PORT, default=DEFAULT_PORT,
-                       help=f"the port to listen on, 1 to 65535 (default {DEFAULT_PORT})")
+                       help=f"the port to listen on, 0 to 65535; 0 takes a free one, which the URL printed "
+                            f"names (default {DEFAULT_PORT})")
 
 
 def _initial(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream) -> dict[str, Any]:

@@ -89,7 +89,8 @@ def serve(initial: dict[str, Any] | None = None, host: str = DEFAULT_HOST, port:
     """Run the explorer on ``host`` and ``port`` (uvicorn) until it is stopped (Ctrl-C).
 
     The socket is bound first: :class:`OSError` when it cannot be, before anything runs.
-    ``ready`` is then called with the explorer's URL, before the server starts.
+    ``ready`` is then called with the explorer's URL, before the server starts. Port 0 asks the
+    system for a free port: the URL names the one it gave.
     """
     require()
     import uvicorn  # noqa: PLC0415  (the [web] extra, on first use)
@@ -97,6 +98,7 @@ def serve(initial: dict[str, Any] | None = None, host: str = DEFAULT_HOST, port:
     app = create_app(initial)
     listener = listen(host, port)
     try:
+        port = listener.getsockname()[1]
         if ready is not None:
             ready(address(host, port))
         server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
