@@ -10,17 +10,22 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gc
 import importlib
 import io
 import os
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
 
-from ggn import cli
+from ggn import cache, cli
 from ggn.cli._arguments import Commands
+from ggn.position import Position
+from ggn.rules import RuleSystem
+from ggn.ruleset import COMPILED_KEPT, Ruleset
 
 
 def _choices(parser: argparse.ArgumentParser) -> set[str]:
@@ -83,3 +88,44 @@ def test_moves_of_a_built_in_game_imports_neither_the_converter_nor_the_other_fr
                      "ggn.games.shogi", "ggn.games.xiangqi"):
         assert unneeded not in imported, unneeded
     assert "ggn.cli._positions" in imported
+
+
+# --- bounded memory (issue 11, section 6) -----------------------------------------------------------
+# Already tested elsewhere, each before a board is built or past its bound:
+# tests/test_hostile_core.py, row 5: the geometries kept (GEOMETRIES_KEPT, SQUARES_KEPT) and a
+# ruleset's compiled forms (COMPILED_KEPT, COMPILED_SQUARES_KEPT) are bounded, least recently used
+# out, and made again alike; tests/test_hostile_rules.py and tests/test_hostile_cli.py, row 4: a
+# game's board shape is checked before any board is built (a 13-byte FEEN of 4,194,304 squares).
+
+
+def test_a_rule_system_of_no_fixed_shape_keeps_the_tables_of_a_bounded_number_of_shapes() -> None:
+    ruleset = Ruleset.from_value({
+        "C:K^": {"a1": {"a2": [{"must": {"a2": "empty"}}, {"must": {"a2": "enemy"}}]}},
+        "c:r": {"a3": {"a2": [{"must": {"a2": "empty"}}], "a1": [{"must": {"a2": "empty", "a1": "enemy"}}]}},
+    })
+    rules = RuleSystem(ruleset)  # no shape: any board
+    positions = [Position.from_feen(f"r{width - 1}/{width}/K^{width - 1} / C/c") for width in range(2, 20)]
+    counts = [rules.count(position) for position in positions]
+    assert len(rules._tables) == COMPILED_KEPT
+    assert list(rules._tables) == [p.shape for p in positions[-COMPILED_KEPT:]]
+    assert counts == [RuleSystem(ruleset).count(position) for position in positions]
+    assert rules.count(positions[0]) == counts[0]  # made again, alike
+    assert list(rules._tables)[-1] == positions[0].shape
+    assert len(rules._tables) == COMPILED_KEPT
+
+
+def test_code_made_and_not_saved_yet_does_not_keep_its_compiled_form_alive() -> None:
+    # The entries waiting for ggn.cache.flush are held weakly: a compiled form let go (its
+    # board shape used long ago) goes, with what it made; the next process makes it again.
+    ruleset = Ruleset.from_value({"C:R": {"a1": {"a2": [{"must": {"a2": "empty"}}]}}})
+    position = Position.from_feen("3/3/R2 / C/c")
+    assert [str(move) for move in ruleset.moves(position)] == ["C:R a1-a2"]
+    form = ruleset._compiled_for(position.shape, position._geometry)
+    saved = form._saved
+    assert saved is not None and saved in cache._dirty
+    reference = weakref.ref(saved)
+    del form, saved
+    ruleset._compiled.clear()
+    ruleset._last = None
+    gc.collect()
+    assert reference() is None

@@ -26,6 +26,7 @@ a play is made readable (:class:`Play`, with its :class:`~ggn.stn.Transition`) o
 
 from __future__ import annotations
 
+import threading
 from bisect import insort
 from collections.abc import Iterator
 from typing import Any, ClassVar
@@ -53,10 +54,12 @@ from ggn.rules._records import (
     made_play,
 )
 from ggn.rules._walk import describe, walk
-from ggn.ruleset import Ruleset
+from ggn.ruleset import COMPILED_KEPT, COMPILED_SQUARES_KEPT, Ruleset
 
 # IllegalMoveError is defined in ggn.errors with every other error, and re-exported here.
 __all__ = ["Ending", "IllegalMoveError", "Outcome", "Play", "RuleSystem"]
+
+_KEEPING = threading.Lock()  # guards every rule system's kept tables
 
 # The names the games' modules import from here, kept under the names they had.
 _Tables = Tables
@@ -191,10 +194,20 @@ class RuleSystem:
         last = self._last_tables
         if last is not None and last[0] is geometry:
             return last[1]
-        tables = self._tables.get(geometry.shape)
+        kept = self._tables
+        tables = kept.get(geometry.shape)
         if tables is None:
             self._check_shape(position.shape)
-            tables = self._tables[geometry.shape] = Tables(self.ruleset, geometry)
+            tables = Tables(self.ruleset, geometry)
+        with _KEEPING:
+            # A rule system of no fixed shape keeps the tables of the shapes used last, as a
+            # ruleset keeps its compiled forms: at most COMPILED_KEPT, and COMPILED_SQUARES_KEPT
+            # squares beyond the one used now (the least recently used go).
+            tables = kept.pop(geometry.shape, tables)
+            kept[geometry.shape] = tables  # the most recently used last
+            squares = sum(made.geometry.size for made in kept.values())
+            while len(kept) > COMPILED_KEPT or (squares > COMPILED_SQUARES_KEPT and len(kept) > 1):
+                squares -= kept.pop(next(iter(kept))).geometry.size
         self._last_tables = (geometry, tables)
         return tables
 
