@@ -73,7 +73,7 @@ from ggn.cell import HAND, Cell, Hand, _parse_cell
 from ggn.errors import GGNError, NotationError, UnmappedPieceError, extend, pointer
 from ggn.gan import LegacyPiece
 from ggn.legacy import LegacyEntry, LegacyRuleset, _quoted
-from ggn.legacy_eval import GanMapping, _effect
+from ggn.legacy_eval import GanMapping, _effect, _intermediate
 from ggn.legacy_gem import GemEntry, GemRuleset
 from ggn.qpi import Qpi
 from ggn.ruleset import Ruleset
@@ -364,6 +364,9 @@ class _Converter(Generic[_E]):
 
     def _no_qpi(self, piece: LegacyPiece) -> str:
         self.unmapped[str(piece)] = None
+        if _intermediate(piece):
+            return (f"no QPI for {_quoted(piece)} in the mapping (in a one-letter name, ' marks an "
+                    "intermediate state, whose meaning only the mapping can give)")
         return f"no QPI for {_quoted(piece)} in the mapping"
 
     def _destination(

@@ -105,6 +105,13 @@ class GanMapping(Document):
        ``S:+P`` when ``SHOGI:PAWN`` is ``S:P``); this needs a QPI without a state of its own;
     4. failing that, without both.
 
+    A one-letter name (``CHESS:R'``, as the legacy schema and the gems of 2025 wrote pieces) is
+    read as PNN 1.0.0 read it: its ``'`` marks an intermediate state, not a derivation, whose
+    meaning is the mapping's to give. Such a key may map to any QPI of its side (the built-in
+    chess mapping reads ``CHESS:R'`` and ``CHESS:K'``, the castling pieces of the 2025 examples,
+    as ``C:+R`` and ``C:+K^``), and rules 2 and 4 do not apply to it: without an entry of its own
+    it has no QPI.
+
     >>> mapping = GanMapping.of({"SHOGI:PAWN": "S:P", "SHOGI:KING": "S:K^"})
     >>> [str(mapping(p)) for p in ("SHOGI:PAWN", "shogi:pawn", "SHOGI:+PAWN", "shogi:king'")]
     ['S:P', 's:p', 'S:+P', 'S:k^']
@@ -181,6 +188,8 @@ class GanMapping(Document):
         for keep_derived, keep_state in ((True, True), (False, True), (True, False), (False, False)):
             if (not keep_derived and not piece.derived) or (not keep_state and piece.state == "normal"):
                 continue
+            if not keep_derived and _intermediate(piece):
+                continue  # a one-letter name's ' is no derivation: it is never dropped
             key = LegacyPiece(
                 piece.gan,
                 piece.state if keep_state else "normal",
@@ -207,6 +216,9 @@ class GanMapping(Document):
                 return (f"{message}: {_quoted(plain)} maps to {_quoted(base)}, which has a state of "
                         f"its own, so {_quoted(piece)} needs an entry of its own")
         example = str(piece) if len(str(piece)) <= 40 else "<GAN>"
+        if _intermediate(piece):
+            message += (" (in a one-letter name, as PNN 1.0.0 wrote pieces in 2025, ' marks an "
+                        "intermediate state, whose meaning only the mapping can give)")
         return f'{message}; add an entry such as "{example}": "<SIN>:<PIN>"'
 
     def __or__(self, other: GanMapping) -> GanMapping:
@@ -275,12 +287,17 @@ class GanMapping(Document):
         return GanMapping(entries) if ok else None
 
 
+def _intermediate(piece: LegacyPiece) -> bool:
+    """Whether a piece's ``'`` is PNN 1.0.0's intermediate state: a one-letter name with it."""
+    return piece.derived and len(piece.gan.piece) == 1
+
+
 def _entry_problems(piece: LegacyPiece, qpi: Qpi) -> list[str]:
     problems: list[str] = []
     if piece.side != qpi.side:
         problems.append(f"{_quoted(piece)} is a piece of the {piece.side} player but {_quoted(qpi)} "
                         f"one of the {qpi.side} side: the case of the PIN must follow the GAN's")
-    if piece.derived != qpi.derived:
+    if piece.derived != qpi.derived and not _intermediate(piece):
         if piece.derived:
             problems.append(f"{_quoted(piece)} is derived (') but {_quoted(qpi)} is native: a derived "
                             "piece maps to a QPI whose SIN and PIN cases differ")

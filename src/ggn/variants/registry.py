@@ -69,13 +69,15 @@ BUILTIN: Final = "builtin"
 # games' FEEN, `^` on the royal piece. Two forms of each name: the long one of the GAN 1.0.0
 # text (CHESS:KING) and the short one that the Ruby gems of 2025 wrote (CHESS:K, SHOGI:P),
 # a game and one PNN letter, with the letters of their FEEN examples: xiangqi's soldier is S
-# there, and makruk is written with chess's letters (Q the met, B the khon).
+# there, and makruk is written with chess's letters (Q the met, B the khon). In those names '
+# was PNN's intermediate state: the chess examples mark the king and rooks that may castle
+# (K', R'), today's + on them.
 _LEGACY: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType({
     "chess": {
         "CHESS:KING": "C:K^", "CHESS:QUEEN": "C:Q", "CHESS:ROOK": "C:R", "CHESS:BISHOP": "C:B",
         "CHESS:KNIGHT": "C:N", "CHESS:PAWN": "C:P",
         "CHESS:K": "C:K^", "CHESS:Q": "C:Q", "CHESS:R": "C:R", "CHESS:B": "C:B", "CHESS:N": "C:N",
-        "CHESS:P": "C:P",
+        "CHESS:P": "C:P", "CHESS:K'": "C:+K^", "CHESS:R'": "C:+R",
     },
     "shogi": {
         "SHOGI:KING": "S:K^", "SHOGI:GOLD": "S:G", "SHOGI:SILVER": "S:S", "SHOGI:KNIGHT": "S:N",
