@@ -17,9 +17,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ggn import DocumentError, LegacyPiece, LegacyRuleset, Possibility, Qpi, Ruleset
+from ggn import (
+    Cell,
+    DocumentError,
+    Epin,
+    Feen,
+    Gan,
+    LegacyPiece,
+    LegacyRuleset,
+    Pin,
+    Possibility,
+    Qpi,
+    Ruleset,
+    Sin,
+)
 from ggn._types import Side
 from ggn.convert import Lost, convert, convert_gem, shogi_labels
+from ggn.errors import NotationTypeError
 from ggn.legacy_eval import GanMapping
 from ggn.legacy_gem import GemEntry, GemRuleset
 from ggn.position import Position
@@ -529,3 +543,30 @@ def test_every_valid_vector_converts_whole_with_its_games_mapping(path: Path) ->
     conversion = convert_gem(gem, legacy_mapping(game), labels=shogi_labels if game == "shogi" else None)
     assert conversion.complete and conversion.effects_complete and conversion.lost == []
     assert Ruleset.loads(conversion.ruleset.dumps()) == conversion.ruleset
+
+
+def test_a_python_int_too_long_to_write_is_a_violation_not_a_crash() -> None:
+    # Once a ValueError from repr() (Python writes at most 4,300 digits), found by the fuzzer.
+    big = 10**5000
+    for value in (
+        {"CHESS:P": {"e2": {"e4": [{"require": {"e3": big}, "perform": {}}]}}},
+        {"CHESS:P": {"e2": {"e4": [{"perform": {"e3": big}, "drop": big}]}}},
+    ):
+        with pytest.raises(DocumentError, match="5,001 digits"):
+            GemRuleset.from_value(value)
+    with pytest.raises(DocumentError, match="5,001 digits"):
+        LegacyRuleset.from_value(
+            {"CHESS:P": {"e2": {"e4": [{"board_check": {"e3": big}, "board_patch": {}}]}}}
+        )
+    for parse in (
+        LegacyPiece.parse,
+        Qpi.parse,
+        Gan.parse,
+        Cell.parse,
+        Pin.parse,
+        Sin.parse,
+        Epin.parse,
+        Feen.parse,
+    ):
+        with pytest.raises(NotationTypeError, match="int too long to write"):
+            parse(big)  # type: ignore[arg-type]

@@ -106,7 +106,7 @@ def _digits26(value: int, length: int, base: int) -> str:
 def _scan(text: str) -> tuple[int, ...]:
     """Parse a CELL string into zero-based indices, or raise NotationError."""
     if not isinstance(text, str):
-        raise NotationTypeError("CELL", repr(text), f"expected a string, got {type(text).__name__}")
+        raise NotationTypeError.of("CELL", text)
     if not text:
         raise NotationError("CELL", text, "a coordinate cannot be empty")
     if not text.isascii():
@@ -274,7 +274,7 @@ class Hand:
         if text == "*":
             return HAND
         if not isinstance(text, str):
-            raise NotationTypeError("HAND", repr(text), f"expected a string, got {type(text).__name__}")
+            raise NotationTypeError.of("HAND", text)
         if not text:
             raise NotationError("HAND", text, "HAND is exactly the one character '*', got nothing")
         if text[0] != "*":

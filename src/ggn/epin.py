@@ -132,7 +132,7 @@ def parse_epin_at(text: str, pos: int, notation: str) -> tuple[Epin, int]:
 
 def _build_epin(text: str) -> Epin:
     if not isinstance(text, str):
-        raise NotationTypeError("EPIN", repr(text), f"expected a string, got {type(text).__name__}")
+        raise NotationTypeError.of("EPIN", text)
     if not text:
         raise NotationError("EPIN", text, "a piece cannot be empty")
     epin, end = parse_epin_at(text, 0, "EPIN")

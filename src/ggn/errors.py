@@ -128,6 +128,21 @@ class NotationTypeError(NotationError, TypeError):
     belongs) reports it as a violation at its path, as it does any other bad notation.
     """
 
+    @classmethod
+    def of(cls, notation: str, value: object) -> NotationTypeError:
+        """The error for ``value`` given where a ``notation`` string belongs, the value shown as
+        its ``repr``; one whose ``repr`` cannot be written (an int past Python's 4,300 digits)
+        is named by its type.
+
+        >>> NotationTypeError.of("PIN", 10**5000).text
+        '<int too long to write>'
+        """
+        try:
+            shown = repr(value)
+        except ValueError:
+            shown = f"<{type(value).__name__} too long to write>"
+        return cls(notation, shown, f"expected a string, got {type(value).__name__}")
+
 
 _ESCAPES = str.maketrans({"~": "~0", "/": "~1"})
 

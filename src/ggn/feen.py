@@ -642,7 +642,7 @@ def _style_turn(text: str, start: int) -> tuple[Side, tuple[Sin, Sin]]:
 
 def _build_feen(text: str) -> Feen:
     if not isinstance(text, str):
-        raise NotationTypeError(_N, repr(text), f"expected a string, got {type(text).__name__}")
+        raise NotationTypeError.of(_N, text)
     if not text:
         raise NotationError(
             _N, text, "a position cannot be empty; expected <placement> <hands> <style-turn>"

@@ -167,7 +167,7 @@ class LegacyPiece:
 def _scan(text: str, notation: str, legacy: bool) -> tuple[Gan, State, bool]:
     """Parse ``text`` as GAN, or as a legacy piece key when ``legacy``; left to right."""
     if not isinstance(text, str):
-        raise NotationTypeError(notation, repr(text), f"expected a string, got {type(text).__name__}")
+        raise NotationTypeError.of(notation, text)
     if not text:
         raise NotationError(notation, text, "cannot be empty; expected <game>:<piece>")
     length = len(text)

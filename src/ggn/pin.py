@@ -107,7 +107,7 @@ def parse_pin_at(text: str, pos: int, notation: str) -> tuple[Pin, int]:
 
 def _build_pin(text: str) -> Pin:
     if not isinstance(text, str):
-        raise NotationTypeError("PIN", repr(text), f"expected a string, got {type(text).__name__}")
+        raise NotationTypeError.of("PIN", text)
     if not text:
         raise NotationError("PIN", text, "a piece cannot be empty")
     pin, end = parse_pin_at(text, 0, "PIN")

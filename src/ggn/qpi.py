@@ -102,7 +102,7 @@ class Qpi:
 
 def _build_qpi(text: str) -> Qpi:
     if not isinstance(text, str):
-        raise NotationTypeError("QPI", repr(text), f"expected a string, got {type(text).__name__}")
+        raise NotationTypeError.of("QPI", text)
     if not text:
         raise NotationError("QPI", text, "a qualified piece cannot be empty; expected <SIN>:<PIN>")
     colon = text.find(":")

@@ -64,7 +64,7 @@ class Sin:
 
 def _build_sin(text: str) -> Sin:
     if not isinstance(text, str):
-        raise NotationTypeError("SIN", repr(text), f"expected a string, got {type(text).__name__}")
+        raise NotationTypeError.of("SIN", text)
     if len(text) != 1:
         if not text:
             raise NotationError("SIN", text, "a style is one ASCII letter, got nothing")
