@@ -309,7 +309,7 @@ def test_an_illegal_move(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(("body", "message"), [
-    ({}, "the request needs either 'game' (a built-in game's name) or 'document' (a GGN document's text)"),
+    ({}, "the request needs either 'game' (a game's name) or 'document' (a GGN document's text)"),
     ({"game": "chess", "document": KING}, "the request needs either 'game'"),
     ({"game": 3}, "'game' must be a string, got int"),
     ({"game": "chess", "position": ["x"]}, "'position' must be a string, got list"),

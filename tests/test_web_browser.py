@@ -24,7 +24,7 @@ import pytest
 import shogi
 
 from ggn.variants import registry
-from web_support import running
+from web_support import WIZARD, WIZARD_INI, running
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -318,3 +318,37 @@ def test_an_optional_promotion_offers_the_piece_unchanged(page: Page) -> None:
     wait_feen(page, registry.entry("shogi").to_feen(
         "lnsgkgsnl/1r5B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL[B] b 0 1"))
     assert page.locator('#board [data-hand="first"]').get_attribute("data-piece") == "S:B"
+
+
+def test_a_variant_of_an_ini_file_is_offered_drawn_and_played(browser: Browser) -> None:
+    # ggn serve --ini: the file's variant beside the built-in games, its wizard (a piece of its
+    # own) drawn and played by its rule system, against pyffish reading the same file.
+    import pyffish  # noqa: PLC0415
+
+    from ggn.variants.registry import Catalogue  # noqa: PLC0415
+
+    games = Catalogue()
+    games.add_ini(WIZARD_INI, "wizard.ini")
+    pyffish.load_variant_config(WIZARD_INI)
+    start = pyffish.start_fen(WIZARD)
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    try:
+        with running({"game": WIZARD}, catalogue=games) as url:
+            page = context.new_page()
+            page.set_default_timeout(WAIT_MS)
+            page.goto(url + "/")
+            page.wait_for_selector("body[data-ready=true]")
+            assert page.locator("#game").input_value() == WIZARD
+            assert page.locator("#game option").all_inner_texts() == [*registry.names(), WIZARD]
+            wait_fen(page, start)
+            assert page.locator("#board [data-cell]").count() == 80
+            wizard = page.locator('#board [data-square="b1"]')
+            assert wizard.get_attribute("data-piece") == "W:W"
+            wizard.click()
+            legal = pyffish.legal_moves(WIZARD, start, [])
+            assert targets(page) == sorted(move[2:] for move in legal if move.startswith("b1"))
+            square(page, "c3").click()
+            wait_fen(page, pyffish.get_fen(WIZARD, start, ["b1c3"]))
+            shoot(page, "wizardcapa-after-b1c3")
+    finally:
+        context.close()

@@ -30,6 +30,7 @@ from ggn.cli import run
 from ggn.errors import DocumentError
 from ggn.ruleset import Ruleset
 from ggn.variants import registry
+from ggn.variants.registry import Catalogue
 from support import examples
 
 KING = '{"C:K": {"e1": {"e2": [{"must": {"e2": "empty"}}]}}}'
@@ -49,7 +50,8 @@ def recorded() -> Iterator[list[dict[str, Any]]]:
     real = ggn.web.serve
 
     def serve(initial: dict[str, Any] | None = None, host: str = ggn.web.DEFAULT_HOST,
-              port: int = ggn.web.DEFAULT_PORT, *, ready: Callable[[str], object] | None = None) -> None:
+              port: int = ggn.web.DEFAULT_PORT, *, ready: Callable[[str], object] | None = None,
+              catalogue: Catalogue | None = None) -> None:
         calls.append({"initial": initial, "host": host, "port": port})
         if ready is not None:
             ready(ggn.web.address(host, port))

@@ -1,7 +1,7 @@
 """The explorer's test harness: a real uvicorn server on a free port of 127.0.0.1, in a thread.
 
 Shared by the API tests (which check what is bound) and the browser tests (which load the
-page from it).
+page from it), with a variant of our own in ``variants.ini`` syntax, which pyffish reads too.
 """
 
 from __future__ import annotations
@@ -11,16 +11,31 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["running"]
+if TYPE_CHECKING:
+    from ggn.variants.registry import Catalogue
+
+__all__ = ["WIZARD", "WIZARD_INI", "running"]
 
 _START_SECONDS = 30.0
 
+WIZARD = "wizardcapa"
+WIZARD_INI = f"""\
+[{WIZARD}:capablanca]
+customPiece1 = w:NW
+knight = -
+startFen = rwabqkbcwr/pppppppppp/10/10/10/10/PPPPPPPPPP/RWABQKBCWR w KQkq - 0 1
+promotionPieceTypes = qcarbw
+"""
+"""Capablanca chess whose knights are wizards (a knight that also steps one square straight)."""
+
 
 @contextmanager
-def running(initial: dict[str, Any] | None = None, host: str = "127.0.0.1") -> Iterator[str]:
-    """Run the explorer with uvicorn on a free port of ``host``; yield its base URL.
+def running(initial: dict[str, Any] | None = None, host: str = "127.0.0.1",
+            catalogue: Catalogue | None = None) -> Iterator[str]:
+    """Run the explorer with uvicorn on a free port of ``host``, offering the games of
+    ``catalogue`` (None: the built-ins); yield its base URL.
 
     The socket is bound here, before uvicorn starts, so no other process can take the port
     between choosing it and listening on it.
@@ -33,7 +48,8 @@ def running(initial: dict[str, Any] | None = None, host: str = "127.0.0.1") -> I
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind((host, 0))
     port = listener.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(initial), log_level="warning", lifespan="off"))
+    app = create_app(initial, catalogue)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     try:

@@ -1,7 +1,9 @@
 """The command ``serve``: the local explorer in the browser (:mod:`ggn.web`, the ``[web]`` extra).
 
-What it opens with (a built-in game, or a GGN file, and a position) is checked before anything
-listens: an unknown name that is no file either, a document with faults (its violations on
+It offers the built-in games and the variants of each ``--ini`` file (played by their rule
+systems, drawn with their glyphs). What it opens with (a game, or a GGN file, and a position)
+and the ``--ini`` files are checked before anything listens: an unknown name that is no file
+either, an ``--ini`` file with an error, a document with faults (its violations on
 standard error) or a bad position end the command as every other command would. Then the
 socket is bound (an address in use: exit 2), the explorer's URL is written on standard output,
 and the server runs until Ctrl-C.
@@ -13,11 +15,12 @@ import argparse
 import ipaddress
 from typing import IO, Any, Final
 
-from ggn.cli._arguments import Bounded, Commands, add_position
+from ggn.cli._arguments import Bounded, Commands, add_ini, add_position
+from ggn.cli._catalogue import catalogue
 from ggn.cli._inputs import check_file, document, read
 from ggn.cli._streams import Exit, Output, Stream, reason
 from ggn.ruleset import Ruleset
-from ggn.variants import registry
+from ggn.variants.registry import Catalogue
 
 PORT: Final = Bounded(0, 65535)
 
@@ -27,7 +30,8 @@ def register(commands: Commands) -> None:
 
     serve = commands.add(
         "serve", _serve, summary="explore games and GGN documents in the browser",
-        description="Run a local explorer in the browser: choose a built-in game or paste a GGN "
+        description="Run a local explorer in the browser: choose a game (a built-in one, or a "
+                    "variant of an --ini file) or paste a GGN "
                     "document and a FEEN; click a piece to see its destinations and, for each, "
                     "the possibilities (must/deny) that allow it; play legal moves (a pasted "
                     "document: its pseudo-legal moves), with promotion choices, undo and redo; "
@@ -40,10 +44,11 @@ def register(commands: Commands) -> None:
                "  ggn serve shogi --port 8080\n"
                "  ggn serve xiangqi --fen "
                "'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1'\n"
-               "  ggn serve rules.json '8/8/8/8/8/8/8/4K^3 / C/c'",
+               "  ggn serve rules.json '8/8/8/8/8/8/8/4K^3 / C/c'\n"
+               "  ggn serve wizardchess --ini wizard.ini   # and every built-in game",
     )
     serve.add_argument("rules", nargs="?", default="chess", metavar="GAME|RULES",
-                       help="a built-in game's name (ggn variants lists them), else a GGN file, or "
+                       help="a game's name (ggn variants lists them; --ini adds more), else a GGN file, or "
                             "- for standard input (./chess names a file called chess); default: chess")
     add_position(serve, positional=True)
     serve.add_argument("--host", default=DEFAULT_HOST,
@@ -52,18 +57,20 @@ def register(commands: Commands) -> None:
     serve.add_argument("--port", type=PORT, default=DEFAULT_PORT,
                        help=f"the port to listen on, 0 to 65535; 0 takes a free one, which the URL printed "
                             f"names (default {DEFAULT_PORT})")
+    add_ini(serve)
 
 
-def _initial(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream) -> dict[str, Any]:
+def _initial(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream,
+             games: Catalogue) -> dict[str, Any]:
     """What the explorer opens with, checked: a :class:`~ggn.errors.GGNError` (exit 1) for a bad
     position, a document's violations (exit 1), exit 2 for a file that cannot be read."""
     from ggn.web._explorer import Subject  # noqa: PLC0415  (the library side: no web library)
 
     if args.feen is not None and args.fen is not None:
         raise Exit(2, "give the position once: as FEEN or with --fen")
-    if args.rules in registry.names():
+    if args.rules in games:
         text = args.feen if args.feen is not None else args.fen
-        Subject.game(args.rules).state(text)
+        Subject.game(args.rules, games).state(text)
         return {"game": args.rules, "position": text}
     check_file(args.rules, "game", ["ggn variants lists them"])
     if args.fen is not None:
@@ -82,7 +89,10 @@ def _serve(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
     absent = web.missing()
     if absent:
         raise Exit(2, f"the explorer needs {' and '.join(absent)}: {web.INSTALL}")
-    initial = _initial(args, stdin, err)
+    if args.rules == "-" and "-" in args.ini:
+        raise Exit(2, "standard input is read once: give RULES or --ini as a file")
+    games = catalogue(args, stdin)
+    initial = _initial(args, stdin, err, games)
 
     def ready(url: str) -> None:
         out.write(f"ggn explorer: {url} (Ctrl-C stops it)\n")
@@ -93,7 +103,7 @@ def _serve(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
                       "can use the explorer\n")
 
     try:
-        web.serve(initial, args.host, args.port, ready=ready)
+        web.serve(initial, args.host, args.port, ready=ready, catalogue=games)
     except OSError as error:
         raise Exit(2, f"cannot listen on {args.host} port {args.port}: {reason(error)}") from None
     return 0

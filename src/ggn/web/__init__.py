@@ -1,6 +1,7 @@
 """A local explorer in the browser: ``ggn serve``.
 
-Choose a built-in game or paste a GGN document and a FEEN; click a piece to see its
+Choose a game (a built-in one, or a variant added from a ``variants.ini`` text: see
+:func:`create_app`) or paste a GGN document and a FEEN; click a piece to see its
 destinations and, for each, the possibilities (``must``/``deny``) that allow it; play legal
 moves (a promotion's choices offered), undo and redo; read the FEEN, and a game's FEN, of the
 position; see every fault of a pasted document with its JSON Pointer.
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
     import socket
 
     from starlette.applications import Starlette
+
+    from ggn.variants.registry import Catalogue
 
 __all__ = [
     "DEFAULT_HOST", "DEFAULT_PORT", "INSTALL", "address", "create_app", "listen", "missing", "require",
@@ -53,12 +56,15 @@ def require() -> None:
         raise ModuleNotFoundError(f"the explorer needs {' and '.join(absent)}: {INSTALL}", name=absent[0])
 
 
-def create_app(initial: dict[str, Any] | None = None) -> Starlette:
-    """The explorer's Starlette application (see :func:`ggn.web._app.create_app`)."""
+def create_app(initial: dict[str, Any] | None = None, catalogue: Catalogue | None = None) -> Starlette:
+    """The explorer's Starlette application: it opens with ``initial`` (``{"game": NAME}`` or
+    ``{"document": TEXT}``, with an optional ``"position"``; None: chess) and offers the games
+    of ``catalogue`` (None: the built-in games; a
+    :class:`~ggn.variants.registry.Catalogue` adds the variants of ``variants.ini`` texts)."""
     require()
     from ggn.web._app import create_app as make  # noqa: PLC0415  (imports Starlette)
 
-    return make(initial)
+    return make(initial, catalogue)
 
 
 def address(host: str, port: int) -> str:
@@ -85,8 +91,9 @@ def listen(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> socket.socket:
 
 
 def serve(initial: dict[str, Any] | None = None, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-          *, ready: Callable[[str], object] | None = None) -> None:
-    """Run the explorer on ``host`` and ``port`` (uvicorn) until it is stopped (Ctrl-C).
+          *, ready: Callable[[str], object] | None = None, catalogue: Catalogue | None = None) -> None:
+    """Run the explorer on ``host`` and ``port`` (uvicorn) until it is stopped (Ctrl-C); it
+    offers the games of ``catalogue`` (see :func:`create_app`).
 
     The socket is bound first: :class:`OSError` when it cannot be, before anything runs.
     ``ready`` is then called with the explorer's URL, before the server starts. Port 0 asks the
@@ -95,7 +102,7 @@ def serve(initial: dict[str, Any] | None = None, host: str = DEFAULT_HOST, port:
     require()
     import uvicorn  # noqa: PLC0415  (the [web] extra, on first use)
 
-    app = create_app(initial)
+    app = create_app(initial, catalogue)
     listener = listen(host, port)
     try:
         port = listener.getsockname()[1]

@@ -3,7 +3,8 @@
 The routes only read the request, call :mod:`ggn.web._explorer` and write its answer:
 
 - ``GET /``: the page; ``GET /static/app.js`` and ``GET /static/app.css``: its script and style;
-- ``GET /api/config``: the built-in games and what the explorer was started with;
+- ``GET /api/config``: the games (the built-ins, then those of the catalogue's ``variants.ini``
+  texts) and what the explorer was started with;
 - ``POST /api/view``: a position, its moves and notations
   (``{"game": NAME}`` or ``{"document": TEXT}``, with ``"position"``: FEEN, or a game's FEN,
   and the FEN's move counters ``"halfmove"`` and ``"fullmove"``; ``"flipped"``: the picture
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import Response
+
+    from ggn.variants.registry import Catalogue
 
 __all__ = ["MAX_BODY", "create_app"]
 
@@ -66,12 +69,12 @@ def _counter(body: dict[str, Any], key: str, default: int) -> int:
     return value
 
 
-def _subject(body: dict[str, Any]) -> Subject:
+def _subject(body: dict[str, Any], catalogue: Catalogue | None) -> Subject:
     game, document = _text(body, "game"), _text(body, "document")
     if (game is None) == (document is None):
-        raise _BadRequest("the request needs either 'game' (a built-in game's name) or 'document' "
+        raise _BadRequest("the request needs either 'game' (a game's name) or 'document' "
                           "(a GGN document's text)")
-    return Subject.game(game) if game is not None else Subject.document(document or "")
+    return Subject.game(game, catalogue) if game is not None else Subject.document(document or "")
 
 
 def _state(subject: Subject, body: dict[str, Any]) -> State:
@@ -136,13 +139,13 @@ def _flipped(body: dict[str, Any]) -> bool:
     return value
 
 
-def _view(body: dict[str, Any]) -> dict[str, Any]:
-    subject = _subject(body)
+def _view(body: dict[str, Any], catalogue: Catalogue | None) -> dict[str, Any]:
+    subject = _subject(body, catalogue)
     return view(subject, _state(subject, body), flipped=_flipped(body))
 
 
-def _play(body: dict[str, Any]) -> dict[str, Any]:
-    subject = _subject(body)
+def _play(body: dict[str, Any], catalogue: Catalogue | None) -> dict[str, Any]:
+    subject = _subject(body, catalogue)
     move = _text(body, "move", required=True)
     assert move is not None
     after = play(subject, _state(subject, body), move)
@@ -152,10 +155,11 @@ def _play(body: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
-def create_app(initial: dict[str, Any] | None = None) -> Starlette:
+def create_app(initial: dict[str, Any] | None = None, catalogue: Catalogue | None = None) -> Starlette:
     """The explorer's application. ``initial`` is what the page opens with:
     ``{"game": NAME}`` or ``{"document": TEXT}``, with an optional ``"position"`` (FEEN);
-    None opens chess.
+    None opens chess. ``catalogue`` holds the games it offers: the built-ins and the variants
+    added to it from ``variants.ini`` texts (None: the built-ins only).
 
     Needs the ``[web]`` extra (Starlette); :func:`ggn.web.require` says how to install it.
     """
@@ -176,12 +180,12 @@ def create_app(initial: dict[str, Any] | None = None) -> Starlette:
         return PlainResponse(_static(name), media_type=_STATIC[name], headers={"Cache-Control": "no-store"})
 
     async def config(_: Request) -> Response:
-        return JSONResponse({"games": games(), "initial": opening})
+        return JSONResponse({"games": games(catalogue), "initial": opening})
 
     return Starlette(routes=[
         Route("/", page),
         Route("/static/{name}", static),
         Route("/api/config", config),
-        Route("/api/view", _answer(_view), methods=["POST"]),
-        Route("/api/play", _answer(_play), methods=["POST"]),
+        Route("/api/view", _answer(lambda body: _view(body, catalogue)), methods=["POST"]),
+        Route("/api/play", _answer(lambda body: _play(body, catalogue)), methods=["POST"]),
     ])

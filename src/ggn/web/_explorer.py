@@ -2,9 +2,10 @@
 
 Nothing here needs a web library: the routes of :mod:`ggn.web._app` read a request's JSON,
 call these functions and write their answers. What the explorer plays is a :class:`Subject`:
-a built-in game of :mod:`ggn.variants.registry` (its rule system's legal plays, promotion
-choices and all, and its GGN document for the possibilities) or a pasted GGN document (its
-pseudo-legal moves, each played as its default STN transition).
+a game of :mod:`ggn.variants.registry`, built in or added from a ``variants.ini`` text to a
+:class:`~ggn.variants.registry.Catalogue` (its rule system's legal plays, promotion choices and
+all, and its GGN document for the possibilities), or a pasted GGN document (its pseudo-legal
+moves, each played as its default STN transition).
 
 >>> chess = Subject.game("chess")
 >>> state = chess.state()
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from ggn.move import Move
     from ggn.rules import Play
     from ggn.stn import Transition
-    from ggn.variants.registry import Entry
+    from ggn.variants.registry import Catalogue, Entry
 
 __all__ = ["State", "Subject", "games", "play", "view"]
 
@@ -63,9 +64,10 @@ class Subject:
         self.ruleset = ruleset
 
     @classmethod
-    def game(cls, name: str) -> Subject:
-        """A built-in game; raise :class:`~ggn.errors.NotFoundError` for an unknown name."""
-        entry = registry.entry(name)
+    def game(cls, name: str, catalogue: Catalogue | None = None) -> Subject:
+        """A game of ``catalogue`` (None: the built-in games); raise
+        :class:`~ggn.errors.NotFoundError` for an unknown name."""
+        entry = registry.entry(name) if catalogue is None else catalogue.entry(name)
         return cls(entry, entry.ruleset())
 
     @classmethod
@@ -112,9 +114,10 @@ _DOCUMENTS: OrderedDict[str, Ruleset] = OrderedDict()
 _LOCK = threading.Lock()
 
 
-def games() -> list[str]:
-    """The names of the built-in games, in the registry's order."""
-    return list(registry.names())
+def games(catalogue: Catalogue | None = None) -> list[str]:
+    """The names of the games of ``catalogue`` (None: the built-in games), in its order: the
+    built-ins, then those added from ``variants.ini`` texts."""
+    return list(registry.names() if catalogue is None else catalogue.names())
 
 
 def _location(location: Cell | Hand) -> str:
