@@ -36,6 +36,7 @@ DEFAULT_HOST: Final = "127.0.0.1"
 """The address the explorer listens on unless told otherwise: this machine only."""
 
 DEFAULT_PORT: Final = 8000
+"""The port the explorer listens on unless told otherwise (0: a free one the system gives)."""
 
 INSTALL: Final = "pip install 'ggn[web]'"
 """How to install what the explorer needs."""
