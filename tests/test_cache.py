@@ -123,6 +123,26 @@ def test_environment_and_configure_choose_the_directory_and_turn_it_off(
         cache.configure(max_bytes=-1)
 
 
+def test_no_home_directory_means_no_cache_not_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GGN_CACHE_DIR", raising=False)
+    monkeypatch.delenv("GGN_NO_CACHE", raising=False)
+
+    def homeless() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", staticmethod(homeless))
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    cache.configure()
+    try:
+        assert "no home directory" in cache.status()
+        assert cache.load("test", b"k") is None
+        assert not cache.store("test", b"k", b"data")
+    finally:
+        monkeypatch.undo()
+        cache.configure()
+
+
 def test_keys_and_kinds_are_separate_entries(cache_dir: Path) -> None:
     assert cache.store("one", b"k", b"1")
     assert cache.store("two", b"k", b"2")

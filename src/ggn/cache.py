@@ -139,11 +139,15 @@ def default_directory() -> Path:
     return base / "ggn"
 
 
-def _wanted_directory() -> Path:
+def _wanted_directory() -> Path | None:
+    """The directory asked for (None: no home directory to put the default one in)."""
     if _directory is not None:
         return _directory
     given = os.environ.get("GGN_CACHE_DIR", "")
-    return Path(given) if given else default_directory()
+    try:
+        return Path(given) if given else default_directory()
+    except (RuntimeError, KeyError, OSError):  # Path.home() without a home directory
+        return None
 
 
 def status() -> str:
@@ -151,6 +155,8 @@ def status() -> str:
     if not enabled():
         return "off (GGN_NO_CACHE, --no-cache or ggn.cache.configure)"
     path = _wanted_directory()
+    if path is None:
+        return "not used: no home directory for the default one (set GGN_CACHE_DIR)"
     why = _check_directory(path)
     return f"in {path}" if why is None else f"not used: {path}: {why}"
 
@@ -194,7 +200,7 @@ def _usable() -> Path | None:
     if not enabled():
         return None
     path = _wanted_directory()
-    return path if _check_directory(path) is None else None
+    return path if path is not None and _check_directory(path) is None else None
 
 
 def fingerprint() -> bytes | None:
