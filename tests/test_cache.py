@@ -26,6 +26,7 @@ import pytest
 from ggn import cache
 from ggn import compiled as compiled_module
 from ggn.compiled import CompiledRuleset
+from ggn.errors import DocumentError
 from ggn.evaluate import reference_moves
 from ggn.position import Geometry, Position
 from ggn.rules import _attacks as attacks_module
@@ -466,6 +467,37 @@ def test_the_built_in_games_names_and_descriptions_are_loaded_from_the_cache(
     assert {name: warm.entries[name].variant for name in made} == made
     assert read == []  # neither the file's sections nor a variant's options read again
     assert canonical(warm.entries["shogi"].variant) == canonical(made["shogi"])
+
+
+def test_a_large_document_read_before_is_not_validated_again(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ggn.ruleset import CACHED_TEXT  # noqa: PLC0415
+
+    text = Ruleset.from_value(build(registry.variant("xiangqi"))).dumps()
+    assert len(text) >= CACHED_TEXT
+    first = Ruleset.loads(text)
+    validated: list[object] = []
+    original = Ruleset._build
+
+    def spied(cls: type[Ruleset], value: Any, out: Any) -> Any:
+        validated.append(value)
+        return original(value, out)
+
+    monkeypatch.setattr(Ruleset, "_build", classmethod(spied))
+    assert Ruleset.loads(text) == first  # the same text: loaded
+    assert Ruleset.loads(text.encode()) == first  # bytes: another key, validated once ...
+    assert Ruleset.loads(bytearray(text.encode())) == first  # ... then loaded
+    assert len(validated) == 1
+    small = '{"C:R": {"a1": {"a2": [{"must": {"a2": "empty"}}]}}}'
+    Ruleset.loads(small)
+    Ruleset.loads(small)
+    assert len(validated) == 3  # a small document is validated each time, not kept
+    broken = text[:-1]  # no closing brace: invalid, never kept
+    for _ in range(2):
+        with pytest.raises(DocumentError):
+            Ruleset.loads(broken)
+    assert len(entries(cache_dir, "ggn")) == 2
 
 
 # --- what is kept: compiled code ---------------------------------------------------------------

@@ -20,6 +20,7 @@ ggn.errors.NotFoundError: no piece 'C:B' in the ruleset; there are: C:R
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import threading
@@ -27,8 +28,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
+from ggn import cache
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
-from ggn._json import Collector, clip, describe, quote
+from ggn._json import DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS, Collector, Source, clip, describe, quote
 from ggn._types import expect
 from ggn.cell import HAND, Cell, Hand, parse_location
 from ggn.errors import extend
@@ -40,9 +42,13 @@ if TYPE_CHECKING:
     from ggn.position import Position
 
 __all__ = [
-    "COMPILED_KEPT", "COMPILED_SQUARES_KEPT", "PieceRules", "Possibilities", "Possibility", "Ruleset",
-    "SourceRules", "pack", "unpack",
+    "CACHED_TEXT", "COMPILED_KEPT", "COMPILED_SQUARES_KEPT", "PieceRules", "Possibilities", "Possibility",
+    "Ruleset", "SourceRules", "pack", "unpack",
 ]
+
+CACHED_TEXT: Final = 1 << 16
+"""The size from which :meth:`Ruleset.loads` keeps a valid document in the compile cache (64 KiB:
+below it, validating again costs about what loading would)."""
 
 COMPILED_KEPT: Final = 8
 """How many board shapes a :class:`Ruleset` keeps compiled (the least recently used goes)."""
@@ -191,6 +197,29 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
     @property
     def pieces(self) -> tuple[Qpi, ...]:
         return tuple(self._data)
+
+    @classmethod
+    def loads(
+        cls, text: Source, *, max_errors: int = DEFAULT_MAX_ERRORS, max_bytes: int = DEFAULT_MAX_BYTES,
+    ) -> Ruleset:
+        """Build from JSON text (``str``) or UTF-8 bytes. A valid document of
+        :data:`CACHED_TEXT` bytes or more that a process read before, the same bytes, comes from
+        the compile cache (:mod:`ggn.cache`) without being validated again."""
+        key: bytes | None = None
+        if type(text) is str and len(text) >= CACHED_TEXT:
+            with contextlib.suppress(UnicodeEncodeError):
+                key = b"s" + text.encode("utf-8")
+        elif isinstance(text, bytes | bytearray | memoryview) and len(text) >= CACHED_TEXT:
+            key = b"b" + bytes(text)
+        if key is not None and len(key) - 1 <= max_bytes:
+            data = cache.load("ggn", key)
+            if data is not None:
+                with contextlib.suppress(ValueError):
+                    return unpack(data)
+        made: Ruleset = super().loads(text, max_errors=max_errors, max_bytes=max_bytes)
+        if key is not None and type(made) is Ruleset:
+            cache.store("ggn", key, pack(made))
+        return made
 
     def moves(
         self,

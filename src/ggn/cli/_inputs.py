@@ -79,11 +79,9 @@ def load(kind: type[D], name: str, stdin: IO[bytes] | None, max_errors: int,
     """The document of the file ``name`` (or ``data``, when given), or None and its violations."""
     if data is None:
         data = read(name, stdin)
-    value, faults = decode(data)
-    if faults:
-        return None, faults
-    try:
-        return kind.from_value(value, max_errors=max_errors), []
+    try:  # loads: JSON faults and violations alike are a DocumentError (a GGN document read
+        # before comes from the compile cache: see Ruleset.loads)
+        return kind.loads(data, max_errors=max_errors), []
     except DocumentError as error:
         return None, list(error.violations)
 
