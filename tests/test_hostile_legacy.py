@@ -13,6 +13,7 @@ from ggn.convert import Conversion, Note, convert
 from ggn.gan import Gan
 from ggn.legacy import LegacyPieceRules, LegacySourceRules
 from ggn.legacy_eval import GanMapping, entry_holds, entry_transition
+from ggn.legacy_gem import GemRuleset
 from ggn.variants.registry import legacy_mapping as builtin_mapping
 
 CHESS = builtin_mapping("chess")
@@ -423,3 +424,14 @@ def test_lookups_name_long_keys_briefly() -> None:
         legacy["CHESS:ROOK"][source]["a9"]
     assert len(str(caught.value)) < 300
     assert "for CHESS:ROOK from zzzzzzzzzz" in str(caught.value)
+
+
+@pytest.mark.parametrize("loader", [LegacyRuleset.from_value, GemRuleset.from_value])
+def test_a_source_key_that_is_no_string_is_a_violation_of_both_dialects(loader: Any) -> None:
+    # Both dialects check their nesting with one walk (ggn.legacy._check_nesting); the legacy
+    # loader once named such a key with len() and raised TypeError instead.
+    entry = {"board_check": {}, "board_patch": {}} if loader == LegacyRuleset.from_value else {"perform": {}}
+    with pytest.raises(DocumentError) as caught:
+        loader({"CHESS:ROOK": {7: {"a2": [entry]}}})
+    assert [(v.path, v.message) for v in caught.value.violations] == [
+        ("/CHESS:ROOK", "source keys must be strings, got the integer 7")]

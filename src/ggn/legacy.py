@@ -22,7 +22,7 @@ as the schema's narrower pattern for them says.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final, Literal, TypeAlias, TypeVar
 
 from ggn._cache import Memo
@@ -40,6 +40,7 @@ Occupation = Literal["empty", "occupied", "enemy", "ally"]
 OCCUPATION_STATES: Final[tuple[Occupation, ...]] = ("empty", "occupied", "enemy", "ally")
 _ENTRY_FIELDS: Final = ("board_check", "board_patch", "in_hand_add", "in_hand_del")
 _REQUIRED: Final = ("board_check", "board_patch")
+_LEGACY: Final = " in the legacy format"
 
 _parse_piece: Final = Memo(LegacyPiece.parse)
 _parse_gan: Final = Memo(Gan.parse)
@@ -222,6 +223,12 @@ class _Trusted:
 
 
 _T = TypeVar("_T", bound="_Trusted")
+# The levels of the nesting and the entries, as each dialect makes them (see _check_nesting).
+_Entries = TypeVar("_Entries")
+_Destinations = TypeVar("_Destinations")
+_Sources = TypeVar("_Sources")
+_Parts = TypeVar("_Parts")
+_Entry = TypeVar("_Entry")
 
 
 class LegacySourceRules(_Trusted, FrozenMap[str, LegacyEntries]):
@@ -326,8 +333,10 @@ class LegacyRuleset(_Trusted, FrozenMap[LegacyPiece, LegacyPieceRules], Document
         return LegacyRuleset._trusted(pieces, "in the legacy ruleset") if ok else None
 
 
-def _keys(value: dict[Any, Any], path: str, out: Collector, what: str, hand: bool) -> bool:
-    """Report keys that are not square labels; True when all are."""
+def _keys(value: dict[Any, Any], path: str, out: Collector, what: str, *, hand: bool,
+          dialect: str = _LEGACY) -> bool:
+    """Report keys that are not square labels; True when all are. ``dialect`` ends the message
+    about a misplaced ``*`` (the gem's dialect, :mod:`ggn.legacy_gem`, names none)."""
     ok = True
     for key in value:
         if not isinstance(key, str):
@@ -339,80 +348,144 @@ def _keys(value: dict[Any, Any], path: str, out: Collector, what: str, hand: boo
         elif key == "*" and not hand:
             ok = False
             out.add(extend(path, key), f"'*' (the hand) cannot be a {what}: only a source may be "
-                                       "'*' in the legacy format")
+                                       f"'*'{dialect}")
     return ok
 
 
 def _check_sources(value: Any, path: str, piece: str, out: Collector) -> LegacyPieceRules | None:
+    return _check_nesting(value, path, piece, out, entries=_check_entries,
+                          destinations=LegacySourceRules._trusted, sources=LegacyPieceRules._trusted)
+
+
+def _check_nesting(
+    value: Any,
+    path: str,
+    piece: str,
+    out: Collector,
+    *,
+    entries: Callable[[Any, str, Collector], _Entries | None],
+    destinations: Callable[[dict[str, _Entries], str], _Destinations],
+    sources: Callable[[dict[str, _Destinations], str], _Sources],
+    dialect: str = _LEGACY,
+) -> _Sources | None:
+    """The sources of one piece, and their destinations, checked: the nesting both legacy
+    dialects share (this one's and :mod:`ggn.legacy_gem`'s). ``entries`` checks a destination's
+    value; ``destinations`` and ``sources`` build the two levels from what was checked."""
     if not isinstance(value, dict):
         out.add(path, f"the sources of {clip(piece)} must be an object, got {describe(value)}")
         return None
     report_duplicates(value, path, out)
-    ok = _keys(value, path, out, "source", hand=True) and type(value) is dict
-    sources: dict[str, LegacySourceRules] = {}
-    for source, destinations in value.items():
+    ok = _keys(value, path, out, "source", hand=True, dialect=dialect) and type(value) is dict
+    levels: dict[str, _Destinations] = {}
+    for source, targets in value.items():
         source_path = extend(path, source)
-        if not isinstance(destinations, dict):
+        where = f"for {clip(piece)} from {clip(str(source))}"
+        if not isinstance(targets, dict):
             ok = False
-            out.add(source_path, f"the destinations of {clip(piece)} from {clip(source)} must be an "
-                                 f"object, got {describe(destinations)}")
+            out.add(source_path, f"the destinations of {clip(piece)} from {clip(str(source))} must be an "
+                                 f"object, got {describe(targets)}")
             continue
-        report_duplicates(destinations, source_path, out)
-        ok = _keys(destinations, source_path, out, "destination", hand=False) and ok
-        ok = ok and type(destinations) is dict
-        table: dict[str, LegacyEntries] = {}
-        for destination, entries in destinations.items():
-            entries_path = extend(source_path, destination)
-            checked = _check_entries(entries, entries_path, out)
+        report_duplicates(targets, source_path, out)
+        ok = _keys(targets, source_path, out, "destination", hand=False, dialect=dialect) and ok
+        ok = ok and type(targets) is dict
+        table: dict[str, _Entries] = {}
+        for destination, raw in targets.items():
+            checked = entries(raw, extend(source_path, destination), out)
             if checked is None:
                 ok = False
             else:
                 table[destination] = checked
-        sources[source] = LegacySourceRules._trusted(table, f"for {clip(piece)} from {clip(source)}")
-    return LegacyPieceRules._trusted(sources, f"for {clip(piece)}") if ok else None
+        levels[source] = destinations(table, where)
+    return sources(levels, f"for {clip(piece)}") if ok else None
 
 
 def _check_entries(value: Any, path: str, out: Collector) -> LegacyEntries | None:
+    return _check_list(value, path, out, check=_check_entry, make=LegacyEntry._trusted, empty=(
+        "a destination's array of entries must not be empty in the legacy format"))
+
+
+def _check_list(
+    value: Any,
+    path: str,
+    out: Collector,
+    *,
+    check: Callable[[Any, str, Collector], _Parts | None],
+    make: Callable[[_Parts], _Entry],
+    empty: str | None,
+) -> tuple[_Entry, ...] | None:
+    """A destination's array of entries checked, each by ``check`` and made by ``make``;
+    ``empty`` is the fault an empty array is, or None where one is allowed."""
     if not isinstance(value, list):
         out.add(path, f"a destination must map to an array of entries, got {describe(value)}")
         return None
-    if not value:
-        out.add(path, "a destination's array of entries must not be empty in the legacy format")
+    if not value and empty is not None:
+        out.add(path, empty)
         return None
     ok = True
-    result: list[LegacyEntry] = []
+    result: list[_Entry] = []
     for index, item in enumerate(value):
-        parts = _check_entry(item, f"{path}/{index}", out)
+        parts = check(item, f"{path}/{index}", out)
         if parts is None:
             ok = False
         else:
-            result.append(LegacyEntry._trusted(parts))
+            result.append(make(parts))
     return tuple(result) if ok else None
 
 
 def _check_entry(item: Any, item_path: str, out: Collector) -> _EntryParts | None:
     """One entry checked, for the loader and for the constructor of :class:`LegacyEntry`."""
-    if not isinstance(item, dict):
-        out.add(item_path, f"an entry must be an object, got {describe(item)}")
+    fields = _check_fields(item, item_path, out, fields=_ENTRY_FIELDS, required=_REQUIRED,
+                           unknown=lambda key: f"unknown field {_quoted(key)}: an entry has only "
+                                               + ", ".join(repr(f) for f in _ENTRY_FIELDS))
+    if fields is None:
         return None
-    report_duplicates(item, item_path, out)
+    check = _check_squares(item.get("board_check", {}), item_path + "/board_check", out,
+                           expected="board_check must be an object mapping squares to occupation states",
+                           read=_occupation)
+    patch = _check_pieces(item.get("board_patch", {}), item_path + "/board_patch", out, "patched")
+    hands_ok, hands = _check_hands(item, item_path, out, ("in_hand_add", "in_hand_del"))
+    if fields and hands_ok and check is not None and patch is not None:
+        return check, patch, hands[0], hands[1]
+    return None
+
+
+def _check_fields(
+    item: Any,
+    path: str,
+    out: Collector,
+    *,
+    fields: tuple[str, ...],
+    required: tuple[str, ...],
+    unknown: Callable[[str], str],
+) -> bool | None:
+    """An entry's object and the names of its fields checked: None when it is no object,
+    else whether its fields are all known (``unknown`` says why one is not) and present."""
+    if not isinstance(item, dict):
+        out.add(path, f"an entry must be an object, got {describe(item)}")
+        return None
+    report_duplicates(item, path, out)
     ok = type(item) is dict
     for key in item:
-        if key not in _ENTRY_FIELDS:
+        if key not in fields:
             ok = False
             if isinstance(key, str):
-                out.add(extend(item_path, key), f"unknown field {_quoted(key)}: an entry has only "
-                                                + ", ".join(repr(f) for f in _ENTRY_FIELDS))
+                out.add(extend(path, key), unknown(key))
             else:
-                out.add(item_path, f"field names must be strings, got {describe(key)}")
-    for key in _REQUIRED:
+                out.add(path, f"field names must be strings, got {describe(key)}")
+    for key in required:
         if key not in item:
             ok = False
-            out.add(item_path, f"missing required field {key!r}")
-    check = _check_check(item.get("board_check", {}), item_path + "/board_check", out)
-    patch = _check_patch(item.get("board_patch", {}), item_path + "/board_patch", out)
+            out.add(path, f"missing required field {key!r}")
+    return ok
+
+
+def _check_hands(
+    item: dict[Any, Any], path: str, out: Collector, fields: tuple[str, str]
+) -> tuple[bool, tuple[Gan | None, Gan | None]]:
+    """An entry's two hand fields (GAN or null) checked: whether both are valid, and their pieces."""
+    ok = True
     hands: list[Gan | None] = []
-    for field in ("in_hand_add", "in_hand_del"):
+    for field in fields:
         raw = item.get(field)
         if raw is None:
             hands.append(None)
@@ -423,61 +496,76 @@ def _check_entry(item: Any, item_path: str, out: Collector) -> _EntryParts | Non
             ok = False
             hands.append(None)
             if isinstance(raw, str):
-                out.add(item_path + "/" + field, f"{_quoted(raw)} is not a GAN identifier: "
-                                                 f"{error.reason}")
+                out.add(f"{path}/{field}", f"{_quoted(raw)} is not a GAN identifier: {error.reason}")
             else:
-                out.add(item_path + "/" + field, f"{field} must be a GAN string or null, "
-                                                 f"got {describe(raw)}")
-    if ok and check is not None and patch is not None:
-        return check, patch, hands[0], hands[1]
-    return None
+                out.add(f"{path}/{field}", f"{field} must be a GAN string or null, got {describe(raw)}")
+    return ok, (hands[0], hands[1])
 
 
-def _check_check(value: Any, path: str, out: Collector) -> dict[str, Any] | None:
+_BAD: Final = object()
+"""What a reader of :func:`_check_squares` returns for a value it has reported as a fault."""
+
+
+def _check_squares(
+    value: Any,
+    path: str,
+    out: Collector,
+    *,
+    expected: str,
+    read: Callable[[Any, str, Collector], Any],
+    dialect: str = _LEGACY,
+) -> dict[str, Any] | None:
+    """An object of squares checked: ``expected`` says what it must be when it is no object,
+    ``read`` reads a square's value (reporting a fault at the path it is given, and returning
+    :data:`_BAD`)."""
     if not isinstance(value, dict):
-        out.add(path, f"board_check must be an object mapping squares to occupation states, "
-                      f"got {describe(value)}")
+        out.add(path, f"{expected}, got {describe(value)}")
         return None
     report_duplicates(value, path, out)
-    ok = _keys(value, path, out, "square", hand=False) and type(value) is dict
+    ok = _keys(value, path, out, "square", hand=False, dialect=dialect) and type(value) is dict
     result: dict[str, Any] = {}
-    for key, state in value.items():
-        if state in OCCUPATION_STATES:
-            result[key] = state
-            continue
-        try:
-            result[key] = _parse_piece(state)
-        except NotationError as error:
+    for key, raw in value.items():
+        read_value = read(raw, extend(path, key), out)
+        if read_value is _BAD:
             ok = False
-            if isinstance(state, str):
-                out.add(extend(path, key), f"occupation state {_quoted(state)} is none of "
-                                           f"{', '.join(OCCUPATION_STATES)} nor a GAN "
-                                           f"identifier: {error.reason}")
-            else:
-                out.add(extend(path, key), f"an occupation state must be a string, got "
-                                           f"{describe(state)}")
+        else:
+            result[key] = read_value
     return result if ok else None
 
 
-def _check_patch(value: Any, path: str, out: Collector) -> dict[str, LegacyPiece | None] | None:
-    if not isinstance(value, dict):
-        out.add(path, f"board_patch must be an object mapping squares to a piece or null, "
-                      f"got {describe(value)}")
-        return None
-    report_duplicates(value, path, out)
-    ok = _keys(value, path, out, "square", hand=False) and type(value) is dict
-    result: dict[str, LegacyPiece | None] = {}
-    for key, piece in value.items():
+def _occupation(state: Any, path: str, out: Collector) -> Any:
+    if state in OCCUPATION_STATES:
+        return state
+    try:
+        return _parse_piece(state)
+    except NotationError as error:
+        if isinstance(state, str):
+            out.add(path, f"occupation state {_quoted(state)} is none of {', '.join(OCCUPATION_STATES)} "
+                          f"nor a GAN identifier: {error.reason}")
+        else:
+            out.add(path, f"an occupation state must be a string, got {describe(state)}")
+        return _BAD
+
+
+def _check_pieces(
+    value: Any, path: str, out: Collector, verb: str, *, dialect: str = _LEGACY
+) -> dict[str, LegacyPiece | None] | None:
+    """An object of squares set to a piece or emptied (``board_patch``, the gem's ``perform``):
+    ``verb`` names what the field does to a square in its messages."""
+    field = path.rsplit("/", 1)[1]
+
+    def piece_or_null(piece: Any, where: str, out: Collector) -> Any:
         if piece is None:
-            result[key] = None
-            continue
+            return None
         try:
-            result[key] = _parse_piece(piece)
+            return _parse_piece(piece)
         except NotationError as error:
-            ok = False
             if isinstance(piece, str):
-                out.add(extend(path, key), f"{_quoted(piece)} is not a GAN identifier: {error.reason}")
+                out.add(where, f"{_quoted(piece)} is not a GAN identifier: {error.reason}")
             else:
-                out.add(extend(path, key), f"a patched square takes a GAN string or null, got "
-                                           f"{describe(piece)}")
-    return result if ok else None
+                out.add(where, f"a {verb} square takes a GAN string or null, got {describe(piece)}")
+            return _BAD
+
+    return _check_squares(value, path, out,
+                          expected=f"{field} must be an object mapping squares to a piece or null",
+                          read=piece_or_null, dialect=dialect)

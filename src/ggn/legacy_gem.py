@@ -34,10 +34,24 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
-from ggn._json import Collector, Full, clip, describe
+from ggn._json import Collector, Full, describe
 from ggn.errors import DocumentError, NotationError, extend
 from ggn.gan import Gan, LegacyPiece
-from ggn.legacy import _label, _parse_gan, _parse_piece, _quoted, _Squares
+from ggn.legacy import (
+    _BAD,
+    _check_fields,
+    _check_hands,
+    _check_list,
+    _check_nesting,
+    _check_pieces,
+    _check_squares,
+    _label,
+    _parse_piece,
+    _quoted,
+    _Squares,
+    _written_hand,
+    _written_squares,
+)
 
 __all__ = ["GEM_STATES", "GemDestinations", "GemEntry", "GemRuleset", "GemSources", "GemState"]
 
@@ -81,17 +95,14 @@ class GemEntry:
         gain: Gan | str | None = None,
         drop: Gan | str | None = None,
     ) -> None:
-        written: dict[str, Any] = {"perform": _written(perform, "perform", nullable=True)}
+        written: dict[str, Any] = {"perform": _written_squares(
+            perform, "perform", "a perform value must be a LegacyPiece, a str or None", nullable=True)}
         for name, squares in (("require", require), ("prevent", prevent)):
             if squares is not None:
-                written[name] = _written(squares, name, nullable=False)
-        for name, piece in (("gain", gain), ("drop", drop)):
-            if isinstance(piece, Gan):
-                written[name] = str(piece)
-            elif piece is None or isinstance(piece, str):
-                written[name] = piece
-            else:
-                raise TypeError(f"{name} must be a Gan, its string or None, got {type(piece).__name__}")
+                written[name] = _written_squares(squares, name,
+                                                 f"a {name} value must be a LegacyPiece or a str")
+        written["gain"] = _written_hand(gain, "gain")
+        written["drop"] = _written_hand(drop, "drop")
         out = Collector()
         try:
             parts = _check_entry(written, "", out)
@@ -142,23 +153,6 @@ class GemEntry:
 
     def __repr__(self) -> str:
         return f"GemEntry({self.to_value()!r})"
-
-
-def _written(value: object, field: str, *, nullable: bool) -> dict[str, Any]:
-    if not isinstance(value, Mapping):
-        raise TypeError(f"{field} must be a mapping of square labels, got {type(value).__name__}")
-    written: dict[str, Any] = {}
-    for label, state in value.items():
-        if not isinstance(label, str):
-            raise TypeError(f"{field} keys must be square labels (str), got {type(label).__name__}")
-        if isinstance(state, LegacyPiece):
-            written[label] = str(state)
-        elif isinstance(state, str) or (nullable and state is None):
-            written[label] = state
-        else:
-            allowed = "a LegacyPiece, a str or None" if nullable else "a LegacyPiece or a str"
-            raise TypeError(f"a {field} value must be {allowed}, got {type(state).__name__}")
-    return written
 
 
 GemEntries = tuple[GemEntry, ...]
@@ -247,147 +241,52 @@ class GemRuleset(FrozenMap[LegacyPiece, GemSources], Document):
         return cls(pieces, schema) if ok else None
 
 
-def _keys(value: dict[Any, Any], path: str, out: Collector, what: str, hand: bool) -> bool:
-    ok = True
-    for key in value:
-        if not isinstance(key, str):
-            ok = False
-            out.add(path, f"{what} keys must be strings, got {describe(key)}")
-        elif not key:
-            ok = False
-            out.add(extend(path, key), f"a {what} cannot be the empty string")
-        elif key == "*" and not hand:
-            ok = False
-            out.add(extend(path, key), f"'*' (the hand) cannot be a {what}: only a source may be '*'")
-    return ok
-
-
 def _check_sources(value: Any, path: str, piece: str, out: Collector) -> GemSources | None:
-    if not isinstance(value, dict):
-        out.add(path, f"the sources of {clip(piece)} must be an object, got {describe(value)}")
-        return None
-    report_duplicates(value, path, out)
-    ok = _keys(value, path, out, "source", hand=True) and type(value) is dict
-    sources: dict[str, GemDestinations] = {}
-    for source, destinations in value.items():
-        source_path = extend(path, source)
-        if not isinstance(destinations, dict):
-            ok = False
-            out.add(source_path, f"the destinations of {clip(piece)} from {clip(str(source))} must be an "
-                                 f"object, got {describe(destinations)}")
-            continue
-        report_duplicates(destinations, source_path, out)
-        ok = _keys(destinations, source_path, out, "destination", hand=False) and ok
-        ok = ok and type(destinations) is dict
-        table: dict[str, GemEntries] = {}
-        for destination, entries in destinations.items():
-            entries_path = extend(source_path, destination)
-            if not isinstance(entries, list):
-                ok = False
-                out.add(entries_path, "a destination must map to an array of entries, got "
-                                      f"{describe(entries)}")
-                continue
-            checked: list[GemEntry] = []
-            for index, item in enumerate(entries):
-                parts = _check_entry(item, f"{entries_path}/{index}", out)
-                if parts is None:
-                    ok = False
-                else:
-                    checked.append(GemEntry._trusted(parts))
-            table[destination] = tuple(checked)
-        sources[source] = GemDestinations(table, f"for {clip(piece)} from {clip(str(source))}")
-    return GemSources(sources, f"for {clip(piece)}") if ok else None
+    return _check_nesting(value, path, piece, out, entries=_check_entries,
+                          destinations=GemDestinations, sources=GemSources, dialect="")
+
+
+def _check_entries(value: Any, path: str, out: Collector) -> GemEntries | None:
+    return _check_list(value, path, out, check=_check_entry, make=GemEntry._trusted, empty=None)
 
 
 def _check_entry(item: Any, path: str, out: Collector) -> _Parts | None:
-    if not isinstance(item, dict):
-        out.add(path, f"an entry must be an object, got {describe(item)}")
+    fields = _check_fields(item, path, out, fields=_FIELDS, required=("perform",), unknown=_unknown)
+    if fields is None:
         return None
-    report_duplicates(item, path, out)
-    ok = type(item) is dict
-    for key in item:
-        if key not in _FIELDS:
-            ok = False
-            if isinstance(key, str):
-                hint = (" (a field of the legacy format: this document mixes the two)"
-                        if key in ("board_check", "board_patch", "in_hand_add", "in_hand_del") else "")
-                out.add(extend(path, key), f"unknown field {_quoted(key)}: an entry of this dialect has only "
-                                           f"{', '.join(repr(f) for f in _FIELDS)}{hint}")
-            else:
-                out.add(path, f"field names must be strings, got {describe(key)}")
-    if "perform" not in item:
-        ok = False
-        out.add(path, "missing required field 'perform'")
-    require = _check_states(item.get("require", {}), path + "/require", out)
-    prevent = _check_states(item.get("prevent", {}), path + "/prevent", out)
-    perform = _check_perform(item.get("perform", {}), path + "/perform", out)
-    hands: list[Gan | None] = []
-    for field in ("gain", "drop"):
-        raw = item.get(field)
-        if raw is None:
-            hands.append(None)
-            continue
-        try:
-            hands.append(_parse_gan(raw))
-        except NotationError as error:
-            ok = False
-            hands.append(None)
-            if isinstance(raw, str):
-                out.add(f"{path}/{field}", f"{_quoted(raw)} is not a GAN identifier: {error.reason}")
-            else:
-                out.add(f"{path}/{field}", f"{field} must be a GAN string or null, got {describe(raw)}")
-    if ok and require is not None and prevent is not None and perform is not None:
-        return require, prevent, perform, hands[0], hands[1]
+    require = _check_squares(item.get("require", {}), path + "/require", out,
+                             expected="require must be an object mapping squares to states", read=_state,
+                             dialect="")
+    prevent = _check_squares(item.get("prevent", {}), path + "/prevent", out,
+                             expected="prevent must be an object mapping squares to states", read=_state,
+                             dialect="")
+    perform = _check_pieces(item.get("perform", {}), path + "/perform", out, "performed", dialect="")
+    hands_ok, (gain, drop) = _check_hands(item, path, out, ("gain", "drop"))
+    if fields and hands_ok and require is not None and prevent is not None and perform is not None:
+        return require, prevent, perform, gain, drop
     return None
 
 
-def _check_states(value: Any, path: str, out: Collector) -> dict[str, Any] | None:
-    field = path.rsplit("/", 1)[1]
-    if not isinstance(value, dict):
-        out.add(path, f"{field} must be an object mapping squares to states, got {describe(value)}")
-        return None
-    report_duplicates(value, path, out)
-    ok = _keys(value, path, out, "square", hand=False) and type(value) is dict
-    result: dict[str, Any] = {}
-    for key, state in value.items():
-        if state in GEM_STATES:
-            result[key] = state
-            continue
-        if isinstance(state, str) and state in _WRITTEN_THROUGH_PREVENT:
-            ok = False
-            out.add(extend(path, key), f"{_quoted(state)} is not a state of this dialect: it writes it as "
-                                       f"{_WRITTEN_THROUGH_PREVENT[state]}")
-            continue
-        try:
-            result[key] = _parse_piece(state)
-        except NotationError as error:
-            ok = False
-            if isinstance(state, str):
-                out.add(extend(path, key), f"state {_quoted(state)} is none of empty, enemy nor a GAN "
-                                           f"identifier: {error.reason}")
-            else:
-                out.add(extend(path, key), f"a state must be a string, got {describe(state)}")
-    return result if ok else None
+def _unknown(key: str) -> str:
+    hint = (" (a field of the legacy format: this document mixes the two)"
+            if key in ("board_check", "board_patch", "in_hand_add", "in_hand_del") else "")
+    return (f"unknown field {_quoted(key)}: an entry of this dialect has only "
+            f"{', '.join(repr(f) for f in _FIELDS)}{hint}")
 
 
-def _check_perform(value: Any, path: str, out: Collector) -> dict[str, LegacyPiece | None] | None:
-    if not isinstance(value, dict):
-        out.add(path, f"perform must be an object mapping squares to a piece or null, got {describe(value)}")
-        return None
-    report_duplicates(value, path, out)
-    ok = _keys(value, path, out, "square", hand=False) and type(value) is dict
-    result: dict[str, LegacyPiece | None] = {}
-    for key, piece in value.items():
-        if piece is None:
-            result[key] = None
-            continue
-        try:
-            result[key] = _parse_piece(piece)
-        except NotationError as error:
-            ok = False
-            if isinstance(piece, str):
-                out.add(extend(path, key), f"{_quoted(piece)} is not a GAN identifier: {error.reason}")
-            else:
-                out.add(extend(path, key), f"a performed square takes a GAN string or null, got "
-                                           f"{describe(piece)}")
-    return result if ok else None
+def _state(state: Any, path: str, out: Collector) -> Any:
+    if state in GEM_STATES:
+        return state
+    if isinstance(state, str) and state in _WRITTEN_THROUGH_PREVENT:
+        out.add(path, f"{_quoted(state)} is not a state of this dialect: it writes it as "
+                      f"{_WRITTEN_THROUGH_PREVENT[state]}")
+        return _BAD
+    try:
+        return _parse_piece(state)
+    except NotationError as error:
+        if isinstance(state, str):
+            out.add(path, f"state {_quoted(state)} is none of empty, enemy nor a GAN identifier: "
+                          f"{error.reason}")
+        else:
+            out.add(path, f"a state must be a string, got {describe(state)}")
+        return _BAD
