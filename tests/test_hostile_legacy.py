@@ -430,7 +430,8 @@ def test_lookups_name_long_keys_briefly() -> None:
 def test_a_source_key_that_is_no_string_is_a_violation_of_both_dialects(loader: Any) -> None:
     # Both dialects check their nesting with one walk (ggn.legacy._check_nesting); the legacy
     # loader once named such a key with len() and raised TypeError instead.
-    entry = {"board_check": {}, "board_patch": {}} if loader == LegacyRuleset.from_value else {"perform": {}}
+    entry: dict[str, Any] = (
+        {"board_check": {}, "board_patch": {}} if loader == LegacyRuleset.from_value else {"perform": {}})
     with pytest.raises(DocumentError) as caught:
         loader({"CHESS:ROOK": {7: {"a2": [entry]}}})
     assert [(v.path, v.message) for v in caught.value.violations] == [
