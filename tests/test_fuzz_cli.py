@@ -175,7 +175,7 @@ def test_an_effects_file_that_is_no_input_may_be_written() -> None:
 
 
 @pytest.mark.parametrize(("argv", "status"), [
-    ([], 2), (["--help"], 0), (["--version"], 2), (["nope"], 2), (["parse"], 2), (["parse", "qpi", "-p"], 1),
+    ([], 2), (["--help"], 0), (["--version"], 0), (["nope"], 2), (["parse"], 2), (["parse", "qpi", "-p"], 1),
     (["moves"], 0), (["demo"], 0), (["schema", "ggn"], 0), (["perft", "chess", "1"], 0),
     (["generate", "makruk", "--indent", "0"], 0),
 ])

@@ -210,6 +210,7 @@ EVERY_COMMAND = [
     ("position", "chess", "--feen", CHESS_START, "--to", "feen"),
     ("serve", "chess", "--port", "0"),  # any free port; ends at its URL's write, before serving
     ("show", "chess"),
+    ("completion", "bash"),
     ("--help",),
 ]
 

@@ -23,10 +23,12 @@ This module assembles the parser and runs a command; the rest is private:
 - ``_output``: output files written whole or not at all, never over an input.
 - ``_catalogue``: the games (built-in and ``--ini``), a game by name, a position as FEEN or
   FEN, a move as ``--notation`` writes it.
+- ``_progress``: the progress bar of a long run (tqdm, on standard error when it is a
+  terminal; its docstring gives the API).
 - one module a group of commands: ``_notation`` (parse, schema), ``_documents`` (validate,
   lint, generate, demo), ``_convert`` (convert), ``_positions`` (moves, apply, diff), ``_games``
   (variants, legal, perft, play, position), ``_show`` (show), ``_serve`` (serve: the explorer
-  of :mod:`ggn.web`).
+  of :mod:`ggn.web`), ``_completion`` (completion).
 
 Adding a command
 ----------------
@@ -41,7 +43,7 @@ and the command in ``_COMMANDS`` (a run imports only its command's module)::
             epilog="examples:\\n  ggn show chess\\n  ggn show shogi --format svg > board.svg",
         )
         add_game(show)  # the shared options, from ggn.cli._arguments
-        show.add_argument("--format", choices=["text", "svg"], default="text", help="...")
+        add_format(show, "a board drawn in Unicode", "one object: ...")  # every command's
 
     def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
         game = entry(catalogue(args, stdin), args.game)  # from ggn.cli._catalogue
@@ -57,7 +59,20 @@ never catches everything: :func:`run` turns an unexpected exception into a repor
 Import an optional library (an extra of pyproject.toml) inside the handler, and say in the
 message which extra to install when it is missing (exit 2). Give the command an epilog of
 examples. The fuzz test (tests/test_fuzz_cli.py) reads every command's arguments from the parser
-and fuzzes them; tests/test_hostile_cli.py's ``EVERY_COMMAND`` must name the new command.
+and fuzzes them; tests/test_hostile_cli.py's ``EVERY_COMMAND`` and
+tests/test_cli_conventions.py's ``json_runs`` must name the new command.
+
+The conventions every command keeps (tests/test_cli_conventions.py checks them):
+
+- ``--format text|json`` (:func:`~ggn.cli._arguments.add_format`): text by default; JSON is one
+  value alone on standard output. Other forms (svg, png) may be added to the choices.
+- where a game or a document is read, a built-in game's name comes before a file of that name
+  (``./chess`` is the file), and ``--ini`` adds games (``add_game``, ``add_ini``);
+- a FEEN argument may start with '-': the parser reads any argument holding a space as an
+  argument, never as an option; give ``--feen`` too where a FEEN is an argument
+  (``add_position``, ``add_feen_option``);
+- a long run shows progress only through :mod:`ggn.cli._progress`;
+- an argument naming a file is marked for shell completion (``file_argument``).
 """
 
 from __future__ import annotations
@@ -68,7 +83,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Final, NoReturn
 
-from ggn import cache
+from ggn import __version__, cache
 from ggn._json import clip
 from ggn.cli._arguments import Commands, Formatter, Parser
 from ggn.cli._streams import Errors, Exit, Output, ReaderGone, Stream, Unwritable, settle
@@ -76,7 +91,8 @@ from ggn.errors import GGNError
 
 __all__ = ["main", "run"]
 
-_MODULES: Final = ("_notation", "_documents", "_convert", "_positions", "_games", "_show", "_serve")
+_MODULES: Final = ("_notation", "_documents", "_convert", "_positions", "_games", "_show", "_serve",
+                   "_completion")
 """The modules of the commands (under ``ggn.cli``), each with a ``register(commands)``
 function, in help order."""
 
@@ -88,6 +104,7 @@ _COMMANDS: Final = {
     "variants": "_games", "legal": "_games", "perft": "_games", "play": "_games", "position": "_games",
     "show": "_show",
     "serve": "_serve",
+    "completion": "_completion",
 }
 """The module of each command: a run imports only its command's module (each reads the library
 modules its commands use: the start of ``ggn moves`` need not import the converter, the SVG
@@ -123,6 +140,9 @@ examples:
   ggn play chess e2e4 e7e5 --notation uci --to fen
   ggn position shogi --fen FEN --to feen
   ggn perft mygame 3 --ini my.ini  a variant of your own (variants.ini syntax)
+  ggn perft chess 4 --format json  every command takes --format text|json
+  ggn lint shogi --board 9x9       a built-in game's document, a board's shape
+  ggn completion bash              shell completion (the cli extra: shtab)
   ggn demo                         a tour on an embedded example
   ggn serve shogi                  explore a game in the browser (the [web] extra)
 
@@ -131,11 +151,18 @@ how arguments are read:
   STN        (apply) - is standard input and @PATH the file PATH; JSON text is
              what starts with {, [ or " (after any blanks), is blank, or is any
              other JSON value (true, 12, null); anything else is a path.
-  RULES      (moves) a built-in game's name, else a FILE: ./chess is a file.
+  RULES      (moves, and FILE of validate and lint) a built-in game's name, else
+             a FILE: names come before files, so ./chess is the file chess.
   GAME       a game's name (ggn variants lists them); --ini FILE adds the file's
              variants (Fairy-Stockfish's variants.ini syntax) for that command.
   FEN        a position in Fairy-Stockfish's FEN of the game (--fen); FEEN is
-             GGN's own (an argument, or --feen).
+             GGN's own (an argument, or --feen). A FEEN that starts with '-'
+             (-p^7/... , a diminished piece on the first square) is an argument
+             all the same: it holds spaces, which no option does. Or put -- before
+             it, or give it as --feen='-p^7/...'.
+  --board    (lint) a game's name, a shape (8x8, 9x10, 8x8x8, 8) or a FEEN.
+  --format   text (for people, the default) or json (one JSON value on stdout,
+             nothing else); a command whose output is JSON writes it either way.
   --mapping  a built-in mapping's name, else a FILE.
   numbers    whole numbers in a range each option's help gives.
   --effects  the file is written whole or not at all (a temporary file beside
@@ -174,6 +201,8 @@ def _build_parser(out: Stream, err: Stream, command: str | None = None) -> argpa
     and usage errors to ``err``."""
     parser_class: type[Parser] = type("_BoundParser", (Parser,), {"out": out, "err": err})
     parser = parser_class(prog="ggn", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=Formatter)
+    parser.add_argument("--version", action="version", version=f"ggn {__version__}",
+                        help="print the version of ggn and exit")
     parser.add_argument(
         "--no-cache", action="store_true",
         help="neither read nor write the compile cache: make every document and generator in "
@@ -209,9 +238,6 @@ def run(
     try:
         arguments = list(sys.argv[1:] if argv is None else argv)
         parser = _build_parser(out, err, _command(arguments))
-        if len(arguments) == 3 and arguments[0] == "parse" and arguments[2] not in ("-h", "--help", "--"):
-            # A diminished piece (-p) or any TEXT starting with '-' is the text, not an option.
-            arguments.insert(2, "--")
         try:
             args, extra = parser.parse_known_args(arguments)
             if extra and args.command == "play" and not any(text.startswith("-") for text in extra):

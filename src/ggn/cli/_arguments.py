@@ -47,6 +47,20 @@ class Parser(argparse.ArgumentParser):
         self.err.write(self.format_usage())
         raise Exit(2, f"{self.prog}: error: {message}", bare=True)
 
+    literal: bool = False
+    """Whether an argument that starts with '-' and is none of the command's options is one of
+    its arguments (parse's TEXT: -p is a diminished piece), rather than an unknown option."""
+
+    def _parse_optional(self, arg_string: str) -> Any:
+        """None when ``arg_string`` is an argument, not an option: a text with a space before
+        any '=' (a FEEN such as '-p^7/8 / C/c', whose fields are separated by spaces: no option
+        has one), or for a :attr:`literal` command, anything that is not one of its options."""
+        if arg_string[:1] in self.prefix_chars and arg_string != "--":
+            name = arg_string.split("=", 1)[0]
+            if " " in name or (self.literal and name not in self._option_string_actions):
+                return None
+        return super()._parse_optional(arg_string)
+
 
 class Formatter(argparse.RawDescriptionHelpFormatter):
     """Help whose prose is wrapped to the terminal's width (a description is one long line in
@@ -97,18 +111,23 @@ class Commands:
     def __init__(self, subparsers: argparse._SubParsersAction[Any]) -> None:
         self._subparsers = subparsers
 
-    def add(self, name: str, handler: Handler, *, summary: str, description: str, epilog: str = "",
-            label: Callable[[argparse.Namespace], str] | None = None) -> argparse.ArgumentParser:
+    def add(self, name: str, handler: Handler, *, summary: str, description: str, epilog: str,
+            label: Callable[[argparse.Namespace], str] | None = None,
+            literal: bool = False) -> argparse.ArgumentParser:
         """Add the command ``name``, run by ``handler``.
 
         ``summary`` is its line in ``ggn --help``, ``description`` the prose of ``ggn NAME
         --help`` (one long line: it is wrapped to the terminal) and ``epilog`` its examples
-        (indented lines, kept as written). ``label`` names the command in its messages when
-        ``ggn NAME`` is not enough (``ggn parse cell``).
+        (indented lines, kept as written: every command has some). ``label`` names the command
+        in its messages when ``ggn NAME`` is not enough (``ggn parse cell``). ``literal``: an
+        argument that starts with '-' and is none of the command's options is an argument
+        (:attr:`Parser.literal`).
         """
         parser: argparse.ArgumentParser = self._subparsers.add_parser(
-            name, help=summary, description=description, epilog=epilog or None, formatter_class=Formatter,
+            name, help=summary, description=description, epilog=epilog, formatter_class=Formatter,
         )
+        if isinstance(parser, Parser):
+            parser.literal = literal
         parser.set_defaults(_handler=handler, _label=label)
         return parser
 
@@ -118,16 +137,51 @@ INI_HELP: Final = ("a variants.ini file (Fairy-Stockfish's syntax) whose variant
                    "games, for this command; repeat it for several files (a later file may inherit "
                    "from an earlier one's variants)")
 FEN_EXAMPLE: Final = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+DASHED: Final = ("a FEEN that starts with '-' (a diminished piece on the first square, -p^7/...) "
+                  "is read as the position too: it holds spaces, which no option does; or put "
+                  "-- before it, or give it with --feen")
+DASHED_ARGUMENT: Final = ("a FEEN that starts with '-' (-p^7/...) is read as one too: it holds "
+                           "spaces, which no option does; or put -- before the FEENs")
 MY_INI: Final = "[tinyhouse:crazyhouse]\\nmaxRank = 6\\nstartFen = ..."
 
 
+FILES: Final = {"bash": "_shtab_compgen_files", "zsh": "_files"}
+"""Shell completion of an argument that names a file (shtab's ``FILE``, written here so that
+shtab is imported only by ``ggn completion``): ``argument.complete = FILES``."""
+
+
+GAMES: Final = {"bash": "_ggn_compgen_games", "zsh": "_ggn_games"}
+"""Shell completion of a game's name: the built-in games (the functions are written by
+``ggn completion``)."""
+
+GAMES_OR_FILES: Final = {"bash": "_ggn_compgen_games_or_files", "zsh": "_ggn_games_or_files"}
+"""Shell completion of an argument that is a game's name or else a file's."""
+
+
+def file_argument(action: argparse.Action, complete: dict[str, str] = FILES) -> argparse.Action:
+    """Mark an argument as a file's name (or ``complete``'s other kind), for shell completion."""
+    action.complete = complete  # type: ignore[attr-defined]  # read by shtab
+    return action
+
+
+def add_format(parser: argparse.ArgumentParser, text: str, json: str | None = None) -> None:
+    """``--format text|json``, which every command takes: ``text`` (the default) says what the
+    text is, ``json`` the JSON value written instead (None: the output is JSON either way)."""
+    if json is None:
+        what = f"the output is JSON either way ({text}), so that --format json works as on every command"
+    else:
+        what = f"text: {text} (default); json: {json}"
+    parser.add_argument("--format", choices=["text", "json"], default="text", help=what)
+
+
 def add_ini(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--ini", action="append", default=[], metavar="FILE", help=INI_HELP)
+    file_argument(parser.add_argument("--ini", action="append", default=[], metavar="FILE", help=INI_HELP))
 
 
 def add_game(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", metavar="GAME",
-                        help="a game's name: ggn variants lists them (and --ini adds more)")
+    file_argument(parser.add_argument("game", metavar="GAME",
+                                      help="a game's name: ggn variants lists them (and --ini adds more)"),
+                  GAMES)
     add_ini(parser)
 
 
@@ -135,13 +189,30 @@ def add_position(parser: argparse.ArgumentParser, *, positional: bool) -> None:
     """The position options of a command: FEEN (as an argument, or --feen) or --fen."""
     if positional:
         parser.add_argument("feen", nargs="?", metavar="FEEN",
-                            help="the position in FEEN (default: the game's start); put -- "
-                                 "before one that starts with '-'")
+                            help="the position in FEEN (default: the game's start); " + DASHED)
+    if positional:
+        add_feen_option(parser)
     else:
         parser.add_argument("--feen", metavar="FEEN", help="the position in FEEN")
     parser.add_argument("--fen", metavar="FEN",
                         help="the position in Fairy-Stockfish's FEN of the game (standard FEN "
                              "for chess)")
+
+
+def add_feen_option(parser: argparse.ArgumentParser) -> None:
+    """--feen, beside a FEEN argument: the same position, as an option (see :func:`feen`)."""
+    parser.add_argument("--feen", dest="feen_option", metavar="FEEN",
+                        help="the position in FEEN, as an option (for one that starts with '-', "
+                             "--feen=FEEN reads best)")
+
+
+def feen(args: argparse.Namespace) -> str | None:
+    """The FEEN a command was given, as its argument or with --feen (not both: exit 2)."""
+    given: str | None = args.feen
+    option: str | None = getattr(args, "feen_option", None)
+    if given is not None and option is not None:
+        raise Exit(2, "give the FEEN once: as an argument or with --feen, not both")
+    return option if option is not None else given
 
 
 def add_notation(parser: argparse.ArgumentParser, what: str) -> None:
@@ -154,7 +225,8 @@ def add_notation(parser: argparse.ArgumentParser, what: str) -> None:
 def add_common(parser: argparse.ArgumentParser) -> None:
     """--format and --max-errors, for the commands that report a document's violations."""
     parser.add_argument("--format", choices=["text", "json"], default="text",
-                        help="text for people (default) or json for programs")
+                        help="text for people (default) or json for programs: one object with "
+                             "valid and errors, each error's path (a JSON Pointer) and message")
     parser.add_argument("--max-errors", type=ERRORS_ALLOWED, default=DEFAULT_MAX_ERRORS, metavar="N",
                         help=f"report at most N violations, 1 to {MAX_ERRORS:,} "
                              f"(default {DEFAULT_MAX_ERRORS})")

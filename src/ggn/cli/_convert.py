@@ -8,7 +8,7 @@ import json
 from typing import IO, Any, Final
 
 from ggn._json import DEFAULT_MAX_ERRORS, clip, decode
-from ggn.cli._arguments import INDENT, MAX_INDENT, Commands
+from ggn.cli._arguments import INDENT, MAX_INDENT, Commands, add_format, file_argument
 from ggn.cli._inputs import check_file, load, read, report, shown
 from ggn.cli._output import check_output, write_atomically
 from ggn.cli._progress import progress
@@ -55,13 +55,14 @@ def register(commands: Commands) -> None:
                "  ggn convert shogi-gem.json --labels shogi --effects effects.json > rules.json\n"
                "  # pieces.json: {\"CHESS:KING\": \"C:K^\", \"chess:king\": \"c:k^\", ...}",
     )
-    convert_cmd.add_argument("file", metavar="LEGACY", help="the legacy GGN document, or - for "
-                                                           "standard input")
-    convert_cmd.add_argument("--mapping", default=None, metavar="NAME|FILE",
+    file_argument(convert_cmd.add_argument("file", metavar="LEGACY",
+                                           help="the legacy GGN document, or - for standard input"))
+    mapping = convert_cmd.add_argument("--mapping", default=None, metavar="NAME|FILE",
                              help=f"the GAN to QPI mapping: a built-in name ({names}), else a "
                                   "JSON file or - for standard input; default: the built-in "
                                   "mapping of the document's game, when every piece belongs to "
                                   "one built-in game")
+    file_argument(mapping)
     convert_cmd.add_argument("--dialect", choices=_DIALECTS, default="auto",
                              help="the document's dialect: legacy (board_check, board_patch), "
                                   "gem (require, prevent, perform: sashite-ggn 0.3 to 0.7), or "
@@ -74,11 +75,12 @@ def register(commands: Commands) -> None:
                                   "player's right, a rank letter from the top), read as the CELL "
                                   "coordinates of a 9x9 board (5e is e5, 2h is h2); a label of "
                                   "another form is read as written")
-    convert_cmd.add_argument("--effects", metavar="OUT",
+    effects = convert_cmd.add_argument("--effects", metavar="OUT",
                              help="write the effects, as STN transitions keyed like the new "
                                   "document, to this JSON file: whole or not at all (a "
                                   "temporary file beside it, then renamed over it); never over "
                                   "an input file (exit 2)")
+    file_argument(effects)
     convert_cmd.add_argument("--partial", action="store_true",
                              help="accept a partial result: write the document (and the "
                                   "effects) even when moves, possibilities or effects are not "
@@ -86,6 +88,7 @@ def register(commands: Commands) -> None:
     convert_cmd.add_argument("--indent", type=INDENT, default=2, metavar="N",
                              help=f"indentation of the JSON, 0 to {MAX_INDENT} (default 2; 0 "
                                   "for one line)")
+    add_format(convert_cmd, "the GGN 1.0.0 document; the notes go to stderr")
 
 
 def _mapping(name: str | None, pieces: tuple[LegacyPiece, ...], stdin: IO[bytes] | None,

@@ -9,18 +9,21 @@ from typing import IO, Any, Final
 
 from ggn._json import quote
 from ggn.cli._arguments import (
+    DASHED,
     DEPTH,
     FEN_EXAMPLE,
     MY_INI,
     Commands,
+    add_format,
     add_game,
     add_ini,
     add_notation,
     add_position,
+    feen,
 )
 from ggn.cli._catalogue import catalogue, entry, move, position
 from ggn.cli._progress import progress
-from ggn.cli._streams import Stream
+from ggn.cli._streams import Exit, Stream
 from ggn.errors import GGNError
 from ggn.rules import MAX_PERFT_DEPTH, perft
 
@@ -37,8 +40,8 @@ def register(commands: Commands) -> None:
         epilog="examples:\n  ggn variants\n  ggn variants --format json\n"
                "  ggn variants --ini my.ini      # my.ini: " + MY_INI,
     )
-    variants.add_argument("--format", choices=["text", "json"], default="text",
-                          help="text for people (default) or json for programs")
+    add_format(variants, "one game a line: name, board, source",
+               "a list of objects: name, board, source, start, fen, description")
     add_ini(variants)
 
     legal = commands.add(
@@ -51,13 +54,14 @@ def register(commands: Commands) -> None:
                     "source, destination, choice, transition as STN).",
         epilog="examples:\n  ggn legal chess\n  ggn legal capablanca --notation uci --format json\n"
                f"  ggn legal chess --fen '{FEN_EXAMPLE}'\n"
-               "  ggn legal shogi '4k^4/9/9/9/9/9/9/9/4K^4 P/ S/s' --notation uci",
+               "  ggn legal shogi '4k^4/9/9/9/9/9/9/9/4K^4 P/ S/s' --notation uci\n"
+               "  ggn legal shogi '-p^8/9/9/9/9/9/9/9/4K^4 / S/s'   # a FEEN that starts with -",
     )
     add_game(legal)
     add_position(legal, positional=True)
     add_notation(legal, "moves are written")
-    legal.add_argument("--format", choices=["text", "json"], default="text",
-                       help="text: one move a line (default); json: a list")
+    add_format(legal, "one move a line", "a list: of move strings with --notation uci, else of "
+               "objects (piece, source, destination, choice, transition)")
 
     perft_cmd = commands.add(
         "perft", _perft, summary="count the legal move paths of a game",
@@ -67,12 +71,15 @@ def register(commands: Commands) -> None:
                     "the last line. With --divide, each legal move comes first with the paths "
                     "after it ('C:P e2-e4: 20', or 'e2e4: 20' with --notation uci, as engines "
                     "print it), and the last line is 'total: N'. The position must have the "
-                    "game's board shape (exit 1 otherwise, before any board is built).",
+                    "game's board shape (exit 1 otherwise, before any board is built). On a terminal, "
+                    "a progress bar on stderr counts the first moves done, the nodes and the "
+                    "nodes per second (with the cli extra; GGN_NO_PROGRESS=1 turns it off).",
         epilog="examples:\n  ggn perft chess 3          # 8902\n"
                "  ggn perft chess 3 --divide --notation uci\n"
                "  ggn perft shogi 2 --divide\n"
                "  ggn perft chess 2 --feen '+r3+k^2+r/8/8/8/8/8/8/+R3+K^2+R / C/c'\n"
-               "  ggn perft chess 2 --fen 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1'",
+               "  ggn perft chess 2 --fen 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1'\n"
+               "  ggn perft chess 4 --format json   # {\"game\": \"chess\", ..., \"nodes\": 197281}",
     )
     add_game(perft_cmd)
     perft_cmd.add_argument("depth", type=DEPTH, metavar="DEPTH",
@@ -85,10 +92,9 @@ def register(commands: Commands) -> None:
     perft_cmd.add_argument("--divide", action="store_true",
                            help="also print each legal move with the paths after it")
     add_notation(perft_cmd, "--divide writes the moves")
-    perft_cmd.add_argument("--format", choices=["text", "json"], default="text",
-                           help="text: the count, or the --divide lines (default); json: one object "
-                                "with game, position (FEEN), depth and nodes, and with --divide, "
-                                "divide: each move's count")
+    add_format(perft_cmd, "the count, or the --divide lines",
+               "one object: game, position (FEEN), depth and nodes, and with --divide, divide: "
+               "each move's count")
 
     play = commands.add(
         "play", _play, summary="play moves in a game and print the position after them",
@@ -102,17 +108,23 @@ def register(commands: Commands) -> None:
                "  ggn play chess 'C:P e2-e4' 'c:p e7-e5'\n"
                "  ggn play chess f2f3 e7e5 g2g4 d8h4 --notation uci  # second player wins by checkmate\n"
                f"  ggn play chess --fen '{FEN_EXAMPLE}' e7e5 --notation uci --to fen\n"
-               "  ggn play crazyhouse e2e4 d7d5 e4d5 d8d5 --notation uci --to fen",
+               "  ggn play crazyhouse e2e4 d7d5 e4d5 d8d5 --notation uci --to fen\n"
+               "  ggn play chess e2e4 e7e5 --notation uci --format json",
     )
     add_game(play)
     play.add_argument("moves", nargs="*", metavar="MOVE",
                       help="the moves, in the --notation's form; the first argument is the "
-                           "starting position instead when it is a FEEN")
+                           "starting position instead when it is a FEEN (" + DASHED + ")")
+    play.add_argument("--feen", dest="feen_option", metavar="FEEN",
+                      help="the starting position in FEEN, as an option")
     play.add_argument("--fen", metavar="FEN",
                       help="the starting position in Fairy-Stockfish's FEN of the game")
     add_notation(play, "the moves are written")
     play.add_argument("--to", choices=["feen", "fen"], default="feen",
                       help="how the position after the moves is written: feen (default) or fen")
+    add_format(play, "the position after the moves, then how the game ended if it has",
+               "one object: game, position (in the --to form), to, moves (how many were played) "
+               "and outcome (null, or winner, ending and text)")
 
     position_cmd = commands.add(
         "position", _position, summary="rewrite a position of a game between FEN and FEEN",
@@ -123,7 +135,8 @@ def register(commands: Commands) -> None:
                     "shape, a piece it does not have) is invalid input: exit 1.",
         epilog="examples:\n  ggn position chess --fen '" + FEN_EXAMPLE + "' --to feen\n"
                "  ggn position xiangqi --feen "
-               "'rheag^aehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAG^AEHR / X/x' --to fen",
+               "'rheag^aehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAG^AEHR / X/x' --to fen\n"
+               "  ggn position chess --fen '" + FEN_EXAMPLE + "' --to feen --format json",
     )
     add_game(position_cmd)
     given = position_cmd.add_mutually_exclusive_group(required=True)
@@ -131,6 +144,7 @@ def register(commands: Commands) -> None:
     given.add_argument("--feen", metavar="FEEN", help="the position in FEEN")
     position_cmd.add_argument("--to", choices=["feen", "fen"], required=True,
                               help="the form to write the position in")
+    add_format(position_cmd, "the position", "one object: game, position and to")
 
 
 def _variants(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
@@ -154,7 +168,7 @@ def _variants(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[byte
 
 def _legal(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
     game = entry(catalogue(args, stdin), args.game)
-    where = position(game, args.feen, args.fen)
+    where = position(game, feen(args), args.fen)
     plays = game.rules.legal_moves(where)
     if args.notation == "uci":
         written: list[Any] = [move(game, where, play, "uci") for play in plays]
@@ -212,8 +226,10 @@ def _play(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
     moves = list(args.moves)
     from ggn.variants.fen import is_feen  # noqa: PLC0415
 
-    feen = moves.pop(0) if moves and is_feen(moves[0]) else None
-    current = position(game, feen, args.fen)
+    first = moves.pop(0) if moves and is_feen(moves[0]) else None
+    if first is not None and args.feen_option is not None:
+        raise Exit(2, "give the FEEN once: as the first argument or with --feen, not both")
+    current = position(game, first if first is not None else args.feen_option, args.fen)
     halfmove, fullmove = (0, 1) if args.fen is None else game.counters(args.fen)
     rules = game.rules
     for number, text in enumerate(moves, 1):
@@ -231,11 +247,16 @@ def _play(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
         if args.to == "fen":  # the counters FEN holds and FEEN does not
             halfmove, fullmove = game.advance(current, play, halfmove, fullmove)
         current = rules.play(current, play)
-    if args.to == "fen":
-        out.write(game.from_feen(current, halfmove=halfmove, fullmove=fullmove) + "\n")
-    else:
-        out.write(current.to_feen() + "\n")
+    written = (game.from_feen(current, halfmove=halfmove, fullmove=fullmove) if args.to == "fen"
+               else current.to_feen())
     outcome = rules.outcome(current)
+    if args.format == "json":
+        how = None if outcome is None else {"winner": outcome.winner, "ending": outcome.ending.value,
+                                            "text": str(outcome)}
+        out.write(json.dumps({"game": game.name, "position": written, "to": args.to,
+                              "moves": len(moves), "outcome": how}) + "\n")
+        return 0
+    out.write(written + "\n")
     if outcome is not None:
         out.write(f"{outcome}\n")
     return 0
@@ -246,7 +267,10 @@ def _position(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[byte
     where = position(game, args.feen, args.fen)
     if args.to == "fen":
         halfmove, fullmove = (0, 1) if args.fen is None else game.counters(args.fen)
-        out.write(game.from_feen(where, halfmove=halfmove, fullmove=fullmove) + "\n")
+        written = game.from_feen(where, halfmove=halfmove, fullmove=fullmove)
     else:
-        out.write(where.to_feen() + "\n")
+        written = where.to_feen()
+    if args.format == "json":
+        written = json.dumps({"game": game.name, "position": written, "to": args.to})
+    out.write(written + "\n")
     return 0

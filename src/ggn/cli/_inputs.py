@@ -86,6 +86,14 @@ def load(kind: type[D], name: str, stdin: IO[bytes] | None, max_errors: int,
         return None, list(error.violations)
 
 
+def load_value(kind: type[D], value: object, max_errors: int) -> tuple[D | None, list[Violation]]:
+    """The document of a JSON value, or None and its violations."""
+    try:
+        return kind.from_value(value, max_errors=max_errors), []
+    except DocumentError as error:
+        return None, list(error.violations)
+
+
 def document(kind: type[D], name: str, stdin: IO[bytes] | None, err: Stream,
              data: Source | None = None) -> D:
     """The document of the file ``name`` (or ``data``); an invalid one ends the command (exit 1)

@@ -8,7 +8,17 @@ import json
 from typing import IO
 
 from ggn._decimal import shown_tuple
-from ggn.cli._arguments import Commands, add_ini
+from ggn.cli._arguments import (
+    DASHED,
+    DASHED_ARGUMENT,
+    GAMES_OR_FILES,
+    Commands,
+    add_feen_option,
+    add_format,
+    add_ini,
+    feen,
+    file_argument,
+)
 from ggn.cli._catalogue import catalogue
 from ggn.cli._inputs import check_file, document, json_or_file
 from ggn.cli._streams import Exit, Stream
@@ -30,16 +40,20 @@ def register(commands: Commands) -> None:
                     "A built-in game's position must have the game's board shape (exit 1 "
                     "otherwise, before any board is built).",
         epilog="examples:\n  ggn moves\n  ggn moves chess '8/8/8/8/8/8/4P3/4K^3 / C/c'\n"
+               "  ggn moves chess '-p^7/8/8/8/8/8/8/K^7 / C/c'    # a FEEN that starts with -\n"
+               "  ggn moves chess --feen='-p^7/8/8/8/8/8/8/K^7 / C/c'\n"
                "  ggn moves rules.json 'lnsgk^gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK^GSNL / S/s'"
                "\n  ggn moves --format json   # [{\"piece\": ..., \"source\": ..., "
                "\"destination\": ...}, ...]",
     )
-    moves.add_argument("rules", nargs="?", default="chess", metavar="RULES",
-                       help="a game's name (ggn variants lists them; --ini adds more), else a GGN "
-                            "file, or - for standard input (./chess names a file called chess); "
-                            "default: chess")
+    file_argument(moves.add_argument(
+        "rules", nargs="?", default="chess", metavar="RULES",
+        help="a game's name (ggn variants lists them; --ini adds more), else a GGN file, or - for "
+             "standard input: names come before files, so ./chess names a file called chess; "
+             "default: chess"), GAMES_OR_FILES)
     moves.add_argument("feen", nargs="?", metavar="FEEN",
-                       help="the position; default: the built-in game's start position")
+                       help="the position; default: the built-in game's start position; " + DASHED)
+    add_feen_option(moves)
     moves.add_argument("--format", choices=["text", "json"], default="text",
                        help="text: one move per line as 'PIECE SOURCE-DESTINATION' (default); "
                             "json: a list of objects")
@@ -58,39 +72,43 @@ def register(commands: Commands) -> None:
                "  ggn apply '8/8/8/8/8/8/4P3/8 / C/c' move.json\n"
                "  ggn apply '8/8/8/8/8/8/4P3/8 / C/c' @true     # the file called true",
     )
-    apply_cmd.add_argument("feen", metavar="FEEN", help="the position before")
-    apply_cmd.add_argument("stn", metavar="STN",
-                           help="the transition: JSON text, @PATH, a file's path, or - (see above)")
+    apply_cmd.add_argument("feen", metavar="FEEN", help="the position before; " + DASHED_ARGUMENT)
+    file_argument(apply_cmd.add_argument(
+        "stn", metavar="STN", help="the transition: JSON text, @PATH, a file's path, or - (see above)"))
+    add_format(apply_cmd, "the FEEN after", "{\"feen\": FEEN}")
 
     diff_cmd = commands.add(
         "diff", _diff, summary="the minimal STN transition from one position to another",
         description="Print, as JSON, the minimal STN transition that turns the first position "
                     "into the second. Both must share a board shape and styles (exit 1 "
                     "otherwise).",
-        epilog="example:\n  ggn diff '8/8/8/8/8/8/4P3/8 / C/c' '8/8/8/8/4P3/8/8/8 / c/C'",
+        epilog="examples:\n  ggn diff '8/8/8/8/8/8/4P3/8 / C/c' '8/8/8/8/4P3/8/8/8 / c/C'\n"
+               "  ggn diff -- '-p7/8/8/8/8/8/8/8 / C/c' 'p7/8/8/8/8/8/8/8 / C/c'",
     )
-    diff_cmd.add_argument("before", metavar="FEEN", help="the position before")
+    diff_cmd.add_argument("before", metavar="FEEN", help="the position before; " + DASHED_ARGUMENT)
     diff_cmd.add_argument("after", metavar="FEEN", help="the position after")
+    add_format(diff_cmd, "the STN transition")
 
 
 def _moves(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
     # The position is read before the document, and its board built only once both are known
     # to be good (a built-in game's rule system checks the board's shape first).
     games = catalogue(args, stdin)
+    given = feen(args)
     if args.rules in games:
-        feen = None if args.feen is None else Feen.parse(args.feen)
+        position_feen = None if given is None else Feen.parse(given)
         system = games.rules(args.rules)
-        rules, position = system.ruleset, system.position(feen)  # no FEEN: the game's start
+        rules, position = system.ruleset, system.position(position_feen)  # no FEEN: the game's start
     else:
         check_file(args.rules, "game", ["ggn variants lists them"])
         if args.rules == "-" and "-" in args.ini:
             raise Exit(2, "standard input is read once: give RULES or --ini as a file")
-        if args.feen is None:
+        if given is None:
             raise Exit(2, "give a FEEN position after a GGN file (only a built-in game has a "
                           "default start position)")
-        feen = Feen.parse(args.feen)
+        position_feen = Feen.parse(given)
         rules = document(Ruleset, args.rules, stdin, err)
-        position = Position.from_feen(feen)
+        position = Position.from_feen(position_feen)
     moves = rules.moves(position)
     if args.format == "json":
         listed = [
@@ -104,10 +122,11 @@ def _moves(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
 
 
 def _apply(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
-    feen = Feen.parse(args.feen)  # read first; its board built once the transition is good
+    before = Feen.parse(args.feen)  # read first; its board built once the transition is good
     name, data = json_or_file(args.stn, stdin)
     transition = document(Transition, name, stdin, err, data)
-    out.write(Position.from_feen(feen).apply(transition).to_feen() + "\n")
+    after = Position.from_feen(before).apply(transition).to_feen()
+    out.write((json.dumps({"feen": after}) if args.format == "json" else after) + "\n")
     return 0
 
 

@@ -13,9 +13,19 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import json
 from typing import IO, Any, Final
 
-from ggn.cli._arguments import Bounded, Commands, add_ini, add_position
+from ggn.cli._arguments import (
+    GAMES_OR_FILES,
+    Bounded,
+    Commands,
+    add_format,
+    add_ini,
+    add_position,
+    feen,
+    file_argument,
+)
 from ggn.cli._catalogue import catalogue
 from ggn.cli._inputs import check_file, document, read
 from ggn.cli._streams import Exit, Output, Stream, reason
@@ -47,9 +57,11 @@ def register(commands: Commands) -> None:
                "  ggn serve rules.json '8/8/8/8/8/8/8/4K^3 / C/c'\n"
                "  ggn serve wizardchess --ini wizard.ini   # and every built-in game",
     )
-    serve.add_argument("rules", nargs="?", default="chess", metavar="GAME|RULES",
-                       help="a game's name (ggn variants lists them; --ini adds more), else a GGN file, or "
-                            "- for standard input (./chess names a file called chess); default: chess")
+    file_argument(serve.add_argument(
+        "rules", nargs="?", default="chess", metavar="GAME|RULES",
+        help="a game's name (ggn variants lists them; --ini adds more), else a GGN file, or - for "
+             "standard input: names come before files, so ./chess names a file called chess; "
+             "default: chess"), GAMES_OR_FILES)
     add_position(serve, positional=True)
     serve.add_argument("--host", default=DEFAULT_HOST,
                        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only; "
@@ -58,6 +70,8 @@ def register(commands: Commands) -> None:
                        help=f"the port to listen on, 0 to 65535; 0 takes a free one, which the URL printed "
                             f"names (default {DEFAULT_PORT})")
     add_ini(serve)
+    add_format(serve, "a line with the explorer's URL, once it listens",
+               '{"url": URL}, one line, once it listens')
 
 
 def _initial(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream,
@@ -66,10 +80,11 @@ def _initial(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream,
     position, a document's violations (exit 1), exit 2 for a file that cannot be read."""
     from ggn.web._explorer import Subject  # noqa: PLC0415  (the library side: no web library)
 
-    if args.feen is not None and args.fen is not None:
+    given = feen(args)
+    if given is not None and args.fen is not None:
         raise Exit(2, "give the position once: as FEEN or with --fen")
     if args.rules in games:
-        text = args.feen if args.feen is not None else args.fen
+        text = given if given is not None else args.fen
         Subject.game(args.rules, games).state(text)
         return {"game": args.rules, "position": text}
     check_file(args.rules, "game", ["ggn variants lists them"])
@@ -78,9 +93,9 @@ def _initial(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream,
     data = read(args.rules, stdin)
     document(Ruleset, args.rules, stdin, err, data)
     text = bytes(data).decode("utf-8") if not isinstance(data, str) else data
-    if args.feen is not None:
-        Subject.document(text).state(args.feen)
-    return {"document": text, "position": args.feen}
+    if given is not None:
+        Subject.document(text).state(given)
+    return {"document": text, "position": given}
 
 
 def _serve(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
@@ -95,7 +110,8 @@ def _serve(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
     initial = _initial(args, stdin, err, games)
 
     def ready(url: str) -> None:
-        out.write(f"ggn explorer: {url} (Ctrl-C stops it)\n")
+        out.write(json.dumps({"url": url}) + "\n" if args.format == "json"
+                  else f"ggn explorer: {url} (Ctrl-C stops it)\n")
         if isinstance(out, Output):
             out.flush()
         if not _local(args.host):

@@ -4,6 +4,7 @@ optional ``[png]`` extra)."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -11,7 +12,7 @@ import subprocess
 from typing import IO, Any
 
 from ggn.cell import Cell, parse_location
-from ggn.cli._arguments import Commands, add_ini, add_position
+from ggn.cli._arguments import GAMES_OR_FILES, Commands, add_ini, add_position, feen, file_argument
 from ggn.cli._catalogue import catalogue, entry, position
 from ggn.cli._inputs import check_file, document, shown
 from ggn.cli._output import check_output, write_atomically
@@ -45,13 +46,16 @@ def register(commands: Commands) -> None:
                "  ggn show chess --moves-from g1\n"
                "  ggn show rules.json '8/8/8/8/8/8/4P3/8 / C/c' --moves-from e2",
     )
-    show.add_argument("game", metavar="GAME|RULES",
-                      help="a game's name (ggn variants lists them; --ini adds more), else a GGN "
-                           "file, or - for standard input (./chess names a file called chess)")
+    file_argument(show.add_argument(
+        "game", metavar="GAME|RULES",
+        help="a game's name (ggn variants lists them; --ini adds more), else a GGN file, or - for "
+             "standard input: names come before files, so ./chess names a file called chess"),
+        GAMES_OR_FILES)
     add_position(show, positional=True)
-    show.add_argument("--format", choices=["text", "svg", "png"], default="text",
-                      help="text: a Unicode board (default); svg: an SVG picture; png: a PNG "
-                           "picture (needs ggn[png])")
+    show.add_argument("--format", choices=["text", "json", "svg", "png"], default="text",
+                      help="text: a Unicode board (default); json: one object with game, position "
+                           "(FEEN), moves_from, destinations and svg (the SVG picture); svg: an "
+                           "SVG picture; png: a PNG picture (needs ggn[png])")
     show.add_argument("--moves-from", metavar="SQUARE",
                       help="highlight SQUARE and its piece's destinations (* for the pieces in "
                            "the hand of the player to move)")
@@ -76,7 +80,7 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
     drawing: dict[str, Any] = {}
     if args.game in games:
         game = entry(games, args.game)
-        where = position(game, args.feen, args.fen)
+        where = position(game, feen(args), args.fen)
         drawing = game.drawing()
         moves: list[tuple[object, object]] = [
             (play.source, play.destination) for play in game.rules.legal_moves(where)
@@ -87,12 +91,13 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
             raise Exit(2, "standard input is read once: give RULES or --ini as a file")
         if args.fen is not None:
             raise Exit(2, "--fen reads a built-in game's FEN: give a FEEN after a GGN file")
-        if args.feen is None:
+        given = feen(args)
+        if given is None:
             raise Exit(2, "give a FEEN position after a GGN file (only a built-in game has a "
                           "default start position)")
-        feen = Feen.parse(args.feen)
+        parsed = Feen.parse(given)
         rules = document(Ruleset, args.game, stdin, err)
-        where = Position.from_feen(feen)
+        where = Position.from_feen(parsed)
         moves = [(move.source, move.destination) for move in rules.moves(where)] \
             if args.moves_from is not None else []
     highlight: dict[Cell, str] = {}
@@ -125,6 +130,13 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
                     size=args.size, letters=args.letters, font=font, **drawing)
     if args.format == "svg":
         _emit(args, out, picture + "\n")
+        return 0
+    if args.format == "json":
+        _emit(args, out, json.dumps({
+            "game": args.game if args.game in games else None, "position": where.to_feen(),
+            "moves_from": args.moves_from,
+            "destinations": destinations if args.moves_from is not None else None, "svg": picture,
+        }) + "\n")
         return 0
     try:
         import cairosvg  # noqa: PLC0415  (the optional [png] extra)
