@@ -134,7 +134,7 @@ def test_every_command_has_a_json_run() -> None:
 def test_serve_writes_its_url_as_json(monkeypatch: pytest.MonkeyPatch) -> None:
     from ggn import web  # noqa: PLC0415
 
-    def serve(initial: dict[str, Any], host: str, port: int, *, ready: Any) -> None:
+    def serve(initial: dict[str, Any], host: str, port: int, *, ready: Any, **_: Any) -> None:
         assert initial == {"game": "shogi", "position": None}
         ready(f"http://{host}:{port}/")
 
