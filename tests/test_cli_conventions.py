@@ -393,7 +393,9 @@ _NEEDS_A_FILE = (".json", ".ini", "...", "|", "<", ">", "@", "FEEN", "rules", "o
 
 
 @pytest.mark.parametrize("command", sorted(subparsers()))
-def test_every_command_has_examples_and_those_that_need_no_file_run(command: str) -> None:
+def test_every_command_has_examples_and_those_that_need_no_file_run(
+        command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # what an example writes (show -o FILE) is written there
     examples = _examples(command)
     assert examples and all(line.startswith(f"ggn {command}") for line in examples), command
     if command in _NOT_RUN:
