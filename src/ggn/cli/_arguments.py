@@ -222,11 +222,14 @@ def add_notation(parser: argparse.ArgumentParser, what: str) -> None:
                              "e2e4, e7e8q, P@e5, b2h8+")
 
 
-def add_common(parser: argparse.ArgumentParser) -> None:
-    """--format and --max-errors, for the commands that report a document's violations."""
+def add_common(parser: argparse.ArgumentParser, *, warnings: bool = False) -> None:
+    """--format and --max-errors, for the commands that report a document's violations (and
+    with ``warnings``, its warnings)."""
     parser.add_argument("--format", choices=["text", "json"], default="text",
                         help="text for people (default) or json for programs: one object with "
-                             "valid and errors, each error's path (a JSON Pointer) and message")
+                             "valid and errors, each error's path (a JSON Pointer) and message"
+                             + (", and warnings, each with its path, message and rule" if warnings
+                                else ""))
     parser.add_argument("--max-errors", type=ERRORS_ALLOWED, default=DEFAULT_MAX_ERRORS, metavar="N",
                         help=f"report at most N violations, 1 to {MAX_ERRORS:,} "
                              f"(default {DEFAULT_MAX_ERRORS})")

@@ -91,7 +91,7 @@ def register(commands: Commands) -> None:
                                "dimension), or a FEEN position (only its shape is read); one that "
                                "is none of these is invalid input: exit 1")
     file_argument(board, GAMES)
-    add_common(lint_cmd)
+    add_common(lint_cmd, warnings=True)
     add_ini(lint_cmd)
     file_argument(lint_cmd.add_argument("file", metavar="FILE|GAME",
                                         help="the GGN document: a file, - for standard input, or a "
