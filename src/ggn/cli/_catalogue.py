@@ -1,6 +1,7 @@
 """The games a command knows and the positions it is given: the built-in games and the variants
 of each ``--ini`` file, a game by name (an unknown one a usage error, with the names it is close
-to), a position as FEEN or as the game's FEN, and a move as ``--notation`` writes it."""
+to), a position as FEEN or as the game's FEN, a GGN file given in a game's place and its
+position, and a move as ``--notation`` writes it."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ import argparse
 from typing import IO, Final
 
 from ggn._json import quote
-from ggn.cli._inputs import read, shown
-from ggn.cli._streams import Exit
+from ggn.cli._arguments import feen
+from ggn.cli._inputs import check_file, document, read, shown
+from ggn.cli._streams import Exit, Stream
 from ggn.errors import GGNError, NotFoundError
+from ggn.feen import Feen
 from ggn.position import Position
 from ggn.rules import Play
+from ggn.ruleset import Ruleset
 from ggn.variants.registry import Catalogue, Entry
 
 
@@ -61,6 +65,28 @@ def position(game: Entry, feen: str | None, fen: str | None) -> Position:
         if len(fields) > 1 and fields[1] in ("w", "b"):  # a FEN's side to move
             raise GGNError(f"{quote(feen, 80)} is a FEN, not FEEN: give it with --fen")
     return game.rules.position(feen)
+
+
+def document_position(
+    args: argparse.Namespace, name: str, stdin: IO[bytes] | None, err: Stream, *, fen: str | None = None
+) -> tuple[Ruleset, Position]:
+    """RULES given as a GGN file (``name``, no game's: the caller has looked) and the FEEN
+    position under it (its argument or ``--feen``: :func:`ggn.cli._arguments.feen`). Usage
+    errors (exit 2) first: no such file, standard input asked for twice, a ``fen`` given (only
+    a game has a FEN), no FEEN (only a game has a start); then the FEEN is read, the document
+    (its violations: exit 1), and last the board is built."""
+    check_file(name, "game", ["ggn variants lists them"])
+    if name == "-" and "-" in args.ini:
+        raise Exit(2, "standard input is read once: give RULES or --ini as a file")
+    if fen is not None:
+        raise Exit(2, "--fen reads a built-in game's FEN: give a FEEN after a GGN file")
+    given = feen(args)
+    if given is None:
+        raise Exit(2, "give a FEEN position after a GGN file (only a built-in game has a "
+                      "default start position)")
+    parsed = Feen.parse(given)
+    rules = document(Ruleset, name, stdin, err)
+    return rules, Position.from_feen(parsed)
 
 
 def move(game: Entry, where: Position, play: Play, notation: str) -> str:

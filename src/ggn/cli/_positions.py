@@ -19,13 +19,12 @@ from ggn.cli._arguments import (
     feen,
     file_argument,
 )
-from ggn.cli._catalogue import catalogue
-from ggn.cli._inputs import check_file, document, json_or_file
-from ggn.cli._streams import Exit, Stream
+from ggn.cli._catalogue import catalogue, document_position
+from ggn.cli._inputs import document, json_or_file
+from ggn.cli._streams import Stream
 from ggn.errors import GGNError
 from ggn.feen import Feen
 from ggn.position import Position
-from ggn.ruleset import Ruleset
 from ggn.stn import Transition
 from ggn.transitions import diff
 
@@ -100,15 +99,7 @@ def _moves(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
         system = games.rules(args.rules)
         rules, position = system.ruleset, system.position(position_feen)  # no FEEN: the game's start
     else:
-        check_file(args.rules, "game", ["ggn variants lists them"])
-        if args.rules == "-" and "-" in args.ini:
-            raise Exit(2, "standard input is read once: give RULES or --ini as a file")
-        if given is None:
-            raise Exit(2, "give a FEEN position after a GGN file (only a built-in game has a "
-                          "default start position)")
-        position_feen = Feen.parse(given)
-        rules = document(Ruleset, args.rules, stdin, err)
-        position = Position.from_feen(position_feen)
+        rules, position = document_position(args, args.rules, stdin, err)
     moves = rules.moves(position)
     if args.format == "json":
         listed = [

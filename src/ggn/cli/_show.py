@@ -13,14 +13,11 @@ from typing import IO, Any
 
 from ggn.cell import Cell, parse_location
 from ggn.cli._arguments import GAMES_OR_FILES, Commands, add_ini, add_position, feen, file_argument
-from ggn.cli._catalogue import catalogue, entry, position
-from ggn.cli._inputs import check_file, document, shown
+from ggn.cli._catalogue import catalogue, document_position, entry, position
+from ggn.cli._inputs import shown
 from ggn.cli._output import check_output, write_atomically
 from ggn.cli._streams import Exit, Output, Stream
 from ggn.errors import GGNError
-from ggn.feen import Feen
-from ggn.position import Position
-from ggn.ruleset import Ruleset
 from ggn.svg import HIGHLIGHT, TARGET
 
 _PNG_HINT = "pip install 'ggn[png]'"
@@ -86,18 +83,7 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
             (play.source, play.destination) for play in game.rules.legal_moves(where)
         ] if args.moves_from is not None else []
     else:
-        check_file(args.game, "game", ["ggn variants lists them"])
-        if args.game == "-" and "-" in args.ini:
-            raise Exit(2, "standard input is read once: give RULES or --ini as a file")
-        if args.fen is not None:
-            raise Exit(2, "--fen reads a built-in game's FEN: give a FEEN after a GGN file")
-        given = feen(args)
-        if given is None:
-            raise Exit(2, "give a FEEN position after a GGN file (only a built-in game has a "
-                          "default start position)")
-        parsed = Feen.parse(given)
-        rules = document(Ruleset, args.game, stdin, err)
-        where = Position.from_feen(parsed)
+        rules, where = document_position(args, args.game, stdin, err, fen=args.fen)
         moves = [(move.source, move.destination) for move in rules.moves(where)] \
             if args.moves_from is not None else []
     highlight: dict[Cell, str] = {}
