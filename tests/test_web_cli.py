@@ -6,7 +6,6 @@ stopped); the real server runs in a subprocess, read through its URL and /proc/n
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -14,10 +13,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 from urllib.request import urlopen
 
 import pytest
@@ -26,47 +22,21 @@ from hypothesis import strategies as st
 
 import ggn.web
 from fuzzing import check_cli
-from ggn.cli import run
 from ggn.errors import DocumentError
 from ggn.ruleset import Ruleset
 from ggn.variants import registry
-from ggn.variants.registry import Catalogue
 from support import examples
+from web_support import call, recorded
 
 KING = '{"C:K": {"e1": {"e2": [{"must": {"e2": "empty"}}]}}}'
 LONE_KING = "8/8/8/8/8/8/8/4K3 / C/c"
 
 
-def call(*argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = run(list(argv), out, err, io.BytesIO(stdin))
-    return status, out.getvalue(), err.getvalue()
-
-
-@contextmanager
-def recorded() -> Iterator[list[dict[str, Any]]]:
-    """Replace ggn.web.serve by a recorder that says it is ready and returns at once."""
-    calls: list[dict[str, Any]] = []
-    real = ggn.web.serve
-
-    def serve(initial: dict[str, Any] | None = None, host: str = ggn.web.DEFAULT_HOST,
-              port: int = ggn.web.DEFAULT_PORT, *, ready: Callable[[str], object] | None = None,
-              catalogue: Catalogue | None = None) -> None:
-        calls.append({"initial": initial, "host": host, "port": port})
-        if ready is not None:
-            ready(ggn.web.address(host, port))
-
-    ggn.web.serve = serve
-    try:
-        yield calls
-    finally:
-        ggn.web.serve = real
-
-
 def test_it_opens_chess_on_this_machine_by_default() -> None:
     with recorded() as calls:
         assert call("serve") == (0, "ggn explorer: http://127.0.0.1:8000/ (Ctrl-C stops it)\n", "")
-    assert calls == [{"initial": {"game": "chess", "position": None}, "host": "127.0.0.1", "port": 8000}]
+    assert [(c["initial"], c["host"], c["port"]) for c in calls] == [
+        ({"game": "chess", "position": None}, "127.0.0.1", 8000)]
 
 
 def test_it_opens_a_game_at_a_position() -> None:

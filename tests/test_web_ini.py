@@ -7,10 +7,8 @@ Fairy-Stockfish (pyffish), which reads the same text.
 
 from __future__ import annotations
 
-import io
 import random
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +17,9 @@ import pytest
 from starlette.testclient import TestClient
 
 import ggn.web
-from ggn.cli import run
 from ggn.variants import registry
 from ggn.variants.registry import Catalogue
-from web_support import WIZARD, WIZARD_INI
+from web_support import WIZARD, WIZARD_INI, call, recorded
 
 NAME, INI = WIZARD, WIZARD_INI  # Capablanca chess whose knights are wizards
 PLIES = 40
@@ -111,30 +108,6 @@ def test_a_game_played_through_the_api_keeps_pyffish_fen(client: TestClient) -> 
 
 # -- ggn serve --ini --------------------------------------------------------------------------
 
-def call(*argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = run(list(argv), out, err, io.BytesIO(stdin))
-    return status, out.getvalue(), err.getvalue()
-
-
-@contextmanager
-def recorded() -> Iterator[list[dict[str, Any]]]:
-    """Replace ggn.web.serve by a recorder that returns at once."""
-    calls: list[dict[str, Any]] = []
-    real = ggn.web.serve
-
-    def serve(initial: dict[str, Any] | None = None, host: str = ggn.web.DEFAULT_HOST,
-              port: int = ggn.web.DEFAULT_PORT, *, ready: Callable[[str], object] | None = None,
-              catalogue: Catalogue | None = None) -> None:
-        calls.append({"initial": initial, "catalogue": catalogue})
-
-    ggn.web.serve = serve
-    try:
-        yield calls
-    finally:
-        ggn.web.serve = real
-
-
 def test_serve_offers_the_variants_of_each_ini_file(tmp_path: Path) -> None:
     wizard = tmp_path / "wizard.ini"
     wizard.write_text(INI)
@@ -143,7 +116,8 @@ def test_serve_offers_the_variants_of_each_ini_file(tmp_path: Path) -> None:
                     "rwabqkbcwr/pppppppppp/10/10/PPPPPPPPPP/RWABQKBCWR w KQkq - 0 1\n")
     fen = "4k5/P9/10/10/10/10/10/4K5 w - - 0 1"
     with recorded() as calls:
-        assert call("serve", NAME, "--ini", str(wizard), "--fen", fen)[:2] == (0, "")
+        assert call("serve", NAME, "--ini", str(wizard), "--fen", fen)[:2] == (
+            0, "ggn explorer: http://127.0.0.1:8000/ (Ctrl-C stops it)\n")
         assert call("serve", "--ini", str(wizard), "--ini", str(more))[0] == 0
         assert call("serve", "tinywizard", "--ini", "-", "--ini", str(more), stdin=INI.encode())[0] == 0
     assert [c["initial"] for c in calls] == [

@@ -6,17 +6,21 @@ page from it), with a variant of our own in ``variants.ini`` syntax, which pyffi
 
 from __future__ import annotations
 
+import io
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
+
+import ggn.web
+from ggn.cli import run
 
 if TYPE_CHECKING:
     from ggn.variants.registry import Catalogue
 
-__all__ = ["WIZARD", "WIZARD_INI", "running"]
+__all__ = ["WIZARD", "WIZARD_INI", "call", "recorded", "running"]
 
 _START_SECONDS = 30.0
 
@@ -29,6 +33,34 @@ startFen = rwabqkbcwr/pppppppppp/10/10/10/10/PPPPPPPPPP/RWABQKBCWR w KQkq - 0 1
 promotionPieceTypes = qcarbw
 """
 """Capablanca chess whose knights are wizards (a knight that also steps one square straight)."""
+
+
+def call(*argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
+    """``ggn`` run in-process: its exit status, standard output and standard error."""
+    out, err = io.StringIO(), io.StringIO()
+    status = run(list(argv), out, err, io.BytesIO(stdin))
+    return status, out.getvalue(), err.getvalue()
+
+
+@contextmanager
+def recorded() -> Iterator[list[dict[str, Any]]]:
+    """Replace :func:`ggn.web.serve` by a recorder (the server would run until stopped): each
+    call's initial view, host, port and catalogue recorded, then ready said at once."""
+    calls: list[dict[str, Any]] = []
+    real = ggn.web.serve
+
+    def serve(initial: dict[str, Any] | None = None, host: str = ggn.web.DEFAULT_HOST,
+              port: int = ggn.web.DEFAULT_PORT, *, ready: Callable[[str], object] | None = None,
+              catalogue: Catalogue | None = None) -> None:
+        calls.append({"initial": initial, "host": host, "port": port, "catalogue": catalogue})
+        if ready is not None:
+            ready(ggn.web.address(host, port))
+
+    ggn.web.serve = serve
+    try:
+        yield calls
+    finally:
+        ggn.web.serve = real
 
 
 @contextmanager
