@@ -19,9 +19,9 @@ import json
 import os
 import random
 from collections import Counter
-from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pytest
 from _pytest.mark import ParameterSet
@@ -33,6 +33,11 @@ from ggn.position import Position
 from ggn.qpi import Qpi
 from ggn.ruleset import Ruleset
 
+if TYPE_CHECKING:
+    from ggn._types import Side
+    from ggn.rules import RuleSystem
+    from ggn.ruleset import Possibility
+
 __all__ = [
     "FUZZ_SCALE",
     "assert_compiled_matches_plain",
@@ -40,6 +45,8 @@ __all__ = [
     "checked_moves",
     "examples",
     "fill_hands",
+    "game_positions",
+    "ggn_holds",
     "move_key",
     "perft_cases",
     "perft_entries",
@@ -130,6 +137,31 @@ def random_positions(
         board = play(board, rng.choice(choices))
         played += 1
     return out
+
+
+def game_positions(rules: RuleSystem, count: int, seed: int, *, plies: int = 39) -> list[Position]:
+    """``count`` positions of seeded random games of ``rules``, by their legal moves, from the
+    start position (again after ``plies`` moves, or at the end of a game)."""
+    return random_positions(rules.position(), lambda _: rules.position(), lambda p, _: rules.legal_moves(p),
+                            lambda p, play: p.apply(play.transition), lambda p: p,
+                            count=count, seed=seed, plies=plies)
+
+
+def ggn_holds(possibility: Possibility, active: Side, squares: Mapping[str, str]) -> bool:
+    """GGN 1.0.0 evaluation, written out plainly: every must holds and no deny does (``squares``:
+    what each square holds, as text; ``active``: the side to move)."""
+
+    def one(cell: object, state: object) -> bool:
+        held = squares.get(str(cell))
+        if state == "empty":
+            return held is None
+        if state == "enemy":
+            return held is not None and Qpi.parse(held).side != active
+        return held == str(state)
+
+    return all(one(c, s) for c, s in possibility.must.items()) and not any(
+        one(c, s) for c, s in possibility.deny.items()
+    )
 
 
 class _Pushing(Protocol):

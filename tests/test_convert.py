@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +19,6 @@ from ggn import (
     LegacyPiece,
     LegacyRuleset,
     NotFoundError,
-    Possibility,
-    Qpi,
     Ruleset,
 )
 from ggn._types import Side
@@ -30,6 +27,7 @@ from ggn.legacy_eval import entry_transition, where
 from ggn.stn import Transition
 from ggn.variants.registry import legacy_mapping as builtin_mapping
 from ggn.variants.registry import legacy_names
+from support import ggn_holds
 
 VECTORS = Path(__file__).parent / "vectors" / "convert"
 
@@ -50,22 +48,6 @@ def _legacy(case: dict[str, Any]) -> LegacyRuleset:
     if "legacy_file" in case:
         return LegacyRuleset.load(VECTORS / case["legacy_file"])
     return LegacyRuleset.from_value(case["legacy"])
-
-
-def _holds(possibility: Possibility, active: Side, squares: Mapping[str, str]) -> bool:
-    """GGN 1.0.0 evaluation, written out plainly: every must holds and no deny does."""
-
-    def one(cell: object, state: object) -> bool:
-        held = squares.get(str(cell))
-        if state == "empty":
-            return held is None
-        if state == "enemy":
-            return held is not None and Qpi.parse(held).side != active
-        return held == str(state)
-
-    return all(one(c, s) for c, s in possibility.must.items()) and not any(
-        one(c, s) for c, s in possibility.deny.items()
-    )
 
 
 # --- vectors ---------------------------------------------------------------------------------
@@ -426,7 +408,7 @@ def test_evaluation_and_effects_agree_before_and_after(document: dict[str, Any],
                 after = sorted(
                     json.dumps(effect, indent=2)
                     for possibility, effect in zip(possibilities, effects, strict=True)
-                    if _holds(possibility, piece.side, flat)
+                    if ggn_holds(possibility, piece.side, flat)
                 )
                 assert before == after, (piece, source, destination, squares)
 
@@ -448,7 +430,7 @@ def test_the_local_evaluator_agrees_with_the_librarys() -> None:
     possibilities = rules["C:R"]["a1"]["a3"]
     for squares in ({}, {"a3": "c:p"}, {"a2": "C:P", "a3": "C:P"}, {"a2": "c:k^"}):
         for active in ("first", "second"):
-            mine = tuple(p for p in possibilities if _holds(p, active, squares))
+            mine = tuple(p for p in possibilities if ggn_holds(p, active, squares))
             assert evaluate.where(possibilities, active, squares) == mine
 
 
@@ -466,4 +448,4 @@ def test_every_pair_of_states_on_every_position_of_known_pieces(b1: str, b2: str
             squares = {label: piece for label, piece in (("b1", on_b1), ("b2", on_b2)) if piece}
             flat = {label: str(MAPPING(piece)) for label, piece in squares.items()}
             expected = bool(where([entry], "first", {"a1": "CHESS:ROOK", **squares}))
-            assert any(_holds(p, "first", flat) for p in possibilities) is expected, squares
+            assert any(ggn_holds(p, "first", flat) for p in possibilities) is expected, squares

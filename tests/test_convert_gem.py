@@ -26,7 +26,6 @@ from ggn import (
     LegacyPiece,
     LegacyRuleset,
     Pin,
-    Possibility,
     Qpi,
     Ruleset,
     Sin,
@@ -39,6 +38,7 @@ from ggn.legacy_gem import GemEntry, GemRuleset
 from ggn.position import Position
 from ggn.variants import registry
 from ggn.variants.registry import legacy_mapping
+from support import ggn_holds
 
 CHESS = legacy_mapping("chess")
 SHOGI = legacy_mapping("shogi")
@@ -360,20 +360,6 @@ def _gem_matches(state: str, held: str | None, active: Side) -> bool:
     return held == state
 
 
-def _ggn_holds(possibility: Possibility, active: Side, squares: dict[str, str]) -> bool:
-    def one(cell: object, state: object) -> bool:
-        held = squares.get(str(cell))
-        if state == "empty":
-            return held is None
-        if state == "enemy":
-            return held is not None and Qpi.parse(held).side != active
-        return held == str(state)
-
-    return all(one(c, s) for c, s in possibility.must.items()) and not any(
-        one(c, s) for c, s in possibility.deny.items()
-    )
-
-
 def _gem_effect(entry: dict[str, Any], active: Side) -> dict[str, Any]:
     """What the gem's Transition of an entry says (its diff and gain), written as STN."""
     effect: dict[str, Any] = {}
@@ -414,7 +400,7 @@ def test_the_gems_moves_are_ggns_moves(document: dict[str, Any], data: st.DataOb
                 after = sorted(
                     json.dumps(effect, sort_keys=True)
                     for possibility, effect in zip(possibilities, effects, strict=True)
-                    if _ggn_holds(possibility, active, flat)
+                    if ggn_holds(possibility, active, flat)
                 )
                 assert before == after, (piece, source, destination, squares)
 

@@ -3,7 +3,6 @@ every built-in game's start and for positions of random games, and what each opt
 
 from __future__ import annotations
 
-import random
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -23,7 +22,7 @@ from ggn.position import Position
 from ggn.qpi import Qpi
 from ggn.sin import Sin
 from ggn.variants import registry
-from support import examples
+from support import examples, game_positions
 
 NS = "{http://www.w3.org/2000/svg}"
 CHESS = registry.start("chess")
@@ -74,23 +73,11 @@ def test_every_games_start_is_drawn_whole(name: str) -> None:
     assert len([e for e in root.iter() if e.get("class") == "hole"]) == len(holes)
 
 
-def _random_positions(name: str, count: int, seed: int) -> list[Position]:
-    rules = registry.rules(name)
-    rng = random.Random(seed)
-    out: list[Position] = []
-    position = rules.position()
-    while len(out) < count:
-        out.append(position)
-        plays = rules.legal_moves(position)
-        position = rules.position() if not plays else position.apply(rng.choice(plays).transition)
-    return out
-
-
 @pytest.mark.parametrize("name", ["chess", "shogi", "xiangqi", "makruk", "crazyhouse", "minishogi",
                                   "gustav3", "janus"])
 def test_positions_of_random_games_are_drawn_whole(name: str) -> None:
     game = registry.entry(name)
-    positions = _random_positions(name, 40, seed=len(name))
+    positions = game_positions(registry.rules(name), 40, seed=len(name))
     held = 0
     for position in positions:
         assert_contract(position, game.svg(position, arrows=[("*", "a1")]))
