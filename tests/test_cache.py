@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import pickle
-import random
 import shutil
 import stat
 import subprocess
@@ -28,14 +27,13 @@ from ggn import compiled as compiled_module
 from ggn.compiled import CompiledRuleset
 from ggn.errors import DocumentError
 from ggn.evaluate import reference_moves
-from ggn.position import Geometry, Position
+from ggn.position import Geometry
 from ggn.rules import _attacks as attacks_module
-from ggn.rules._system import RuleSystem
 from ggn.rules.variant import VariantRules
 from ggn.ruleset import Ruleset, pack, unpack
 from ggn.variants import registry
 from ggn.variants.document import build, canonical, ruleset_of
-from support import move_key
+from support import game_positions, move_key
 
 ROOT = Path(__file__).parent.parent
 ROOTED = os.geteuid() == 0 if hasattr(os, "geteuid") else False
@@ -58,21 +56,6 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
 def entries(path: Path, *kinds: str) -> list[Path]:
     """The entries of a cache directory (of those kinds only, when given)."""
     return sorted(file for file in path.glob("*.ggnc") if not kinds or file.name.rsplit("-", 1)[0] in kinds)
-
-
-def positions(rules: RuleSystem, count: int, seed: int) -> list[Position]:
-    """Positions of seeded random games (restarting every 40 plies or at the end of a game)."""
-    rng = random.Random(seed)
-    out: list[Position] = []
-    position = rules.position()
-    while len(out) < count:
-        out.append(position)
-        plays = rules.legal_moves(position)
-        if not plays or len(out) % 40 == 0:
-            position = rules.position()
-            continue
-        position = rules.play(position, rng.choice(plays))
-    return out
 
 
 # --- where, and on or off ------------------------------------------------------------------
@@ -509,7 +492,7 @@ def test_code_loaded_from_the_cache_lists_what_plain_evaluation_lists(
 ) -> None:
     rules = registry.rules(game)
     ruleset = unpack(pack(rules.ruleset))  # a ruleset of its own: nothing compiled yet
-    boards = positions(rules, 25, seed=11)
+    boards = game_positions(rules, 25, seed=11)
     made = [sorted(CompiledRuleset(ruleset, p._geometry).moves(p), key=move_key) for p in boards[:1]]
     first = CompiledRuleset(ruleset, boards[0]._geometry)
     fresh = [sorted(first.moves(p), key=move_key) for p in boards]
@@ -535,7 +518,7 @@ def test_the_interpreter_fallback_is_kept_and_keyed_by_the_budgets(
     cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rules = registry.rules("shogi")
-    boards = positions(rules, 20, seed=5)
+    boards = game_positions(rules, 20, seed=5)
     monkeypatch.setattr(compiled_module, "_MAX_NODES", 2)  # most trees fall back to the interpreter
     first = CompiledRuleset(unpack(pack(rules.ruleset)), boards[0]._geometry)
     expected = [sorted(first.moves(p), key=move_key) for p in boards]
@@ -554,7 +537,7 @@ def test_attack_tests_loaded_from_the_cache_count_what_fresh_ones_count(
 ) -> None:
     variant = registry.variant("shogi")
     first = VariantRules(variant)
-    boards = positions(first, 20, seed=3)
+    boards = game_positions(first, 20, seed=3)
     counts = [first.count(p) for p in boards]
     cache.flush()
     assert {f.name.split("-")[0] for f in entries(cache_dir)} == {"attacks", "document", "moves"}
