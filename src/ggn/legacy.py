@@ -23,7 +23,7 @@ as the schema's narrower pattern for them says.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Final, Literal, TypeAlias, TypeVar
+from typing import Any, ClassVar, Final, Literal, Self, TypeAlias, TypeVar
 
 from ggn._cache import Memo
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
@@ -58,7 +58,60 @@ def _label(text: str) -> str:
     return text
 
 
-class LegacyEntry:
+class _Entry:
+    """What the entries of both dialects of the legacy nesting share (:class:`LegacyEntry`,
+    :class:`ggn.legacy_gem.GemEntry`): their fields set once from checked parts (by the
+    constructor, or by the loader with no second pass), compared and hashed by their values,
+    immutable. A subclass names its ``_kind`` and ``_check``, and sets its fields in ``_set``."""
+
+    __slots__ = ()
+    _kind: ClassVar[str]
+
+    @staticmethod
+    def _check(item: Any, path: str, out: Collector) -> Any:
+        raise NotImplementedError
+
+    def _set(self, parts: Any) -> None:
+        raise NotImplementedError
+
+    def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _set_written(self, written: dict[str, Any]) -> None:
+        """Set the fields from values the constructor was given, written as JSON would give
+        them, after the loader's one check of an entry: the same rules, messages and paths."""
+        out = Collector()
+        try:
+            parts = type(self)._check(written, "", out)
+        except Full:
+            parts = None
+        if parts is None:
+            raise DocumentError(self._kind, tuple(out.violations), out.truncated)
+        self._set(parts)
+
+    @classmethod
+    def _trusted(cls, parts: Any) -> Self:
+        """An entry of values the loader has already checked: no second pass over them."""
+        entry = object.__new__(cls)
+        entry._set(parts)
+        return entry
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        return self.to_value() == other.to_value()
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r}")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.to_value()!r})"
+
+
+class LegacyEntry(_Entry):
     """One possibility of the legacy format: its pre-conditions and its effects.
 
     Built directly, it is validated as the loader validates an entry: square labels are
@@ -81,6 +134,7 @@ class LegacyEntry:
     """
 
     __slots__ = ("board_check", "board_patch", "in_hand_add", "in_hand_del")
+    _kind: ClassVar[str] = "legacy GGN entry"
     board_check: Mapping[str, Occupation | LegacyPiece]
     board_patch: Mapping[str, LegacyPiece | None]
     in_hand_add: Gan | None
@@ -103,21 +157,11 @@ class LegacyEntry:
             "in_hand_add": _written_hand(in_hand_add, "in_hand_add"),
             "in_hand_del": _written_hand(in_hand_del, "in_hand_del"),
         }
-        out = Collector()
-        try:
-            parts = _check_entry(written, "", out)
-        except Full:
-            parts = None
-        if parts is None:
-            raise DocumentError("legacy GGN entry", tuple(out.violations), out.truncated)
-        self._set(parts)
+        self._set_written(written)
 
-    @classmethod
-    def _trusted(cls, parts: _EntryParts) -> LegacyEntry:
-        """An entry of values the loader has already checked: no second pass over them."""
-        entry = object.__new__(cls)
-        entry._set(parts)
-        return entry
+    @staticmethod
+    def _check(item: Any, path: str, out: Collector) -> _EntryParts | None:
+        return _check_entry(item, path, out)
 
     def _set(self, parts: _EntryParts) -> None:
         board_check, board_patch, in_hand_add, in_hand_del = parts
@@ -136,20 +180,6 @@ class LegacyEntry:
             if explicit or piece is not None:
                 value[field] = None if piece is None else str(piece)
         return value
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, LegacyEntry):
-            return NotImplemented
-        return self.to_value() == other.to_value()
-
-    def __hash__(self) -> int:
-        return hash(repr(self))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"LegacyEntry is immutable: cannot set {name!r}")
-
-    def __repr__(self) -> str:
-        return f"LegacyEntry({self.to_value()!r})"
 
 
 def _written_squares(value: object, field: str, what: str, *, nullable: bool = False) -> dict[str, Any]:
@@ -228,7 +258,7 @@ _Entries = TypeVar("_Entries")
 _Destinations = TypeVar("_Destinations")
 _Sources = TypeVar("_Sources")
 _Parts = TypeVar("_Parts")
-_Entry = TypeVar("_Entry")
+_Item = TypeVar("_Item")
 
 
 class LegacySourceRules(_Trusted, FrozenMap[str, LegacyEntries]):
@@ -410,9 +440,9 @@ def _check_list(
     out: Collector,
     *,
     check: Callable[[Any, str, Collector], _Parts | None],
-    make: Callable[[_Parts], _Entry],
+    make: Callable[[_Parts], _Item],
     empty: str | None,
-) -> tuple[_Entry, ...] | None:
+) -> tuple[_Item, ...] | None:
     """A destination's array of entries checked, each by ``check`` and made by ``make``;
     ``empty`` is the fault an empty array is, or None where one is allowed."""
     if not isinstance(value, list):
@@ -422,7 +452,7 @@ def _check_list(
         out.add(path, empty)
         return None
     ok = True
-    result: list[_Entry] = []
+    result: list[_Item] = []
     for index, item in enumerate(value):
         parts = check(item, f"{path}/{index}", out)
         if parts is None:
@@ -533,18 +563,25 @@ def _check_squares(
     return result if ok else None
 
 
+def _read_piece(value: Any, path: str, out: Collector, invalid: str, wrong_type: str) -> Any:
+    """A square's piece read, or its fault reported and :data:`_BAD`: ``invalid`` says what a
+    string that is no piece is not (``{}`` stands for the string), ``wrong_type`` what the value
+    must be when it is no string."""
+    try:
+        return _parse_piece(value)
+    except NotationError as error:
+        if isinstance(value, str):
+            out.add(path, f"{invalid.format(_quoted(value))}: {error.reason}")
+        else:
+            out.add(path, f"{wrong_type}, got {describe(value)}")
+        return _BAD
+
+
 def _occupation(state: Any, path: str, out: Collector) -> Any:
     if state in OCCUPATION_STATES:
         return state
-    try:
-        return _parse_piece(state)
-    except NotationError as error:
-        if isinstance(state, str):
-            out.add(path, f"occupation state {_quoted(state)} is none of {', '.join(OCCUPATION_STATES)} "
-                          f"nor a GAN identifier: {error.reason}")
-        else:
-            out.add(path, f"an occupation state must be a string, got {describe(state)}")
-        return _BAD
+    return _read_piece(state, path, out, f"occupation state {{}} is none of {', '.join(OCCUPATION_STATES)} "
+                                         "nor a GAN identifier", "an occupation state must be a string")
 
 
 def _check_pieces(
@@ -557,14 +594,8 @@ def _check_pieces(
     def piece_or_null(piece: Any, where: str, out: Collector) -> Any:
         if piece is None:
             return None
-        try:
-            return _parse_piece(piece)
-        except NotationError as error:
-            if isinstance(piece, str):
-                out.add(where, f"{_quoted(piece)} is not a GAN identifier: {error.reason}")
-            else:
-                out.add(where, f"a {verb} square takes a GAN string or null, got {describe(piece)}")
-            return _BAD
+        return _read_piece(piece, where, out, "{} is not a GAN identifier",
+                           f"a {verb} square takes a GAN string or null")
 
     return _check_squares(value, path, out,
                           expected=f"{field} must be an object mapping squares to a piece or null",

@@ -34,8 +34,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
-from ggn._json import Collector, Full, describe
-from ggn.errors import DocumentError, NotationError, extend
+from ggn._json import Collector, describe
+from ggn.errors import extend
 from ggn.gan import Gan, LegacyPiece
 from ggn.legacy import (
     _BAD,
@@ -45,9 +45,11 @@ from ggn.legacy import (
     _check_nesting,
     _check_pieces,
     _check_squares,
+    _Entry,
     _label,
     _parse_piece,
     _quoted,
+    _read_piece,
     _Squares,
     _written_hand,
     _written_squares,
@@ -63,7 +65,7 @@ _WRITTEN_THROUGH_PREVENT: Final = {"occupied": "prevent: {X: 'empty'}", "ally": 
 _Parts: TypeAlias = tuple[dict[str, Any], dict[str, Any], dict[str, Any], Gan | None, Gan | None]
 
 
-class GemEntry:
+class GemEntry(_Entry):
     """One entry of the gem's dialect: ``require``, ``prevent``, ``perform``, ``gain``, ``drop``.
 
     Built directly, it is checked as the loader checks an entry (pieces may be given parsed
@@ -80,6 +82,7 @@ class GemEntry:
     """
 
     __slots__ = ("drop", "gain", "perform", "prevent", "require")
+    _kind: ClassVar[str] = "sashite-ggn 0.x entry"
     require: Mapping[str, GemState]
     prevent: Mapping[str, GemState]
     perform: Mapping[str, LegacyPiece | None]
@@ -103,20 +106,11 @@ class GemEntry:
                                                  f"a {name} value must be a LegacyPiece or a str")
         written["gain"] = _written_hand(gain, "gain")
         written["drop"] = _written_hand(drop, "drop")
-        out = Collector()
-        try:
-            parts = _check_entry(written, "", out)
-        except Full:
-            parts = None
-        if parts is None:
-            raise DocumentError("sashite-ggn 0.x entry", tuple(out.violations), out.truncated)
-        self._set(parts)
+        self._set_written(written)
 
-    @classmethod
-    def _trusted(cls, parts: _Parts) -> GemEntry:
-        entry = object.__new__(cls)
-        entry._set(parts)
-        return entry
+    @staticmethod
+    def _check(item: Any, path: str, out: Collector) -> _Parts | None:
+        return _check_entry(item, path, out)
 
     def _set(self, parts: _Parts) -> None:
         require, prevent, perform, gain, drop = parts
@@ -139,20 +133,6 @@ class GemEntry:
             if explicit or piece is not None:
                 value[name] = None if piece is None else str(piece)
         return value
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GemEntry):
-            return NotImplemented
-        return self.to_value() == other.to_value()
-
-    def __hash__(self) -> int:
-        return hash(repr(self))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"GemEntry is immutable: cannot set {name!r}")
-
-    def __repr__(self) -> str:
-        return f"GemEntry({self.to_value()!r})"
 
 
 GemEntries = tuple[GemEntry, ...]
@@ -281,12 +261,5 @@ def _state(state: Any, path: str, out: Collector) -> Any:
         out.add(path, f"{_quoted(state)} is not a state of this dialect: it writes it as "
                       f"{_WRITTEN_THROUGH_PREVENT[state]}")
         return _BAD
-    try:
-        return _parse_piece(state)
-    except NotationError as error:
-        if isinstance(state, str):
-            out.add(path, f"state {_quoted(state)} is none of empty, enemy nor a GAN identifier: "
-                          f"{error.reason}")
-        else:
-            out.add(path, f"a state must be a string, got {describe(state)}")
-        return _BAD
+    return _read_piece(state, path, out, "state {} is none of empty, enemy nor a GAN identifier",
+                       "a state must be a string")
