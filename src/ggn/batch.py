@@ -1,0 +1,271 @@
+"""Many positions at once: the moves of each line of a text, in input order, in constant memory.
+
+Each line holds one position: in FEEN, or in the game's Fairy-Stockfish FEN (a line whose last
+of three space-separated fields is two style letters around a slash, ``C/c``, is FEEN; any
+other line is read as FEN, where the rules come from a game). The answer of a line is one JSON
+list, the same text ``ggn moves RULES FEEN --format json`` or ``ggn legal GAME FEEN --format
+json`` writes for that position alone (with ``notation="uci"``: the list of the moves' UCI
+strings).
+
+:func:`moves` and :func:`legal` read the lines as they go and yield a :class:`Result` a line,
+in the lines' order, as soon as it is known: however many lines there are, what is held at
+once is one line (one chunk a worker, with ``jobs`` or ``scheduler``: see
+:mod:`ggn.parallel`). A line that cannot be answered gives a Result with its ``error`` and
+does not stop the others. A blank line (nothing but white space) is no position: it gives no
+Result, and is still counted in the line numbers.
+
+>>> lines = ["+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c", "",
+...          "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "8/8 w"]
+>>> for result in legal("chess", lines, notation="uci"):
+...     print(result.line, result.error or len(result.value))
+1 20
+3 15
+4 a FEN has 8 ranks in chess, not 2: '8/8 w'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import islice
+from typing import IO, TYPE_CHECKING, Any, Final, Literal
+
+from ggn._types import expect
+from ggn.errors import GGNError
+from ggn.parallel import Jobs, Recipe, ordered, runs_here
+
+if TYPE_CHECKING:
+    from ggn.position import Position
+    from ggn.rules import RuleSystem
+    from ggn.ruleset import Ruleset
+    from ggn.variants.description import Variant
+
+__all__ = ["CHUNK", "MAX_LINE", "Result", "legal", "lines_of", "moves"]
+
+MAX_LINE: Final = 1 << 20
+"""The longest line read, in bytes (a line ending not counted): a longer one is an error of its
+line, and is not kept in memory."""
+
+CHUNK: Final = 32
+"""The lines a task of a worker answers (with ``jobs`` or ``scheduler``)."""
+
+Notation = Literal["ggn", "uci"]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The answer to one line: its number (from 1), the line as read (without its end and the
+    white space around it), and either the answer as JSON text or why there is none."""
+
+    line: int
+    text: str
+    json: str | None
+    error: str | None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the line was answered."""
+        return self.error is None
+
+    @property
+    def value(self) -> list[Any]:
+        """The answer, decoded from :attr:`json`; raise :class:`~ggn.errors.GGNError` (the
+        line's error) for a line that has none."""
+        if self.json is None:
+            raise GGNError(f"line {self.line}: {self.error}")
+        decoded: list[Any] = json.loads(self.json)
+        return decoded
+
+
+# --- reading lines -----------------------------------------------------------------------------
+def lines_of(stream: IO[bytes]) -> Iterator[bytes]:
+    """The lines of a binary stream, read as they come (an answer can be written before the
+    next line is): each without its line ending. A line of more than :data:`MAX_LINE` bytes
+    is given cut to ``MAX_LINE + 1`` bytes (its answer says it is too long), the rest of it
+    read and dropped."""
+    while True:
+        line = stream.readline(MAX_LINE + 2)  # the line, its '\n' and a byte to tell it is longer
+        if not line:
+            return
+        if line.endswith(b"\n"):
+            yield line[:-1]
+            continue
+        if len(line) <= MAX_LINE + 1:  # the last line, without an end
+            yield line
+            return
+        yield line[:MAX_LINE + 1]
+        while line and not line.endswith(b"\n"):
+            line = stream.readline(MAX_LINE)
+
+
+def _numbered(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, str | None]]:
+    """``(number, text, error)`` for each line that is not blank; ``error`` is set for a line
+    that cannot be text (not UTF-8, too long)."""
+    for number, line in enumerate(lines, 1):
+        if isinstance(line, bytes):
+            if len(line.rstrip(b"\r\n")) > MAX_LINE:
+                yield number, "", f"the line is over {MAX_LINE:,} bytes long"
+                continue
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError as fault:
+                yield number, "", f"not UTF-8 text ({fault.reason} at byte {fault.start})"
+                continue
+        elif isinstance(line, str):
+            text = line
+        else:
+            raise TypeError(f"lines must be str or bytes, not {type(line).__name__} (line {number})")
+        if len(text) > MAX_LINE:
+            yield number, "", f"the line is over {MAX_LINE:,} characters long"
+        elif text := text.strip():
+            yield number, text, None
+
+
+# --- answering a line --------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """What a line is answered from: the rule system (None for a GGN document), the document
+    whose pseudo-legal moves ``moves`` lists, and the game's description (for FEN and UCI)."""
+
+    system: RuleSystem | None
+    ruleset: Ruleset
+    variant: Variant | None
+
+
+def _rules_of(rules: Recipe | RuleSystem | Ruleset) -> _Rules:
+    from ggn.rules import RuleSystem  # noqa: PLC0415  (on use: the module imports fast)
+    from ggn.ruleset import Ruleset  # noqa: PLC0415
+
+    if isinstance(rules, Recipe):
+        if rules.document is not None:
+            return _Rules(None, rules.ruleset(), None)
+        entry = rules.entry()
+        return _Rules(entry.rules, entry.rules.ruleset, entry.variant)
+    if isinstance(rules, RuleSystem):
+        return _Rules(rules, rules.ruleset, getattr(rules, "variant", None))
+    if isinstance(rules, Ruleset):
+        return _Rules(None, rules, None)
+    raise TypeError(f"rules must be a game's name, a Recipe, a RuleSystem or a Ruleset, not "
+                    f"{type(rules).__name__}")
+
+
+def _position(rules: _Rules, text: str) -> Position:
+    from ggn.variants.fen import is_feen, to_feen  # noqa: PLC0415
+
+    if rules.system is None:  # a GGN document: positions in FEEN only, of any board
+        from ggn.feen import Feen  # noqa: PLC0415
+        from ggn.position import Position  # noqa: PLC0415
+
+        return Position.from_feen(Feen.parse(text))
+    if rules.variant is None or is_feen(text):
+        return rules.system.position(text)  # the board's shape checked before it is built
+    return rules.system.position(to_feen(rules.variant, text))
+
+
+def _answer(rules: _Rules, kind: str, notation: str, text: str) -> str:
+    """The JSON answer to one line, or a GGNError."""
+    position = _position(rules, text)
+    listed: list[Any]
+    if kind == "moves":
+        listed = [{"piece": str(m.piece), "source": str(m.source), "destination": str(m.destination)}
+                  for m in rules.ruleset.moves(position)]
+    else:
+        assert rules.system is not None
+        plays = rules.system.legal_moves(position)
+        if notation == "uci":
+            from ggn.variants import uci  # noqa: PLC0415
+
+            assert rules.variant is not None
+            listed = [uci.write(rules.variant, play, position=position) for play in plays]
+        else:
+            listed = [{"piece": str(play.piece), "source": str(play.source),
+                       "destination": str(play.destination),
+                       "choice": None if play.choice is None else str(play.choice),
+                       "transition": play.transition.to_value()} for play in plays]
+    return json.dumps(listed)
+
+
+def _message(error: GGNError) -> str:
+    """An error's first line: the line of a notation error under it points into the line, which
+    the batch's messages do not show."""
+    return str(error).split("\n", 1)[0]
+
+
+def _result(rules: _Rules, kind: str, notation: str, line: tuple[int, str, str | None]) -> Result:
+    number, text, error = line
+    if error is not None:
+        return Result(number, text, None, error)
+    try:
+        return Result(number, text, _answer(rules, kind, notation, text), None)
+    except GGNError as fault:
+        return Result(number, text, None, _message(fault))
+
+
+def _chunk_task(recipe: Recipe, kind: str, notation: str,
+                chunk: list[tuple[int, str, str | None]]) -> list[Result]:
+    """One task of a worker: the answers to a chunk of lines."""
+    rules = _rules_of(recipe)
+    return [_result(rules, kind, notation, line) for line in chunk]
+
+
+def _chunks(numbered: Iterator[tuple[int, str, str | None]], size: int
+            ) -> Iterator[list[tuple[int, str, str | None]]]:
+    while chunk := list(islice(numbered, size)):
+        yield chunk
+
+
+# --- the drivers -------------------------------------------------------------------------------
+def _run(rules: str | Recipe | RuleSystem | Ruleset, lines: Iterable[str | bytes], *, kind: str,
+         notation: str, jobs: Jobs, scheduler: str | Any | None, chunk: int) -> Iterator[Result]:
+    """The results, once the arguments and the rules are known to be good (checked here, at
+    the call, not at the first line)."""
+    expect(chunk, int, "chunk", "an int")
+    if chunk < 1:
+        raise GGNError(f"a chunk holds 1 line or more, not {chunk}")
+    if runs_here(jobs, scheduler):
+        made = _rules_of(Recipe.of(rules) if isinstance(rules, str) else rules)
+        if kind == "legal":
+            _check_legal(made, notation)
+        return (_result(made, kind, notation, line) for line in _numbered(lines))
+    recipe = Recipe.of(rules)
+    made = _rules_of(recipe)  # here first: a recipe that cannot be made fails once, in this process
+    if kind == "legal":
+        _check_legal(made, notation)
+    tasks = ((recipe, kind, notation, part) for part in _chunks(_numbered(lines), chunk))
+    return (result for answered in ordered(_chunk_task, tasks, jobs=jobs, scheduler=scheduler)
+            for result in answered)
+
+
+def _check_legal(rules: _Rules, notation: str) -> None:
+    if rules.system is None:
+        raise TypeError("legal moves need a game's rule system, not a GGN document alone")
+    if notation == "uci" and rules.variant is None:
+        raise TypeError("UCI moves need a game's description (a rule system made from a Variant)")
+
+
+def moves(rules: str | Recipe | RuleSystem | Ruleset, lines: Iterable[str | bytes], *,
+          jobs: Jobs = None, scheduler: str | Any | None = None,
+          chunk: int = CHUNK) -> Iterator[Result]:
+    """The pseudo-legal moves of each line's position, as ``ggn moves --format json`` lists
+    them: ``[{"piece": ..., "source": ..., "destination": ...}, ...]``.
+
+    ``rules`` is a game's name, a :class:`~ggn.parallel.Recipe`, a rule system or a GGN
+    document (:class:`~ggn.ruleset.Ruleset`: its positions are read as FEEN only). ``lines``
+    is any iterable of str or bytes (an open file, a list, a generator), read as the answers
+    are wanted. ``jobs`` (0 or ``"auto"``: one a processor) and ``scheduler`` (a Dask
+    scheduler's address) spread chunks of ``chunk`` lines over processes or machines, as
+    :func:`ggn.parallel.ordered` does; the answers come in the same order.
+    """
+    return _run(rules, lines, kind="moves", notation="ggn", jobs=jobs, scheduler=scheduler, chunk=chunk)
+
+
+def legal(game: str | Recipe | RuleSystem, lines: Iterable[str | bytes], *, notation: Notation = "ggn",
+          jobs: Jobs = None, scheduler: str | Any | None = None,
+          chunk: int = CHUNK) -> Iterator[Result]:
+    """The legal moves of each line's position, as ``ggn legal --format json`` lists them
+    (each play's piece, source, destination, choice and STN transition), or with ``notation
+    ="uci"`` as the list of their UCI strings. The rest as :func:`moves`."""
+    if notation not in ("ggn", "uci"):
+        raise GGNError(f"notation is 'ggn' or 'uci', not {notation!r}")
+    return _run(game, lines, kind="legal", notation=notation, jobs=jobs, scheduler=scheduler, chunk=chunk)

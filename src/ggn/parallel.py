@@ -1,0 +1,490 @@
+"""Work spread over processes, or over the machines of a Dask cluster: perft split near the
+root, and batches of positions cut into chunks.
+
+Work is cut into *tasks* described by a few hundred bytes of text: the rules as a
+:class:`Recipe` (a game's name with the ``variants.ini`` texts it may come from, or a GGN
+document's JSON text), a position in FEEN and what to do with it. A worker makes the rules of a
+recipe the first time a task names it and keeps them for the next tasks (the last
+:data:`KEPT` recipes), so no large object is ever sent: a task costs its own work, the reading
+of its position and its passage each way.
+
+Where the tasks run:
+
+- ``jobs`` worker processes of this machine (:mod:`concurrent.futures`, started with the
+  ``spawn`` method: a fresh interpreter each, the same on every platform, inheriting no
+  thread, lock or open stream of the caller; the cost, an interpreter start and the import of
+  ``ggn`` per worker, is paid once a run);
+- or the workers of a Dask cluster (``scheduler``, the address of its scheduler; the optional
+  ``dask[distributed]`` package, ``pip install 'ggn[dask]'``), which must have the same
+  version of ``ggn`` installed. Dask runs a task again elsewhere when a worker is lost, so a
+  count stays exact.
+
+:func:`perft` and :func:`divide` give the numbers of :func:`ggn.rules.perft` and
+:func:`ggn.rules.divide`: the tree is split at the root, and one ply deeper at a time while
+there are fewer positions than :data:`TASKS_PER_WORKER` for each worker (chess depth 5 on two
+workers: the 400 positions after two plies, a perft of depth 3 each). Positions reached more
+than once are counted once and multiplied. :mod:`ggn.batch` sends its chunks through
+:func:`ordered`.
+
+>>> perft("chess", 3, jobs=1)
+8902
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, OrderedDict, deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, cast
+
+from ggn._types import expect
+from ggn.errors import GGNError
+
+if TYPE_CHECKING:  # made on first use: importing them here would slow down every import
+    from ggn.position import Position
+    from ggn.rules import Play, RuleSystem
+    from ggn.ruleset import Ruleset
+    from ggn.variants.registry import Entry
+
+__all__ = [
+    "KEPT", "TASKS_PER_WORKER", "Jobs", "Pool", "Progress", "Recipe", "divide", "ordered", "perft",
+    "runs_here", "workers",
+]
+
+KEPT: Final = 4
+"""The most recipes a worker process keeps the rules of (least recently used out)."""
+
+TASKS_PER_WORKER: Final = 16
+"""Perft is split until there are at least this many positions a worker (or the tree ends):
+enough that no worker waits long for the last, slowest one."""
+
+DASK_HINT: Final = "Dask is not installed: pip install 'ggn[dask]'"
+
+_R = TypeVar("_R")
+_R_co = TypeVar("_R_co", covariant=True)
+
+
+class Progress(Protocol):
+    """Told of work as it is done: ``progress(count)`` adds ``count`` to what is done (nodes
+    for perft, positions for a batch)."""
+
+    def __call__(self, count: int, /) -> None: ...
+
+
+# --- what a worker makes its rules from -------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    """How a worker makes the rules it plays, from text only.
+
+    Either a game (:attr:`game`) of the built-in catalogue, or of the catalogue the
+    ``variants.ini`` texts of :attr:`ini` add to it (pairs of the name a text is known by in
+    messages and the text, added in order); or a GGN 1.0.0 document (:attr:`document`, its
+    JSON text), whose pseudo-legal moves are all it plays.
+
+    >>> Recipe.of("chess").entry().name
+    'chess'
+    """
+
+    game: str | None = None
+    ini: tuple[tuple[str, str], ...] = ()
+    document: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.game is None) == (self.document is None):
+            raise TypeError("a Recipe is made from a game's name or from a document, one of the two")
+        expect(self.ini, tuple, "ini", "a tuple of (source, text) pairs")
+        for pair in self.ini:
+            if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+                raise TypeError(f"ini must hold (source, text) pairs of str, not {pair!r}")
+        if self.document is not None and self.ini:
+            raise TypeError("the ini texts add games: a Recipe of a document has none")
+
+    @classmethod
+    def of(cls, rules: str | Recipe | RuleSystem | Ruleset) -> Recipe:
+        """The recipe of a game's name, a built-in game's rule system or a GGN document.
+
+        A rule system that is not a built-in game's (one made from ``variants.ini`` text, or
+        by hand) cannot be described by its name: give a recipe with the texts it comes from.
+        """
+        from ggn.rules import RuleSystem  # noqa: PLC0415  (on use: see the module's imports)
+        from ggn.ruleset import Ruleset  # noqa: PLC0415
+
+        if isinstance(rules, Recipe):
+            return rules
+        if isinstance(rules, str):
+            return cls(game=rules)
+        if isinstance(rules, Ruleset):
+            return cls(document=rules.dumps())
+        if isinstance(rules, RuleSystem):
+            from ggn.variants import registry  # noqa: PLC0415
+
+            name = getattr(rules, "name", None)
+            if isinstance(name, str) and name in registry.names() and registry.rules(name) is rules:
+                return cls(game=name)
+            raise TypeError(f"{rules!r} is not a built-in game's rule system: give "
+                            "Recipe(game=NAME, ini=((SOURCE, TEXT), ...)) to have it made elsewhere")
+        raise TypeError(f"rules must be a game's name, a Recipe, a RuleSystem or a Ruleset, "
+                        f"not {type(rules).__name__}")
+
+    def entry(self) -> Entry:
+        """The game (a registry :class:`~ggn.variants.registry.Entry`), made once a process.
+        Raise :class:`TypeError` for the recipe of a document."""
+        if self.document is not None:
+            raise TypeError("the recipe of a GGN document has no game: it plays pseudo-legal moves only")
+        return cast("Entry", _made(self))
+
+    def ruleset(self) -> Ruleset:
+        """The GGN document whose pseudo-legal moves a task lists: the game's own, or the
+        recipe's document."""
+        if self.document is not None:
+            return cast("Ruleset", _made(self))
+        return self.entry().rules.ruleset
+
+
+_MADE: OrderedDict[Recipe, Entry | Ruleset] = OrderedDict()
+
+
+def _made(recipe: Recipe) -> Entry | Ruleset:
+    """The rules of a recipe: made on first use in this process, then kept (the last KEPT)."""
+    made = _MADE.get(recipe)
+    if made is not None:
+        _MADE.move_to_end(recipe)
+        return made
+    if recipe.document is not None:
+        from ggn.ruleset import Ruleset  # noqa: PLC0415
+
+        made = Ruleset.loads(recipe.document)
+    else:
+        assert recipe.game is not None
+        from ggn.variants import registry  # noqa: PLC0415
+
+        if recipe.ini:
+            catalogue = registry.Catalogue()
+            for source, text in recipe.ini:
+                catalogue.add_ini(text, source)
+            made = catalogue.entry(recipe.game)
+        else:  # the registry's own entry: its rule system is shared with the rest of the process
+            made = registry.entry(recipe.game)
+    _MADE[recipe] = made
+    while len(_MADE) > KEPT:
+        _MADE.popitem(last=False)
+    return made
+
+
+# --- where tasks run ---------------------------------------------------------------------------
+def workers(jobs: Jobs) -> int:
+    """The number of worker processes ``jobs`` asks for: None is 1; 0 and ``"auto"`` are the
+    machine's processors (:func:`os.cpu_count`); a :class:`Pool`, its workers."""
+    if jobs is None:
+        return 1
+    if isinstance(jobs, Pool):
+        return jobs.width
+    if isinstance(jobs, bool) or not isinstance(jobs, (int, str)) or (isinstance(jobs, str) and jobs != "auto"):
+        raise TypeError(f"jobs must be an int, 'auto' or None, not {jobs!r}")
+    if jobs in ("auto", 0):
+        return os.cpu_count() or 1
+    assert isinstance(jobs, int)
+    if jobs < 0:
+        raise GGNError(f"jobs must be 0 (one a processor) or more, not {jobs}")
+    return jobs
+
+
+class _Future(Protocol[_R_co]):
+    def result(self) -> _R_co: ...
+
+
+class _Runner:
+    """Where tasks run: submit functions of module level with arguments of plain values."""
+
+    width = 1
+    """How many tasks run at once."""
+
+    def submit(self, function: Callable[..., _R], /, *args: Any) -> _Future[_R]:
+        raise NotImplementedError
+
+    def completed(self, futures: Iterable[_Future[_R]]) -> Iterator[_Future[_R]]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> _Runner:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def _quiet_worker() -> None:
+    """A pool worker leaves Ctrl-C to the process that runs the pool (which then stops it):
+    without this, every worker would print a traceback of its own."""
+    import signal  # noqa: PLC0415
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _Pool(_Runner):
+    def __init__(self, jobs: int) -> None:
+        import multiprocessing  # noqa: PLC0415  (only where a pool is wanted)
+        from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
+        self.width = jobs
+        self._executor = ProcessPoolExecutor(
+            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker
+        )
+
+    def submit(self, function: Callable[..., _R], /, *args: Any) -> _Future[_R]:
+        return self._executor.submit(function, *args)
+
+    def completed(self, futures: Iterable[_Future[_R]]) -> Iterator[_Future[_R]]:
+        from concurrent.futures import as_completed  # noqa: PLC0415
+
+        return as_completed(futures)  # type: ignore[arg-type]
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _distributed() -> Any:
+    """The ``distributed`` module, or an ImportError saying how to install it."""
+    try:
+        import distributed  # noqa: PLC0415  (optional: the [dask] extra)
+    except ImportError as error:
+        raise ImportError(DASK_HINT) from error
+    return distributed
+
+
+class _Dask(_Runner):
+    def __init__(self, scheduler: str | Any, timeout: float) -> None:
+        distributed = _distributed()
+        self._own = isinstance(scheduler, str)
+        if self._own:
+            try:
+                self._client = distributed.Client(scheduler, timeout=timeout, set_as_default=False)
+            except (OSError, ValueError, TypeError) as error:
+                raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+        else:
+            self._client = scheduler
+        threads = self._client.nthreads()
+        self.width = max(1, sum(threads.values()))
+
+    def submit(self, function: Callable[..., _R], /, *args: Any) -> _Future[_R]:
+        return self._client.submit(function, *args, pure=False)  # type: ignore[no-any-return]
+
+    def completed(self, futures: Iterable[_Future[_R]]) -> Iterator[_Future[_R]]:
+        return iter(_distributed().as_completed(list(futures)))
+
+    def cancel(self, futures: list[_Future[Any]]) -> None:
+        self._client.cancel(futures)
+
+    def close(self) -> None:
+        if self._own:
+            self._client.close()
+
+
+SCHEDULER_TIMEOUT: Final = 10.0
+"""Seconds to wait for a Dask scheduler to answer before giving up."""
+
+
+class Pool:
+    """Worker processes kept for several calls: give it as ``jobs`` to :func:`perft`,
+    :func:`divide`, :func:`ordered` or the functions of :mod:`ggn.batch`, and each worker
+    keeps the rules it made (the last :data:`KEPT` recipes) from one call to the next.
+
+    >>> with Pool(1) as pool:
+    ...     perft("chess", 2, jobs=pool), perft("chess", 3, jobs=pool)
+    (400, 8902)
+    """
+
+    __slots__ = ("_runner",)
+
+    def __init__(self, jobs: int | str | None = None) -> None:
+        self._runner = _Pool(workers(jobs))
+
+    def __repr__(self) -> str:
+        return f"<Pool of {self._runner.width} worker processes>"
+
+    @property
+    def width(self) -> int:
+        """The number of worker processes."""
+        return self._runner.width
+
+    def close(self) -> None:
+        """Stop the workers (once the tasks given to them are done)."""
+        self._runner.close()
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+Jobs: TypeAlias = int | str | Pool | None
+"""How many worker processes: None is 1; 0 and ``"auto"`` are one a processor; or a
+:class:`Pool` to use (and leave open)."""
+
+
+def runs_here(jobs: Jobs, scheduler: str | Any | None) -> bool:
+    """Whether work with these options is done in this process: one job, no Pool and no
+    Dask scheduler."""
+    return scheduler is None and not isinstance(jobs, Pool) and workers(jobs) == 1
+
+
+@contextmanager
+def _running(jobs: Jobs, scheduler: str | Any | None) -> Iterator[_Runner]:
+    """Where the tasks of one call run, closed after it (a Pool given is left open)."""
+    if scheduler is not None:
+        runner: _Runner = _Dask(scheduler, SCHEDULER_TIMEOUT)
+    elif isinstance(jobs, Pool):
+        yield jobs._runner
+        return
+    else:
+        runner = _Pool(workers(jobs))
+    try:
+        yield runner
+    finally:
+        runner.close()
+
+
+def _cancel(runner: _Runner, futures: Iterable[_Future[Any]]) -> None:
+    """Cancel what has not run (the pool's futures cancel themselves on close)."""
+    if isinstance(runner, _Dask):
+        runner.cancel(list(futures))
+
+
+# --- perft -------------------------------------------------------------------------------------
+def _perft_task(recipe: Recipe, feen: str, depth: int) -> int:
+    """One task of a split perft: the count below one position (run by a worker)."""
+    from ggn.rules import perft as serial  # noqa: PLC0415
+
+    rules = recipe.entry().rules
+    return serial(rules, depth, rules.position(feen))
+
+
+@dataclass(frozen=True, slots=True)
+class _Split:
+    plays: list[Play]
+    """The root's legal plays."""
+    depth: int
+    """The depth counted below each task's position."""
+    tasks: dict[str, Counter[int]]
+    """FEEN of a position -> how many times it is reached under each root play (its index)."""
+
+
+def _split(rules: RuleSystem, start: Position, depth: int, want: int) -> _Split:
+    """The positions ``depth - remaining`` plies below ``start``, one ply deeper at a time
+    while there are fewer than ``want`` of them and more than one ply is left below them."""
+    plays = rules.legal_moves(start)
+    frontier = [(index, start.apply(play.transition)) for index, play in enumerate(plays)]
+    remaining = depth - 1
+    while remaining > 1 and 0 < len(frontier) < want:
+        frontier = [(index, node.apply(play.transition))
+                    for index, node in frontier for play in rules.legal_moves(node)]
+        remaining -= 1
+    tasks: dict[str, Counter[int]] = {}
+    for index, node in frontier:
+        tasks.setdefault(node.to_feen(), Counter())[index] += 1
+    return _Split(plays, remaining, tasks)
+
+
+def _counts(recipe: Recipe, depth: int, position: Position | str | None, *, jobs: Jobs,
+            scheduler: str | Any | None, progress: Progress | None) -> tuple[list[Play], list[int]]:
+    """The root's plays and the count of paths under each."""
+    rules = recipe.entry().rules
+    start = rules.position(position)
+    with _running(jobs, scheduler) as runner:
+        split = _split(rules, start, depth, runner.width * TASKS_PER_WORKER)
+        under = [0] * len(split.plays)
+        futures = {runner.submit(_perft_task, recipe, feen, split.depth): feen for feen in split.tasks}
+        try:
+            for future in runner.completed(futures):
+                nodes = future.result()
+                for index, times in split.tasks[futures[future]].items():
+                    under[index] += nodes * times
+                if progress is not None:
+                    progress(nodes * sum(split.tasks[futures[future]].values()))
+        except BaseException:
+            _cancel(runner, futures)
+            raise
+    return split.plays, under
+
+
+def _serial(depth: int, jobs: Jobs, scheduler: str | Any | None) -> bool:
+    """Whether a perft is counted in this process: one job and no cluster, a depth of at most
+    one (nothing to share), or a depth out of range (the serial function says why)."""
+    from ggn.rules import MAX_PERFT_DEPTH  # noqa: PLC0415
+
+    expect(depth, int, "depth", "an int")
+    return runs_here(jobs, scheduler) or not 1 < depth <= MAX_PERFT_DEPTH
+
+
+def perft(game: str | Recipe | RuleSystem, depth: int, position: Position | str | None = None, *,
+          jobs: Jobs = None, scheduler: str | Any | None = None,
+          progress: Progress | None = None) -> int:
+    """:func:`ggn.rules.perft`, the work spread over ``jobs`` processes (None: 1; 0 or
+    ``"auto"``: one a processor) or over a Dask cluster (``scheduler``: its address, or a
+    ``distributed.Client``). One job and no scheduler count in this process.
+
+    ``progress``, if given, is told the nodes of each finished task.
+    """
+    from ggn.rules import perft as serial  # noqa: PLC0415
+
+    recipe = Recipe.of(game)
+    if _serial(depth, jobs, scheduler):
+        rules = recipe.entry().rules
+        total = serial(rules, depth, rules.position(position))
+        if progress is not None:
+            progress(total)
+        return total
+    _, under = _counts(recipe, depth, position, jobs=jobs, scheduler=scheduler, progress=progress)
+    return sum(under)
+
+
+def divide(game: str | Recipe | RuleSystem, depth: int, position: Position | str | None = None, *,
+           jobs: Jobs = None, scheduler: str | Any | None = None,
+           progress: Progress | None = None) -> list[tuple[Play, int]]:
+    """:func:`ggn.rules.divide` (each legal play of the root with the paths of ``depth - 1``
+    plies after it), spread as :func:`perft` is."""
+    from ggn.rules import divide as serial  # noqa: PLC0415
+
+    recipe = Recipe.of(game)
+    if _serial(depth, jobs, scheduler):
+        rules = recipe.entry().rules
+        split = serial(rules, depth, rules.position(position))
+        if progress is not None:
+            progress(sum(count for _, count in split))
+        return split
+    plays, under = _counts(recipe, depth, position, jobs=jobs, scheduler=scheduler, progress=progress)
+    return list(zip(plays, under, strict=True))
+
+
+# --- tasks in order ----------------------------------------------------------------------------
+WINDOW_PER_WORKER: Final = 4
+""":func:`ordered` keeps at most this many tasks a worker submitted and not yet given back."""
+
+
+def ordered(function: Callable[..., _R], arguments: Iterable[tuple[Any, ...]], *,
+            jobs: Jobs = None, scheduler: str | Any | None = None) -> Iterator[_R]:
+    """``function(*args)`` for each tuple of ``arguments``, run by the workers, given back in
+    the order of ``arguments`` as soon as each is done and those before it are.
+
+    ``arguments`` is read as the workers need it: at most :data:`WINDOW_PER_WORKER` tasks a
+    worker are waiting or running at once, so memory stays bounded however many there are.
+    ``function`` must be a function of module level (a worker imports it by name).
+    """
+    with _running(jobs, scheduler) as runner:
+        window: deque[_Future[_R]] = deque()
+        limit = max(1, runner.width * WINDOW_PER_WORKER)
+        try:
+            for args in arguments:
+                window.append(runner.submit(function, *args))
+                if len(window) >= limit:
+                    yield window.popleft().result()
+            while window:
+                yield window.popleft().result()
+        except BaseException:  # including GeneratorExit: the caller stopped reading
+            _cancel(runner, window)
+            raise
