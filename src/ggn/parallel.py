@@ -217,12 +217,28 @@ class _Runner:
         self.close()
 
 
-def _quiet_worker() -> None:
-    """A pool worker leaves Ctrl-C to the process that runs the pool (which then stops it):
-    without this, every worker would print a traceback of its own."""
+def _start_worker() -> None:
+    """How a pool worker starts: it leaves Ctrl-C to the process that runs the pool (which
+    then stops it; without this every worker would print a traceback of its own), and it
+    leaves at once when told to stop (see :func:`_leave`)."""
+    import atexit  # noqa: PLC0415
     import signal  # noqa: PLC0415
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    atexit.register(_leave)
+
+
+def _leave() -> None:
+    """A worker's exit, once its pool has stopped it: its results are sent, and tearing down
+    the rules it made (hundreds of thousands of objects) would take a second or more, which
+    the caller's command would wait for. Run first of the exit handlers (the last one
+    registered), it ends the process without that."""
+    import sys  # noqa: PLC0415
+
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+    os._exit(0)
 
 
 class _Pool(_Runner):
@@ -232,7 +248,7 @@ class _Pool(_Runner):
 
         self.width = jobs
         self._executor = ProcessPoolExecutor(
-            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker
+            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
         )
 
     def submit(self, function: Callable[..., _R], /, *args: Any) -> _Future[_R]:
@@ -366,50 +382,55 @@ def _perft_task(recipe: Recipe, feen: str, depth: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class _Split:
-    plays: list[Play]
-    """The root's legal plays."""
+    roots: int
+    """The number of the root's legal plays."""
     depth: int
     """The depth counted below each task's position."""
     tasks: dict[str, Counter[int]]
-    """FEEN of a position -> how many times it is reached under each root play (its index)."""
+    """FEEN of a position -> how many times it is reached under each root play (its index, in
+    the order of the root's legal plays)."""
 
 
 def _split(rules: RuleSystem, start: Position, depth: int, want: int) -> _Split:
     """The positions ``depth - remaining`` plies below ``start``, one ply deeper at a time
-    while there are fewer than ``want`` of them and more than one ply is left below them."""
-    plays = rules.legal_moves(start)
-    frontier = [(index, start.apply(play.transition)) for index, play in enumerate(plays)]
+    while there are fewer than ``want`` of them and more than one ply is left below them.
+    (The children are made as :func:`ggn.rules.perft` makes them, from the walk's effects:
+    no play's transition is needed.)"""
+    legal, child_of = rules._legal, rules._child
+    plays = legal(start)
+    frontier = [(index, child_of(start, effect, child)) for index, (_, effect, child) in enumerate(plays)]
     remaining = depth - 1
     while remaining > 1 and 0 < len(frontier) < want:
-        frontier = [(index, node.apply(play.transition))
-                    for index, node in frontier for play in rules.legal_moves(node)]
+        frontier = [(index, child_of(node, effect, child))
+                    for index, node in frontier for _, effect, child in legal(node)]
         remaining -= 1
     tasks: dict[str, Counter[int]] = {}
     for index, node in frontier:
         tasks.setdefault(node.to_feen(), Counter())[index] += 1
-    return _Split(plays, remaining, tasks)
+    return _Split(len(plays), remaining, tasks)
 
 
 def _counts(recipe: Recipe, depth: int, position: Position | str | None, *, jobs: Jobs,
-            scheduler: str | Any | None, progress: Progress | None) -> tuple[list[Play], list[int]]:
-    """The root's plays and the count of paths under each."""
+            scheduler: str | Any | None, progress: Progress | None) -> tuple[Position, list[int]]:
+    """The root position, and the count of paths under each of its legal plays."""
     rules = recipe.entry().rules
     start = rules.position(position)
     with _running(jobs, scheduler) as runner:
         split = _split(rules, start, depth, runner.width * TASKS_PER_WORKER)
-        under = [0] * len(split.plays)
+        under = [0] * split.roots
         futures = {runner.submit(_perft_task, recipe, feen, split.depth): feen for feen in split.tasks}
         try:
             for future in runner.completed(futures):
                 nodes = future.result()
-                for index, times in split.tasks[futures[future]].items():
+                reached = split.tasks[futures[future]]
+                for index, times in reached.items():
                     under[index] += nodes * times
                 if progress is not None:
-                    progress(nodes * sum(split.tasks[futures[future]].values()))
+                    progress(nodes * sum(reached.values()))
         except BaseException:
             _cancel(runner, futures)
             raise
-    return split.plays, under
+    return start, under
 
 
 def _serial(depth: int, jobs: Jobs, scheduler: str | Any | None) -> bool:
@@ -457,7 +478,8 @@ def divide(game: str | Recipe | RuleSystem, depth: int, position: Position | str
         if progress is not None:
             progress(sum(count for _, count in split))
         return split
-    plays, under = _counts(recipe, depth, position, jobs=jobs, scheduler=scheduler, progress=progress)
+    start, under = _counts(recipe, depth, position, jobs=jobs, scheduler=scheduler, progress=progress)
+    plays = recipe.entry().rules.legal_moves(start)  # in the order of the walk's plays
     return list(zip(plays, under, strict=True))
 
 

@@ -1,0 +1,163 @@
+"""ggn.parallel on worker processes: perft counts equal the serial ones and the published ones,
+the tree is split where it should be, and batches come back in order with a bounded read-ahead."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from ggn import batch, parallel
+from ggn.errors import GGNError
+from ggn.parallel import Pool, Recipe
+from ggn.rules import divide, perft, rule_system
+from ggn.variants import registry
+
+from support import perft_entries
+
+# The entries of tests/vectors/perft.json a pool of two counts here (the deepest each position
+# has outside the full run, at least two plies: a depth of one is never split).
+VECTORS = [
+    pytest.param(entry["game"], entry["feen"], entry["depth"], entry["count"], id=f"{entry['game']}-"
+                 f"{entry['name']}-{entry['depth']}")
+    for entry in perft_entries()
+    if entry["game"] in ("chess", "shogi") and not entry["full"] and entry["depth"] >= 2
+]
+
+TINYHOUSE = ("mine.ini", "[tinyhouse:crazyhouse]\nmaxRank = 6\n"
+             "startFen = rnbqkbnr/pppppppp/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1\n")
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[Pool]:
+    with Pool(2) as workers:
+        yield workers
+
+
+@pytest.mark.parametrize(("game", "feen", "depth", "count"), VECTORS)
+def test_perft_on_workers_gives_the_published_counts(
+        pool: Pool, game: str, feen: str | None, depth: int, count: int) -> None:
+    assert parallel.perft(game, depth, feen, jobs=pool) == count
+
+
+def test_divide_on_workers_gives_the_serial_split(pool: Pool) -> None:
+    # Position 4 of chessprogramming.org: 6 root moves, so the tree is split deeper.
+    feen = next(e["feen"] for e in perft_entries() if e["name"] == "position-4")
+    serial = [(str(play), count) for play, count in divide("chess", 3, feen)]
+    spread = [(str(play), count) for play, count in parallel.divide("chess", 3, feen, jobs=pool)]
+    assert spread == serial and sum(count for _, count in spread) == 9467
+
+
+@pytest.mark.parametrize(("game", "depth"), [
+    ("crazyhouse", 3),
+    pytest.param("xiangqi", 3, marks=pytest.mark.full),
+    pytest.param("makruk", 4, marks=pytest.mark.full),
+])
+def test_perft_on_workers_equals_serial_perft(pool: Pool, game: str, depth: int) -> None:
+    done: list[int] = []
+    assert parallel.perft(game, depth, jobs=pool, progress=done.append) == perft(game, depth)
+    assert sum(done) == perft(game, depth) and len(done) > 1
+
+
+def test_a_variant_from_ini_text_is_made_by_the_workers(pool: Pool) -> None:
+    catalogue = registry.Catalogue()
+    catalogue.add_ini(TINYHOUSE[1], TINYHOUSE[0])
+    serial = perft(catalogue.rules("tinyhouse"), 3)
+    recipe = Recipe(game="tinyhouse", ini=(TINYHOUSE,))
+    assert parallel.perft(recipe, 3, jobs=pool) == serial
+    with pytest.raises(TypeError, match="not a built-in game's rule system"):
+        parallel.perft(catalogue.rules("tinyhouse"), 3, jobs=pool)
+
+
+def test_the_tree_is_split_at_the_root_then_deeper_while_positions_are_few() -> None:
+    rules = rule_system("chess")
+    start = rules.position()
+    split = parallel._split(rules, start, 5, 20)
+    assert split.depth == 4 and len(split.tasks) == 20  # 20 root moves are enough for 20
+    split = parallel._split(rules, start, 5, 32)
+    assert split.depth == 3 and sum(sum(c.values()) for c in split.tasks.values()) == 400
+    # Positions reached by more than one path (here the rook's move and the king's, in either
+    # order, three plies down) are counted once, and their counts multiplied.
+    corner = rules.position("4k^3/8/8/8/8/8/8/R3K^3 / C/c")
+    split = parallel._split(rules, corner, 4, 300)
+    assert split.depth == 1
+    reached = sum(sum(c.values()) for c in split.tasks.values())
+    assert reached == perft(rules, 3, corner) and len(split.tasks) < reached
+    assert sum(perft(rules, 1, feen) * sum(c.values()) for feen, c in split.tasks.items()) == (
+        perft(rules, 4, corner))
+    # The last ply is never split off: a tree too small is left as it is.
+    assert parallel._split(rules, start, 2, 1000).depth == 1
+
+
+def test_perft_with_jobs_of_its_own_and_trivial_depths() -> None:
+    assert parallel.perft("chess", 3, jobs=2) == 8902
+    assert parallel.perft("chess", 1, jobs=2) == 20  # a depth of one is counted here
+    assert parallel.perft("chess", 0, jobs=2) == 1
+    with pytest.raises(GGNError, match="perft depth 65 is over the limit"):
+        parallel.perft("chess", 65, jobs=2)
+    with pytest.raises(GGNError, match="divide needs a depth of 1 or more"):
+        parallel.divide("chess", 0, jobs=2)
+
+
+def test_batches_come_back_in_order_from_small_chunks(pool: Pool) -> None:
+    lines = [registry.start("chess"), "", "bad", *[registry.start("chess")] * 3, "8/8 w", "4k3/8/8/8/8/8/8/4K3 b"]
+    lines *= 7
+    serial = list(batch.legal("chess", lines, notation="uci"))
+    assert list(batch.legal("chess", lines, notation="uci", jobs=pool, chunk=2)) == serial
+    assert [r.line for r in serial] == [n for n, line in enumerate(lines, 1) if line]
+    assert list(batch.moves("chess", lines, jobs=pool, chunk=3)) == list(batch.moves("chess", lines))
+
+
+def test_a_batch_reads_a_bounded_window_ahead(pool: Pool) -> None:
+    taken = 0
+
+    def lines() -> Iterator[str]:
+        nonlocal taken
+        for _ in range(400):
+            taken += 1
+            yield registry.start("chess")
+
+    window = pool.width * parallel.WINDOW_PER_WORKER
+    for number, result in enumerate(batch.moves("chess", lines(), jobs=pool, chunk=4), 1):
+        assert result.line == number
+        assert taken - number <= (window + 1) * 4
+
+
+def test_ordered_gives_results_in_the_order_of_the_arguments(pool: Pool) -> None:
+    arguments = [(Recipe(game="chess"), registry.start("chess"), depth % 3) for depth in range(30)]
+    expected = [perft("chess", depth % 3) for depth in range(30)]
+    assert list(parallel.ordered(parallel._perft_task, arguments, jobs=pool)) == expected
+
+
+def test_workers_and_recipes() -> None:
+    assert parallel.workers(None) == 1
+    assert parallel.workers(3) == 3
+    assert parallel.workers(0) == parallel.workers("auto") == (os.cpu_count() or 1)
+    with pytest.raises(GGNError, match="jobs must be 0"):
+        parallel.workers(-1)
+    for wrong in (True, 1.5, "many"):
+        with pytest.raises(TypeError, match="jobs must be an int, 'auto' or None"):
+            parallel.workers(wrong)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="one of the two"):
+        Recipe()
+    with pytest.raises(TypeError, match="one of the two"):
+        Recipe(game="chess", document="{}")
+    with pytest.raises(TypeError, match="pairs of str"):
+        Recipe(game="chess", ini=(("a",),))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a Recipe of a document has none"):
+        Recipe(document="{}", ini=(TINYHOUSE,))
+    with pytest.raises(TypeError, match="has no game"):
+        Recipe(document="{}").entry()
+    assert Recipe.of(rule_system("chess")) == Recipe.of("chess") == Recipe(game="chess")
+    assert Recipe.of(rule_system("chess").ruleset).ruleset() == rule_system("chess").ruleset
+    with pytest.raises(TypeError, match="rules must be"):
+        Recipe.of(3)  # type: ignore[arg-type]
+
+
+def test_dask_missing_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed: ImportError
+    with pytest.raises(ImportError, match=r"pip install 'ggn\[dask\]'"):
+        parallel.perft("chess", 3, scheduler="tcp://127.0.0.1:1")
