@@ -16,7 +16,6 @@ from ggn.parallel import Recipe
 from ggn.rules import rule_system
 from ggn.ruleset import Ruleset
 from ggn.variants import registry
-
 from support import random_positions
 
 CHESS_START = registry.start("chess")
@@ -44,11 +43,11 @@ def test_a_lines_answer_is_what_the_single_commands_write(game: str) -> None:
     lines = positions(game, 6)
     for result, feen in zip(batch.legal(game, lines), lines, strict=True):
         assert result.ok and result.text == feen
-        assert result.json + "\n" == call("legal", game, feen, "--format", "json")
+        assert f"{result.json}\n" == call("legal", game, feen, "--format", "json")
     for result, feen in zip(batch.legal(game, lines, notation="uci"), lines, strict=True):
-        assert result.json + "\n" == call("legal", game, feen, "--format", "json", "--notation", "uci")
+        assert f"{result.json}\n" == call("legal", game, feen, "--format", "json", "--notation", "uci")
     for result, feen in zip(batch.moves(game, lines), lines, strict=True):
-        assert result.json + "\n" == call("moves", game, feen, "--format", "json")
+        assert f"{result.json}\n" == call("moves", game, feen, "--format", "json")
 
 
 def test_fen_and_feen_lines_give_the_same_answers() -> None:
@@ -76,7 +75,7 @@ def test_bad_lines_are_errors_of_their_own_and_blank_lines_are_skipped() -> None
     assert results[3].error is not None and "\n" not in results[3].error
     assert results[4].text == CHESS_START and results[4].json == results[0].json
     assert len(results[2].value) == 15
-    with pytest.raises(GGNError, match="^line 4: "):
+    with pytest.raises(GGNError, match=r"^line 4: "):
         _ = results[1].value
 
 
@@ -102,7 +101,7 @@ def test_bytes_lines_not_utf8_or_too_long_are_errors() -> None:
     assert [r.ok for r in results] == [True, False, False, True]
     assert results[1].error == "not UTF-8 text (invalid start byte at byte 0)"
     assert results[2].error == f"the line is over {batch.MAX_LINE:,} bytes long"
-    assert list(batch.moves("chess", ["x" * (batch.MAX_LINE + 1)]))[0].error == (
+    assert next(batch.moves("chess", ["x" * (batch.MAX_LINE + 1)])).error == (
         f"the line is over {batch.MAX_LINE:,} characters long")
 
 

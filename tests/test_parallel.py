@@ -4,6 +4,7 @@ the tree is split where it should be, and batches come back in order with a boun
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -13,7 +14,6 @@ from ggn.errors import GGNError
 from ggn.parallel import Pool, Recipe
 from ggn.rules import divide, perft, rule_system
 from ggn.variants import registry
-
 from support import perft_entries
 
 # The entries of tests/vectors/perft.json a pool of two counts here (the deepest each position
@@ -70,24 +70,43 @@ def test_a_variant_from_ini_text_is_made_by_the_workers(pool: Pool) -> None:
         parallel.perft(catalogue.rules("tinyhouse"), 3, jobs=pool)
 
 
+def reached(split: parallel._Split) -> int:
+    return sum(sum(under.values()) for under in split.tasks.values())
+
+
+def counted(split: parallel._Split) -> int:
+    return sum(perft("chess", depth, feen) * sum(under.values())
+               for (feen, depth), under in split.tasks.items())
+
+
 def test_the_tree_is_split_at_the_root_then_deeper_while_positions_are_few() -> None:
     rules = rule_system("chess")
     start = rules.position()
-    split = parallel._split(rules, start, 5, 20)
-    assert split.depth == 4 and len(split.tasks) == 20  # 20 root moves are enough for 20
-    split = parallel._split(rules, start, 5, 32)
-    assert split.depth == 3 and sum(sum(c.values()) for c in split.tasks.values()) == 400
-    # Positions reached by more than one path (here the rook's move and the king's, in either
-    # order, three plies down) are counted once, and their counts multiplied.
+    split = parallel._split(rules, start, 4, 20)
+    assert {depth for _, depth in split.tasks} == {3} and len(split.tasks) == 20  # 20 are enough for 20
+    split = parallel._split(rules, start, 4, 32)
+    # The first root play's position is replaced by the 20 after it: 39 in all, deepest first.
+    assert [depth for _, depth in split.tasks] == [3] * 19 + [2] * 20
+    assert split.roots == 20 and set(split.tasks[next(iter(split.tasks))]) == {1}
+    assert counted(split) == 197281
+    # Position 4 (6 root moves): split two plies down.
+    feen = next(e["feen"] for e in perft_entries() if e["name"] == "position-4")
+    split = parallel._split(rules, rules.position(feen), 4, 100)
+    assert len(split.tasks) >= 100 and {depth for _, depth in split.tasks} == {3, 2}
+    assert counted(split) == perft(rules, 4, feen)
+
+
+def test_positions_reached_twice_are_counted_once() -> None:
+    # The rook's move and the king's, in either order, three plies down: each position once,
+    # its count multiplied.
+    rules = rule_system("chess")
     corner = rules.position("4k^3/8/8/8/8/8/8/R3K^3 / C/c")
-    split = parallel._split(rules, corner, 4, 300)
-    assert split.depth == 1
-    reached = sum(sum(c.values()) for c in split.tasks.values())
-    assert reached == perft(rules, 3, corner) and len(split.tasks) < reached
-    assert sum(perft(rules, 1, feen) * sum(c.values()) for feen, c in split.tasks.items()) == (
-        perft(rules, 4, corner))
+    split = parallel._split(rules, corner, 4, 10**6)
+    assert {depth for _, depth in split.tasks} == {1}
+    assert reached(split) == perft(rules, 3, corner) and len(split.tasks) < reached(split)
+    assert counted(split) == perft(rules, 4, corner)
     # The last ply is never split off: a tree too small is left as it is.
-    assert parallel._split(rules, start, 2, 1000).depth == 1
+    assert {depth for _, depth in parallel._split(rules, corner, 2, 1000).tasks} == {1}
 
 
 def test_perft_with_jobs_of_its_own_and_trivial_depths() -> None:
@@ -101,8 +120,8 @@ def test_perft_with_jobs_of_its_own_and_trivial_depths() -> None:
 
 
 def test_batches_come_back_in_order_from_small_chunks(pool: Pool) -> None:
-    lines = [registry.start("chess"), "", "bad", *[registry.start("chess")] * 3, "8/8 w", "4k3/8/8/8/8/8/8/4K3 b"]
-    lines *= 7
+    start = registry.start("chess")
+    lines = [start, "", "bad", start, start, start, "8/8 w", "4k3/8/8/8/8/8/8/4K3 b"] * 7
     serial = list(batch.legal("chess", lines, notation="uci"))
     assert list(batch.legal("chess", lines, notation="uci", jobs=pool, chunk=2)) == serial
     assert [r.line for r in serial] == [n for n, line in enumerate(lines, 1) if line]
@@ -156,8 +175,6 @@ def test_workers_and_recipes() -> None:
 
 
 def test_dask_missing_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed: ImportError
     with pytest.raises(ImportError, match=r"pip install 'ggn\[dask\]'"):
         parallel.perft("chess", 3, scheduler="tcp://127.0.0.1:1")

@@ -22,8 +22,9 @@ Where the tasks run:
 :func:`perft` and :func:`divide` give the numbers of :func:`ggn.rules.perft` and
 :func:`ggn.rules.divide`: the tree is split at the root, and one ply deeper at a time while
 there are fewer positions than :data:`TASKS_PER_WORKER` for each worker (chess depth 5 on two
-workers: the 400 positions after two plies, a perft of depth 3 each). Positions reached more
-than once are counted once and multiplied. :mod:`ggn.batch` sends its chunks through
+workers: 19 of the 20 positions after one ply, a perft of depth 4 each, and the 20 after the
+first of them and a reply, of depth 3). Positions reached more than once are counted once and
+multiplied. :mod:`ggn.batch` sends its chunks through
 :func:`ordered`.
 
 >>> perft("chess", 3, jobs=1)
@@ -57,8 +58,9 @@ KEPT: Final = 4
 """The most recipes a worker process keeps the rules of (least recently used out)."""
 
 TASKS_PER_WORKER: Final = 16
-"""Perft is split until there are at least this many positions a worker (or the tree ends):
-enough that no worker waits long for the last, slowest one."""
+"""Perft is split until there are at least this many positions a worker (or one ply is left
+below each): enough that no worker waits long for the others at the end, few enough that the
+cost of a task (a few milliseconds on a Dask cluster) is small beside its work."""
 
 DASK_HINT: Final = "Dask is not installed: pip install 'ggn[dask]'"
 
@@ -181,7 +183,7 @@ def workers(jobs: Jobs) -> int:
         return 1
     if isinstance(jobs, Pool):
         return jobs.width
-    if isinstance(jobs, bool) or not isinstance(jobs, (int, str)) or (isinstance(jobs, str) and jobs != "auto"):
+    if isinstance(jobs, bool) or not (isinstance(jobs, int) or jobs == "auto"):
         raise TypeError(f"jobs must be an int, 'auto' or None, not {jobs!r}")
     if jobs in ("auto", 0):
         return os.cpu_count() or 1
@@ -290,7 +292,7 @@ class _Dask(_Runner):
         return self._client.submit(function, *args, pure=False)  # type: ignore[no-any-return]
 
     def completed(self, futures: Iterable[_Future[_R]]) -> Iterator[_Future[_R]]:
-        return iter(_distributed().as_completed(list(futures)))
+        return iter(_distributed().as_completed(list(futures), loop=self._client.loop))
 
     def cancel(self, futures: list[_Future[Any]]) -> None:
         self._client.cancel(futures)
@@ -384,30 +386,30 @@ def _perft_task(recipe: Recipe, feen: str, depth: int) -> int:
 class _Split:
     roots: int
     """The number of the root's legal plays."""
-    depth: int
-    """The depth counted below each task's position."""
-    tasks: dict[str, Counter[int]]
-    """FEEN of a position -> how many times it is reached under each root play (its index, in
-    the order of the root's legal plays)."""
+    tasks: dict[tuple[str, int], Counter[int]]
+    """(FEEN of a position, the depth to count below it) -> how many times it is reached under
+    each root play (its index, in the order of the root's legal plays)."""
 
 
 def _split(rules: RuleSystem, start: Position, depth: int, want: int) -> _Split:
-    """The positions ``depth - remaining`` plies below ``start``, one ply deeper at a time
-    while there are fewer than ``want`` of them and more than one ply is left below them.
-    (The children are made as :func:`ggn.rules.perft` makes them, from the walk's effects:
-    no play's transition is needed.)"""
+    """The positions to count below: the root's children, then, while there are fewer than
+    ``want``, the shallowest of them replaced by its own children (while more than one ply is
+    left below it). The positions come out deepest count first, so a worker that takes them
+    in order ends on small ones. (Children are made as :func:`ggn.rules.perft` makes them, from
+    the walk's effects: no play's transition is needed.)"""
     legal, child_of = rules._legal, rules._child
     plays = legal(start)
-    frontier = [(index, child_of(start, effect, child)) for index, (_, effect, child) in enumerate(plays)]
-    remaining = depth - 1
-    while remaining > 1 and 0 < len(frontier) < want:
-        frontier = [(index, child_of(node, effect, child))
-                    for index, node in frontier for _, effect, child in legal(node)]
-        remaining -= 1
-    tasks: dict[str, Counter[int]] = {}
-    for index, node in frontier:
-        tasks.setdefault(node.to_feen(), Counter())[index] += 1
-    return _Split(len(plays), remaining, tasks)
+    frontier = deque((index, child_of(start, effect, child), depth - 1)
+                     for index, (_, effect, child) in enumerate(plays))
+    # First in, first out: the frontier's depths never grow from front to back.
+    while frontier and len(frontier) < want and frontier[0][2] > 1:
+        index, node, remaining = frontier.popleft()
+        frontier.extend((index, child_of(node, effect, child), remaining - 1)
+                        for _, effect, child in legal(node))
+    tasks: dict[tuple[str, int], Counter[int]] = {}
+    for index, node, remaining in frontier:
+        tasks.setdefault((node.to_feen(), remaining), Counter())[index] += 1
+    return _Split(len(plays), tasks)
 
 
 def _counts(recipe: Recipe, depth: int, position: Position | str | None, *, jobs: Jobs,
@@ -418,7 +420,7 @@ def _counts(recipe: Recipe, depth: int, position: Position | str | None, *, jobs
     with _running(jobs, scheduler) as runner:
         split = _split(rules, start, depth, runner.width * TASKS_PER_WORKER)
         under = [0] * split.roots
-        futures = {runner.submit(_perft_task, recipe, feen, split.depth): feen for feen in split.tasks}
+        futures = {runner.submit(_perft_task, recipe, *task): task for task in split.tasks}
         try:
             for future in runner.completed(futures):
                 nodes = future.result()
