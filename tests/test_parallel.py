@@ -55,9 +55,13 @@ def test_divide_on_workers_gives_the_serial_split(pool: Pool) -> None:
     pytest.param("makruk", 4, marks=pytest.mark.full),
 ])
 def test_perft_on_workers_equals_serial_perft(pool: Pool, game: str, depth: int) -> None:
-    done: list[int] = []
-    assert parallel.perft(game, depth, jobs=pool, progress=done.append) == perft(game, depth)
-    assert sum(done) == perft(game, depth) and len(done) > 1
+    done: list[tuple[int, int, int]] = []
+    assert parallel.perft(game, depth, jobs=pool, progress=lambda *told: done.append(told)) == (
+        perft(game, depth))
+    # Told once the tree is split, then once a task: every task and every node.
+    total = done[0][2]
+    assert done[0] == (0, 0, total) and {told[2] for told in done} == {total} and len(done) == total + 1
+    assert sum(told[0] for told in done) == total and sum(told[1] for told in done) == perft(game, depth)
 
 
 def test_a_variant_from_ini_text_is_made_by_the_workers(pool: Pool) -> None:

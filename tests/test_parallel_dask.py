@@ -50,7 +50,7 @@ def test_perft_of_a_variant_from_ini_text_on_a_cluster(address: str) -> None:
     catalogue.add_ini(TINYHOUSE[1], TINYHOUSE[0])
     recipe = parallel.Recipe(game="tinyhouse", ini=(TINYHOUSE,))
     done: list[int] = []
-    assert parallel.perft(recipe, 3, scheduler=address, progress=done.append) == (
+    assert parallel.perft(recipe, 3, scheduler=address, progress=lambda _, nodes, __: done.append(nodes)) == (
         perft(catalogue.rules("tinyhouse"), 3)) == sum(done)
 
 
@@ -79,9 +79,10 @@ def test_killing_a_worker_in_the_middle_of_a_run_still_gives_the_exact_count() -
         started = threading.Event()
         done: list[int] = []
 
-        def progress(nodes: int) -> None:
+        def progress(tasks: int, nodes: int, total: int) -> None:
             done.append(nodes)
-            started.set()
+            if tasks:
+                started.set()
 
         with ThreadPoolExecutor(1) as thread:
             counting = thread.submit(parallel.perft, "chess", 4, scheduler=cluster.scheduler_address,

@@ -20,7 +20,7 @@ Result, and is still counted in the line numbers.
 ...     print(result.line, result.error or len(result.value))
 1 20
 3 15
-4 a FEN has 8 ranks in chess, not 2: '8/8 w'
+4 invalid FEN '8/8 w': expected 8 ranks separated by '/', got 2 (at 0-3)
 """
 
 from __future__ import annotations

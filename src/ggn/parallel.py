@@ -34,6 +34,8 @@ multiplied. :mod:`ggn.batch` sends its chunks through
 from __future__ import annotations
 
 import os
+import re
+import sys
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -50,8 +52,8 @@ if TYPE_CHECKING:  # made on first use: importing them here would slow down ever
     from ggn.variants.registry import Entry
 
 __all__ = [
-    "KEPT", "TASKS_PER_WORKER", "Jobs", "Pool", "Progress", "Recipe", "divide", "ordered", "perft",
-    "runs_here", "workers",
+    "DASK_HINT", "KEPT", "SCHEDULER_TIMEOUT", "TASKS_PER_WORKER", "WINDOW_PER_WORKER", "Jobs", "Pool",
+    "Progress", "Recipe", "check_address", "divide", "ordered", "perft", "runs_here", "workers",
 ]
 
 KEPT: Final = 4
@@ -69,10 +71,12 @@ _R_co = TypeVar("_R_co", covariant=True)
 
 
 class Progress(Protocol):
-    """Told of work as it is done: ``progress(count)`` adds ``count`` to what is done (nodes
-    for perft, positions for a batch)."""
+    """Told of a perft's tasks as they are done: ``progress(tasks, nodes, total)`` says that
+    ``tasks`` more tasks of ``total`` are done, holding ``nodes`` more nodes. It is called once
+    with no task done as soon as the tree is split (``total`` is then known), then once a task,
+    from the thread that called :func:`perft`."""
 
-    def __call__(self, count: int, /) -> None: ...
+    def __call__(self, tasks: int, nodes: int, total: int, /) -> None: ...
 
 
 # --- what a worker makes its rules from -------------------------------------------------------
@@ -219,24 +223,28 @@ class _Runner:
         self.close()
 
 
-def _start_worker() -> None:
-    """How a pool worker starts: it leaves Ctrl-C to the process that runs the pool (which
-    then stops it; without this every worker would print a traceback of its own), and it
-    leaves at once when told to stop (see :func:`_leave`)."""
+def _start_worker(cache: bool) -> None:
+    """How a pool worker starts: with the compile cache on or off as in the process that
+    started it (the directory comes with the environment); leaving Ctrl-C to that process
+    (which then stops the pool; without this every worker would print a traceback of its
+    own); and leaving at once when told to stop (see :func:`_leave`)."""
     import atexit  # noqa: PLC0415
     import signal  # noqa: PLC0415
 
+    if not cache:
+        from ggn import cache as compile_cache  # noqa: PLC0415
+
+        compile_cache.configure(enabled=False)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    atexit.register(_leave)
+    atexit.register(_leave)  # first: the exit handlers run last registered first
 
 
 def _leave() -> None:
     """A worker's exit, once its pool has stopped it: its results are sent, and tearing down
     the rules it made (hundreds of thousands of objects) would take a second or more, which
-    the caller's command would wait for. Run first of the exit handlers (the last one
-    registered), it ends the process without that."""
-    import sys  # noqa: PLC0415
-
+    the caller's command would wait for. Run last of the exit handlers (registered first:
+    after the compile cache has saved what the worker compiled), it ends the process without
+    that."""
     for stream in (sys.stdout, sys.stderr):
         if stream is not None:
             stream.flush()
@@ -249,8 +257,11 @@ class _Pool(_Runner):
         from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
         self.width = jobs
+        compile_cache = sys.modules.get("ggn.cache")  # used here already: its settings go too
+        cache = compile_cache is None or compile_cache.enabled()
         self._executor = ProcessPoolExecutor(
-            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
+            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
+            initargs=(cache,),
         )
 
     def submit(self, function: Callable[..., _R], /, *args: Any) -> _Future[_R]:
@@ -274,10 +285,54 @@ def _distributed() -> Any:
     return distributed
 
 
+_ADDRESS: Final = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
+
+
+def check_address(address: str) -> tuple[str, str, int]:
+    """The protocol, host and port of a Dask scheduler's address, ``[PROTOCOL://]HOST:PORT``
+    (protocol tcp, tls, ws, wss or ucx; tcp when left out); raise :class:`ValueError` for
+    anything else."""
+    expect(address, str, "scheduler", "a Dask scheduler's address or a distributed.Client")
+    found = _ADDRESS.fullmatch(address)
+    if found is None or not 0 < int(found.group(3)) < 65536:
+        raise ValueError(f"a Dask scheduler's address is [PROTOCOL://]HOST:PORT, such as "
+                         f"tcp://192.0.2.7:8786, not {address[:80]!r}")
+    return found.group(1) or "tcp", found.group(2).strip("[]"), int(found.group(3))
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Refuse, with the reason, an address where no Dask scheduler answers: Dask's client
+    would retry until its timeout, then leave a half-made client behind that blocks the
+    process's exit for twice as long."""
+    import asyncio  # noqa: PLC0415
+    import socket  # noqa: PLC0415
+
+    protocol, host, port = check_address(address)
+    distributed = _distributed()
+
+    async def reach() -> None:
+        if protocol == "tcp":  # refused at once, where Dask's connect would try again until its timeout
+            socket.create_connection((host, port), timeout=timeout).close()
+        security = distributed.Security().get_connection_args("client")
+        comm = await distributed.comm.connect(address, timeout=timeout, **security)
+        await comm.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(reach(), timeout))  # a server that is no scheduler may never answer
+    except TimeoutError:
+        raise ConnectionError(f"cannot reach the Dask scheduler at {address}: no answer in {timeout:g} s "
+                              "(is it a Dask scheduler?)") from None
+    except Exception as error:  # noqa: BLE001  (any failure to reach it: its reason, once)
+        why = (error.strerror if isinstance(error, OSError) else None) or str(error) or type(error).__name__
+        raise ConnectionError(f"cannot reach the Dask scheduler at {address}: {why}") from None
+
+
 class _Dask(_Runner):
     def __init__(self, scheduler: str | Any, timeout: float) -> None:
-        distributed = _distributed()
         self._own = isinstance(scheduler, str)
+        if self._own:
+            _probe(scheduler, timeout)
+        distributed = _distributed()
         if self._own:
             try:
                 self._client = distributed.Client(scheduler, timeout=timeout, set_as_default=False)
@@ -421,6 +476,8 @@ def _counts(recipe: Recipe, depth: int, position: Position | str | None, *, jobs
         split = _split(rules, start, depth, runner.width * TASKS_PER_WORKER)
         under = [0] * split.roots
         futures = {runner.submit(_perft_task, recipe, *task): task for task in split.tasks}
+        if progress is not None:
+            progress(0, 0, len(futures))
         try:
             for future in runner.completed(futures):
                 nodes = future.result()
@@ -428,7 +485,7 @@ def _counts(recipe: Recipe, depth: int, position: Position | str | None, *, jobs
                 for index, times in reached.items():
                     under[index] += nodes * times
                 if progress is not None:
-                    progress(nodes * sum(reached.values()))
+                    progress(1, nodes * sum(reached.values()), len(futures))
         except BaseException:
             _cancel(runner, futures)
             raise
@@ -451,7 +508,8 @@ def perft(game: str | Recipe | RuleSystem, depth: int, position: Position | str 
     ``"auto"``: one a processor) or over a Dask cluster (``scheduler``: its address, or a
     ``distributed.Client``). One job and no scheduler count in this process.
 
-    ``progress``, if given, is told the nodes of each finished task.
+    ``progress``, if given, is told of the tasks as they are done (see :class:`Progress`;
+    counted here, the whole count is one task).
     """
     from ggn.rules import perft as serial  # noqa: PLC0415
 
@@ -460,7 +518,7 @@ def perft(game: str | Recipe | RuleSystem, depth: int, position: Position | str 
         rules = recipe.entry().rules
         total = serial(rules, depth, rules.position(position))
         if progress is not None:
-            progress(total)
+            progress(1, total, 1)
         return total
     _, under = _counts(recipe, depth, position, jobs=jobs, scheduler=scheduler, progress=progress)
     return sum(under)
@@ -478,7 +536,7 @@ def divide(game: str | Recipe | RuleSystem, depth: int, position: Position | str
         rules = recipe.entry().rules
         split = serial(rules, depth, rules.position(position))
         if progress is not None:
-            progress(sum(count for _, count in split))
+            progress(1, sum(count for _, count in split), 1)
         return split
     start, under = _counts(recipe, depth, position, jobs=jobs, scheduler=scheduler, progress=progress)
     plays = recipe.entry().rules.legal_moves(start)  # in the order of the walk's plays

@@ -22,9 +22,15 @@ from ggn.variants.registry import Catalogue, Entry
 
 def catalogue(args: argparse.Namespace, stdin: IO[bytes] | None) -> Catalogue:
     """The games a command knows: the built-ins, and the variants of each --ini file."""
-    games = Catalogue()
+    return catalogue_of(ini_texts(args, stdin))
+
+
+def ini_texts(args: argparse.Namespace, stdin: IO[bytes] | None) -> tuple[tuple[str, str], ...]:
+    """The texts of the --ini files, each with the name messages give it, in order (a worker
+    process makes the same games from them: :class:`ggn.parallel.Recipe`)."""
     if args.ini.count("-") > 1:
         raise Exit(2, "standard input is read once: give --ini - at most once")
+    texts = []
     for name in args.ini:
         data = read(name, stdin, "--ini")
         try:
@@ -32,7 +38,15 @@ def catalogue(args: argparse.Namespace, stdin: IO[bytes] | None) -> Catalogue:
         except UnicodeDecodeError as error:
             raise Exit(1, f"--ini {shown(name)}: not UTF-8 text ({error.reason} at byte "
                           f"{error.start})") from None
-        games.add_ini(text, shown(name))
+        texts.append((shown(name), text))
+    return tuple(texts)
+
+
+def catalogue_of(texts: tuple[tuple[str, str], ...]) -> Catalogue:
+    """The built-in games and the variants of ``texts`` (:func:`ini_texts`)."""
+    games = Catalogue()
+    for source, text in texts:
+        games.add_ini(text, source)
     return games
 
 

@@ -21,7 +21,17 @@ from ggn.cli._arguments import (
     add_position,
     feen,
 )
-from ggn.cli._catalogue import catalogue, entry, move, position
+from ggn.cli._catalogue import catalogue, catalogue_of, entry, ini_texts, move, position
+from ggn.cli._parallel import (
+    add_batch,
+    add_spread,
+    batch_rules,
+    check_no_spread,
+    perft_split,
+    refuse_positions,
+    run_batch,
+    spread,
+)
 from ggn.cli._progress import progress
 from ggn.cli._streams import Exit, Stream
 from ggn.errors import GGNError
@@ -55,13 +65,15 @@ def register(commands: Commands) -> None:
         epilog="examples:\n  ggn legal chess\n  ggn legal capablanca --notation uci --format json\n"
                f"  ggn legal chess --fen '{FEN_EXAMPLE}'\n"
                "  ggn legal shogi '4k^4/9/9/9/9/9/9/9/4K^4 P/ S/s' --notation uci\n"
-               "  ggn legal shogi '-p^8/9/9/9/9/9/9/9/4K^4 / S/s'   # a FEEN that starts with -",
+               "  ggn legal shogi '-p^8/9/9/9/9/9/9/9/4K^4 / S/s'   # a FEEN that starts with -\n"
+               "  ggn legal chess --batch positions.txt --notation uci --jobs 2 > moves.jsonl",
     )
     add_game(legal)
     add_position(legal, positional=True)
     add_notation(legal, "moves are written")
     add_format(legal, "one move a line", "a list: of move strings with --notation uci, else of "
-               "objects (piece, source, destination, choice, transition)")
+               "objects (piece, source, destination, choice, transition); the only form of --batch")
+    add_batch(legal)
 
     perft_cmd = commands.add(
         "perft", _perft, summary="count the legal move paths of a game",
@@ -79,7 +91,8 @@ def register(commands: Commands) -> None:
                "  ggn perft shogi 2 --divide\n"
                "  ggn perft chess 2 --feen '+r3+k^2+r/8/8/8/8/8/8/+R3+K^2+R / C/c'\n"
                "  ggn perft chess 2 --fen 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1'\n"
-               "  ggn perft chess 4 --format json   # {\"game\": \"chess\", ..., \"nodes\": 197281}",
+               "  ggn perft chess 4 --format json   # {\"game\": \"chess\", ..., \"nodes\": 197281}\n"
+               "  ggn perft chess 4 --jobs 2   # this process and a worker process: 197281",
     )
     add_game(perft_cmd)
     perft_cmd.add_argument("depth", type=DEPTH, metavar="DEPTH",
@@ -95,6 +108,7 @@ def register(commands: Commands) -> None:
     add_format(perft_cmd, "the count, or the --divide lines",
                "one object: game, position (FEEN), depth and nodes, and with --divide, divide: "
                "each move's count")
+    add_spread(perft_cmd, "count")
 
     play = commands.add(
         "play", _play, summary="play moves in a game and print the position after them",
@@ -167,6 +181,11 @@ def _variants(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[byte
 
 
 def _legal(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
+    check_no_spread(args)
+    if args.batch is not None:
+        refuse_positions(args)
+        rules = batch_rules(args, stdin)
+        return run_batch(args, out, err, stdin, kind="legal", rules=rules, label="ggn legal")
     game = entry(catalogue(args, stdin), args.game)
     where = position(game, feen(args), args.fen)
     plays = game.rules.legal_moves(where)
@@ -187,12 +206,17 @@ def _legal(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
 
 
 def _perft(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
-    game = entry(catalogue(args, stdin), args.game)
+    texts = ini_texts(args, stdin)
+    game = entry(catalogue_of(texts), args.game)
     rules = game.rules
     where = position(game, args.feen, args.fen)  # the game's board shape checked before it is built
     split: list[tuple[str, int]] | None = None
     if args.depth < 2 and not (args.divide and args.depth == 1):
         nodes = perft(rules, args.depth, where)
+    elif spread(args):  # on worker processes or a Dask cluster: the bar advances a task at a time
+        split = perft_split(args, err, game=game, texts=texts, where=where,
+                            description=f"perft {game.name} {args.depth}")
+        nodes = sum(count for _, count in split)
     else:  # by root move, as --divide prints them: the progress bar advances a move at a time
         split = []
         plays = rules.legal_moves(where)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from ggn._decimal import shown_tuple
 from ggn.cli._arguments import (
@@ -19,14 +19,20 @@ from ggn.cli._arguments import (
     feen,
     file_argument,
 )
-from ggn.cli._catalogue import catalogue, document_position
-from ggn.cli._inputs import document, json_or_file
-from ggn.cli._streams import Stream
+from ggn.cli._catalogue import catalogue, catalogue_of, document_position, ini_texts
+from ggn.cli._inputs import check_file, document, json_or_file
+from ggn.cli._parallel import add_batch, check_no_spread, recipe_of, refuse_positions, run_batch, spread
+from ggn.cli._streams import Exit, Stream
 from ggn.errors import GGNError
 from ggn.feen import Feen
 from ggn.position import Position
+from ggn.ruleset import Ruleset
 from ggn.stn import Transition
 from ggn.transitions import diff
+
+if TYPE_CHECKING:
+    from ggn.parallel import Recipe
+    from ggn.rules import RuleSystem
 
 
 def register(commands: Commands) -> None:
@@ -43,7 +49,8 @@ def register(commands: Commands) -> None:
                "  ggn moves chess --feen='-p^7/8/8/8/8/8/8/K^7 / C/c'\n"
                "  ggn moves rules.json 'lnsgk^gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK^GSNL / S/s'"
                "\n  ggn moves --format json   # [{\"piece\": ..., \"source\": ..., "
-               "\"destination\": ...}, ...]",
+               "\"destination\": ...}, ...]"
+               "\n  ggn moves shogi --batch positions.txt --jobs auto > moves.jsonl",
     )
     file_argument(moves.add_argument(
         "rules", nargs="?", default="chess", metavar="RULES",
@@ -55,8 +62,9 @@ def register(commands: Commands) -> None:
     add_feen_option(moves)
     moves.add_argument("--format", choices=["text", "json"], default="text",
                        help="text: one move per line as 'PIECE SOURCE-DESTINATION' (default); "
-                            "json: a list of objects")
+                            "json: a list of objects (the only form of --batch)")
     add_ini(moves)
+    add_batch(moves)
 
     apply_cmd = commands.add(
         "apply", _apply, summary="apply an STN transition to a FEEN position",
@@ -90,6 +98,9 @@ def register(commands: Commands) -> None:
 
 
 def _moves(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
+    check_no_spread(args)
+    if args.batch is not None:
+        return _moves_batch(args, out, err, stdin)
     # The position is read before the document, and its board built only once both are known
     # to be good (a built-in game's rule system checks the board's shape first).
     games = catalogue(args, stdin)
@@ -110,6 +121,28 @@ def _moves(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
     else:
         out.write("".join(f"{m}\n" for m in moves))
     return 0
+
+
+def _moves_batch(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
+    refuse_positions(args)
+    if args.batch == "-" and "-" in (args.rules, *args.ini):
+        raise Exit(2, "standard input is read once: give --batch or RULES and --ini as files")
+    texts = ini_texts(args, stdin)
+    games = catalogue_of(texts)
+    rules: Ruleset | RuleSystem | Recipe
+    if args.rules in games:
+        game = games.entry(args.rules)
+        rules = recipe_of(game, texts) if spread(args) else game.rules
+    else:
+        check_file(args.rules, "game", ["ggn variants lists them"])
+        document_rules = document(Ruleset, args.rules, stdin, err)
+        if spread(args):
+            from ggn.parallel import Recipe  # noqa: PLC0415  (on use: the command starts faster)
+
+            rules = Recipe.of(document_rules)
+        else:
+            rules = document_rules
+    return run_batch(args, out, err, stdin, kind="moves", rules=rules, label="ggn moves")
 
 
 def _apply(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:

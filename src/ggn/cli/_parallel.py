@@ -1,0 +1,215 @@
+"""Work of many positions, or spread over processes and machines, for the commands that take it:
+``--batch FILE|-`` (``moves``, ``legal``: a position a line in, a JSON list a line out, through
+:mod:`ggn.batch`), ``--jobs N|auto`` and ``--scheduler ADDRESS`` (``perft``, and the two with
+``--batch``: through :mod:`ggn.parallel`).
+
+This module adds those options to the commands' parsers and runs them; the commands' own
+modules call it. Its failures follow the exit status of every command: a Dask that is not
+installed, a scheduler that does not answer or a worker process that died are exit 2, with
+one message; bad lines of a batch are exit 1, once every line has been answered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, TYPE_CHECKING, Any, Final
+
+from ggn.cli._catalogue import catalogue_of, entry, ini_texts, move
+from ggn.cli._inputs import check_name, shown, standard_input
+from ggn.cli._progress import progress
+from ggn.cli._streams import Exit, Stream, reason
+from ggn.variants.registry import BUILTIN
+
+if TYPE_CHECKING:
+    from ggn.parallel import Recipe
+    from ggn.position import Position
+    from ggn.rules import RuleSystem
+    from ggn.ruleset import Ruleset
+    from ggn.variants.registry import Entry
+
+MAX_JOBS: Final = 1024
+"""The most worker processes --jobs starts."""
+
+
+def _jobs(text: str) -> int | str:
+    if text == "auto":
+        return text
+    try:
+        value = int(text, 10) if len(text) <= len(str(MAX_JOBS)) else -1
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of processes: expected "
+                                         f"auto or a whole number from 0 (auto) to {MAX_JOBS}")
+    return value
+
+
+def _address(text: str) -> str:
+    from ggn.parallel import check_address  # noqa: PLC0415  (on use: the command starts faster)
+
+    try:
+        check_address(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def add_spread(parser: argparse.ArgumentParser, what: str) -> None:
+    """--jobs and --scheduler: where ``what`` is done."""
+    spread = parser.add_mutually_exclusive_group()
+    spread.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+                        help=f"{what} on N worker processes of this machine (0 or auto: one a "
+                             "processor; default 1, in this process)")
+    spread.add_argument("--scheduler", type=_address, metavar="ADDRESS",
+                        help=f"{what} on the workers of a Dask cluster, given its scheduler's address "
+                             "(tcp://HOST:8786); needs pip install 'ggn[dask]', and ggn on every worker")
+
+
+def add_batch(parser: argparse.ArgumentParser) -> None:
+    """--batch FILE|- and the options that spread a batch."""
+    parser.add_argument("--batch", metavar="FILE",
+                        help="answer every position of FILE (- for standard input), one a line: "
+                             "FEEN, or the game's FEN; one JSON list a line out, in the same order "
+                             "(null for a bad line, whose error goes to standard error with its line "
+                             "number: exit 1 at the end); blank lines are skipped")
+    add_spread(parser, "answer the batch")
+    parser.set_defaults(format=None)  # --format text is refused with --batch, and the default without
+
+
+def spread(args: argparse.Namespace) -> bool:
+    """Whether the command's work goes to worker processes or a cluster."""
+    return args.scheduler is not None or args.jobs not in (None, 1)
+
+
+def check_no_spread(args: argparse.Namespace) -> None:
+    """--jobs and --scheduler spread a batch: without --batch they are a usage error."""
+    if args.batch is None and (args.jobs is not None or args.scheduler is not None):
+        option = "--jobs" if args.jobs is not None else "--scheduler"
+        raise Exit(2, f"{option} spreads the work of --batch: give --batch FILE too")
+
+
+@contextlib.contextmanager
+def _failures() -> Iterator[None]:
+    """The failures of the machinery as exits with one message: Dask missing, a scheduler
+    that does not answer, a worker process or a Dask worker lost for good."""
+    from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415
+
+    from ggn.parallel import DASK_HINT  # noqa: PLC0415
+
+    try:
+        yield
+    except ImportError as error:
+        if str(error) != DASK_HINT:
+            raise
+        raise Exit(2, DASK_HINT) from None
+    except ConnectionError as error:
+        raise Exit(2, str(error)) from None
+    except BrokenProcessPool:
+        raise Exit(2, "a worker process ended without finishing its work (killed, or out of "
+                      "memory?)") from None
+    except Exception as error:
+        if type(error).__name__ != "KilledWorker":  # distributed's, when a task lost its workers
+            raise
+        raise Exit(2, f"the Dask cluster lost the workers of a task too often: {error}") from None
+
+
+# --- perft -------------------------------------------------------------------------------------
+def recipe_of(game: Entry, texts: tuple[tuple[str, str], ...]) -> Recipe:
+    """The recipe a worker makes ``game`` from: its name, and the --ini texts for a game of
+    theirs."""
+    from ggn.parallel import Recipe  # noqa: PLC0415  (on use: the command starts faster)
+
+    return Recipe(game=game.name, ini=() if game.source == BUILTIN else texts)
+
+
+def perft_split(args: argparse.Namespace, err: Stream, *, game: Entry, texts: tuple[tuple[str, str], ...],
+                where: Position, description: str) -> list[tuple[str, int]]:
+    """Perft by root move (as --divide prints them), spread as --jobs or --scheduler say; the
+    progress bar advances a task at a time."""
+    from ggn import parallel  # noqa: PLC0415
+
+    with contextlib.ExitStack() as stack:
+        bars: list[Any] = []
+
+        def told(tasks: int, nodes: int, total: int) -> None:
+            if not bars:
+                bars.append(stack.enter_context(progress(err, total=total, unit="task", work="node",
+                                                         description=description)))
+            bars[0].advance(tasks, work=nodes)
+
+        with _failures():
+            split = parallel.divide(recipe_of(game, texts), args.depth, where, jobs=args.jobs,
+                                    scheduler=args.scheduler, progress=told)
+    return [(move(game, where, play, args.notation), count) for play, count in split]
+
+
+# --- batches -----------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _opened(name: str, stdin: IO[bytes] | None) -> Iterator[Iterable[bytes | str]]:
+    """The lines of FILE or of standard input (-), read as they are answered."""
+    from ggn.batch import lines_of  # noqa: PLC0415
+
+    if name == "-":
+        stream = standard_input(stdin)
+        if stream is None:
+            raise Exit(2, "--batch: cannot read standard input: it is closed")
+        yield stream if isinstance(stream, io.TextIOBase) else lines_of(stream)  # type: ignore[arg-type]
+        return
+    check_name(name, "--batch")
+    try:
+        opened = open(name, "rb")  # noqa: SIM115  (a context manager of its own: closed below)
+    except OSError as error:
+        raise Exit(2, f"--batch: cannot read {shown(name)}: {reason(error)}") from None
+    with opened:
+        yield lines_of(opened)
+
+
+def run_batch(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None, *,
+              kind: str, rules: str | RuleSystem | Ruleset | Recipe, label: str) -> int:
+    """Answer every line of --batch: a JSON list a line on ``out`` (``null`` for a bad line,
+    whose error goes to ``err``), flushed line by line; exit 1 if a line was bad."""
+    from ggn import batch  # noqa: PLC0415
+
+    if args.format == "text":
+        raise Exit(2, "--batch writes JSON, a list a line: --format text does not go with it")
+    bad = 0
+    flush: Callable[[], object] = getattr(out, "flush", lambda: None)
+    with (_opened(args.batch, stdin) as lines, _failures(),
+          progress(err, total=None, unit="position", description=f"{label} --batch") as bar):
+        if kind == "moves":
+            results = batch.moves(rules, lines, jobs=args.jobs, scheduler=args.scheduler)
+        else:
+            results = batch.legal(rules, lines, notation=args.notation, jobs=args.jobs,  # type: ignore[arg-type]
+                                  scheduler=args.scheduler)
+        try:
+            for result in results:
+                if result.json is None:
+                    bad += 1
+                    err.write(f"{label}: line {result.line}: {result.error}\n")
+                    out.write("null\n")
+                else:
+                    out.write(result.json + "\n")
+                flush()
+                bar.advance(note=f"line {result.line}")
+        except OSError as error:  # the input failed while it was read
+            raise Exit(2, f"--batch: cannot read {shown(args.batch)}: {reason(error)}") from None
+    return 1 if bad else 0
+
+
+def batch_rules(args: argparse.Namespace, stdin: IO[bytes] | None) -> Recipe | RuleSystem:
+    """What ``legal --batch`` plays: the game's rule system, or its recipe when the batch is
+    spread."""
+    if args.batch == "-" and "-" in args.ini:
+        raise Exit(2, "standard input is read once: give --batch or --ini as a file")
+    texts = ini_texts(args, stdin)
+    game = entry(catalogue_of(texts), args.game)
+    return recipe_of(game, texts) if spread(args) else game.rules
+
+
+def refuse_positions(args: argparse.Namespace) -> None:
+    """--batch reads the positions: one given as well is a usage error."""
+    if any(getattr(args, name, None) is not None for name in ("feen", "feen_option", "fen")):
+        raise Exit(2, "--batch reads the positions from its file: give no FEEN or --fen with it")
