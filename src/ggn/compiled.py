@@ -361,9 +361,17 @@ def _interpreter(
 
 def _cache_key(ruleset: Ruleset, geometry: Geometry) -> bytes:
     """The compile cache's key of a ruleset's plans for a board shape (the budgets included:
-    tests lower them)."""
+    tests lower them; and the codes of its pieces: see :func:`numbering`)."""
     shape = ",".join(map(str, geometry.shape))
-    return ruleset.digest() + f"|{shape}|{_MAX_NODES}|{_MAX_WORK}".encode()
+    return ruleset.digest() + f"|{shape}|{_MAX_NODES}|{_MAX_WORK}|".encode() + numbering(ruleset)
+
+
+def numbering(ruleset: Ruleset) -> bytes:
+    """The codes this process gives the pieces a document names (:meth:`Ruleset.named`), for
+    the keys of compiled code that compares a board's codes with them: each process numbers
+    pieces in the order it meets them, so code made where the document's pieces were numbered
+    otherwise would compare with the wrong ones."""
+    return ",".join(f"{text}={code_of(Qpi.parse(text))}" for text in ruleset.named()).encode()
 
 
 def _unpickle(ruleset: Ruleset, shape: tuple[int, ...]) -> CompiledRuleset:

@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from ggn import cache
 from ggn.cell import HAND, Cell
+from ggn.compiled import numbering
 from ggn.lcn import EMPTY, ENEMY, StateValue
 from ggn.position import Geometry, code_of
 from ggn.qpi import Qpi
@@ -247,7 +248,9 @@ class Tables:
         saved = self._saved
         if saved is None:
             shape = ",".join(map(str, self.geometry.shape))
-            saved = self._saved = cache.Entries("attacks", self._ruleset.digest() + f"|{shape}".encode())
+            # The tests compare piece codes: the process's numbering of the pieces is in the key.
+            key = self._ruleset.digest() + f"|{shape}|".encode() + numbering(self._ruleset)
+            saved = self._saved = cache.Entries("attacks", key)
         return saved
 
     def _lazy(self, side: int, square: int) -> Attack:
