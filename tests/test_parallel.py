@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -182,3 +183,16 @@ def test_dask_missing_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed: ImportError
     with pytest.raises(ImportError, match=r"pip install 'ggn\[dask\]'"):
         parallel.perft("chess", 3, scheduler="tcp://127.0.0.1:1")
+
+
+def test_workers_that_number_pieces_in_another_order_count_right(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The compile cache's code compares piece codes, which each process numbers in the order it
+    # meets the pieces: the numbering is part of its keys (this gave 5264 paths before).
+    monkeypatch.setenv("GGN_CACHE_DIR", str(tmp_path))  # the workers' cache: empty, then filled below
+    recipe = Recipe(game="tinyhouse", ini=(TINYHOUSE,))
+    with Pool(1) as first:  # a worker that makes tinyhouse alone, and leaves its tests in the cache
+        assert parallel.perft(recipe, 3, jobs=first) == 5260
+    with Pool(1) as second:  # one that makes crazyhouse first: its pieces are numbered otherwise
+        assert parallel.perft("crazyhouse", 3, jobs=second) == 8902
+        assert parallel.perft(recipe, 3, jobs=second) == 5260

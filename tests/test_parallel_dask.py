@@ -10,6 +10,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,16 +25,23 @@ TINYHOUSE = ("mine.ini", "[tinyhouse:crazyhouse]\nmaxRank = 6\n"
              "startFen = rnbqkbnr/pppppppp/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1\n")
 
 
-def local_cluster() -> Any:
-    return distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-        silence_logs=logging.CRITICAL,
-    )
+def local_cluster(cache: Path) -> Any:
+    """Two worker processes with a compile cache of their own, as the machines of a cluster
+    have (they start with this process's environment)."""
+    before = os.environ["GGN_CACHE_DIR"]
+    os.environ["GGN_CACHE_DIR"] = str(cache)
+    try:
+        return distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+            silence_logs=logging.CRITICAL,
+        )
+    finally:
+        os.environ["GGN_CACHE_DIR"] = before
 
 
 @pytest.fixture(scope="module")
-def address() -> Iterator[str]:
-    with local_cluster() as cluster:
+def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with local_cluster(tmp_path_factory.mktemp("cluster-cache")) as cluster:
         yield cluster.scheduler_address
 
 
@@ -74,8 +82,8 @@ def test_an_unreachable_scheduler_is_a_connection_error(monkeypatch: pytest.Monk
         parallel.perft("chess", 3, scheduler="tcp://127.0.0.1:9")
 
 
-def test_killing_a_worker_in_the_middle_of_a_run_still_gives_the_exact_count() -> None:
-    with local_cluster() as cluster, distributed.Client(cluster, set_as_default=False) as client:
+def test_killing_a_worker_in_the_middle_of_a_run_still_gives_the_exact_count(tmp_path: Path) -> None:
+    with local_cluster(tmp_path) as cluster, distributed.Client(cluster, set_as_default=False) as client:
         started = threading.Event()
         done: list[int] = []
 
