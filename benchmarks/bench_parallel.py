@@ -81,9 +81,10 @@ def measure_jobs(depth: int, repeat: int) -> dict[str, Any]:
 
 def measure_dask(tasks: int, quick: bool) -> dict[str, Any]:
     """The cost of a task on a local Dask cluster, and perft 4 there, on a pool and here."""
-    import logging  # noqa: PLC0415  (only with --dask)
+    import importlib  # noqa: PLC0415  (only with --dask)
+    import logging  # noqa: PLC0415
 
-    import distributed  # noqa: PLC0415  (optional: the [dask] extra)
+    distributed: Any = importlib.import_module("distributed")  # optional: the [dask] extra
 
     recipe = parallel.Recipe(game="chess")
     start = registry.start("chess")
