@@ -72,7 +72,7 @@ def register(commands: Commands) -> None:
     add_position(legal, positional=True)
     add_notation(legal, "moves are written")
     add_format(legal, "one move a line", "a list: of move strings with --notation uci, else of "
-               "objects (piece, source, destination, choice, transition); the only form of --batch")
+               "objects (piece, source, destination, choice, transition); --batch writes JSON either way")
     add_batch(legal)
 
     perft_cmd = commands.add(

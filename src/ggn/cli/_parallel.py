@@ -72,11 +72,11 @@ def add_batch(parser: argparse.ArgumentParser) -> None:
     """--batch FILE|- and the options that spread a batch."""
     parser.add_argument("--batch", metavar="FILE",
                         help="answer every position of FILE (- for standard input), one a line: "
-                             "FEEN, or the game's FEN; one JSON list a line out, in the same order "
+                             "FEEN, or the game's FEN; one JSON list a line out (whatever --format "
+                             "says), in the same order "
                              "(null for a bad line, whose error goes to standard error with its line "
                              "number: exit 1 at the end); blank lines are skipped")
     add_spread(parser, "answer the batch")
-    parser.set_defaults(format=None)  # --format text is refused with --batch, and the default without
 
 
 def spread(args: argparse.Namespace) -> bool:
@@ -173,8 +173,6 @@ def run_batch(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[byte
     whose error goes to ``err``), flushed line by line; exit 1 if a line was bad."""
     from ggn import batch  # noqa: PLC0415
 
-    if args.format == "text":
-        raise Exit(2, "--batch writes JSON, a list a line: --format text does not go with it")
     bad = 0
     flush: Callable[[], object] = getattr(out, "flush", lambda: None)
     with (_opened(args.batch, stdin) as lines, _failures(),

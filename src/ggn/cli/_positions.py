@@ -62,7 +62,7 @@ def register(commands: Commands) -> None:
     add_feen_option(moves)
     moves.add_argument("--format", choices=["text", "json"], default="text",
                        help="text: one move per line as 'PIECE SOURCE-DESTINATION' (default); "
-                            "json: a list of objects (the only form of --batch)")
+                            "json: a list of objects (--batch writes JSON either way)")
     add_ini(moves)
     add_batch(moves)
 
