@@ -16,7 +16,7 @@ is made or run.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any, Final
 
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from ggn.variants.registry import Catalogue
 
 __all__ = [
-    "DEFAULT_HOST", "DEFAULT_PORT", "INSTALL", "address", "create_app", "listen", "missing", "require",
-    "serve",
+    "DEFAULT_HOST", "DEFAULT_PORT", "INSTALL", "address", "create_app", "listen", "local_hosts", "missing",
+    "require", "serve",
 ]
 
 DEFAULT_HOST: Final = "127.0.0.1"
@@ -57,15 +57,33 @@ def require() -> None:
         raise ModuleNotFoundError(f"the explorer needs {' and '.join(absent)}: {INSTALL}", name=absent[0])
 
 
-def create_app(initial: dict[str, Any] | None = None, catalogue: Catalogue | None = None) -> Starlette:
+def create_app(initial: dict[str, Any] | None = None, catalogue: Catalogue | None = None,
+               *, hosts: Collection[str] | None = None) -> Starlette:
     """The explorer's Starlette application: it opens with ``initial`` (``{"game": NAME}`` or
     ``{"document": TEXT}``, with an optional ``"position"``; None: chess) and offers the games
     of ``catalogue`` (None: the built-in games; a
-    :class:`~ggn.variants.registry.Catalogue` adds the variants of ``variants.ini`` texts)."""
+    :class:`~ggn.variants.registry.Catalogue` adds the variants of ``variants.ini`` texts).
+    With ``hosts``, a request whose ``Host`` header names none of them is answered 400
+    (:func:`serve` gives :func:`local_hosts`)."""
     require()
     from ggn.web._app import create_app as make  # noqa: PLC0415  (imports Starlette)
 
-    return make(initial, catalogue)
+    return make(initial, catalogue, hosts=hosts)
+
+
+def local_hosts(host: str) -> frozenset[str] | None:
+    """The names a request to the explorer may give in its ``Host`` header when it listens on
+    ``host``: for this machine only (a loopback address or ``localhost``), ``localhost`` and
+    the loopback addresses, so that a site whose name is made to point at 127.0.0.1 (DNS
+    rebinding) reads nothing from it; None (any) when it listens on another address."""
+    import ipaddress  # noqa: PLC0415  (only when the explorer runs)
+
+    name = host.strip().lower().strip("[]")
+    try:
+        loopback = name == "localhost" or ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        loopback = False
+    return frozenset({"localhost", "127.0.0.1", "::1", name}) if loopback else None
 
 
 def address(host: str, port: int) -> str:
@@ -103,7 +121,7 @@ def serve(initial: dict[str, Any] | None = None, host: str = DEFAULT_HOST, port:
     require()
     import uvicorn  # noqa: PLC0415  (the [web] extra, on first use)
 
-    app = create_app(initial, catalogue)
+    app = create_app(initial, catalogue, hosts=local_hosts(host))
     listener = listen(host, port)
     try:
         port = listener.getsockname()[1]

@@ -15,12 +15,15 @@ A request the API cannot read is answered 400; an unknown game 404; a bad positi
 document, or a move that is not there to play, 422, with ``{"error": MESSAGE}`` and, for a
 document, ``"violations"``: every fault with its JSON Pointer. POST bodies must be JSON
 (``Content-Type: application/json``): a page of another site cannot send one without the
-browser asking this server first, which it never allows.
+browser asking this server first, which it never allows. Made with ``hosts``, the application
+answers only requests whose ``Host`` header names one of them (else 400): a site whose name
+is made to point at 127.0.0.1 (DNS rebinding) then reads nothing from the explorer.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
@@ -155,11 +158,43 @@ def _play(body: dict[str, Any], catalogue: Catalogue | None) -> dict[str, Any]:
     return answer
 
 
-def create_app(initial: dict[str, Any] | None = None, catalogue: Catalogue | None = None) -> Starlette:
+def host_of(header: str) -> str:
+    """The host a ``Host`` header names, its port left out, in lower case (``[::1]:80`` is
+    ``::1``)."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].split("]", 1)[0]
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+class _Guard:
+    """ASGI middleware: a request whose ``Host`` header is missing or names none of ``hosts``
+    is answered 400 (a websocket closed) before the application sees it."""
+
+    def __init__(self, app: Any, hosts: Collection[str]) -> None:
+        self.app = app
+        self.hosts = frozenset(host.lower() for host in hosts)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            header = dict(scope.get("headers") or ()).get(b"host", b"").decode("latin-1")
+            if host_of(header) not in self.hosts:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                else:
+                    await _error(400, "the request's Host header names no address of this "
+                                      "explorer")(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def create_app(initial: dict[str, Any] | None = None, catalogue: Catalogue | None = None,
+               *, hosts: Collection[str] | None = None) -> Starlette:
     """The explorer's application. ``initial`` is what the page opens with:
     ``{"game": NAME}`` or ``{"document": TEXT}``, with an optional ``"position"`` (FEEN);
     None opens chess. ``catalogue`` holds the games it offers: the built-ins and the variants
-    added to it from ``variants.ini`` texts (None: the built-ins only).
+    added to it from ``variants.ini`` texts (None: the built-ins only). ``hosts``: the host
+    names a request's ``Host`` header may give (others are answered 400); None: any.
 
     Needs the ``[web]`` extra (Starlette); :func:`ggn.web.require` says how to install it.
     """
@@ -182,10 +217,15 @@ def create_app(initial: dict[str, Any] | None = None, catalogue: Catalogue | Non
     async def config(_: Request) -> Response:
         return JSONResponse({"games": games(catalogue), "initial": opening})
 
-    return Starlette(routes=[
+    if hosts is not None and (isinstance(hosts, str) or not all(isinstance(h, str) for h in hosts)):
+        raise TypeError(f"hosts must be a collection of host names or None, got {hosts!r}"[:200])
+    made = Starlette(routes=[
         Route("/", page),
         Route("/static/{name}", static),
         Route("/api/config", config),
         Route("/api/view", _answer(lambda body: _view(body, catalogue)), methods=["POST"]),
         Route("/api/play", _answer(lambda body: _play(body, catalogue)), methods=["POST"]),
     ])
+    if hosts is not None:
+        made.add_middleware(_Guard, hosts=hosts)
+    return made
