@@ -9,7 +9,7 @@ import os
 import re
 import shutil
 import subprocess
-from typing import IO, Any
+from typing import IO, Any, Final
 
 from ggn.cell import Cell, parse_location
 from ggn.cli._arguments import GAMES_OR_FILES, Commands, add_ini, add_position, feen, file_argument
@@ -131,6 +131,10 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
     except OSError as error:  # cairocffi finds no cairo library
         raise Exit(2, f"--format png needs the cairo library (Debian: apt-get install libcairo2): "
                       f"{error}") from None
+    width, height = _dimensions(picture)
+    if max(width, height) > _PNG_MAX:
+        raise GGNError(f"a picture of {width:,.0f}x{height:,.0f} pixels is too large for PNG (cairo draws "
+                       f"at most {_PNG_MAX:,} a side): give a smaller --size, or --format svg")
     data: bytes = cairosvg.svg2png(bytestring=picture.encode("utf-8"))
     if args.output is not None:
         _write(args.output, data)
@@ -141,6 +145,18 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
     else:
         raise Exit(2, "standard output takes text only here: give -o FILE")
     return 0
+
+
+_PNG_MAX: Final = 32767
+"""The largest side of a picture cairo draws, in pixels."""
+
+
+def _dimensions(picture: str) -> tuple[float, float]:
+    """The width and height an SVG picture of :func:`ggn.svg.board` states on its root."""
+    found = re.match(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)"', picture)
+    if found is None:
+        raise AssertionError("ggn.svg.board writes its size on the <svg> element")
+    return float(found[1]), float(found[2])
 
 
 def _emit(args: argparse.Namespace, out: Stream, text: str) -> None:
