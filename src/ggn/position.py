@@ -449,12 +449,13 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.from_feen({self.to_feen()!r})"
 
-    def _repr_svg_(self) -> str:
+    def _repr_svg_(self) -> str | None:
         """The board drawn as SVG, for a notebook (IPython's rich display): :func:`ggn.svg.board`
-        with its defaults."""
-        from ggn.svg import board  # noqa: PLC0415  (same layer; ggn.svg imports this module)
+        with its defaults; None (the notebook shows the text form) for a board of more
+        squares than :data:`ggn.svg.MAX_DRAWN_SQUARES`."""
+        from ggn.svg import MAX_DRAWN_SQUARES, board  # noqa: PLC0415  (same layer; ggn.svg imports this module)
 
-        return board(self)
+        return None if self._geometry.size > MAX_DRAWN_SQUARES else board(self)
 
     # -- value semantics ------------------------------------------------------------------
     def _key(self) -> tuple[object, ...]:
