@@ -32,6 +32,7 @@ from ggn.feen import Feen
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 from ggn.variants import registry
+from ggn.variants.fen import is_feen
 
 if TYPE_CHECKING:
     from ggn.move import Move
@@ -104,8 +105,8 @@ class Subject:
             try:  # not FEEN: the game's FEN, perhaps
                 converted = entry.to_feen(text)
                 counters = entry.counters(text)
-            except GGNError:
-                raise feen_error from None
+            except GGNError as fen_error:  # the error of what the text looks like
+                raise (feen_error if is_feen(text) else fen_error) from None
             return State(rules.position(converted), *counters)
         return State(rules.position(feen), halfmove, fullmove)
 
