@@ -101,6 +101,14 @@ def test_the_tree_is_split_at_the_root_then_deeper_while_positions_are_few() -> 
     assert counted(split) == perft(rules, 4, feen)
 
 
+def test_a_split_in_whole_plies_gives_every_position_the_same_depth() -> None:
+    rules = rule_system("chess")
+    split = parallel._split(rules, rules.position(), 5, 32, levels=True)
+    assert {depth for _, depth in split.tasks} == {3} and reached(split) == 400
+    split = parallel._split(rules, rules.position(), 5, 20, levels=True)  # the root's 20 are enough
+    assert {depth for _, depth in split.tasks} == {4} and reached(split) == 20
+
+
 def test_positions_reached_twice_are_counted_once() -> None:
     # The rook's move and the king's, in either order, three plies down: each position once,
     # its count multiplied.

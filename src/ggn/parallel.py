@@ -407,15 +407,16 @@ def runs_here(jobs: Jobs, scheduler: str | Any | None) -> bool:
 
 
 @contextmanager
-def _running(jobs: Jobs, scheduler: str | Any | None) -> Iterator[_Runner]:
-    """Where the tasks of one call run, closed after it (a Pool given is left open)."""
+def _running(jobs: Jobs, scheduler: str | Any | None, *, helping: bool = False) -> Iterator[_Runner]:
+    """Where the tasks of one call run, closed after it (a Pool given is left open). With
+    ``helping``, this process works too: ``jobs`` processes are this one and jobs - 1 workers."""
     if scheduler is not None:
         runner: _Runner = _Dask(scheduler, SCHEDULER_TIMEOUT)
     elif isinstance(jobs, Pool):
         yield jobs._runner
         return
     else:
-        runner = _Pool(workers(jobs))
+        runner = _Pool(max(1, workers(jobs) - helping))
     try:
         yield runner
     finally:
@@ -446,18 +447,20 @@ class _Split:
     each root play (its index, in the order of the root's legal plays)."""
 
 
-def _split(rules: RuleSystem, start: Position, depth: int, want: int) -> _Split:
+def _split(rules: RuleSystem, start: Position, depth: int, want: int, *, levels: bool = False) -> _Split:
     """The positions to count below: the root's children, then, while there are fewer than
     ``want``, the shallowest of them replaced by its own children (while more than one ply is
-    left below it). The positions come out deepest count first, so a worker that takes them
-    in order ends on small ones. (Children are made as :func:`ggn.rules.perft` makes them, from
-    the walk's effects: no play's transition is needed.)"""
+    left below it); with ``levels``, the whole ply is then split, so that every position has
+    the same depth below it. The positions come out deepest count first, so a worker that
+    takes them in order ends on small ones. (Children are made as :func:`ggn.rules.perft`
+    makes them, from the walk's effects: no play's transition is needed.)"""
     legal, child_of = rules._legal, rules._child
     plays = legal(start)
     frontier = deque((index, child_of(start, effect, child), depth - 1)
                      for index, (_, effect, child) in enumerate(plays))
     # First in, first out: the frontier's depths never grow from front to back.
-    while frontier and len(frontier) < want and frontier[0][2] > 1:
+    while frontier and frontier[0][2] > 1 and (
+            len(frontier) < want or (levels and frontier[0][2] != frontier[-1][2])):
         index, node, remaining = frontier.popleft()
         frontier.extend((index, child_of(node, effect, child), remaining - 1)
                         for _, effect, child in legal(node))
@@ -472,7 +475,12 @@ def _counts(recipe: Recipe, depth: int, position: Position | str | None, *, jobs
     """The root position, and the count of paths under each of its legal plays."""
     rules = recipe.entry().rules
     start = rules.position(position)
-    with _running(jobs, scheduler) as runner:
+    helping = scheduler is None  # on this machine, this process counts too
+    with _running(jobs, scheduler, helping=helping) as runner:
+        if helping:
+            # Tasks cost little here: split into positions of one depth, which differ less.
+            split = _split(rules, start, depth, (runner.width + 1) * TASKS_PER_WORKER, levels=True)
+            return start, _count_beside(runner, recipe, rules, split, progress)
         split = _split(rules, start, depth, runner.width * TASKS_PER_WORKER)
         under = [0] * split.roots
         futures = {runner.submit(_perft_task, recipe, *task): task for task in split.tasks}
@@ -490,6 +498,49 @@ def _counts(recipe: Recipe, depth: int, position: Position | str | None, *, jobs
             _cancel(runner, futures)
             raise
     return start, under
+
+
+def _count_beside(runner: _Runner, recipe: Recipe, rules: RuleSystem, split: _Split,
+                  progress: Progress | None) -> list[int]:
+    """The counts under each root play, the tasks shared by the workers (taking them from the
+    front, two each at most waiting or running) and this process (taking them from the back,
+    and looking at the workers' results between two): no worker waits for this process, and
+    this one counts while the workers start."""
+    from concurrent.futures import FIRST_COMPLETED, wait  # noqa: PLC0415
+
+    from ggn.rules import perft as serial  # noqa: PLC0415
+
+    under = [0] * split.roots
+    tasks = deque(split.tasks)
+    total = len(tasks)
+    running: dict[Any, tuple[str, int]] = {}
+    if progress is not None:
+        progress(0, 0, total)
+
+    def record(task: tuple[str, int], nodes: int) -> None:
+        reached = split.tasks[task]
+        for index, times in reached.items():
+            under[index] += nodes * times
+        if progress is not None:
+            progress(1, nodes * sum(reached.values()), total)
+
+    try:
+        while tasks or running:
+            while tasks and len(running) < 2 * runner.width:
+                task = tasks.popleft()
+                running[runner.submit(_perft_task, recipe, *task)] = task
+            finished = [future for future in running if future.done()]
+            if not finished and not tasks:
+                finished = list(wait(running, return_when=FIRST_COMPLETED)[0])
+            for future in finished:
+                record(running.pop(future), future.result())
+            if tasks:
+                feen, depth = task = tasks.pop()
+                record(task, serial(rules, depth, rules.position(feen)))
+    except BaseException:
+        _cancel(runner, running)
+        raise
+    return under
 
 
 def _serial(depth: int, jobs: Jobs, scheduler: str | Any | None) -> bool:
