@@ -25,6 +25,8 @@ This module assembles the parser and runs a command; the rest is private:
   FEN, a move as ``--notation`` writes it.
 - ``_progress``: the progress bar of a long run (tqdm, on standard error when it is a
   terminal; its docstring gives the API).
+- ``_parallel``: ``--batch``, ``--jobs`` and ``--scheduler``, added to the commands that take
+  them (``moves``, ``legal``, ``perft``) and run through :mod:`ggn.batch` and :mod:`ggn.parallel`.
 - one module a group of commands: ``_notation`` (parse, schema), ``_documents`` (validate,
   lint, generate, demo), ``_convert`` (convert), ``_positions`` (moves, apply, diff), ``_games``
   (variants, legal, perft, play, position), ``_show`` (show), ``_serve`` (serve: the explorer
