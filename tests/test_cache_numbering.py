@@ -1,0 +1,113 @@
+"""The compile cache shared by processes that number the pieces otherwise.
+
+:func:`ggn.position.code_of` numbers pieces in the order a process meets them, and the code
+the compile cache keeps (move generators, attack tests) compares a board's codes with the
+codes of the process that made it. A process that met the pieces in another order must not
+load it: the numbering is part of the keys (:func:`ggn.compiled.numbering`).
+
+Before it was, a clean-clone CI run failed once, depending on the order of the tests: a
+process started by an earlier test had made coregal's attack tests after other games, and
+the test session, which had numbered the rook otherwise, loaded them: the black king in check
+from the rook on c8 read as not attacked, and ggn listed 20 moves where Fairy-Stockfish has
+one (tests/test_variants_fsf.py, ``random_games[coregal]``).
+
+Each test here runs child processes on one new cache directory: the first fills it, having
+met the pieces in one order; the next reads it, having met them in another; a third, without
+a cache, gives the answers both must give. By default a handful of games with different
+pieces (the regression among them); under ``pytest -m full`` every built-in game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ggn.variants import registry
+
+# The child: makes the games of argv[1] (a JSON list) in that order, and for each one plays a
+# seeded random game of argv[2] plies by its legal moves, printing every position (FEEN) and
+# its legal plays (sorted text) as JSON; with argv[3], a FEN of the last game, it prints that
+# position's legal moves as UCI strings instead. The cache is written before it leaves.
+_CHILD = """
+import json, random, sys
+from ggn import cache
+from ggn.variants import registry
+from ggn.variants.uci import moves
+names, plies = json.loads(sys.argv[1]), int(sys.argv[2])
+out = {}
+for name in names:
+    rules = registry.rules(name)
+    rng = random.Random(name)
+    position = rules.position()
+    seen = []
+    for _ in range(plies):
+        plays = rules.legal_moves(position)
+        seen.append((str(position), sorted(map(str, plays))))
+        if not plays:
+            break
+        position = position.apply(rng.choice(plays).transition)
+    out[name] = seen
+if len(sys.argv) > 3:
+    entry = registry.entry(names[-1])
+    out = sorted(moves(entry.rules, entry.rules.position(entry.to_feen(sys.argv[3])), variant=entry.variant))
+print(json.dumps(out))
+cache.flush()
+"""
+
+# The CI failure's position: black is in check from the rook on c8 and has one move.
+CHECKED = "2R1kb1r/4ppp1/3q4/7p/8/5NP1/2PPP2P/3QKB1R b Kk - 0 16"
+
+# Games whose pieces differ (chess's, shogi's, xiangqi's, makruk's, fairy pieces, hands, a
+# pseudo-royal queen), so that each order numbers most of them otherwise.
+SOME = ["coregal", "shogi", "xiangqi", "crazyhouse", "makruk", "capablanca", "minixiangqi", "kingofthehill"]
+
+
+def _run(cache_dir: Path | None, names: list[str], plies: int, *fen: str) -> Any:
+    env = dict(os.environ)
+    env.pop("GGN_NO_CACHE", None)
+    if cache_dir is None:
+        env["GGN_NO_CACHE"] = "1"
+    else:
+        env["GGN_CACHE_DIR"] = str(cache_dir)
+    done = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(names), str(plies), *fen], env=env,
+                          capture_output=True, text=True, check=False, timeout=900)
+    assert (done.returncode, done.stderr) == (0, "")
+    return json.loads(done.stdout)
+
+
+def test_a_game_made_after_others_leaves_no_tests_for_a_process_that_made_it_first(tmp_path: Path) -> None:
+    sf = pytest.importorskip("pyffish")
+    expected = sorted(sf.legal_moves("coregal", CHECKED, []))
+    assert expected == ["e8d7"]
+    # The first process numbers shogi's, xiangqi's and chess's pieces before coregal's ...
+    assert _run(tmp_path, ["shogi", "xiangqi", "chess", "coregal"], 1, CHECKED) == expected
+    assert any(tmp_path.glob("attacks-*.ggnc")) and any(tmp_path.glob("moves-*.ggnc"))
+    # ... the second meets coregal's first: the first one's code is not its code.
+    assert _run(tmp_path, ["coregal"], 1, CHECKED) == expected
+    # And the other way round, on a cache the second order filled first.
+    other = tmp_path / "other"
+    assert _run(other, ["coregal"], 1, CHECKED) == expected
+    assert _run(other, ["shogi", "xiangqi", "chess", "coregal"], 1, CHECKED) == expected
+
+
+def _check_orders(tmp_path: Path, names: list[str], plies: int) -> None:
+    fresh = _run(None, names, plies)
+    assert _run(tmp_path, names, plies) == fresh  # fills the cache
+    assert _run(tmp_path, names[::-1], plies) == fresh  # reads it, the pieces numbered otherwise
+    assert _run(tmp_path, names[1:] + names[:1], plies) == fresh  # and a third order
+
+
+def test_games_read_a_cache_filled_by_a_process_that_met_the_pieces_in_another_order(tmp_path: Path) -> None:
+    assert set(SOME) <= set(registry.names())
+    _check_orders(tmp_path, SOME, 20)
+
+
+@pytest.mark.full
+def test_every_built_in_game_reads_a_cache_filled_in_another_order(tmp_path: Path) -> None:
+    _check_orders(tmp_path, list(registry.names()), 30)
