@@ -10,22 +10,24 @@ of its position and its passage each way.
 
 Where the tasks run:
 
-- ``jobs`` worker processes of this machine (:mod:`concurrent.futures`, started with the
+- processes of this machine (:mod:`concurrent.futures`, started with the
   ``spawn`` method: a fresh interpreter each, the same on every platform, inheriting no
   thread, lock or open stream of the caller; the cost, an interpreter start and the import of
-  ``ggn`` per worker, is paid once a run);
+  ``ggn`` per worker, is paid once a run): ``jobs`` workers for a batch; for perft, this
+  process and ``jobs - 1`` workers, as this one has its rules made already;
 - or the workers of a Dask cluster (``scheduler``, the address of its scheduler; the optional
   ``dask[distributed]`` package, ``pip install 'ggn[dask]'``), which must have the same
   version of ``ggn`` installed. Dask runs a task again elsewhere when a worker is lost, so a
   count stays exact.
 
 :func:`perft` and :func:`divide` give the numbers of :func:`ggn.rules.perft` and
-:func:`ggn.rules.divide`: the tree is split at the root, and one ply deeper at a time while
-there are fewer positions than :data:`TASKS_PER_WORKER` for each worker (chess depth 5 on two
-workers: 19 of the 20 positions after one ply, a perft of depth 4 each, and the 20 after the
-first of them and a reply, of depth 3). Positions reached more than once are counted once and
-multiplied. :mod:`ggn.batch` sends its chunks through
-:func:`ordered`.
+:func:`ggn.rules.divide`: the tree is split at the root, and deeper while there are fewer
+positions than :data:`TASKS_PER_WORKER` for each process: on this machine in whole plies (chess
+depth 5 on two processes: the 400 positions after two plies, a perft of depth 3 each); on Dask
+the shallowest position at a time, as a task costs more there (on two workers: 19 of the 20
+positions after one ply, of depth 4, and the 20 after the first of them and a reply, of depth
+3). Positions reached more than once are counted once and multiplied. :mod:`ggn.batch` sends
+its chunks through :func:`ordered`.
 
 >>> perft("chess", 3, jobs=1)
 8902
@@ -365,6 +367,7 @@ class Pool:
     """Worker processes kept for several calls: give it as ``jobs`` to :func:`perft`,
     :func:`divide`, :func:`ordered` or the functions of :mod:`ggn.batch`, and each worker
     keeps the rules it made (the last :data:`KEPT` recipes) from one call to the next.
+    (:func:`perft` and :func:`divide` count in this process too, beside the workers.)
 
     >>> with Pool(1) as pool:
     ...     perft("chess", 2, jobs=pool), perft("chess", 3, jobs=pool)
@@ -555,9 +558,11 @@ def _serial(depth: int, jobs: Jobs, scheduler: str | Any | None) -> bool:
 def perft(game: str | Recipe | RuleSystem, depth: int, position: Position | str | None = None, *,
           jobs: Jobs = None, scheduler: str | Any | None = None,
           progress: Progress | None = None) -> int:
-    """:func:`ggn.rules.perft`, the work spread over ``jobs`` processes (None: 1; 0 or
-    ``"auto"``: one a processor) or over a Dask cluster (``scheduler``: its address, or a
-    ``distributed.Client``). One job and no scheduler count in this process.
+    """:func:`ggn.rules.perft`, the work spread over ``jobs`` processes of this machine (None:
+    1; 0 or ``"auto"``: one a processor): this process and ``jobs - 1`` workers (a
+    :class:`Pool` given: its workers and this process); or over a Dask cluster (``scheduler``:
+    its address, or a ``distributed.Client``), this process only sending the tasks. One job
+    and no scheduler count in this process alone.
 
     ``progress``, if given, is told of the tasks as they are done (see :class:`Progress`;
     counted here, the whole count is one task).
