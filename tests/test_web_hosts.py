@@ -76,7 +76,9 @@ def test_serve_on_this_machine_refuses_a_rebound_name() -> None:
         thread = threading.Thread(target=ggn.web.serve, kwargs={"port": 0, "ready": urls.append}, daemon=True)
         thread.start()
         assert started.wait(30)
-        while not server["server"].started and thread.is_alive():
+        deadline = time.monotonic() + 30
+        while not server["server"].started:
+            assert thread.is_alive() and time.monotonic() < deadline, "the explorer did not start"
             time.sleep(0.02)
         url = urls[0]
         with urllib.request.urlopen(url + "api/config", timeout=30) as answer:
