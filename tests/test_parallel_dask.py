@@ -4,6 +4,7 @@ is killed in the middle of a run (Dask runs its tasks again elsewhere)."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
@@ -103,3 +104,23 @@ def test_killing_a_worker_in_the_middle_of_a_run_still_gives_the_exact_count(tmp
             at_kill = sum(done)
             assert counting.result(timeout=300) == 197281
     assert at_kill < 197281, "the run was over before the worker was killed: nothing was tested"
+
+
+def test_the_command_line_sends_its_work_to_the_cluster(address: str, tmp_path: Path) -> None:
+    import io  # noqa: PLC0415
+
+    from ggn.cli import run  # noqa: PLC0415
+
+    def call(*argv: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        return run(list(argv), out, err), out.getvalue(), err.getvalue()
+
+    assert call("perft", "chess", "3", "--scheduler", address) == (0, "8902\n", "")
+    spread = call("perft", "chess", "3", "--divide", "--scheduler", address)
+    assert spread == call("perft", "chess", "3", "--divide")
+    positions = tmp_path / "positions.txt"
+    positions.write_text(f"{registry.start('chess')}\nbad\n", encoding="utf-8")
+    status, out, err = call("legal", "chess", "--batch", str(positions), "--notation", "uci",
+                            "--scheduler", address)
+    assert (status, out.splitlines()[1], err.count("\n")) == (1, "null", 1)
+    assert len(json.loads(out.splitlines()[0])) == 20
