@@ -26,3 +26,8 @@ def test_good_ones_of_both_are_read() -> None:
     fen = chess.state("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
     assert (fen.halfmove, fen.fullmove) == (0, 1)
     assert chess.state(fen.position.to_feen()).position == fen.position
+
+
+def test_a_short_text_is_answered_as_a_feen() -> None:
+    with pytest.raises(GGNError, match=r"invalid FEEN '8/8'"):
+        Subject.game("chess").state("8/8")

@@ -105,8 +105,9 @@ class Subject:
             try:  # not FEEN: the game's FEN, perhaps
                 converted = entry.to_feen(text)
                 counters = entry.counters(text)
-            except GGNError as fen_error:  # the error of what the text looks like
-                raise (feen_error if is_feen(text) else fen_error) from None
+            except GGNError as fen_error:  # the error of what the text looks like: a FEN
+                looks_fen = not is_feen(text) and len(text.split()) > 3  # has four fields or more
+                raise (fen_error if looks_fen else feen_error) from None
             return State(rules.position(converted), *counters)
         return State(rules.position(feen), halfmove, fullmove)
 
