@@ -5,11 +5,13 @@ the compile cache keeps (move generators, attack tests) compares a board's codes
 codes of the process that made it. A process that met the pieces in another order must not
 load it: the numbering is part of the keys (:func:`ggn.compiled.numbering`).
 
-Before it was, a clean-clone CI run failed once, depending on the order of the tests: a
-process started by an earlier test had made coregal's attack tests after other games, and
-the test session, which had numbered the rook otherwise, loaded them: the black king in check
-from the rook on c8 read as not attacked, and ggn listed 20 moves where Fairy-Stockfish has
-one (tests/test_variants_fsf.py, ``random_games[coregal]``).
+Before it was, a clean-clone CI run failed once, depending on the order of the tests
+(tests/test_variants_fsf.py, ``random_games[coregal]``): coregal's document is chess's (its
+royal queen is the rule system's, not the document's), so the attack tests of a process that
+ran ``perft chess 3`` on the session's cache (tests/test_cli_progress.py), its pieces numbered
+chess's first, were loaded by the test session, which had numbered shogi's first: the black
+king in check from the rook on c8 read as not attacked, and ggn listed 20 moves where
+Fairy-Stockfish has one.
 
 Each test here runs child processes on one new cache directory: the first fills it, having
 met the pieces in one order; the next reads it, having met them in another; a third, without
@@ -83,17 +85,21 @@ def _run(cache_dir: Path | None, names: list[str], plies: int, *fen: str) -> Any
 
 def test_a_game_made_after_others_leaves_no_tests_for_a_process_that_made_it_first(tmp_path: Path) -> None:
     sf = pytest.importorskip("pyffish")
-    expected = sorted(sf.legal_moves("coregal", CHECKED, []))
-    assert expected == ["e8d7"]
-    # The first process numbers shogi's, xiangqi's and chess's pieces before coregal's ...
-    assert _run(tmp_path, ["shogi", "xiangqi", "chess", "coregal"], 1, CHECKED) == expected
+    coregal = sorted(sf.legal_moves("coregal", CHECKED, []))
+    chess = sorted(sf.legal_moves("chess", CHECKED, []))
+    assert coregal == ["e8d7"] and chess == ["d6d8", "e8d7"]
+    # The CI failure: chess alone fills the cache (coregal has the same document) ...
+    assert _run(tmp_path, ["chess"], 1, CHECKED) == chess
     assert any(tmp_path.glob("attacks-*.ggnc")) and any(tmp_path.glob("moves-*.ggnc"))
-    # ... the second meets coregal's first: the first one's code is not its code.
-    assert _run(tmp_path, ["coregal"], 1, CHECKED) == expected
-    # And the other way round, on a cache the second order filled first.
-    other = tmp_path / "other"
-    assert _run(other, ["coregal"], 1, CHECKED) == expected
-    assert _run(other, ["shogi", "xiangqi", "chess", "coregal"], 1, CHECKED) == expected
+    # ... and a process that numbered shogi's pieces first reads it for coregal.
+    assert _run(tmp_path, ["shogi", "coregal"], 1, CHECKED) == coregal
+    # Coregal made after other games, then read by a process that makes it first, and the
+    # other way round.
+    after, first = tmp_path / "after", tmp_path / "first"
+    assert _run(after, ["shogi", "xiangqi", "chess", "coregal"], 1, CHECKED) == coregal
+    assert _run(after, ["coregal"], 1, CHECKED) == coregal
+    assert _run(first, ["coregal"], 1, CHECKED) == coregal
+    assert _run(first, ["shogi", "xiangqi", "chess", "coregal"], 1, CHECKED) == coregal
 
 
 def _check_orders(tmp_path: Path, names: list[str], plies: int) -> None:
