@@ -3,15 +3,22 @@
 For each (piece, source, active side) the possibilities of every destination become a
 decision tree over the squares their conditions read, one square at a time: is it empty,
 one of the exact pieces the conditions name, another enemy, another friend? Each leaf adds
-a ready-made tuple of :class:`~ggn.move.Move` objects. Destinations whose conditions
-share no square are independent and get trees of their own, side by side, so a rider's rays
-cost the sum of their lengths, not the product.
+a ready-made :class:`~ggn.move.Move`, or tuple of them, to the list of moves. Destinations
+whose conditions share no square are independent and get trees of their own, side by side,
+so a rider's rays cost the sum of their lengths, not the product.
 
 The tree is written out as Python source and compiled on first use of each (piece,
 source), so loading stays cheap. Every name and constant in the generated code is made
 here from integers (square indices, piece codes, table numbers); no text of a document
 ever reaches it. A tree that would grow past a budget falls back to direct evaluation of
 its possibilities, so any document compiles, only less fast.
+
+Listing moves is bound by memory more than by the interpreter's work: a position calls a
+generator per piece, each from its own code and tables, and a board of random placements
+meets most of them. So the code is kept small (a test that cannot change what is added is
+left out, a square is read in its first test, "empty" is a truth test), a leaf's table is a
+constant of the function (no dictionary of globals), and a move listed by several leaves
+is one object.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import CodeType, FunctionType
 from typing import Any, Final
 
 from ggn import cache
@@ -33,8 +41,9 @@ from ggn.ruleset import Possibilities, Possibility, Ruleset
 
 __all__ = ["CompiledRuleset"]
 
-Generator = Callable[[list[int], Callable[[Move], None], Callable[[tuple[Move, ...]], None]], None]
-"""A compiled (piece, source): reads the codes, adds moves with ``append`` and ``extend``."""
+Generator = Callable[[list[int], list[Move], Callable[[Move], None]], None]
+"""A compiled (piece, source): reads the codes ``b``, adds moves to the list ``out`` (``ap`` is
+its ``append``)."""
 
 _MAX_NODES = 4000  # decision-tree nodes per group before falling back (tests lower it)
 _MAX_DEPTH: Final = 60  # nesting of the generated code, well inside Python's limit
@@ -111,7 +120,11 @@ class _Writer:
             name = f"T{len(self.leaves)}"
             self.leaves[chosen] = name
             self.sizes[name] = len({destination for destination, _ in chosen})
-        return [f"{indent}{'ap' if self.sizes[name] == 1 else 'ex'}({name})"]
+        # The name is written as a string constant, which _make replaces by the table itself
+        # in the function's constants: a table costs a LOAD_CONST, not a global's lookup.
+        if self.sizes[name] == 1:
+            return [f"{indent}ap({name!r})"]
+        return [f"{indent}out += {name!r}"]
 
     def tree(self, rules: list[_Rule], settled: list[_Rule], indent: str, depth: int) -> list[str]:
         """Lines adding the moves of ``settled`` plus those of ``rules`` that hold."""
@@ -133,13 +146,12 @@ class _Writer:
         exact = sorted({t[1] for r in pending for t in (r.must.get(square), r.deny.get(square))
                         if t is not None and t[0] == _EXACT})
         sign = self.enemy_sign
-        var = f"c{depth}"
         # The classes of the square's content: empty, each exact piece named, another enemy,
         # another friend; each with a sample code and the test that picks it in the chain.
         other = max([abs(c) for c in exact] + [0]) + 1
-        classes = [(0, f"{var} == 0")]
-        classes += [(code, f"{var} == {code}") for code in exact]
-        classes.append((sign * other, f"{var} {'<' if sign < 0 else '>'} 0"))
+        classes: list[tuple[int, str]] = [(0, "==")]  # (sample code, operator against 0 or it)
+        classes += [(code, "==") for code in exact]
+        classes.append((sign * other, "<" if sign < 0 else ">"))
         classes.append((-sign * other, ""))  # the rest: else
         # Counted before it is done, so that a node of a huge group is refused, not made.
         work = sum(len(r.must) + len(r.deny) for r in pending) * (1 + len(classes))
@@ -167,23 +179,65 @@ class _Writer:
             # pieces read the square, as in a pawn drop's "no pawn of mine on this file"):
             # one branch, the else, serves both, instead of two copies of one subtree.
             del classes[-2], survivors_by_class[-2]
-        bodies: list[tuple[str, list[str]]] = []
-        for (_, test), survivors in zip(classes, survivors_by_class, strict=True):
-            bodies.append((test, self.tree(survivors, settled, indent + " ", depth + 1)))
-        while bodies and not bodies[-1][1]:
-            bodies.pop()
-        if not bodies:
-            return []
-        lines = [f"{indent}{var} = b[{square}]"]
-        for number, (test, body) in enumerate(bodies):
-            # An empty branch before a non-empty one must still be tested, or its squares
-            # would fall into a later, wider branch: it is written as ``pass``.
-            if not test:
-                lines.append(f"{indent}else:")
+        branches = [
+            (sample, operator, self.tree(survivors, settled, indent + " ", depth + 1))
+            for (sample, operator), survivors in zip(classes, survivors_by_class, strict=True)
+        ]
+        return _chain(branches, square, f"c{depth}", indent)
+
+
+def _catches(operator: str, sample: int, code: int) -> bool:
+    """Whether the branch of a class (its operator and sample code) takes the code ``code``."""
+    if operator == "==":
+        return code == sample
+    if operator == "<":
+        return code < 0
+    if operator == ">":
+        return code > 0
+    return True  # else
+
+
+def _chain(branches: list[tuple[int, str, list[str]]], square: int, var: str, indent: str) -> list[str]:
+    """The if/elif/else chain on the content of ``square`` that runs each class's lines.
+
+    The classes come in the order empty, exact pieces, another enemy, another friend (else),
+    and a later test never splits an earlier class: the content of a class meets the same
+    later tests. So a branch can go when the contents it takes would, without it, reach a
+    later branch of the same lines, or no branch while it has none: fewer tests run, and a
+    test whose every branch does the same goes, with the square's read.
+    """
+    kept = list(branches)
+    dropped = True
+    while dropped:
+        dropped = False
+        for number, (sample, _, lines) in enumerate(kept):
+            later = next((body for other, operator, body in kept[number + 1:]
+                          if _catches(operator, other, sample)), [])
+            if later == lines:
+                del kept[number]
+                dropped = True
+                break
+    if not kept:
+        return []
+    if not kept[0][1]:  # only the else is left: every content runs the same lines
+        return [line[1:] for line in kept[0][2]]
+    out: list[str] = []
+    for number, (sample, operator, lines) in enumerate(kept):
+        if not operator:
+            out.append(f"{indent}else:")
+        else:
+            # The first test reads the square (kept in the variable when a later one needs
+            # it); 0 is the only false code, so "empty" is a truth test.
+            needed = any(operator for _, operator, _ in kept[1:])
+            read = f"({var} := b[{square}])" if needed else f"b[{square}]"
+            subject = read if number == 0 else var
+            if operator == "==":
+                test = f"not {subject}" if sample == 0 else f"{subject} == {sample}"
             else:
-                lines.append(f"{indent}{'if' if number == 0 else 'elif'} {test}:")
-            lines.extend(body or [f"{indent} pass"])
-        return lines
+                test = f"{subject} {operator} 0"
+            out.append(f"{indent}{'if' if number == 0 else 'elif'} {test}:")
+        out.extend(lines or [f"{indent} pass"])  # an empty branch that must still be taken
+    return out
 
 
 class _Reader:
@@ -295,7 +349,7 @@ def _plan(
         return None
     enemy_sign = -1 if active == "first" else 1
     writer = _Writer(destinations, piece, source, enemy_sign)
-    writer.lines.append("def generate(b, ap, ex):")
+    writer.lines.append("def generate(b, out, ap):")
     fallback: list[list[_Rule]] = []
     for group in _components(rules):
         writer.nodes = writer.work = 0
@@ -304,7 +358,7 @@ def _plan(
         except _TooBig:
             fallback.append(group)
     if fallback:
-        writer.lines.append(" slow(b, ap, ex)")
+        writer.lines.append(" slow(b, out, ap)")
     if len(writer.lines) == 1:  # every tree came out empty: no condition set can ever hold
         writer.lines.append(" pass")
     code = compile("\n".join(writer.lines), "<ggn compiled moves>", "exec")
@@ -320,23 +374,40 @@ def _make(plan: Plan, ruleset: Ruleset, piece: Qpi, source: Cell | Hand, active:
     code, places, leaves, fallback = plan
     listed = list(ruleset[piece][source].items())
     destinations = [(listed[place][0], [listed[place][1][order] for order in kept]) for place, kept in places]
-    namespace: dict[str, object] = {}
+    tables: dict[str, object] = {}
+    # A move is made once and shared by every table that lists it (a rider's ray lists its
+    # near squares' moves in the table of each farther stop): fewer objects, and the tables
+    # a position reads stay in fewer cache lines.
+    moves: dict[tuple[int, tuple[int, ...]], Move] = {}
     for name, chosen in leaves:
         by_destination: dict[int, list[int]] = {}
         for destination, order in chosen:
             by_destination.setdefault(destination, []).append(order)
-        made = tuple(
-            Move(piece, source, destinations[d][0], tuple(destinations[d][1][o] for o in orders))
-            for d, orders in sorted(by_destination.items())
-        )
-        namespace[name] = made[0] if len(made) == 1 else made
+        made: list[Move] = []
+        for d, orders in sorted(by_destination.items()):
+            key = (d, tuple(orders))
+            move = moves.get(key)
+            if move is None:
+                move = moves[key] = Move(
+                    piece, source, destinations[d][0], tuple(destinations[d][1][o] for o in orders))
+            made.append(move)
+        tables[name] = made[0] if len(made) == 1 else tuple(made)
+    namespace = _GLOBALS
     if fallback:
         rules = [_Rule(slot, order, dict(must), dict(deny)) for slot, order, must, deny in fallback]
-        namespace["slow"] = _interpreter(rules, destinations, piece, source, -1 if active == "first" else 1)
-    exec(code, namespace)  # noqa: S102  (code written by _plan from integers only; see module doc)
-    function = namespace["generate"]
-    assert callable(function)
+        slow = _interpreter(rules, destinations, piece, source, -1 if active == "first" else 1)
+        namespace = {"__builtins__": {}, "slow": slow}
+    # The code is the module that defines ``generate``: its function's code, with each table's
+    # name (a string constant) replaced by the table, becomes the generator.
+    inner = next(const for const in code.co_consts if isinstance(const, CodeType))
+    inner = inner.replace(co_consts=tuple(
+        tables[const] if type(const) is str else const for const in inner.co_consts))
+    function: Generator = FunctionType(inner, namespace)
     return function
+
+
+_GLOBALS: Final[dict[str, object]] = {"__builtins__": {}}
+"""The globals of every generator: the code reads none, not even a builtin."""
 
 
 def _interpreter(
@@ -345,7 +416,7 @@ def _interpreter(
 ) -> Generator:
     """Direct evaluation of the rules that did not fit a decision tree."""
 
-    def slow(b: list[int], ap: Callable[[Move], None], _: Callable[[tuple[Move, ...]], None]) -> None:
+    def slow(b: list[int], _: list[Move], ap: Callable[[Move], None]) -> None:
         held: dict[int, list[int]] = {}
         for rule in rules:
             if all(_meets(t, b[s], enemy_sign) for s, t in rule.must.items()) and not any(
@@ -378,6 +449,10 @@ def _unpickle(ruleset: Ruleset, shape: tuple[int, ...]) -> CompiledRuleset:
     return CompiledRuleset(ruleset, Geometry(shape))
 
 
+def _nothing(b: list[int], out: list[Move], ap: Callable[[Move], None]) -> None:
+    """The generator of a (piece, source) from which no move can ever come."""
+
+
 _Arrival = tuple[
     Qpi, Cell | Hand, int, int, Possibilities,
     tuple[tuple[tuple[tuple[int, Test], ...], tuple[tuple[int, Test], ...]], ...],
@@ -390,7 +465,7 @@ class CompiledRuleset:
     """A ruleset compiled for one board shape: :meth:`moves` lists every move, :meth:`select`
     those of one piece, source or destination. :meth:`Ruleset.moves` makes and keeps one."""
 
-    __slots__ = ("_arrivals", "_board", "_hand", "_lock", "_saved", "geometry", "ruleset")
+    __slots__ = ("_arrivals", "_board", "_drops", "_hand", "_lock", "_saved", "geometry", "ruleset")
 
     def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
         self.ruleset = ruleset
@@ -404,6 +479,8 @@ class CompiledRuleset:
         nothing: dict[int, Generator] = {}
         self._board: list[dict[int, Generator]] = [nothing] * geometry.size
         self._hand: dict[tuple[Qpi, Side], Generator | None] = {}
+        # Whether a piece can ever move from a hand: if not, a position's hands go unread.
+        self._drops = any(HAND in sources for sources in ruleset.values())
         self._arrivals: dict[Cell | Hand, list[_Arrival]] | None = None
         self._saved: cache.Entries | None = None  # the plans in the compile cache, on first use
         for piece, sources in ruleset.items():
@@ -420,19 +497,14 @@ class CompiledRuleset:
     def _lazy(self, piece: Qpi, source: Cell, number: int, code: int) -> Generator:
         slot = self._board[number]
 
-        def first_call(
-            b: list[int], ap: Callable[[Move], None], ex: Callable[[tuple[Move, ...]], None]
-        ) -> None:
+        def first_call(b: list[int], out: list[Move], ap: Callable[[Move], None]) -> None:
             with self._lock:
-                made = slot.get(code)
+                made = slot[code]
                 if made is first_call:  # not compiled yet: this thread compiles it
-                    made = self._generator(piece, source, number, piece.side)
-                    if made is None:
-                        del slot[code]  # no move can ever come from it
-                    else:
-                        slot[code] = made
-            if made is not None:
-                made(b, ap, ex)
+                    # None: no move can ever come from it
+                    made = self._generator(piece, source, number, piece.side) or _nothing
+                    slot[code] = made
+            made(b, out, ap)
 
         return first_call
 
@@ -498,14 +570,14 @@ class CompiledRuleset:
         codes = position._codes
         active = position.active
         out: list[Move] = []
-        ap, ex = out.append, out.extend
+        ap = out.append
         side = 0 if active == "first" else 1
         if source is None or source is HAND:
             hand = position._hands[side]
             for held in hand if piece is None else ([piece] if piece in hand else []):
                 generate = self._hand_generator(held, active)
                 if generate is not None:
-                    generate(codes, ap, ex)
+                    generate(codes, out, ap)
             if source is HAND:
                 return out
         if source is not None:
@@ -524,7 +596,7 @@ class CompiledRuleset:
                 continue
             generate = board[number].get(code)
             if generate is not None:
-                generate(codes, ap, ex)
+                generate(codes, out, ap)
         return out
 
     def _moves_to(self, position: Position, destination: Cell | Hand) -> list[Move]:
@@ -585,18 +657,24 @@ class CompiledRuleset:
             self._check(position)  # TypeError for a non-Position, PositionError for another shape
         codes = position._codes
         out: list[Move] = []
-        ap, ex = out.append, out.extend
+        ap = out.append
         board = self._board
         side = 0 if position.active == "first" else 1
-        for number in position._occupied[side]:
-            generate = board[number].get(codes[number])
-            if generate is not None:
-                generate(codes, ap, ex)
-        hand = position._hands[side]
-        if hand:
-            active = position.active
-            for piece in hand:
-                generate = self._hand_generator(piece, active)
+        try:
+            for number in position._occupied[side]:
+                board[number][codes[number]](codes, out, ap)
+        except KeyError:  # a piece where the ruleset lists no source for it: the slower loop
+            out.clear()
+            for number in position._occupied[side]:
+                generate = board[number].get(codes[number])
                 if generate is not None:
-                    generate(codes, ap, ex)
+                    generate(codes, out, ap)
+        if self._drops:
+            hand = position._hands[side]
+            if hand:
+                active = position.active
+                for piece in hand:
+                    generate = self._hand_generator(piece, active)
+                    if generate is not None:
+                        generate(codes, out, ap)
         return out
