@@ -369,8 +369,15 @@ def _plan(
     )
 
 
-def _make(plan: Plan, ruleset: Ruleset, piece: Qpi, source: Cell | Hand, active: Side) -> Generator:
-    """The generator of a plan: its tables of moves made from the ruleset, its code run."""
+def _make(
+    plan: Plan, ruleset: Ruleset, piece: Qpi, source: Cell | Hand, active: Side, *,
+    shared: dict[Possibilities, Possibilities] | None = None,
+) -> Generator:
+    """The generator of a plan: its tables of moves made from the ruleset, its code run.
+
+    ``shared`` holds the tuples of possibilities made so far (by value): a move's tuple is the
+    one already there when equal (chess: 1,870 tuples for 15,500 moves), so that reading the
+    moves of a position touches few objects."""
     code, places, leaves, fallback = plan
     listed = list(ruleset[piece][source].items())
     destinations = [(listed[place][0], [listed[place][1][order] for order in kept]) for place, kept in places]
@@ -388,8 +395,10 @@ def _make(plan: Plan, ruleset: Ruleset, piece: Qpi, source: Cell | Hand, active:
             key = (d, tuple(orders))
             move = moves.get(key)
             if move is None:
-                move = moves[key] = Move(
-                    piece, source, destinations[d][0], tuple(destinations[d][1][o] for o in orders))
+                why = tuple(destinations[d][1][o] for o in orders)
+                if shared is not None:
+                    why = shared.setdefault(why, why)
+                move = moves[key] = Move(piece, source, destinations[d][0], why)
             made.append(move)
         tables[name] = made[0] if len(made) == 1 else tuple(made)
     namespace = _GLOBALS
@@ -465,7 +474,9 @@ class CompiledRuleset:
     """A ruleset compiled for one board shape: :meth:`moves` lists every move, :meth:`select`
     those of one piece, source or destination. :meth:`Ruleset.moves` makes and keeps one."""
 
-    __slots__ = ("_arrivals", "_board", "_drops", "_hand", "_lock", "_saved", "geometry", "ruleset")
+    __slots__ = (
+        "_arrivals", "_board", "_drops", "_hand", "_lock", "_saved", "_shared", "geometry", "ruleset",
+    )
 
     def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
         self.ruleset = ruleset
@@ -481,6 +492,7 @@ class CompiledRuleset:
         self._hand: dict[tuple[Qpi, Side], Generator | None] = {}
         # Whether a piece can ever move from a hand: if not, a position's hands go unread.
         self._drops = any(HAND in sources for sources in ruleset.values())
+        self._shared: dict[Possibilities, Possibilities] = {}  # see _make
         self._arrivals: dict[Cell | Hand, list[_Arrival]] | None = None
         self._saved: cache.Entries | None = None  # the plans in the compile cache, on first use
         for piece, sources in ruleset.items():
@@ -525,12 +537,12 @@ class CompiledRuleset:
             return None
         if plan is not None:
             try:
-                return _make(plan, self.ruleset, piece, source, active)
+                return _make(plan, self.ruleset, piece, source, active, shared=self._shared)
             except Exception:  # noqa: BLE001, S110  (a plan that does not fit: made again below)
                 pass
         plan = _plan(self.ruleset, self.geometry, piece, source, active)
         saved.put(name, plan if plan is not None else False)
-        return None if plan is None else _make(plan, self.ruleset, piece, source, active)
+        return None if plan is None else _make(plan, self.ruleset, piece, source, active, shared=self._shared)
 
     def _check(self, position: Position) -> None:
         if not isinstance(position, Position):
