@@ -39,7 +39,7 @@ from ggn.position import Geometry, Position, code_of
 from ggn.qpi import Qpi
 from ggn.ruleset import Possibilities, Possibility, Ruleset
 
-__all__ = ["CompiledRuleset"]
+__all__ = ["CompiledRuleset", "numbering"]
 
 Generator = Callable[[list[int], list[Move], Callable[[Move], None]], None]
 """A compiled (piece, source): reads the codes ``b``, adds moves to the list ``out`` (``ap`` is
