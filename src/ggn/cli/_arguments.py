@@ -164,6 +164,22 @@ def file_argument(action: argparse.Action, complete: dict[str, str] = FILES) -> 
     return action
 
 
+RULES_HELP: Final = ("a game's name (ggn variants lists them; --ini adds more), else a GGN file, or - "
+                     "for standard input: names come before files, so ./chess names a file called chess")
+
+
+def add_rules(parser: argparse.ArgumentParser, dest: str = "rules", *, metavar: str = "GAME|RULES",
+              default: str | None = "chess") -> argparse.Action:
+    """The game or GGN document a command reads (a name first, else a file, completed as both):
+    optional with ``default``, required when it is None."""
+    if default is None:
+        action = parser.add_argument(dest, metavar=metavar, help=RULES_HELP)
+    else:
+        action = parser.add_argument(dest, nargs="?", default=default, metavar=metavar,
+                                     help=f"{RULES_HELP}; default: {default}")
+    return file_argument(action, GAMES_OR_FILES)
+
+
 def add_format(parser: argparse.ArgumentParser, text: str, json: str | None = None) -> None:
     """``--format text|json``, which every command takes: ``text`` (the default) says what the
     text is, ``json`` the JSON value written instead (None: the output is JSON either way)."""

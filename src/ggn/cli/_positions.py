@@ -11,11 +11,11 @@ from ggn._decimal import shown_tuple
 from ggn.cli._arguments import (
     DASHED,
     DASHED_ARGUMENT,
-    GAMES_OR_FILES,
     Commands,
     add_feen_option,
     add_format,
     add_ini,
+    add_rules,
     feen,
     file_argument,
 )
@@ -52,11 +52,7 @@ def register(commands: Commands) -> None:
                "\"destination\": ...}, ...]"
                "\n  ggn moves shogi --batch positions.txt --jobs auto > moves.jsonl",
     )
-    file_argument(moves.add_argument(
-        "rules", nargs="?", default="chess", metavar="RULES",
-        help="a game's name (ggn variants lists them; --ini adds more), else a GGN file, or - for "
-             "standard input: names come before files, so ./chess names a file called chess; "
-             "default: chess"), GAMES_OR_FILES)
+    add_rules(moves, metavar="RULES")
     moves.add_argument("feen", nargs="?", metavar="FEEN",
                        help="the position; default: the built-in game's start position; " + DASHED)
     add_feen_option(moves)

@@ -17,14 +17,13 @@ import json
 from typing import IO, Any, Final
 
 from ggn.cli._arguments import (
-    GAMES_OR_FILES,
     Bounded,
     Commands,
     add_format,
     add_ini,
     add_position,
+    add_rules,
     feen,
-    file_argument,
 )
 from ggn.cli._catalogue import catalogue
 from ggn.cli._inputs import check_file, document, read
@@ -57,11 +56,7 @@ def register(commands: Commands) -> None:
                "  ggn serve rules.json '8/8/8/8/8/8/8/4K^3 / C/c'\n"
                "  ggn serve wizardchess --ini wizard.ini   # and every built-in game",
     )
-    file_argument(serve.add_argument(
-        "rules", nargs="?", default="chess", metavar="GAME|RULES",
-        help="a game's name (ggn variants lists them; --ini adds more), else a GGN file, or - for "
-             "standard input: names come before files, so ./chess names a file called chess; "
-             "default: chess"), GAMES_OR_FILES)
+    add_rules(serve)
     add_position(serve, positional=True)
     serve.add_argument("--host", default=DEFAULT_HOST,
                        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only; "

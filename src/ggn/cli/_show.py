@@ -12,7 +12,7 @@ import subprocess
 from typing import IO, Any, Final
 
 from ggn.cell import Cell, parse_location
-from ggn.cli._arguments import GAMES_OR_FILES, Commands, add_ini, add_position, feen, file_argument
+from ggn.cli._arguments import Commands, add_ini, add_position, add_rules, feen
 from ggn.cli._catalogue import catalogue, document_position, entry, position
 from ggn.cli._inputs import shown
 from ggn.cli._output import check_output, write_atomically
@@ -43,11 +43,7 @@ def register(commands: Commands) -> None:
                "  ggn show chess --moves-from g1\n"
                "  ggn show rules.json '8/8/8/8/8/8/4P3/8 / C/c' --moves-from e2",
     )
-    file_argument(show.add_argument(
-        "game", metavar="GAME|RULES",
-        help="a game's name (ggn variants lists them; --ini adds more), else a GGN file, or - for "
-             "standard input: names come before files, so ./chess names a file called chess"),
-        GAMES_OR_FILES)
+    add_rules(show, "game", default=None)
     add_position(show, positional=True)
     show.add_argument("--format", choices=["text", "json", "svg", "png"], default="text",
                       help="text: a Unicode board (default); json: one object with game, position "
