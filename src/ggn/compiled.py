@@ -2,10 +2,11 @@
 
 For each (piece, source, active side) the possibilities of every destination become a
 decision tree over the squares their conditions read, one square at a time: is it empty,
-one of the exact pieces the conditions name, another enemy, another friend? Each leaf adds
-a ready-made :class:`~ggn.move.Move`, or tuple of them, to the list of moves. Destinations
-whose conditions share no square are independent and get trees of their own, side by side,
-so a rider's rays cost the sum of their lengths, not the product.
+one of the exact pieces the conditions name, another enemy, another friend? A ready-made
+:class:`~ggn.move.Move` is added where the tests settle it (a rider's move to a square just
+after that square is found empty), or a tuple of them where several settle at once.
+Destinations whose conditions share no square are independent and get trees of their own,
+side by side, so a rider's rays cost the sum of their lengths, not the product.
 
 The tree is written out as Python source and compiled on first use of each (piece,
 source), so loading stays cheap. Every name and constant in the generated code is made
@@ -16,9 +17,10 @@ its possibilities, so any document compiles, only less fast.
 Listing moves is bound by memory more than by the interpreter's work: a position calls a
 generator per piece, each from its own code and tables, and a board of random placements
 meets most of them. So the code is kept small (a test that cannot change what is added is
-left out, a square is read in its first test, "empty" is a truth test), a leaf's table is a
-constant of the function (no dictionary of globals), and a move listed by several leaves
-is one object.
+left out, a square is read in its first test, "empty" is a truth test), a move or table is
+a constant of the function (no dictionary of globals), a move is added where it is settled
+(not copied into a table of each path below: chess has no table left), and a move listed by
+several tables is one object.
 """
 
 from __future__ import annotations
@@ -136,6 +138,13 @@ class _Writer:
         settled = settled + [r for r in rules if not (r.must or r.deny)]
         if not pending:
             return self.leaf(settled, indent)
+        # A move is added where it is settled, unless a possibility of its destination is
+        # still pending below (the move lists all that hold): no table of the moves of a
+        # whole path, each a tuple of its own, only the move itself.
+        waiting = {r.destination for r in pending}
+        now = [r for r in settled if r.destination not in waiting]
+        settled = [r for r in settled if r.destination in waiting]
+        first = self.leaf(now, indent)
         # Branch on the square most rules read; ties go to the first read, which follows
         # the order conditions are written in (a ray's squares from near to far).
         counts: dict[int, int] = {}
@@ -183,7 +192,7 @@ class _Writer:
             (sample, operator, self.tree(survivors, settled, indent + " ", depth + 1))
             for (sample, operator), survivors in zip(classes, survivors_by_class, strict=True)
         ]
-        return _chain(branches, square, f"c{depth}", indent)
+        return first + _chain(branches, square, f"c{depth}", indent)
 
 
 def _catches(operator: str, sample: int, code: int) -> bool:

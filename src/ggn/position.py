@@ -43,6 +43,9 @@ __all__ = [
 # Every distinct QPI gets a small positive number, once per process; its code is that number,
 # negated for second-side pieces, so that a code's sign is its side and 0 is an empty square.
 # The table only grows, but QPI's alphabet bounds it (52 styles, 312 pieces a style).
+# A piece's code is one int object for the life of the process, kept here: a board's list of
+# codes then points at a few shared objects, not at one of its own for each second-side piece
+# (Python shares only the ints from -5 to 256), so reading a board touches fewer objects.
 _NUMBERS: dict[Qpi, int] = {}
 _PIECES: list[Qpi | None] = [None]
 _NUMBERING: Final = threading.Lock()
@@ -50,16 +53,16 @@ _NUMBERING: Final = threading.Lock()
 
 def code_of(piece: Qpi) -> int:
     """The signed integer code of a piece (stable for the life of the process)."""
-    number = _NUMBERS.get(piece)
-    if number is None:
+    code = _NUMBERS.get(piece)
+    if code is None:
         # Two threads numbering two new pieces at once would give both the same number.
         with _NUMBERING:
-            number = _NUMBERS.get(piece)
-            if number is None:
+            code = _NUMBERS.get(piece)
+            if code is None:
                 number = len(_PIECES)
                 _PIECES.append(piece)
-                _NUMBERS[piece] = number
-    return number if piece.side == "first" else -number
+                _NUMBERS[piece] = code = number if piece.side == "first" else -number
+    return code
 
 
 def piece_of(code: int) -> Qpi:
