@@ -1,11 +1,13 @@
 """The compile cache shared by processes that number the pieces otherwise.
 
 :func:`ggn.position.code_of` numbers pieces in the order a process meets them, and the code
-the compile cache keeps (move generators, attack tests) compares a board's codes with the
-codes of the process that made it. A process that met the pieces in another order must not
-load it: the numbering is part of the keys (:func:`ggn.compiled.numbering`).
+the compile cache keeps (move generators, attack tests) compares a board's codes with piece
+codes. The code names the pieces by constants (``P0``, ``P1``...) that the process loading it
+replaces by its own codes (:data:`ggn.compiled.Plan`; ``ggn.rules._attacks``), so processes
+that met the pieces in other orders share it, and each compares right.
 
-Before it was, a clean-clone CI run failed once, depending on the order of the tests
+Before the numbering was taken into account, a clean-clone CI run failed once, depending on
+the order of the tests
 (tests/test_variants_fsf.py, ``random_games[coregal]``): coregal's document is chess's (its
 royal queen is the rule system's, not the document's), so the attack tests of a process that
 ran ``perft chess 3`` on the session's cache (tests/test_cli_progress.py), its pieces numbered
@@ -14,9 +16,10 @@ king in check from the rook on c8 read as not attacked, and ggn listed 20 moves 
 Fairy-Stockfish has one.
 
 Each test here runs child processes on one new cache directory: the first fills it, having
-met the pieces in one order; the next reads it, having met them in another; a third, without
-a cache, gives the answers both must give. By default a handful of games with different
-pieces (the regression among them); under ``pytest -m full`` every built-in game.
+met the pieces in one order; the next reads it, having met them in another, and adds nothing
+to the compiled code's entries; a third, without a cache, gives the answers both must give.
+By default a handful of games with different pieces (the regression among them); under
+``pytest -m full`` every built-in game.
 """
 
 from __future__ import annotations
@@ -102,11 +105,22 @@ def test_a_game_made_after_others_leaves_no_tests_for_a_process_that_made_it_fir
     assert _run(first, ["shogi", "xiangqi", "chess", "coregal"], 1, CHECKED) == coregal
 
 
+def _compiled(cache_dir: Path) -> dict[str, bytes]:
+    """The files of compiled code (move generators, attack tests) in a cache: their bytes by name."""
+    return {path.name: path.read_bytes() for path in sorted(cache_dir.glob("*.ggnc"))
+            if path.name.startswith(("moves-", "attacks-"))}
+
+
 def _check_orders(tmp_path: Path, names: list[str], plies: int) -> None:
     fresh = _run(None, names, plies)
     assert _run(tmp_path, names, plies) == fresh  # fills the cache
-    assert _run(tmp_path, names[::-1], plies) == fresh  # reads it, the pieces numbered otherwise
-    assert _run(tmp_path, names[1:] + names[:1], plies) == fresh  # and a third order
+    filled = _compiled(tmp_path)
+    assert filled
+    # Read by processes that numbered the pieces otherwise, the same code serves them: they
+    # write no file and change none (when the numbering was in the keys, each order wrote its own).
+    assert _run(tmp_path, names[::-1], plies) == fresh
+    assert _run(tmp_path, names[1:] + names[:1], plies) == fresh
+    assert _compiled(tmp_path) == filled
 
 
 def test_games_read_a_cache_filled_by_a_process_that_met_the_pieces_in_another_order(tmp_path: Path) -> None:

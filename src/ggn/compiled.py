@@ -37,11 +37,11 @@ from ggn.cell import HAND, Cell, Hand
 from ggn.errors import PositionError
 from ggn.lcn import EMPTY, ENEMY, StateValue
 from ggn.move import Move
-from ggn.position import Geometry, Position, code_of
+from ggn.position import Geometry, Position, code_of, piece_of
 from ggn.qpi import Qpi
 from ggn.ruleset import Possibilities, Possibility, Ruleset
 
-__all__ = ["CompiledRuleset", "numbering"]
+__all__ = ["CompiledRuleset"]
 
 Generator = Callable[[list[int], list[Move], Callable[[Move], None]], None]
 """A compiled (piece, source): reads the codes ``b``, adds moves to the list ``out`` (``ap`` is
@@ -109,6 +109,7 @@ class _Writer:
         self.lines: list[str] = []
         self.sizes: dict[str, int] = {}
         self.leaves: dict[tuple[tuple[int, int], ...], str] = {}
+        self.pieces: dict[int, int] = {}  # piece code -> its number in the plan (see piece_name)
         self.nodes = 0
         self.work = 0
 
@@ -192,7 +193,17 @@ class _Writer:
             (sample, operator, self.tree(survivors, settled, indent + " ", depth + 1))
             for (sample, operator), survivors in zip(classes, survivors_by_class, strict=True)
         ]
-        return first + _chain(branches, square, f"c{depth}", indent)
+        return first + _chain(branches, square, f"c{depth}", indent, self.piece_name)
+
+    def piece_number(self, code: int) -> int:
+        """The number of a piece in the plan's list of the pieces its tests name."""
+        return self.pieces.setdefault(code, len(self.pieces))
+
+    def piece_name(self, code: int) -> str:
+        """The constant standing for a piece's code in the code: a name that :func:`_make`
+        replaces by the code this process gives the piece, so that code made by a process that
+        numbered the pieces otherwise (:func:`~ggn.position.code_of`) still compares right."""
+        return f"P{self.piece_number(code)}"
 
 
 def _catches(operator: str, sample: int, code: int) -> bool:
@@ -206,7 +217,8 @@ def _catches(operator: str, sample: int, code: int) -> bool:
     return True  # else
 
 
-def _chain(branches: list[tuple[int, str, list[str]]], square: int, var: str, indent: str) -> list[str]:
+def _chain(branches: list[tuple[int, str, list[str]]], square: int, var: str, indent: str,
+           piece_name: Callable[[int], str]) -> list[str]:
     """The if/elif/else chain on the content of ``square`` that runs each class's lines.
 
     The classes come in the order empty, exact pieces, another enemy, another friend (else),
@@ -241,7 +253,7 @@ def _chain(branches: list[tuple[int, str, list[str]]], square: int, var: str, in
             read = f"({var} := b[{square}])" if needed else f"b[{square}]"
             subject = read if number == 0 else var
             if operator == "==":
-                test = f"not {subject}" if sample == 0 else f"{subject} == {sample}"
+                test = f"not {subject}" if sample == 0 else f"{subject} == {piece_name(sample)!r}"
             else:
                 test = f"{subject} {operator} 0"
             out.append(f"{indent}{'if' if number == 0 else 'elif'} {test}:")
@@ -316,11 +328,16 @@ def _components(rules: list[_Rule]) -> list[list[_Rule]]:
 Plan = tuple[
     Any, tuple[tuple[int, tuple[int, ...]], ...], tuple[tuple[str, tuple[tuple[int, int], ...]], ...],
     tuple[tuple[int, int, tuple[tuple[int, Test], ...], tuple[tuple[int, Test], ...]], ...],
+    tuple[str, ...],
 ]
 """What a generator is made from, in values :mod:`marshal` writes (the compile cache keeps it):
 the code object; per destination slot, the destination's place among the source's and the
 places of the possibilities kept; per table of moves, its name and (slot, possibility) pairs;
-the rules left to the interpreter, as (slot, possibility, must, deny)."""
+the rules left to the interpreter, as (slot, possibility, must, deny); and the pieces the
+tests name, as QPI text. No piece code is in a plan: the code names the pieces ``P0``,
+``P1``..., the interpreter's rules by their number in that list, and :func:`_make` puts in
+the codes of the process that loads it (each process numbers pieces in the order it meets
+them), so that processes share plans whatever their numbering."""
 
 
 def _compile(
@@ -371,10 +388,16 @@ def _plan(
     if len(writer.lines) == 1:  # every tree came out empty: no condition set can ever hold
         writer.lines.append(" pass")
     code = compile("\n".join(writer.lines), "<ggn compiled moves>", "exec")
+
+    def numbered(tests: dict[int, Test]) -> tuple[tuple[int, Test], ...]:
+        return tuple((square, (kind, writer.piece_number(exact) if kind == _EXACT else exact))
+                     for square, (kind, exact) in tests.items())
+
+    slow = tuple((rule.destination, rule.order, numbered(rule.must), numbered(rule.deny))
+                 for group in fallback for rule in group)
     return (
-        code, tuple(places), tuple((name, chosen) for chosen, name in writer.leaves.items()),
-        tuple((rule.destination, rule.order, tuple(rule.must.items()), tuple(rule.deny.items()))
-              for group in fallback for rule in group),
+        code, tuple(places), tuple((name, chosen) for chosen, name in writer.leaves.items()), slow,
+        tuple(str(piece_of(code)) for code in writer.pieces),
     )
 
 
@@ -387,7 +410,8 @@ def _make(
     ``shared`` holds the tuples of possibilities made so far (by value): a move's tuple is the
     one already there when equal (chess: 1,870 tuples for 15,500 moves), so that reading the
     moves of a position touches few objects."""
-    code, places, leaves, fallback = plan
+    code, places, leaves, fallback, named = plan
+    codes = [code_of(Qpi.parse(text)) for text in named]
     listed = list(ruleset[piece][source].items())
     destinations = [(listed[place][0], [listed[place][1][order] for order in kept]) for place, kept in places]
     tables: dict[str, object] = {}
@@ -412,14 +436,21 @@ def _make(
         tables[name] = made[0] if len(made) == 1 else tuple(made)
     namespace = _GLOBALS
     if fallback:
-        rules = [_Rule(slot, order, dict(must), dict(deny)) for slot, order, must, deny in fallback]
+
+        def coded(tests: tuple[tuple[int, Test], ...]) -> dict[int, Test]:
+            return {square: (kind, codes[number] if kind == _EXACT else number)
+                    for square, (kind, number) in tests}
+
+        rules = [_Rule(slot, order, coded(must), coded(deny)) for slot, order, must, deny in fallback]
         slow = _interpreter(rules, destinations, piece, source, -1 if active == "first" else 1)
         namespace = {"__builtins__": {}, "slow": slow}
     # The code is the module that defines ``generate``: its function's code, with each table's
-    # name (a string constant) replaced by the table, becomes the generator.
+    # name (a string constant, T0...) replaced by the table and each piece's (P0...) by its
+    # code, becomes the generator.
     inner = next(const for const in code.co_consts if isinstance(const, CodeType))
     inner = inner.replace(co_consts=tuple(
-        tables[const] if type(const) is str else const for const in inner.co_consts))
+        (tables[const] if const[0] == "T" else codes[int(const[1:])]) if type(const) is str else const
+        for const in inner.co_consts))
     function: Generator = FunctionType(inner, namespace)
     return function
 
@@ -450,17 +481,10 @@ def _interpreter(
 
 def _cache_key(ruleset: Ruleset, geometry: Geometry) -> bytes:
     """The compile cache's key of a ruleset's plans for a board shape (the budgets included:
-    tests lower them; and the codes of its pieces: see :func:`numbering`)."""
+    tests lower them). A plan holds no piece code (see :data:`Plan`): processes that number
+    the pieces otherwise share it."""
     shape = ",".join(map(str, geometry.shape))
-    return ruleset.digest() + f"|{shape}|{_MAX_NODES}|{_MAX_WORK}|".encode() + numbering(ruleset)
-
-
-def numbering(ruleset: Ruleset) -> bytes:
-    """The codes this process gives the pieces a document names (:meth:`Ruleset.named`), for
-    the keys of compiled code that compares a board's codes with them: each process numbers
-    pieces in the order it meets them, so code made where the document's pieces were numbered
-    otherwise would compare with the wrong ones."""
-    return ",".join(f"{text}={code_of(Qpi.parse(text))}" for text in ruleset.named()).encode()
+    return ruleset.digest() + f"|{shape}|{_MAX_NODES}|{_MAX_WORK}|".encode()
 
 
 def _unpickle(ruleset: Ruleset, shape: tuple[int, ...]) -> CompiledRuleset:
@@ -540,7 +564,7 @@ class CompiledRuleset:
         saved = self._saved
         if saved is None:
             saved = self._saved = cache.Entries("moves", _cache_key(self.ruleset, self.geometry))
-        name = (code_of(piece), number, active == "first")
+        name = (str(piece), number, active == "first")
         plan = saved.get(name)
         if plan is False:  # saved: no move can ever come from it
             return None

@@ -166,7 +166,7 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
     indexing (``rules["C:R"]["a1"]["a4"]``); keys may be given as strings.
     """
 
-    __slots__ = ("_compiled", "_digest", "_last", "_named")
+    __slots__ = ("_compiled", "_digest", "_last")
     _what: ClassVar[str] = "piece"
     _parse_key = staticmethod(_parse_qpi)
     _kind: ClassVar[str] = "GGN"
@@ -180,7 +180,6 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
         self._compiled = OrderedDict()
         self._last = None
         self._digest: bytes | None = None  # the hash of its packed form, made when asked
-        self._named: tuple[str, ...] | None = None  # the pieces it names, with the digest
 
     def __reduce__(self) -> tuple[Any, tuple[bytes]]:
         # Pickled as its packed form (a process pool's workers rebuild it without checking it
@@ -192,19 +191,8 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
         in the same order, have the same; the compile cache's key (:mod:`ggn.cache`)."""
         made = self._digest
         if made is None:
-            data = pack(self)
-            self._named = _named(marshal.loads(data))  # noqa: S302  (bytes pack just wrote)
-            made = self._digest = hashlib.blake2b(data, digest_size=32).digest()
+            made = self._digest = hashlib.blake2b(pack(self), digest_size=32).digest()
         return made
-
-    def named(self) -> tuple[str, ...]:
-        """Every piece the document names, its pieces and the pieces its conditions name, as
-        QPI text, sorted: the compile cache keys its code with the codes this process gives
-        them (:func:`ggn.position.code_of` numbers pieces in the order a process meets them)."""
-        if self._named is None:
-            self.digest()
-        assert self._named is not None
-        return self._named
 
     @property
     def pieces(self) -> tuple[Qpi, ...]:
@@ -515,15 +503,7 @@ def unpack(data: bytes) -> Ruleset:
         raise ValueError(f"not a packed ruleset: {type(error).__name__}: {error}") from None
     ruleset = Ruleset(pieces)
     ruleset._digest = hashlib.blake2b(data, digest_size=32).digest()
-    ruleset._named = _named((version, *tables))
     return ruleset
-
-
-def _named(packed: tuple[Any, ...]) -> tuple[str, ...]:
-    """The pieces a packed ruleset names: its pieces, and the states of its conditions that
-    are pieces (not 'empty' nor 'enemy')."""
-    _, _, state_texts, _, _, body = packed
-    return tuple(sorted({text for text in state_texts if ":" in text} | {piece for piece, _ in body}))
 
 
 def _unpacked(

@@ -15,19 +15,23 @@ compiled on first use; its variants read only what a play can have changed:
   itself (no attack then means that no piece of that side is pinned).
 
 Every name and constant in the generated code is made here from integers (square indices and
-piece codes); no text of a document reaches it.
+the numbers of the pieces it names); no text of a document reaches it. A piece is named in
+the code by a constant (``P0``, ``P1``...) that is replaced, when the code is made into a
+function, by the code this process gives the piece: each process numbers pieces in the order
+it meets them (:func:`~ggn.position.code_of`), and processes share the compile cache's code
+whatever their numbering.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import CodeType, FunctionType
 from typing import Any, Final
 
 from ggn import cache
 from ggn.cell import HAND, Cell
-from ggn.compiled import numbering
 from ggn.lcn import EMPTY, ENEMY, StateValue
-from ggn.position import Geometry, code_of
+from ggn.position import Geometry, code_of, piece_of
 from ggn.qpi import Qpi
 from ggn.rules._records import MoveInfo
 from ggn.ruleset import Possibilities, Ruleset
@@ -49,9 +53,11 @@ INFO_BOUND: Final = 1 << 16
 """Move descriptions (:class:`MoveInfo`) kept per board shape before starting afresh."""
 
 
-def _term(cell_index: int, state: StateValue, enemy_below: bool, bare: int) -> str | None:
+def _term(cell_index: int, state: StateValue, enemy_below: bool, bare: int,
+          name: Callable[[int], str]) -> str | None:
     """The test of one condition as Python source; None when it can never hold. With ``bare``
-    at 0 or more, the attacked side's pieces read as absent on every square but ``bare``."""
+    at 0 or more, the attacked side's pieces read as absent on every square but ``bare``.
+    ``name`` gives the constant that stands for a piece's code."""
     if state == EMPTY:
         if bare >= 0 and cell_index != bare:
             return f"b[{cell_index}] {'<=' if enemy_below else '>='} 0"
@@ -64,18 +70,20 @@ def _term(cell_index: int, state: StateValue, enemy_below: bool, bare: int) -> s
     code = code_of(state)
     if bare >= 0 and cell_index != bare and (code < 0) == enemy_below:
         return None  # a piece of the attacked side, read as absent
-    return f"b[{cell_index}] == {code}"
+    return f"b[{cell_index}] == {name(code)}"
 
 
-def _expression(must: list[Term], deny: list[Term], enemy_below: bool, bare: int) -> str | None:
+def _expression(must: list[Term], deny: list[Term], enemy_below: bool, bare: int,
+                name: Callable[[int], str]) -> str | None:
     """The test of one possibility as Python source; None when it can never hold."""
     parts = []
     for number, state in must:
-        term = _term(number, state, enemy_below, bare)
+        term = _term(number, state, enemy_below, bare, name)
         if term is None:
             return None
         parts.append(term)
-    denied = [term for number, state in deny if (term := _term(number, state, enemy_below, bare)) is not None]
+    denied = [term for number, state in deny
+              if (term := _term(number, state, enemy_below, bare, name)) is not None]
     if denied:
         parts.append("not (" + " or ".join(denied) + ")")
     return " and ".join(parts) if parts else "True"
@@ -248,8 +256,8 @@ class Tables:
         saved = self._saved
         if saved is None:
             shape = ",".join(map(str, self.geometry.shape))
-            # The tests compare piece codes: the process's numbering of the pieces is in the key.
-            key = self._ruleset.digest() + f"|{shape}|".encode() + numbering(self._ruleset)
+            # No piece code is kept (see _function): the key is the document's and the shape's.
+            key = self._ruleset.digest() + f"|{shape}|".encode()
             saved = self._saved = cache.Entries("attacks", key)
         return saved
 
@@ -291,30 +299,34 @@ class Tables:
         with ``bare``, reading the other side's pieces as absent but on ``square``."""
         saved = self._entries()
         name = (side, square, read, filled, bare)
-        code = saved.get(name)
-        if code is None:
-            code = self._code(side, square, read, filled, bare)
-            if code is None:
-                code = False  # no test: kept as such
-            saved.put(name, code)
-        if code is False:
+        made = saved.get(name)
+        if made is False:  # saved: there is no test
             return None
-        namespace: dict[str, Any] = {}
-        # The code is made by _code from integers only (square indices and piece codes).
-        exec(code, namespace)  # noqa: S102
-        function: Attack = namespace["attacked"]
-        return function
+        if made is not None:
+            try:
+                return _function(made)
+            except Exception:  # noqa: BLE001, S110  (an entry that does not fit: made again below)
+                pass
+        made = self._code(side, square, read, filled, bare)
+        saved.put(name, False if made is None else made)  # False: no test, kept as such
+        return None if made is None else _function(made)
 
     def _code(self, side: int, square: int, read: int, filled: bool, bare: bool) -> Any:
-        """The code of :meth:`_compile`'s test (None: there is no test)."""
+        """The code of :meth:`_compile`'s test and the pieces it names, as QPI text (None:
+        there is no test)."""
         enemy_below = side == 0  # the attacker's enemies are second-side pieces: negative codes
+        pieces: dict[int, int] = {}  # code -> its number in the list of pieces named
+
+        def name(code: int) -> str:
+            return repr(f"P{pieces.setdefault(code, len(pieces))}")
+
         by_source: dict[int, dict[int, list[str]]] = {}
         for source, code, must, deny in self._conditions(side, square):
             if read >= 0 and all(number != read for number, _ in must + deny):
                 continue
             if filled and killed(must, deny, side, read):
                 continue
-            expression = _expression(must, deny, enemy_below, square if bare else -1)
+            expression = _expression(must, deny, enemy_below, square if bare else -1, name)
             if expression is not None:
                 by_source.setdefault(source, {}).setdefault(code, []).append(expression)
         if read >= 0 and not by_source:
@@ -324,8 +336,25 @@ class Tables:
             lines.append(f" c = b[{source}]")
             keyword = "if"
             for code, expressions in codes.items():
-                lines.append(f" {keyword} c == {code}:")
+                lines.append(f" {keyword} c == {name(code)}:")
                 lines.append(f"  if {' or '.join(f'({e})' for e in expressions)}: return True")
                 keyword = "elif"
         lines.append(" return False")
-        return compile("\n".join(lines), "<ggn attacks>", "exec")
+        module = compile("\n".join(lines), "<ggn attacks>", "exec")
+        return module, tuple(str(piece_of(number)) for number in pieces)
+
+
+_GLOBALS: Final[dict[str, object]] = {"__builtins__": {}}
+"""The globals of every test: the code reads none, not even a builtin."""
+
+
+def _function(made: tuple[CodeType, tuple[str, ...]]) -> Attack:
+    """The test of :meth:`Tables._code`'s code and pieces: the module's function, each piece's
+    constant (``P0``...) replaced by the code this process gives it."""
+    code, named = made
+    codes = [code_of(Qpi.parse(text)) for text in named]
+    inner = next(const for const in code.co_consts if isinstance(const, CodeType))
+    inner = inner.replace(co_consts=tuple(
+        codes[int(const[1:])] if type(const) is str else const for const in inner.co_consts))
+    function: Attack = FunctionType(inner, _GLOBALS)
+    return function
