@@ -43,7 +43,7 @@ the compile cache off (:func:`ggn.cache.configure`), so that compiling is what i
 Run from the repository root::
 
     python -m benchmarks.bench_moves [--runs N] [--repeat N] [--positions N] [--seed N]
-                                     [--set NAME ...] [--no-one-off] [--json]
+                                     [--set NAME ...] [--distinct N] [--no-one-off] [--json]
 """
 
 from __future__ import annotations
@@ -195,16 +195,20 @@ def measure(*args: Any, **kwargs: Any) -> dict[str, Any]:
 
 def measure_sets(
     repeat: int, count: int = 2000, seed: int = SEED, runs: int = 1,
-    sets: Sequence[str] = tuple(SETS), one_off: bool = True,
+    sets: Sequence[str] = tuple(SETS), one_off: bool = True, distinct: int | None = None,
 ) -> dict[str, Any]:
     """Build the sets, time both move generators on each, ``runs`` times, and the one-off
-    costs; return the figures."""
+    costs; return the figures. With ``distinct``, each set is its first ``distinct`` positions
+    repeated to ``count`` (a diagnosis: fewer distinct positions meet fewer generators and
+    moves, which then stay in the processor's cache)."""
     rules = Ruleset.from_value(document())
     built: dict[str, tuple[list[chess.Board], list[Position]]] = {}
     figures: dict[str, dict[str, Any]] = {}
     for name in sets:
         description, make = SETS[name]
         boards = make(seed, count)
+        if distinct is not None:
+            boards = [boards[number % distinct] for number in range(count)]
         positions = [Position.from_feen(from_fen(board.fen(en_passant="fen"))) for board in boards]
         built[name] = boards, positions
         # Untimed first pass: compile our generators, warm both up, and count the moves.
@@ -238,6 +242,7 @@ def measure_sets(
             figure[f"{side}_positions_per_s"] = count / min(run[f"{side}_s"] for run in figure["runs"])
     result: dict[str, Any] = {
         "positions": count,
+        "distinct": distinct,
         "seed": seed,
         "repeat": repeat,
         "runs": runs,
@@ -289,8 +294,10 @@ def _one_off(repeat: int, positions: list[Position], rules: Ruleset) -> dict[str
 
 def render(figures: dict[str, Any]) -> str:
     """The figures as a small text table."""
+    distinct = figures.get("distinct")
     lines = [
-        f"{figures['positions']:,} positions a set (seed {figures['seed']}), every move read; "
+        f"{figures['positions']:,} positions a set (seed {figures['seed']}"
+        + (f"; its first {distinct:,} repeated" if distinct else "") + "), every move read; "
         f"{figures['runs']} runs, best of {figures['repeat']} passes a run, "
         f"{figures['implementation']} {figures['python']}, python-chess {figures['chess_version']}",
         "",
@@ -339,14 +346,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--positions", type=_positive, default=2000, help="positions a set (2000)")
     parser.add_argument("--seed", type=int, default=SEED,
                         help=f"seed of the first set; the others take the next ones ({SEED})")
+    parser.add_argument("--distinct", type=_positive, default=None, metavar="N",
+                        help="a diagnosis: each set's first N positions, repeated to --positions (the "
+                             "fewer distinct positions, the fewer generators and moves a pass reads)")
     parser.add_argument("--set", dest="sets", action="append", choices=tuple(SETS),
                         help="a set to measure (repeatable; all by default)")
     parser.add_argument("--no-one-off", dest="one_off", action="store_false",
                         help="leave out the one-off costs of loading and compiling")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
+    if args.distinct is not None and args.distinct > args.positions:
+        parser.error(f"--distinct {args.distinct} is more than --positions {args.positions}")
     figures = measure(args.repeat, args.positions, args.seed, args.runs,
-                      tuple(args.sets or SETS), args.one_off)
+                      tuple(args.sets or SETS), args.one_off, args.distinct)
     print(json.dumps(figures, indent=2) if args.json else render(figures))
     return 0
 
