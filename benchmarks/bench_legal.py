@@ -34,6 +34,7 @@ from typing import Any
 if not __package__:  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks._arguments import _positive
 from benchmarks.bench_moves import SEED, random_boards
 from ggn.games.chess import from_fen
 from ggn.rules import rule_system
@@ -115,13 +116,6 @@ def render(figures: dict[str, Any]) -> str:
         lines.append(f"{theirs:44} {seconds['python-chess']:8.4f} {rates['python-chess']:12,.0f}")
     lines += ["", "'ggn is': python-chess's time over ours (above 1: ggn is faster)"]
     return "\n".join(lines)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -66,6 +66,7 @@ if not __package__:  # run as a script: make the repository root importable
 
 import chess
 
+from benchmarks._arguments import _positive
 from ggn import cache
 from ggn.cell import Cell
 from ggn.feen import Feen
@@ -325,13 +326,6 @@ def render(figures: dict[str, Any]) -> str:
             f"{one['compile_all_s']:8.4f}",
         ]
     return "\n".join(lines)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:

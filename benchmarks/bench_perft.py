@@ -41,6 +41,7 @@ if not __package__:  # run as a script: make the repository root importable
 import chess
 import shogi
 
+from benchmarks._arguments import _positive
 from ggn.games.chess import from_fen
 from ggn.rules import perft, rule_system
 
@@ -172,13 +173,6 @@ def render(figures: dict[str, Any]) -> str:
         )
     lines += ["", "'ggn is': the peer's time over ours (above 1: ggn is faster)"]
     return "\n".join(lines)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -38,6 +38,7 @@ if not __package__:  # run as a script: make the repository root importable
 
 import jsonschema
 
+from benchmarks._arguments import _positive
 from benchmarks.make_document import counts, describe, serialize, sliders_document
 from ggn.ruleset import Ruleset
 from ggn.schemas import load_schema
@@ -114,13 +115,6 @@ def render(figures: dict[str, Any]) -> str:
     lines.append("")
     lines.append(f"ggn is {figures['speedup']:.1f}x as fast as json.loads + jsonschema")
     return "\n".join(lines)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:

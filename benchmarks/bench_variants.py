@@ -28,6 +28,7 @@ from typing import Any
 if not __package__:  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks._arguments import _positive
 from ggn.errors import GGNError
 from ggn.rules import perft
 from ggn.variants import registry
@@ -89,13 +90,6 @@ def render(figures: dict[str, Any]) -> str:
         lines.append(f"{result['game']:24} {result['depth']:5} {result['nodes']:10,} "
                      f"{result['seconds']:8.3f} {result['nodes_per_s']:10,.0f} {result['first_run_s']:9.3f}s")
     return "\n".join(lines)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
