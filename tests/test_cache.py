@@ -58,6 +58,13 @@ def entries(path: Path, *kinds: str) -> list[Path]:
     return sorted(file for file in path.glob("*.ggnc") if not kinds or file.name.rsplit("-", 1)[0] in kinds)
 
 
+def assert_unusable(why: str) -> None:
+    """The cache in use neither loads nor stores, and its status says ``why`` (a part of it)."""
+    assert why in cache.status()
+    assert cache.load("test", b"k") is None
+    assert not cache.store("test", b"k", b"data")
+
+
 # --- where, and on or off ------------------------------------------------------------------
 
 
@@ -87,9 +94,7 @@ def test_environment_and_configure_choose_the_directory_and_turn_it_off(
     for off in ("1", "yes"):
         monkeypatch.setenv("GGN_NO_CACHE", off)
         assert not cache.enabled()
-        assert cache.load("test", b"k") is None
-        assert not cache.store("test", b"k2", b"data")
-        assert cache.status().startswith("off")
+        assert_unusable("off (GGN_NO_CACHE")
     monkeypatch.setenv("GGN_NO_CACHE", "0")
     assert cache.load("test", b"k") == b"data"
     other = tmp_path / "elsewhere"
@@ -119,9 +124,7 @@ def test_no_home_directory_means_no_cache_not_an_error(monkeypatch: pytest.Monke
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     cache.configure()
     try:
-        assert "no home directory" in cache.status()
-        assert cache.load("test", b"k") is None
-        assert not cache.store("test", b"k", b"data")
+        assert_unusable("no home directory")
     finally:
         monkeypatch.undo()
         cache.configure()
@@ -199,9 +202,7 @@ def test_a_directory_writable_by_others_is_not_used(cache_dir: Path) -> None:
     assert cache.store("test", b"k", b"data")
     cache_dir.chmod(0o770)
     cache.configure()  # checked again
-    assert cache.status().startswith(f"not used: {cache_dir}: it is writable by the group")
-    assert cache.load("test", b"k") is None
-    assert not cache.store("test", b"k", b"data")
+    assert_unusable(f"not used: {cache_dir}: it is writable by the group")
     cache_dir.chmod(0o707)
     cache.configure()
     assert cache.load("test", b"k") is None
@@ -219,9 +220,7 @@ def test_a_symbolic_link_as_the_directory_is_not_followed(tmp_path: Path) -> Non
     link.symlink_to(target)
     cache.configure(directory=link)
     try:
-        assert "symbolic link" in cache.status()
-        assert not cache.store("test", b"k", b"data")
-        assert cache.load("test", b"k") is None
+        assert_unusable("symbolic link")
         assert list(target.iterdir()) == []
     finally:
         cache.configure()
@@ -234,8 +233,7 @@ def test_a_directory_in_a_parent_others_may_write_without_the_sticky_bit_is_not_
     shared.chmod(0o777)  # anyone could rename the cache away and put their own in its place
     cache.configure(directory=shared / "ggn")
     try:
-        assert "without the sticky bit" in cache.status()
-        assert not cache.store("test", b"k", b"data")
+        assert_unusable("without the sticky bit")
         shared.chmod(0o1777)  # as /tmp: others cannot rename what is ours
         cache.configure(directory=shared / "ggn")
         assert cache.store("test", b"k", b"data")
@@ -254,8 +252,7 @@ def test_a_directory_or_file_of_another_user_is_not_used(cache_dir: Path) -> Non
     assert cache.load("test", b"k") == b"data"
     os.chown(cache_dir, NOBODY, NOBODY)
     cache.configure()
-    assert "another user" in cache.status()
-    assert cache.load("test", b"k") is None
+    assert_unusable("another user")
     os.chown(cache_dir, os.geteuid(), os.getegid())
 
 
@@ -264,9 +261,7 @@ def test_a_file_in_place_of_the_directory_is_not_used(tmp_path: Path) -> None:
     plain.write_text("not a directory")
     cache.configure(directory=plain)
     try:
-        assert "not a directory" in cache.status()
-        assert cache.load("test", b"k") is None
-        assert not cache.store("test", b"k", b"data")
+        assert_unusable("not a directory")
     finally:
         cache.configure()
 
