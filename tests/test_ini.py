@@ -136,6 +136,23 @@ def test_a_header_may_carry_a_comment_and_wrong_types_are_type_errors() -> None:
         ini.load("[a]", source=1)  # type: ignore[arg-type]
 
 
+def test_load_sections_makes_what_load_makes_from_the_text_and_names_its_source() -> None:
+    text = ("[one:chess]\nmaxRank = 6\nstartFen = rnbqkbnr/pppppppp/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+            "[two:one]\n")
+    found = ini.sections(text, source="two.ini")
+    made = ini.load_sections(found, known=KNOWN)
+    assert made == _load(text, source="two.ini")
+    assert [(name, variant.files, variant.ranks) for name, variant in made.items()] == [
+        ("one", 8, 6), ("two", 8, 6)]
+    with pytest.raises(VariantError) as caught:
+        ini.load_sections(ini.sections("[a:nothing]\n", source="x.ini"), known=KNOWN)
+    assert (caught.value.source, caught.value.line) == ("x.ini", 1)
+    with pytest.raises(TypeError, match="found must be a list of sections, got str"):
+        ini.load_sections(text)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="found must be a list of sections, got str"):
+        ini.load_sections(["[a]"])  # type: ignore[list-item]
+
+
 def test_a_variant_error_says_where_and_pickles() -> None:
     error = _error("[a:chess]\nmaxRank = 11\n", source="mine.ini")
     assert (error.source, error.line, error.option) == ("mine.ini", 2, "maxRank")

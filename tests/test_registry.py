@@ -13,7 +13,7 @@ import pytest
 from ggn import games, rules
 from ggn.errors import NotFoundError, VariantError
 from ggn.position import Position
-from ggn.variants import registry
+from ggn.variants import ini, registry
 from ggn.variants.description import Variant
 from ggn.variants.registry import Catalogue
 
@@ -100,6 +100,19 @@ def test_add_ini_adds_variants_that_play_as_pyffish_plays_them() -> None:
     start = sf.start_fen("tinyhouse")
     assert entry.to_feen(start) == catalogue.start("tinyhouse")
     assert rules_of.count(rules_of.position()) == len(sf.legal_moves("tinyhouse", start, []))
+
+
+def test_add_ini_reads_its_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    reads: list[str] = []
+    read = ini.sections
+
+    def counted(text: str, *, source: str = "<ini>") -> list[ini.Section]:
+        reads.append(source)
+        return read(text, source=source)
+
+    monkeypatch.setattr(ini, "sections", counted)
+    assert Catalogue().add_ini(TINY, "tiny.ini") == ("tinyhouse",)
+    assert reads.count("tiny.ini") == 1
 
 
 def test_a_later_text_may_inherit_from_an_earlier_one() -> None:

@@ -64,7 +64,7 @@ cannot say yet
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -85,7 +85,7 @@ from ggn.variants.description import (
 )
 from ggn.variants.pieces import Movement, Square
 
-__all__ = ["Option", "Section", "load", "resolve", "sections"]
+__all__ = ["Option", "Section", "load", "load_sections", "resolve", "sections"]
 
 # Fairy-Stockfish's largest board (built with large boards, as pyffish is): 12 files, 10 ranks.
 _FILES: Final = 12
@@ -1254,18 +1254,30 @@ def load(
     and its built-ins. Any fault is a :class:`~ggn.errors.VariantError` that names the source,
     the line and the option; then nothing is returned.
     """
-    found = sections(text, source=source)
+    return load_sections(sections(text, source=source), known=known)
+
+
+def load_sections(
+    found: Sequence[Section], *, known: Mapping[str, Section] | None = None
+) -> dict[str, Variant]:
+    """The variants of the sections of one text (as :func:`sections` reads them), as :func:`load`
+    makes them from the text: for a caller that keeps the sections too, without reading it twice.
+    A fault names the source each section was read from.
+    """
+    expect(found, (list, tuple), "found", "a list of sections")
+    for section in found:
+        expect(section, Section, "found", "a list of sections")
     if known is not None:
         expect(known, Mapping, "known", "a mapping of names to sections, or None")
     before: dict[str, Section] = {}
     for section in found:
         if section.name in before:
             first = before[section.name].line
-            raise VariantError(f"[{section.name}] is defined twice (first at line {first})", source,
-                               section.line)
+            raise VariantError(f"[{section.name}] is defined twice (first at line {first})",
+                               section.source, section.line)
         if known is not None and section.name in known:
-            raise VariantError(f"[{section.name}] is already a variant; give this one another name", source,
-                               section.line)
+            raise VariantError(f"[{section.name}] is already a variant; give this one another name",
+                               section.source, section.line)
         before[section.name] = section
     variants: dict[str, Variant] = {}
     cache: dict[str, _State] = {}
@@ -1280,7 +1292,7 @@ def load(
         if section.parent is not None and lookup(section.parent) is None:
             later = " (it comes later: a parent must come first)" if section.parent in before else ""
             raise VariantError(f"[{section.name}:{section.parent}]: no variant {section.parent!r} to inherit "
-                               f"from{later}", source, section.line)
+                               f"from{later}", section.source, section.line)
         earlier[section.name] = section
         variants[section.name] = _resolve(section.name, lookup, cache)
     return variants

@@ -432,8 +432,9 @@ class Catalogue:
         expect(source, str, "source", "a str")
         with self._lock:
             # The ini reader refuses a section named like one it may inherit from: the games.
-            variants = ini.load(text, source=source, known={**_builtins().sections, **self._sections})
-            for section in ini.sections(text, source=source):
+            found = ini.sections(text, source=source)
+            variants = ini.load_sections(found, known={**_builtins().sections, **self._sections})
+            for section in found:
                 self._sections[section.name] = section
             for name, made in variants.items():
                 self._added[name] = Entry(name, source, made)
