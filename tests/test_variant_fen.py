@@ -130,6 +130,16 @@ def test_a_synonym_reads_as_its_type_and_is_never_written() -> None:
     assert from_feen(variant, "k^hK^/3 2H/h S/s") == "knK/3[NNn] w - - 0 1"
 
 
+def test_hands_are_written_in_fairy_stockfishs_order_of_the_types_names() -> None:
+    # Its enum, written from the last back: custom pieces (a type of no name it knows is one),
+    # bers (also called dragon), silver (khon), fers, pawn; not the order of the pieces.
+    pieces = (PieceType("x", ()), *(PieceType(letter, (), name=name) for letter, name in
+                                    (("s", "khon"), ("d", "dragon"), ("f", "fers"), ("p", "pawn"))),
+              PieceType("k", (), name="king"))
+    variant = Variant("names", 5, 2, pieces, "k3K/5[] w - - 0 1", drops=Drops())
+    assert from_feen(variant, to_feen(variant, "k3K/5[PSFDX] w - - 0 1")) == "k3K/5[XDSFP] w - - 0 1"
+
+
 def test_from_feen_takes_a_feen_a_position_and_the_counters() -> None:
     feen = "4k^3/8/8/8/4-Pp2/8/8/4K^3 / c/C"
     fen = "4k3/8/8/8/4Pp2/8/8/4K3 b - e3 7 31"

@@ -105,7 +105,8 @@ PREDEFINED: Mapping[str, str] = MappingProxyType({
 })
 """Fairy-Stockfish's predefined piece types (the names its ``variants.ini`` takes, as in
 ``knight = n``) and their Betza texts, as its ``variants.ini`` lists them, in the order of its
-piece types, the king last (:mod:`ggn.variants.ini` reads them in this order). Some of them
+piece types, the king last (:mod:`ggn.variants.ini` reads them in this order, and
+:mod:`ggn.variants.fen` writes the pieces in hand in it, backwards). Some of them
 move by more than their Betza in Fairy-Stockfish: the pawn's double step, promotion and
 en passant, the xiangqi soldier's sideways steps only past the river, the janggi cannon's
 and the palace's rules are rules of the variant, not of the text."""

@@ -67,18 +67,10 @@ _PLACEMENT_TOKEN: Final = re.compile(r"([0-9]+)|(\*)|(\+?)([A-Za-z])(~?)")
 _COUNTER: Final = re.compile(r"0|[1-9][0-9]*")
 _SQUARE: Final = re.compile(r"([a-z])([0-9]+)")
 
-# Fairy-Stockfish's piece types in the order of its enum: it writes the pieces in hand from the
-# last of these (the king) back to the first (the pawn). Aliases share their type's number.
-_FSF_ORDER: Final[dict[str, int]] = {
-    name: number for number, names in enumerate((
-        "pawn", "knight", "bishop", "rook", "queen", "fers met", "alfil", "fersAlfil", "silver khon",
-        "aiwok", "bers dragon", "archbishop", "chancellor", "amazon", "knibis", "biskni", "kniroo",
-        "rookni", "shogiPawn", "lance", "shogiKnight", "gold", "dragonHorse", "clobber",
-        "breakthrough", "immobile", "cannon", "janggiCannon", "soldier", "horse", "elephant",
-        "janggiElephant", "banner", "wazir", "commoner", "centaur"), 1)
-    for name in names.split()
-}
-_FSF_CUSTOM: Final = 37  # customPiece1's number; the king is 63
+# Fairy-Stockfish writes the pieces in hand in the order of its piece types' enum, from the last
+# (the king, 63) back to the first (the pawn, 1): its predefined types as betza.PREDEFINED lists
+# them, then its custom pieces. Three of the types have a second name, of the same number.
+_FSF_ALIASES: Final = {"met": "fers", "khon": "silver", "dragon": "bers"}
 _FSF_KING: Final = 63
 
 
@@ -111,17 +103,43 @@ class _Table:
     double_step: frozenset[str]
     """The letters a ``-`` marks as having just made a double step (by the rule or by their
     own initial moves)."""
-    order: Mapping[str, int]
-    """FEN letter -> Fairy-Stockfish's number of its type (hands are written by it)."""
     tilde: frozenset[str]
     """The letters Fairy-Stockfish writes ``~`` after when promoted from a pawn (FEEN ``-X``):
     the promotion's choices where captures go to hand, none elsewhere."""
     pawn: Callable[[str], bool]
     """Whether a letter is Fairy-Stockfish's pawn (its double steps name an en passant square
     only when a pawn could take)."""
+    order: dict[str, int]
+    """FEN letter -> Fairy-Stockfish's number of its type (hands are written by it), made when
+    a hand is first written: a process that writes none does without :mod:`ggn.variants.betza`."""
 
 
 _TABLES: dict[int, _Table] = {}
+
+
+def _hand_order(variant: Variant) -> dict[str, int]:
+    """FEN letter -> Fairy-Stockfish's number of its type, from the type's name (a type without a
+    name it knows is a custom piece, numbered in the order of ``variant.pieces``)."""
+    from ggn.variants.betza import PREDEFINED  # noqa: PLC0415  (on first use: see _Table.order)
+
+    predefined = [name for name in PREDEFINED if name != "king"]
+    numbers = {name: number for number, name in enumerate(predefined, 1)}
+    numbers.update({alias: numbers[name] for alias, name in _FSF_ALIASES.items()})
+    custom = len(predefined) + 1  # customPiece1's number
+    order: dict[str, int] = {}
+    for number, piece in enumerate(variant.pieces):
+        letter = piece.letter.lower()
+        name = piece.name or ""
+        if name.startswith("customPiece") and name[11:].isdigit():
+            order[letter] = custom + int(name[11:]) - 1
+        elif name in numbers:
+            order[letter] = numbers[name]
+        elif name == "king" or letter == variant.king:
+            order[letter] = _FSF_KING
+        else:
+            # A type Fairy-Stockfish would know as a custom piece, numbered in the order defined.
+            order[letter] = custom + number
+    return order
 
 
 def _table(variant: Variant) -> _Table:
@@ -132,19 +150,6 @@ def _table(variant: Variant) -> _Table:
     # type needing '+' or '-' twice) are the document maker's: one source for both.
     known = layout(variant)
     types: dict[str, PieceType] = dict(known.types)
-    order: dict[str, int] = {}
-    for number, piece in enumerate(variant.pieces):
-        letter = piece.letter.lower()
-        name = piece.name or ""
-        if name.startswith("customPiece") and name[11:].isdigit():
-            order[letter] = _FSF_CUSTOM + int(name[11:]) - 1
-        elif name in _FSF_ORDER:
-            order[letter] = _FSF_ORDER[name]
-        elif name == "king" or letter == variant.king:
-            order[letter] = _FSF_KING
-        else:
-            # A type Fairy-Stockfish would know as a custom piece, numbered in the order defined.
-            order[letter] = _FSF_CUSTOM + number
     for piece in variant.pieces:
         synonym = piece.synonym
         if synonym and synonym.lower() not in types:
@@ -153,8 +158,8 @@ def _table(variant: Variant) -> _Table:
     made = _Table(
         variant, (Sin.parse(first), Sin.parse(first.lower())), types, dict(known.pins),
         {pin: letter for letter, pin in known.pins.items()}, dict(known.promoted), known.castling_letters,
-        known.double_letters | known.initial_letters, order,
-        known.tilde_letters if known.tilde else frozenset(), known.pawn_type,
+        known.double_letters | known.initial_letters,
+        known.tilde_letters if known.tilde else frozenset(), known.pawn_type, {},
     )
     if len(_TABLES) > 64:
         _TABLES.clear()
@@ -583,7 +588,10 @@ class _Writer:
                 raise self.error(f"{str(qpi)!r} in the {player} player's hand: in {table.variant.name} a "
                                  "hand holds its player's own plain pieces")
             counts[letter] = counts.get(letter, 0) + count
-        ordered = sorted(counts, key=lambda letter: -table.order[letter])
+        order = table.order
+        if not order:
+            order.update(_hand_order(table.variant))
+        ordered = sorted(counts, key=lambda letter: -order[letter])
         return "".join((letter.upper() if player == "first" else letter) * counts[letter]
                        for letter in ordered)
 
