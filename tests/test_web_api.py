@@ -323,6 +323,41 @@ def test_requests_the_api_cannot_read(client: TestClient, body: dict[str, Any], 
     assert status == 400 and answer["error"].startswith(message)
 
 
+# Each body would be answered otherwise: played, refused for its move, position, game or document.
+_WORK = [
+    ("/api/play", {"game": "chess", "move": "C:P e2-e4"}),
+    ("/api/play", {"game": "chess", "move": "C:P e2-e5"}),
+    ("/api/play", {"document": KING, "position": LONE_KING, "move": "C:K e1-e2"}),
+    ("/api/view", {"game": "chess"}),
+    ("/api/view", {"game": "chess", "position": "8/8/x / C/c"}),
+    ("/api/view", {"game": "go"}),
+    ("/api/view", {"document": "{"}),
+    ("/api/play", {"game": "go", "move": "C:P e2-e4"}),
+]
+
+
+@pytest.mark.parametrize(("path", "body"), _WORK)
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("flipped", "yes", "'flipped' must be true or false, got str"),
+    ("flipped", 1, "'flipped' must be true or false, got int"),
+    ("halfmove", -1, "'halfmove' must be a whole number from 0 to 2147483647, got -1"),
+    ("position", 3, "'position' must be a string, got int"),
+])
+def test_a_request_is_read_whole_before_any_work(client: TestClient, monkeypatch: pytest.MonkeyPatch,
+                                                 path: str, body: dict[str, Any], field: str,
+                                                 value: Any, message: str) -> None:
+    """A field the API cannot read is answered 400 whatever the rest of the request would
+    give, and before a game is looked up, a document loaded, a position read or a move played."""
+    def refused(*_: Any, **__: Any) -> Any:
+        raise AssertionError("work done for a request the API cannot read")
+
+    for name in ("play", "view"):
+        monkeypatch.setattr(_app, name, refused)
+    monkeypatch.setattr(_app.Subject, "game", refused)
+    monkeypatch.setattr(_app.Subject, "document", refused)
+    assert post(client, path, {**body, field: value}) == (400, {"error": message})
+
+
 def test_a_play_needs_its_move(client: TestClient) -> None:
     assert post(client, "/api/play", {"game": "chess"}) == (400, {"error": "the request needs 'move'"})
     assert post(client, "/api/play", {"game": "chess", "move": 1}) == (

@@ -11,7 +11,8 @@ The routes only read the request, call :mod:`ggn.web._explorer` and write its an
   turned round);
 - ``POST /api/play``: the same and ``"move"`` (a move as the view lists it): the position after it.
 
-A request the API cannot read is answered 400; an unknown game 404; a bad position or
+A request the API cannot read is answered 400 (every field is read before any work, so a
+field it cannot read wins over what the rest would give); an unknown game 404; a bad position or
 document, or a move that is not there to play, 422, with ``{"error": MESSAGE}`` and, for a
 document, ``"violations"``: every fault with its JSON Pointer. POST bodies must be JSON
 (``Content-Type: application/json``): a page of another site cannot send one without the
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection
+from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
@@ -72,19 +74,43 @@ def _counter(body: dict[str, Any], key: str, default: int) -> int:
     return value
 
 
-def _subject(body: dict[str, Any], catalogue: Catalogue | None) -> Subject:
-    game, document = _text(body, "game"), _text(body, "document")
-    if (game is None) == (document is None):
-        raise _BadRequest("the request needs either 'game' (a game's name) or 'document' "
-                          "(a GGN document's text)")
-    return Subject.game(game, catalogue) if game is not None else Subject.document(document or "")
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """A POST request's fields, every one read and checked before any work is done."""
 
+    game: str | None
+    document: str | None
+    position: str | None
+    halfmove: int
+    fullmove: int
+    flipped: bool
+    move: str | None
 
-def _state(subject: Subject, body: dict[str, Any]) -> State:
-    text = _text(body, "position")
-    if text is not None and not text.strip():
-        text = None
-    return subject.state(text, _counter(body, "halfmove", 0), _counter(body, "fullmove", 1))
+    @classmethod
+    def read(cls, body: dict[str, Any], *, move: bool = False) -> _Request:
+        """The request's fields; raise :class:`_BadRequest` for the first one it cannot read
+        (``move``: the request must name a move)."""
+        game, document = _text(body, "game"), _text(body, "document")
+        if (game is None) == (document is None):
+            raise _BadRequest("the request needs either 'game' (a game's name) or 'document' "
+                              "(a GGN document's text)")
+        position = _text(body, "position")
+        if position is not None and not position.strip():
+            position = None
+        halfmove, fullmove = _counter(body, "halfmove", 0), _counter(body, "fullmove", 1)
+        flipped = body.get("flipped", False)
+        if not isinstance(flipped, bool):
+            raise _BadRequest(f"'flipped' must be true or false, got {type(flipped).__name__}")
+        played = _text(body, "move", required=True) if move else None
+        return cls(game, document, position, halfmove, fullmove, flipped, played)
+
+    def subject(self, catalogue: Catalogue | None) -> Subject:
+        if self.game is not None:
+            return Subject.game(self.game, catalogue)
+        return Subject.document(self.document or "")
+
+    def state(self, subject: Subject) -> State:
+        return subject.state(self.position, self.halfmove, self.fullmove)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -135,25 +161,19 @@ def _answer(work: Any) -> Any:
     return endpoint
 
 
-def _flipped(body: dict[str, Any]) -> bool:
-    value = body.get("flipped", False)
-    if not isinstance(value, bool):
-        raise _BadRequest(f"'flipped' must be true or false, got {type(value).__name__}")
-    return value
-
-
 def _view(body: dict[str, Any], catalogue: Catalogue | None) -> dict[str, Any]:
-    subject = _subject(body, catalogue)
-    return view(subject, _state(subject, body), flipped=_flipped(body))
+    request = _Request.read(body)
+    subject = request.subject(catalogue)
+    return view(subject, request.state(subject), flipped=request.flipped)
 
 
 def _play(body: dict[str, Any], catalogue: Catalogue | None) -> dict[str, Any]:
-    subject = _subject(body, catalogue)
-    move = _text(body, "move", required=True)
-    assert move is not None
-    after = play(subject, _state(subject, body), move)
-    answer = view(subject, after, flipped=_flipped(body))
-    answer["played"] = move
+    request = _Request.read(body, move=True)
+    assert request.move is not None
+    subject = request.subject(catalogue)
+    after = play(subject, request.state(subject), request.move)
+    answer = view(subject, after, flipped=request.flipped)
+    answer["played"] = request.move
     answer["transition"] = None if after.transition is None else after.transition.to_value()
     return answer
 
