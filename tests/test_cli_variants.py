@@ -148,6 +148,22 @@ def test_legal_text_and_ggn_json() -> None:
     assert {move["choice"] for move in json.loads(out)} == {None, "C:Q", "C:R", "C:B", "C:N"}
 
 
+def test_a_position_in_another_games_styles_is_refused(mini: Path) -> None:
+    """A position in shogi's styles given to chess: exit 1, the game's styles and those given
+    said, no traceback."""
+    shogi_styled = registry.start("chess").replace(" / C/c", " / S/s")
+    said = "chess is played in the styles C/c (first player/second player), not S/s\n"
+    assert call("legal", "chess", shogi_styled) == (1, "", "ggn legal: " + said)
+    assert call("perft", "chess", "1", "--feen", shogi_styled) == (1, "", "ggn perft: " + said)
+    assert call("play", "chess", shogi_styled) == (1, "", "ggn play: " + said)
+    assert call("show", "chess", shogi_styled) == (1, "", "ggn show: " + said)
+    # A variants.ini game has its own style letter (its name's first, here M): chess's is refused.
+    chess_styled = "+rwbq+k^bw+r/pppppppp/8/8/PPPPPPPP/+RWBQ+K^BW+R / C/c"
+    assert call("legal", "minichess", chess_styled.replace("C/c", "M/m"), "--ini", str(mini))[0] == 0
+    assert call("legal", "minichess", chess_styled, "--ini", str(mini)) == (
+        1, "", "ggn legal: minichess is played in the styles M/m (first player/second player), not C/c\n")
+
+
 def test_legal_of_an_ini_variant_equals_pyffish(mini: Path) -> None:
     status, out, err = call("legal", "minichess", "--ini", str(mini), "--notation", "uci", "--format", "json")
     assert (status, err) == (0, "")

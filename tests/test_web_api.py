@@ -24,6 +24,7 @@ from ggn.errors import DocumentError
 from ggn.ruleset import Ruleset
 from ggn.variants import registry
 from ggn.web import _app
+from ggn.web._explorer import Subject
 
 KING = (
     '{"C:K": {"e1": {"e2": [{"must": {"e2": "empty"}}],'
@@ -292,6 +293,12 @@ def test_a_board_of_the_wrong_shape(client: TestClient) -> None:
     assert answer["error"] == "chess is played on a board of 8x8 squares, not one of shape (9, 2)"
 
 
+def test_a_position_in_another_games_styles(client: TestClient) -> None:
+    shogi_styled = registry.start("chess").replace(" / C/c", " / S/s")
+    assert post(client, "/api/view", {"game": "chess", "position": shogi_styled}) == (422, {
+        "error": "chess is played in the styles C/c (first player/second player), not S/s"})
+
+
 def test_an_unknown_game(client: TestClient) -> None:
     status, answer = post(client, "/api/view", {"game": "go"})
     assert status == 404 and answer["error"].startswith("no game 'go'; there are: chess, ")
@@ -353,8 +360,8 @@ def test_a_request_is_read_whole_before_any_work(client: TestClient, monkeypatch
 
     for name in ("play", "view"):
         monkeypatch.setattr(_app, name, refused)
-    monkeypatch.setattr(_app.Subject, "game", refused)
-    monkeypatch.setattr(_app.Subject, "document", refused)
+    monkeypatch.setattr(Subject, "game", refused)
+    monkeypatch.setattr(Subject, "document", refused)
     assert post(client, path, {**body, field: value}) == (400, {"error": message})
 
 

@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 
 from ggn._decimal import shown_tuple
 from ggn._types import Side, expect
-from ggn.errors import GGNError, IllegalMoveError
+from ggn.errors import GGNError, IllegalMoveError, PositionError
 from ggn.feen import Feen
 from ggn.move import Move
 from ggn.position import Geometry, Position, piece_of
@@ -55,6 +55,7 @@ from ggn.rules._records import (
 )
 from ggn.rules._walk import describe, walk
 from ggn.ruleset import COMPILED_KEPT, COMPILED_SQUARES_KEPT, Ruleset
+from ggn.sin import Sin
 
 # IllegalMoveError is defined in ggn.errors with every other error, and re-exported here.
 __all__ = ["Ending", "IllegalMoveError", "Outcome", "Play", "RuleSystem"]
@@ -106,6 +107,9 @@ class RuleSystem:
         self.ruleset = ruleset
         self.start = start
         self.shape = shape
+        self.styles: tuple[Sin, Sin] | None = None if start is None else Feen.parse(start).styles
+        """The players' styles (first, second) of the game's positions, those of its start
+        position; None (a rule system without a start): any."""
         self._tables: dict[tuple[int, ...], Tables] = {}
 
     def __repr__(self) -> str:
@@ -116,7 +120,9 @@ class RuleSystem:
         """A position from FEEN (or the start position when None).
 
         The board's shape is checked against the game's before the board is built: a FEEN
-        of millions of squares is refused at once, not after building them.
+        of millions of squares is refused at once, not after building them. A position in
+        other styles than the game's (shogi's ``S/s`` given to chess) is a
+        :class:`~ggn.errors.PositionError`, here and wherever a Position is given.
         """
         if isinstance(feen, Position):
             return self._checked(feen)
@@ -128,6 +134,7 @@ class RuleSystem:
             feen = Feen.parse(feen)
         expect(feen, Feen, "feen", "a Position, a FEEN string or None")
         self._check_shape(feen.shape)
+        self._check_styles(feen.styles)
         return Position.from_feen(feen)
 
     def _check_shape(self, shape: tuple[int, ...]) -> None:
@@ -136,9 +143,17 @@ class RuleSystem:
             raise GGNError(f"{self.name} is played on a board of {board} squares, not one of shape "
                            f"{shown_tuple(shape)}")
 
+    def _check_styles(self, styles: tuple[Sin, Sin]) -> None:
+        # Sin objects are interned: a position of the game compares its styles by identity.
+        if self.styles is not None and styles != self.styles:
+            raise PositionError(f"{self.name} is played in the styles {self.styles[0]}/{self.styles[1]} "
+                                f"(first player/second player), not {styles[0]}/{styles[1]}")
+
     def _checked(self, position: Position) -> Position:
-        """``position``, once known to be a Position of the game's board shape."""
+        """``position``, once known to be a Position of the game's board shape and styles
+        (asked once per public call, never in the walk)."""
         self._check_shape(expect(position, Position, "position", "a Position").shape)
+        self._check_styles(position.styles)
         return position
 
     def legal_moves(self, position: Position) -> list[Play]:

@@ -42,7 +42,7 @@ from ggn import cache
 from ggn._json import clip
 from ggn._types import expect
 from ggn.cell import Cell
-from ggn.errors import GGNError, NotFoundError
+from ggn.errors import GGNError, NotFoundError, PositionError
 
 if TYPE_CHECKING:  # built on first use: importing them here would slow down every import
     from ggn.feen import Feen
@@ -199,6 +199,7 @@ class Entry:
         the rule system (drawing a game needs no moves)."""
         from ggn.feen import Feen  # noqa: PLC0415
         from ggn.position import Position  # noqa: PLC0415
+        from ggn.variants.document import style  # noqa: PLC0415
 
         expect(position, (Position, str, type(None)), "position", "a Position, a FEEN string or None")
         value = position if isinstance(position, Position) else Feen.parse(
@@ -206,6 +207,10 @@ class Entry:
         if value.shape != self.shape:
             raise GGNError(f"{self.name} is played on a board of {self.shape[0]}x{self.shape[1]} squares, "
                            f"not one of shape {'x'.join(map(str, value.shape))}")
+        ours, (first, second) = style(self.variant), value.styles
+        if (first.letter, second.letter) != (ours, ours.lower()):  # as the rule system checks them
+            raise PositionError(f"{self.name} is played in the styles {ours}/{ours.lower()} "
+                                f"(first player/second player), not {first}/{second}")
         return value if isinstance(value, Position) else Position.from_feen(value)
 
     def _repr_svg_(self) -> str:
