@@ -214,3 +214,19 @@ def test_a_source_whose_conditions_never_hold_compiles_to_no_moves() -> None:
     assert rules.moves(position) == []
     assert rules.moves(position, source="a1") == []
     assert list(reference_moves(rules, position)) == []
+
+
+def test_a_piece_on_a_square_its_document_gives_no_source() -> None:
+    # Ruleset.moves runs the generators itself for a document without drops, and hands a
+    # position where a piece stands on a square the document gives it no source on (a white
+    # pawn on the last rank) to CompiledRuleset.moves; the answer is the same either way.
+    from ggn.games.chess import from_fen, ruleset  # noqa: PLC0415
+
+    rules = ruleset()
+    assert rules.moves(Position.from_feen(from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1")))  # compiled
+    assert rules._last is not None and rules._last.board_only is not None
+    for fen in ("P3k3/8/8/8/8/8/8/4K2R w K - 0 1", "4k3/8/8/8/8/8/8/p3K3 b - - 0 1"):
+        position = Position.from_feen(from_fen(fen))
+        moves = checked_moves(rules, position)
+        assert len(moves) == (15 if position.active == "first" else 5)
+        assert all(str(move.source) not in ("a8", "a1") for move in moves)

@@ -508,7 +508,8 @@ class CompiledRuleset:
     those of one piece, source or destination. :meth:`Ruleset.moves` makes and keeps one."""
 
     __slots__ = (
-        "_arrivals", "_board", "_drops", "_hand", "_lock", "_saved", "_shared", "geometry", "ruleset",
+        "_arrivals", "_board", "_drops", "_hand", "_lock", "_saved", "_shared", "board_only", "geometry",
+        "ruleset",
     )
 
     def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
@@ -525,6 +526,9 @@ class CompiledRuleset:
         self._hand: dict[tuple[Qpi, Side], Generator | None] = {}
         # Whether a piece can ever move from a hand: if not, a position's hands go unread.
         self._drops = any(HAND in sources for sources in ruleset.values())
+        self.board_only: list[dict[int, Generator]] | None = None if self._drops else self._board
+        """The generators by square index and piece code when no piece ever moves from a hand
+        (else None): :meth:`Ruleset.moves` runs them itself, as :meth:`moves` does."""
         self._shared: dict[Possibilities, Possibilities] = {}  # see _make
         self._arrivals: dict[Cell | Hand, list[_Arrival]] | None = None
         self._saved: cache.Entries | None = None  # the plans in the compile cache, on first use
