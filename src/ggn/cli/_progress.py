@@ -25,7 +25,7 @@ API:
   units, or None when it is not known (streamed input: a count and a rate are shown instead
   of a bar). ``unit`` names a unit ("move", "position", "task"), ``work`` what the units are
   made of, when that is counted too ("node"): then the total work and its rate (nodes/s) are
-  shown beside the bar.
+  shown beside the bar, in place of the units' rate (so that the line fits in 80 columns).
 - :meth:`Progress.advance` ``(done=1, *, work=0, note="")``: ``done`` more units finished,
   holding ``work`` more of the work; ``note`` (the last move, a line number) is shown beside.
 - :attr:`Progress.shown`: whether a bar is drawn at all (callers need not look: advance is
@@ -54,6 +54,9 @@ INTERVAL: Final = 0.2
 """Seconds at least between two redraws of a bar."""
 
 _COLUMNS: Final = 80
+
+_WORK_FORMAT: Final = "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}{postfix}]"
+"""tqdm's line for a known total, without the units' rate: the work's rate is in the postfix."""
 
 SWITCH: Final = "GGN_NO_PROGRESS"
 """The environment variable that turns progress off, when set to anything but the empty string."""
@@ -169,6 +172,8 @@ def progress(err: Stream, *, total: int | None, unit: str, description: str,
         sized = os.get_terminal_size(sink.fileno()).columns > 0
     except (OSError, ValueError):
         sized = False
+    shape = {"bar_format": _WORK_FORMAT} if work is not None and total is not None else {}
     bar = _tqdm()(total=total, unit=unit, desc=description, file=sink, leave=False, dynamic_ncols=sized,
-                  ncols=None if sized else _COLUMNS, delay=DELAY, mininterval=INTERVAL, miniters=1)
+                  ncols=None if sized else _COLUMNS, delay=DELAY, mininterval=INTERVAL, miniters=1,
+                  **shape)
     return Progress(bar, work)
