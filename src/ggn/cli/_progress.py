@@ -24,8 +24,9 @@ API:
   :class:`Progress`, a context manager (closing it clears the bar). ``total`` is the number of
   units, or None when it is not known (streamed input: a count and a rate are shown instead
   of a bar). ``unit`` names a unit ("move", "position", "task"), ``work`` what the units are
-  made of, when that is counted too ("node"): then the total work and its rate (nodes/s) are
-  shown beside the bar, in place of the units' rate (so that the line fits in 80 columns).
+  made of, when that is counted too ("node"): then the total work and its rate ("8.9k nodes,
+  326k/s") are shown beside the bar, in place of the units' rate (so that the line fits in 80
+  columns).
 - :meth:`Progress.advance` ``(done=1, *, work=0, note="")``: ``done`` more units finished,
   holding ``work`` more of the work; ``note`` (the last move, a line number) is shown beside.
 - :attr:`Progress.shown`: whether a bar is drawn at all (callers need not look: advance is
@@ -55,8 +56,10 @@ INTERVAL: Final = 0.2
 
 _COLUMNS: Final = 80
 
-_WORK_FORMAT: Final = "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}{postfix}]"
-"""tqdm's line for a known total, without the units' rate: the work's rate is in the postfix."""
+_WORK_FORMAT: Final = "{{l_bar}}{{bar}}| {{n_fmt}}/{{total_fmt}} {units} [{{elapsed}}<{{remaining}}" \
+                      "{{postfix}}]"
+"""tqdm's line for a known total, its units named (``units``) but not their rate: the work's
+rate is in the postfix."""
 
 SWITCH: Final = "GGN_NO_PROGRESS"
 """The environment variable that turns progress off, when set to anything but the empty string."""
@@ -137,8 +140,8 @@ class Progress:
         parts = []
         if self._work_unit is not None:
             elapsed = max(time.monotonic() - self._started, 1e-9)
-            parts.append(f"{_count(self._work)} {self._work_unit}s, "
-                         f"{_count(self._work / elapsed)} {self._work_unit}s/s")
+            # "8.9k nodes, 326k/s": the rate's unit is the work's, named once to fit in 80 columns.
+            parts.append(f"{_count(self._work)} {self._work_unit}s, {_count(self._work / elapsed)}/s")
         if note:
             parts.append(note)
         if parts:
@@ -172,7 +175,9 @@ def progress(err: Stream, *, total: int | None, unit: str, description: str,
         sized = os.get_terminal_size(sink.fileno()).columns > 0
     except (OSError, ValueError):
         sized = False
-    shape = {"bar_format": _WORK_FORMAT} if work is not None and total is not None else {}
+    shape = {}
+    if work is not None and total is not None:
+        shape["bar_format"] = _WORK_FORMAT.format(units=f"{unit}s")
     bar = _tqdm()(total=total, unit=unit, desc=description, file=sink, leave=False, dynamic_ncols=sized,
                   ncols=None if sized else _COLUMNS, delay=DELAY, mininterval=INTERVAL, miniters=1,
                   **shape)
