@@ -140,8 +140,8 @@ class RuleSystem:
     def _check_shape(self, shape: tuple[int, ...]) -> None:
         if self.shape is not None and shape != self.shape:
             board = "x".join(map(str, self.shape))
-            raise GGNError(f"{self.name} is played on a board of {board} squares, not one of shape "
-                           f"{shown_tuple(shape)}")
+            raise PositionError(f"{self.name} is played on a board of {board} squares, not one of shape "
+                                f"{shown_tuple(shape)}")
 
     def _check_styles(self, styles: tuple[Sin, Sin]) -> None:
         # Sin objects are interned: a position of the game compares its styles by identity.

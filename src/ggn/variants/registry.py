@@ -205,8 +205,8 @@ class Entry:
         value = position if isinstance(position, Position) else Feen.parse(
             self.start if position is None else position)
         if value.shape != self.shape:
-            raise GGNError(f"{self.name} is played on a board of {self.shape[0]}x{self.shape[1]} squares, "
-                           f"not one of shape {'x'.join(map(str, value.shape))}")
+            raise PositionError(f"{self.name} is played on a board of {self.shape[0]}x{self.shape[1]} "
+                                f"squares, not one of shape {'x'.join(map(str, value.shape))}")
         ours, (first, second) = style(self.variant), value.styles
         if (first.letter, second.letter) != (ours, ours.lower()):  # as the rule system checks them
             raise PositionError(f"{self.name} is played in the styles {ours}/{ours.lower()} "
