@@ -411,7 +411,7 @@ def _make(
     one already there when equal (chess: 1,870 tuples for 15,500 moves), so that reading the
     moves of a position touches few objects."""
     code, places, leaves, fallback, named = plan
-    codes = [code_of(Qpi.parse(text)) for text in named]
+    codes = _piece_codes(named)
     listed = list(ruleset[piece][source].items())
     destinations = [(listed[place][0], [listed[place][1][order] for order in kept]) for place, kept in places]
     tables: dict[str, object] = {}
@@ -444,19 +444,30 @@ def _make(
         rules = [_Rule(slot, order, coded(must), coded(deny)) for slot, order, must, deny in fallback]
         slow = _interpreter(rules, destinations, piece, source, -1 if active == "first" else 1)
         namespace = {"__builtins__": {}, "slow": slow}
-    # The code is the module that defines ``generate``: its function's code, with each table's
-    # name (a string constant, T0...) replaced by the table and each piece's (P0...) by its
-    # code, becomes the generator.
-    inner = next(const for const in code.co_consts if isinstance(const, CodeType))
-    inner = inner.replace(co_consts=tuple(
-        (tables[const] if const[0] == "T" else codes[int(const[1:])]) if type(const) is str else const
-        for const in inner.co_consts))
-    function: Generator = FunctionType(inner, namespace)
+    function: Generator = _function_of(code, codes, tables, namespace)
     return function
 
 
 _GLOBALS: Final[dict[str, object]] = {"__builtins__": {}}
-"""The globals of every generator: the code reads none, not even a builtin."""
+"""The globals of every generator and attack test: the code reads none, not even a builtin."""
+
+
+def _piece_codes(named: tuple[str, ...]) -> list[int]:
+    """The codes this process gives the pieces a plan names (QPI text), in the plan's order."""
+    return [code_of(Qpi.parse(text)) for text in named]
+
+
+def _function_of(module: CodeType, codes: list[int], tables: dict[str, object] | None = None,
+                 namespace: dict[str, object] = _GLOBALS) -> Any:
+    """The function a module of generated code defines (a generator here, an attack test in
+    :mod:`ggn.rules._attacks`), its string constants put in: each piece's (``P0``...) replaced
+    by its code in ``codes``, each table's (``T0``...) by the table in ``tables``."""
+    named = {} if tables is None else tables
+    inner = next(const for const in module.co_consts if isinstance(const, CodeType))
+    inner = inner.replace(co_consts=tuple(
+        (named[const] if const[0] == "T" else codes[int(const[1:])]) if type(const) is str else const
+        for const in inner.co_consts))
+    return FunctionType(inner, namespace)
 
 
 def _interpreter(

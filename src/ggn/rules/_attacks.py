@@ -25,11 +25,12 @@ whatever their numbering.
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import CodeType, FunctionType
+from types import CodeType
 from typing import Any, Final
 
 from ggn import cache
 from ggn.cell import HAND, Cell
+from ggn.compiled import _function_of, _piece_codes
 from ggn.lcn import EMPTY, ENEMY, StateValue
 from ggn.position import Geometry, code_of, piece_of
 from ggn.qpi import Qpi
@@ -344,17 +345,9 @@ class Tables:
         return module, tuple(str(piece_of(number)) for number in pieces)
 
 
-_GLOBALS: Final[dict[str, object]] = {"__builtins__": {}}
-"""The globals of every test: the code reads none, not even a builtin."""
-
-
 def _function(made: tuple[CodeType, tuple[str, ...]]) -> Attack:
     """The test of :meth:`Tables._code`'s code and pieces: the module's function, each piece's
     constant (``P0``...) replaced by the code this process gives it."""
     code, named = made
-    codes = [code_of(Qpi.parse(text)) for text in named]
-    inner = next(const for const in code.co_consts if isinstance(const, CodeType))
-    inner = inner.replace(co_consts=tuple(
-        codes[int(const[1:])] if type(const) is str else const for const in inner.co_consts))
-    function: Attack = FunctionType(inner, _GLOBALS)
+    function: Attack = _function_of(code, _piece_codes(named))
     return function
