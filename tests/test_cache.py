@@ -266,6 +266,186 @@ def test_a_file_in_place_of_the_directory_is_not_used(tmp_path: Path) -> None:
         cache.configure()
 
 
+def test_a_relative_directory_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GGN_CACHE_DIR", "relative/cache")
+    cache.configure()
+    try:
+        assert_unusable("not used: relative/cache: it is not an absolute path")
+        cache.configure(directory="cache")
+        assert_unusable("not an absolute path")
+        cache.configure(directory=tmp_path / "a" / ".." / "cache")
+        assert_unusable("'..' part")
+        assert list(tmp_path.iterdir()) == []  # nothing made
+    finally:
+        cache.configure()
+
+
+@pytest.mark.parametrize("where", ["/", "/usr", "/tmp", "/etc", "home"])
+def test_the_root_a_system_directory_or_the_home_directory_is_not_used(
+    where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    monkeypatch.setattr(Path, "home", staticmethod(lambda: home))
+    directory = home if where == "home" else Path(where)
+    before = sorted(os.listdir(directory))
+    cache.configure(directory=directory)
+    try:
+        assert_unusable("system directory" if where != "home" else "the home directory")
+        assert cache.clear() == 0
+    finally:
+        cache.configure()
+    assert sorted(os.listdir(directory)) == before  # nothing written there, nothing removed
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Unix modes")
+@pytest.mark.parametrize("mode", [0o770, 0o730, 0o775, 0o707])
+def test_a_directory_under_a_parent_the_group_may_write_is_not_used(tmp_path: Path, mode: int) -> None:
+    shared = tmp_path / "shared" / "deeper"
+    shared.mkdir(parents=True, mode=0o700)
+    shared.parent.chmod(mode)  # a grandparent the group can write: the cache's parent renamed away
+    cache.configure(directory=shared / "ggn")
+    try:
+        assert_unusable(f"{shared.parent}, above it, is writable by the group or others without the "
+                        f"sticky bit (mode {mode:o})")
+        assert not (shared / "ggn").exists()  # refused before anything is made
+        shared.parent.chmod(mode | stat.S_ISVTX)  # sticky, as /tmp: what is ours stays ours
+        cache.configure(directory=shared / "ggn")
+        assert cache.store("test", b"k", b"data")
+    finally:
+        shared.parent.chmod(0o700)
+        cache.configure()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Unix modes")
+def test_the_real_path_above_a_symbolic_link_is_checked_too(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    (shared / "inner").mkdir(parents=True)
+    shared.chmod(0o777)
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "link").symlink_to(shared / "inner")  # a private path that leads into a shared one
+    cache.configure(directory=private / "link" / "ggn")
+    try:
+        assert_unusable(f"{shared}, above it, is writable by the group or others")
+    finally:
+        shared.chmod(0o700)
+        cache.configure()
+
+
+@pytest.mark.skipif(not ROOTED, reason="changing a file's owner needs root")
+def test_a_directory_under_a_parent_of_another_user_is_not_used(tmp_path: Path) -> None:
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o755)
+    os.chown(theirs, NOBODY, NOBODY)
+    cache.configure(directory=theirs / "ggn")
+    try:
+        assert_unusable(f"{theirs}, above it, belongs to another user (uid {NOBODY})")
+    finally:
+        cache.configure()
+
+
+def test_a_directory_holding_other_files_is_not_used(tmp_path: Path) -> None:
+    documents = tmp_path / "documents"
+    documents.mkdir(mode=0o700)
+    (documents / "notes.txt").write_text("mine")
+    (documents / "other-tool.ggnc").write_text("not the cache's")
+    cache.configure(directory=documents)
+    try:
+        assert_unusable("it holds a file that is not the cache's")
+        assert cache.clear() == 0
+        assert sorted(os.listdir(documents)) == ["notes.txt", "other-tool.ggnc"]
+        # Another tool's cache directory tag is not ggn's
+        (documents / "notes.txt").unlink()
+        (documents / "other-tool.ggnc").unlink()
+        (documents / "CACHEDIR.TAG").write_bytes(b"Signature: 8a477f597d28d172789f06886806bc55\n# pip\n")
+        cache.configure(directory=documents)
+        assert_unusable("CACHEDIR.TAG")
+    finally:
+        cache.configure()
+
+
+def test_a_new_empty_or_earlier_cache_directory_is_tagged_and_used(tmp_path: Path) -> None:
+    made = tmp_path / "new" / "ggn"
+    cache.configure(directory=made)
+    try:
+        assert cache.store("test", b"k", b"data")
+        assert stat.S_IMODE(made.parent.stat().st_mode) == 0o700  # a missing parent made private
+        tag = (made / "CACHEDIR.TAG").read_bytes()
+        assert tag.startswith(b"Signature: 8a477f597d28d172789f06886806bc55\n") and b"ggn" in tag
+        # A cache of an earlier version: only entries, no tag
+        (made / "CACHEDIR.TAG").unlink()
+        cache.configure(directory=made)
+        assert cache.load("test", b"k") == b"data"
+        assert (made / "CACHEDIR.TAG").read_bytes() == tag
+        empty = tmp_path / "empty"
+        empty.mkdir(mode=0o700)
+        cache.configure(directory=empty)
+        assert cache.store("test", b"k", b"data")
+        assert sorted(os.listdir(empty)) == ["CACHEDIR.TAG", entries(empty)[0].name]
+    finally:
+        cache.configure()
+
+
+def test_a_kind_that_is_not_a_name_is_refused(cache_dir: Path) -> None:
+    for kind in ("../escape", "a/b", "", "Upper", "x" * 40):
+        with pytest.raises(ValueError, match="kind"):
+            cache.store(kind, b"k", b"data")
+        with pytest.raises(ValueError, match="kind"):
+            cache.load(kind, b"k")
+    with pytest.raises(TypeError, match="kind must be a str"):
+        cache.load(b"test", b"k")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="key must be bytes"):
+        cache.load("test", "k")  # type: ignore[arg-type]
+    assert not (cache_dir.parent / "escape").exists()
+
+
+def test_clear_removes_the_caches_own_files_and_nothing_else(cache_dir: Path, tmp_path: Path) -> None:
+    assert cache.store("test", b"k", b"data")
+    assert cache.store("other", b"k", b"more")
+    own = {file.name for file in entries(cache_dir)}
+    real_hash = sorted(own)[0].rsplit("-", 1)[1]
+    dead = cache_dir / ".tmp-dead0000.part"  # a writer that died mid-write
+    dead.write_bytes(cache._FORMAT + b"half")
+    foreign = {
+        "notes.ggnc": b"someone's notes",  # the suffix alone
+        "test-" + "0" * 40 + ".ggnc": b"GGNC\x01 but not a header of its name",  # the name alone
+        "test-" + "1" * 40 + ".ggnc": cache._FORMAT + b"\x00" * 64,  # the mark, another key hash
+        "test-" + real_hash[:-5] + ".ggnc.bak": (cache_dir / sorted(own)[0]).read_bytes(),  # another name
+        ".tmp-abcdefgh.part": b"someone's temporary file",
+        ".tmp-x": cache._FORMAT,
+        "mine.txt": b"text",
+    }
+    for name, data in foreign.items():
+        (cache_dir / name).write_bytes(data)
+    planted = tmp_path / "planted.ggnc"
+    planted.write_bytes((cache_dir / sorted(own)[0]).read_bytes())
+    link = cache_dir / ("test-" + "2" * 40 + ".ggnc")
+    link.symlink_to(planted)
+    (cache_dir / ("dir-" + "3" * 40 + ".ggnc")).mkdir()
+    assert cache.clear() == 3  # the two entries and the dead writer's file
+    left = set(os.listdir(cache_dir))
+    assert left == {*foreign, link.name, "dir-" + "3" * 40 + ".ggnc", "CACHEDIR.TAG"}
+    for name, data in foreign.items():
+        assert (cache_dir / name).read_bytes() == data
+    assert planted.exists()
+    assert cache.load("test", b"k") is None
+
+
+def test_the_size_bound_removes_only_the_caches_own_entries(cache_dir: Path) -> None:
+    cache.configure(directory=cache_dir, max_bytes=40_000)
+    assert cache.store("test", b"first", b"data")
+    theirs = cache_dir / ("test-" + "0" * 40 + ".ggnc")  # named as an entry, not one
+    theirs.write_bytes(b"x" * 9_000)
+    old = time.time() - 7200
+    os.utime(theirs, (old, old))  # the oldest: first to go, were it the cache's
+    for number in range(12):
+        assert cache.store("test", b"%d" % number, os.urandom(4_000))
+    assert theirs.read_bytes() == b"x" * 9_000
+    assert len(entries(cache_dir)) < 12
+
+
 # --- the files ---------------------------------------------------------------------------------
 
 
@@ -447,6 +627,61 @@ def test_the_built_in_games_names_and_descriptions_are_loaded_from_the_cache(
     assert canonical(warm.entries["shogi"].variant) == canonical(made["shogi"])
 
 
+class _Ran:
+    """What a pickle of it does when loaded: make a directory (a stand-in for any code)."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (os.mkdir, (str(self.marker),))
+
+
+@pytest.mark.parametrize("planted", ["pickle", "code", "not a variant"])
+def test_a_planted_built_in_description_runs_nothing_and_is_made_again(
+    cache_dir: Path, tmp_path: Path, planted: str
+) -> None:
+    import marshal  # noqa: PLC0415
+
+    builtins = registry._Builtins()
+    made = builtins.entries["chess"].variant
+    marker = tmp_path / "ran"
+    payload = {
+        "pickle": pickle.dumps(_Ran(marker)),
+        "code": marshal.dumps(compile(f"import os; os.mkdir({str(marker)!r})", "planted", "exec")),
+        "not a variant": marshal.dumps(("Variant", ("name", "chess"), ("nonsense", 1))),
+    }[planted]
+    key = f"chess\0{builtins._text}".encode()
+    assert cache.store("builtin-variant", key, payload)  # a whole entry, as the user could write one
+    assert cache.load("builtin-variant", key) == payload
+    again = registry._Builtins().entries["chess"].variant
+    assert not marker.exists()  # nothing it held was run
+    assert again == made  # made again from builtin.ini
+    assert cache.load("builtin-variant", key) != payload  # and kept in its place
+
+
+def test_a_built_in_description_is_kept_as_plain_data(cache_dir: Path) -> None:
+    import marshal  # noqa: PLC0415
+
+    from ggn.variants.description import from_data, to_data  # noqa: PLC0415
+
+    builtins = registry._Builtins()
+    for name in ("chess", "shogi", "xiangqi", "berolina"):
+        variant = builtins.entries[name].variant
+        data = cache.load("builtin-variant", f"{name}\0{builtins._text}".encode())
+        assert data is not None
+        assert not data.startswith(b"\x80")  # not a pickle
+        assert from_data(marshal.loads(data)) == variant
+        assert from_data(to_data(variant)) == variant
+    for bad in (None, (), ("t", [1]), ("Variant", ("name",)), ("PieceType", ("letter", "p")),
+                ("Variant", ("name", "a"), ("name", "b")), ("os.system", ("command", "true")),
+                ("t", (compile("1", "x", "eval"),))):
+        with pytest.raises(ValueError, match="not a variant's data"):
+            from_data(bad)
+    with pytest.raises(TypeError):
+        to_data("chess")  # type: ignore[arg-type]
+
+
 def test_a_large_document_read_before_is_not_validated_again(
     cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -587,15 +822,19 @@ def test_the_cache_stays_within_its_bound_dropping_the_least_recently_used(cache
 
 def test_temporary_files_of_dead_writers_are_removed(cache_dir: Path) -> None:
     assert cache.store("test", b"k", b"data")
-    stale = cache_dir / ".tmp-dead.part"
-    fresh = cache_dir / ".tmp-writing.part"
-    stale.write_bytes(b"half")
-    fresh.write_bytes(b"half")
+    stale = cache_dir / ".tmp-dead0000.part"  # named as tempfile.mkstemp names them, as store writes
+    fresh = cache_dir / ".tmp-writing0.part"
+    stale.write_bytes(cache._FORMAT + b"half")
+    fresh.write_bytes(cache._FORMAT + b"half")
+    foreign = cache_dir / ".tmp-theirs.part"  # a name the cache does not write: not its own
+    foreign.write_bytes(b"someone's")
     old = time.time() - 7200
-    os.utime(stale, (old, old))
+    for file in (stale, foreign):
+        os.utime(file, (old, old))
     assert cache.store("test", b"k2", b"data")
     assert not stale.exists()
     assert fresh.exists()  # maybe a writer at work
+    assert foreign.read_bytes() == b"someone's"
 
 
 # --- several at once ----------------------------------------------------------------------------------

@@ -19,11 +19,34 @@ game, or the document's own canonical form, and the board's shape) together with
 package, the code generator's included. A change to any of them reads as another key, so
 an entry made by other code is never loaded; it ages out of the cache instead.
 
-Safety, since loading compiled code from a file is running it:
+What is trusted. A file of the cache is trusted as code only for the move generators and
+attack tests (the kinds ``moves`` and ``attacks``: :class:`Entries` of code objects, read with
+:mod:`marshal` and run). Every other kind is data: the packed documents (``document``,
+``ggn``), the built-in games' names and their resolved descriptions (``builtin-names``,
+``builtin-variant``) are :mod:`marshal` of plain values (strings, numbers, tuples, sets,
+dicts), which the reader checks and builds values from; nothing read from them is run, called
+or unpickled. So the directory must be private to the user: whoever can write a file in it can
+make the next process run code. Hence its rules, checked once a process before anything is
+read or written (like ssh's ``StrictModes``), and :func:`status` names the rule a directory
+breaks:
 
-- the directory is created private (``0700``); one that is a symbolic link, is not owned by
-  the user, or is writable by the group or others is not used (nor one whose parent is
-  writable by others without the sticky bit, where another user could replace it);
+- the path is absolute, with no ``..`` part;
+- it is not the root of a file system, a directory directly under the root (``/usr``,
+  ``/tmp``, ``/home``...) nor the user's home directory;
+- it is the cache's own: new (made ``0700``, with parents made ``0700`` where missing), empty,
+  or holding its tag file ``CACHEDIR.TAG`` (the `Cache Directory Tagging
+  <https://bford.info/cachedir/>`_ signature and a line naming ggn, which it writes; backup
+  tools skip the directory); a directory holding only files named as the cache names its own
+  (the cache of an earlier version) is tagged and used. Any other file in it refuses it;
+- it is a directory itself, not a symbolic link, owned by the user and not writable by the
+  group or others;
+- each directory above it, up to the root, both as written and as its real path (symbolic
+  links resolved), is owned by the user or root and is not writable by the group or others,
+  unless it has the sticky bit (as ``/tmp``), where no other user can rename or remove what is
+  the user's; a symbolic link on the way is owned by the user or root.
+
+And for each file:
+
 - a file is opened without following a symbolic link, and loaded only if it is a regular
   file owned by the user and not writable by the group or others;
 - each file holds a header (a format mark, the hash of its key, a hash of its contents): a
@@ -33,14 +56,19 @@ Safety, since loading compiled code from a file is running it:
   entry (:func:`os.replace`), so a reader sees the old entry or the new one, never part of
   one: processes filling the same cache at once are safe (when two make the same entry, the
   last rename wins, and both are right). No fsync: after a crash a file cut short fails its
-  hash and is made again.
+  hash and is made again;
+- :func:`clear` and the size bound remove only the cache's own files: an entry is one whose
+  name is ``KIND-HASH.ggnc`` and whose header holds the format mark and the key hash its name
+  begins with; a temporary file is one named as the cache names them (``.tmp-XXXXXXXX.part``)
+  that begins with the format mark. Both are regular files of the user's; any other file is
+  left alone, whatever its name ends with.
 
 Size: at most :data:`MAX_BYTES` (64 MiB; :func:`configure` ``max_bytes``) in all; past it,
 the entries used least recently (by modification time, which a load older than an hour
 renews) are removed until three quarters remain. Chess's entries take about 1 MB, shogi's 3.
 
 On Windows, where files have no Unix owner and mode, the checks of owner and mode are left
-to the user's profile directory's access rights.
+to the user's profile directory's access rights; the other rules hold.
 """
 
 from __future__ import annotations
@@ -51,6 +79,7 @@ import hashlib
 import importlib.util
 import marshal
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -73,6 +102,13 @@ _HEADER: Final = len(_FORMAT) + 2 * _HASH
 _TOUCH_AFTER: Final = 3600.0  # seconds: a load renews an entry's time when it is older
 _SUFFIX: Final = ".ggnc"
 _TEMPORARY: Final = ".tmp-"
+_KIND: Final = re.compile(r"[a-z][a-z0-9-]{0,31}")
+_ENTRY_NAME: Final = re.compile(r"[a-z][a-z0-9-]{0,31}-([0-9a-f]{40})\.ggnc")  # what _entry names
+_TEMPORARY_NAME: Final = re.compile(r"\.tmp-[a-z0-9_]{8}\.part")  # what tempfile.mkstemp names
+_TAG_NAME: Final = "CACHEDIR.TAG"
+_TAG_MARK: Final = (b"Signature: 8a477f597d28d172789f06886806bc55\n"  # https://bford.info/cachedir/
+                    b"# This file is a cache directory tag created by ggn (its compile cache).\n")
+_TAG: Final = _TAG_MARK + b"# For information about cache directory tags, see https://bford.info/cachedir/\n"
 _POSIX: Final = os.name == "posix"
 
 _lock = threading.RLock()
@@ -173,11 +209,27 @@ def _check_directory(path: Path) -> str | None:
 
 
 def _prepare(path: Path) -> str | None:
+    """Why ``path`` may not be the cache's directory (the rules of the module's doc), or None
+    once it is made (with its missing parents) and tagged."""
+    if not path.is_absolute():
+        return "it is not an absolute path (name the directory from the root)"
+    if ".." in path.parts:
+        return "its path has a '..' part (name the directory itself)"
     try:
-        parent = path.parent
-        parent.mkdir(parents=True, exist_ok=True)
+        why = _system(path)
+        if why is not None:
+            return why
+        real = Path(os.path.realpath(path.parent)) / path.name
+        why = _system(real) or _above(path, real)
+        if why is not None:
+            return why
+        _make_parents(path.parent)
         with contextlib.suppress(FileExistsError):
             path.mkdir(mode=0o700)
+        real = Path(os.path.realpath(path.parent)) / path.name
+        why = _above(path, real)  # again: what was missing is made now
+        if why is not None:
+            return why
         info = os.lstat(path)
         if stat.S_ISLNK(info.st_mode):
             return "it is a symbolic link (name the directory itself)"
@@ -188,12 +240,130 @@ def _prepare(path: Path) -> str | None:
                 return f"it belongs to another user (uid {info.st_uid})"
             if info.st_mode & 0o022:
                 return f"it is writable by the group or others (mode {stat.S_IMODE(info.st_mode):o})"
-            above = os.stat(parent)
-            if above.st_mode & 0o002 and not above.st_mode & stat.S_ISVTX:
-                return f"its parent {parent} is writable by others without the sticky bit"
+        return _own_directory(path)
     except OSError as error:
         return f"cannot be made or read ({error.strerror or error})"
+
+
+def _system(path: Path) -> str | None:
+    """Why ``path`` is a directory of the system's or the user's own, not one for a cache."""
+    if len(path.parts) <= 2:  # the root ("/", "C:\\"), or a directory right under it
+        return ("it is a system directory (the root of the file system or a directory directly "
+                "under it): name a directory of the cache's own, such as ~/.cache/ggn")
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError, OSError):
+        return None
+    if path == home or os.path.realpath(path) == os.path.realpath(home):
+        return "it is the home directory: name a directory of the cache's own, such as ~/.cache/ggn"
     return None
+
+
+def _above(path: Path, real: Path) -> str | None:
+    """Why a directory above ``path`` (as written, and ``real``: its parent's real path) lets
+    another user replace what is in it, or None (missing ones are made private later)."""
+    if not _POSIX:
+        return None
+    user = os.geteuid()
+    for written, folders in ((True, path.parents), (False, real.parents)):
+        for folder in folders:
+            try:
+                if written:
+                    link = os.lstat(folder)
+                    if stat.S_ISLNK(link.st_mode) and link.st_uid not in (0, user):
+                        return f"{folder}, above it, is a symbolic link of another user (uid {link.st_uid})"
+                info = os.stat(folder)
+            except FileNotFoundError:
+                continue
+            if info.st_uid not in (0, user):
+                return f"{folder}, above it, belongs to another user (uid {info.st_uid})"
+            if info.st_mode & 0o022 and not info.st_mode & stat.S_ISVTX:
+                return (f"{folder}, above it, is writable by the group or others without the sticky "
+                        f"bit (mode {stat.S_IMODE(info.st_mode):o})")
+    return None
+
+
+def _make_parents(folder: Path) -> None:
+    """Make the missing directories of ``folder``, each private (``0700``)."""
+    missing: list[Path] = []
+    while not os.path.lexists(folder) and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            made.mkdir(mode=0o700)
+
+
+def _own_directory(path: Path) -> str | None:
+    """None when the directory is the cache's (tagged; or empty or holding only names the
+    cache writes, then tagged), else why not."""
+    if _is_tag(path / _TAG_NAME):
+        return None
+    foreign: str | None = None
+    with os.scandir(path) as found:
+        for item in found:
+            if _ENTRY_NAME.fullmatch(item.name) or _TEMPORARY_NAME.fullmatch(item.name):
+                continue
+            if item.name == _TAG_NAME and _is_tag(path / _TAG_NAME):  # tagged meanwhile
+                return None
+            foreign = item.name
+            break
+    if foreign is not None:
+        shown = repr(foreign[:40]) + ("..." if len(foreign) > 40 else "")
+        return (f"it holds a file that is not the cache's ({shown}) and no {_TAG_NAME} of ggn's: "
+                "name a new or empty directory")
+    fd, temporary = tempfile.mkstemp(prefix=_TEMPORARY, suffix=".part", dir=path)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(_TAG)
+        os.replace(temporary, path / _TAG_NAME)  # whole or not there: other processes read it
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    return None
+
+
+def _is_tag(file: Path) -> bool:
+    head = _head(file, len(_TAG_MARK))
+    return head is not None and head == _TAG_MARK
+
+
+def _head(file: Path, size: int) -> bytes | None:
+    """The first ``size`` bytes of ``file`` if it is a regular file of the user's (not
+    followed if a symbolic link), else None."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) \
+        | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(file, flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or (_POSIX and info.st_uid != os.geteuid()):
+            return None
+        return os.read(fd, size)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _own_file(folder: Path, name: str) -> bool:
+    """Whether the file ``name`` in ``folder`` is one the cache wrote: an entry named as
+    :func:`_entry` names them whose header has the format mark and the key hash its name
+    holds, or a temporary file named as :func:`store` names them that begins with the format
+    mark (or the tag's); a regular file of the user's either way."""
+    named = _ENTRY_NAME.fullmatch(name)
+    if named is not None:
+        head = _head(folder / name, len(_FORMAT) + _HASH)
+        return head is not None and len(head) == len(_FORMAT) + _HASH and head.startswith(_FORMAT) \
+            and head[len(_FORMAT):].hex()[:40] == named[1]
+    if _TEMPORARY_NAME.fullmatch(name):
+        head = _head(folder / name, len(_FORMAT))
+        return head is not None and len(head) == len(_FORMAT) and (
+            head == _FORMAT or _TAG_MARK.startswith(head))
+    return False
 
 
 def _usable() -> Path | None:
@@ -240,6 +410,13 @@ def _hash_sources(folder: str, relative: str, digest: Any) -> None:
 
 def _entry(kind: str, key: bytes) -> tuple[str, bytes] | None:
     """The file name and the full hash of an entry, or None when nothing can be cached."""
+    if type(kind) is not str:
+        raise TypeError(f"kind must be a str, got {type(kind).__name__}")
+    if not isinstance(key, bytes):
+        raise TypeError(f"key must be bytes, got {type(key).__name__}")
+    if not _KIND.fullmatch(kind):
+        raise ValueError(f"a cache entry's kind is a lowercase letter, then up to 31 lowercase "
+                         f"letters, digits and -, not {kind[:40]!r}")
     mark = fingerprint()
     if mark is None:
         return None
@@ -318,50 +495,57 @@ def store(kind: str, key: bytes, data: bytes) -> bool:
 
 def _evict(path: Path) -> None:
     """Remove the entries used least recently while the cache is over its bound, and the
-    temporary files of writers that died (over an hour old)."""
+    temporary files of writers that died (over an hour old): its own files only."""
     entries: list[tuple[float, int, str]] = []
     total = 0
     now = time.time()
     try:
         with os.scandir(path) as found:
             for item in found:
+                if not (_ENTRY_NAME.fullmatch(item.name) or _TEMPORARY_NAME.fullmatch(item.name)):
+                    continue
                 try:
                     info = item.stat(follow_symlinks=False)
                 except OSError:
                     continue
+                if not stat.S_ISREG(info.st_mode):
+                    continue
                 if item.name.startswith(_TEMPORARY):
-                    if now - info.st_mtime > _TOUCH_AFTER:
+                    if now - info.st_mtime > _TOUCH_AFTER and _own_file(path, item.name):
                         with contextlib.suppress(OSError):
                             os.unlink(item.path)
                     continue
-                if item.name.endswith(_SUFFIX) and stat.S_ISREG(info.st_mode):
-                    entries.append((info.st_mtime, info.st_size, item.path))
-                    total += info.st_size
+                entries.append((info.st_mtime, info.st_size, item.name))
+                total += info.st_size
     except OSError:
         return
     if total <= _max_bytes:
         return
     entries.sort()
-    for _, size, file in entries:
+    for _, size, name in entries:
         if total <= _max_bytes * 3 // 4:
             break
-        with contextlib.suppress(OSError):
-            os.unlink(file)
-            total -= size
+        if _own_file(path, name):
+            with contextlib.suppress(OSError):
+                os.unlink(path / name)
+                total -= size
 
 
 def clear() -> int:
-    """Remove every entry of the cache directory in use; return how many were removed."""
+    """Remove the cache's own files from the directory in use (its entries and the temporary
+    files of its writers, each recognised by its name and its header: see the module's doc;
+    any other file is left); return how many were removed."""
     path = _usable()
     if path is None:
         return 0
     removed = 0
     with os.scandir(path) as found:
-        for item in found:
-            if item.name.endswith(_SUFFIX) or item.name.startswith(_TEMPORARY):
-                with contextlib.suppress(OSError):
-                    os.unlink(item.path)
-                    removed += 1
+        names = [item.name for item in found]
+    for name in names:
+        if _own_file(path, name):
+            with contextlib.suppress(OSError):
+                os.unlink(path / name)
+                removed += 1
     return removed
 
 

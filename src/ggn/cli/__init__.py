@@ -185,6 +185,9 @@ compile cache:
   A game's checked document and the code compiled from a document are kept on
   disk for the next process: in $GGN_CACHE_DIR, else the user's cache directory
   (~/.cache/ggn on Linux). ggn --no-cache COMMAND, or GGN_NO_CACHE=1, turns it off.
+  Its compiled code is run, so the directory must be private: an absolute path,
+  the cache's own (new, empty, or tagged CACHEDIR.TAG), not writable by others,
+  nor are the directories above it (unless sticky, as /tmp); else it is not used.
 """
 
 

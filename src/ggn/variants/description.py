@@ -24,13 +24,15 @@ Conventions:
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Final, Literal
 
 from ggn.variants.pieces import Movement, Square
 
 __all__ = [
     "Castling", "DoubleStep", "Drops", "Ends", "PieceType", "Promotion", "Region", "Value", "Variant",
+    "from_data", "to_data",
 ]
 
 Region = frozenset[Square]
@@ -208,3 +210,74 @@ class Variant:
     values and XBoard options (``pieceToCharTable``, ``pocketSize``, ``variantTemplate``), and
     its rules on a game's history (``nMoveRule``, ``nFoldRule``, ``perpetualCheckIllegal``,
     counting and adjudication), which a position does not hold. Recorded, never dropped."""
+
+
+# --- as plain data ---------------------------------------------------------------------------------
+_TUPLE: Final = "t"
+_SET: Final = "s"
+_ATOMS: Final = (type(None), bool, int, str)
+
+
+_RECORDS: Final = {kind.__name__: (kind, frozenset(found.name for found in dataclasses.fields(kind)))
+                   for kind in (Variant, PieceType, Movement, Promotion, Castling, DoubleStep, Drops, Ends)}
+"""The records of a variant's data by name, each with its fields' names."""
+
+
+def to_data(variant: Variant) -> Any:
+    """``variant`` as plain data: tuples of strings, numbers, booleans and None only, which
+    :mod:`marshal` writes and :func:`from_data` reads back into an equal variant (what the
+    compile cache keeps of a built-in game: data, never code or a pickle). A record is
+    ``(name, (field, value)...)``, a tuple ``("t", items)``, a set ``("s", items)`` (sorted)."""
+    if not isinstance(variant, Variant):
+        raise TypeError(f"variant must be a Variant, got {type(variant).__name__}")
+    return _encode(variant)
+
+
+def _encode(value: Any) -> Any:
+    if type(value) in _ATOMS:
+        return value
+    if type(value) is tuple:
+        return (_TUPLE, tuple(_encode(item) for item in value))
+    if type(value) is frozenset:
+        return (_SET, tuple(sorted((_encode(item) for item in value), key=repr)))
+    if type(value).__name__ in _RECORDS and type(value) is _RECORDS[type(value).__name__][0]:
+        return (type(value).__name__, *((found.name, _encode(getattr(value, found.name)))
+                                         for found in dataclasses.fields(value)))
+    raise TypeError(f"no plain form for {type(value).__name__}")
+
+
+def from_data(data: Any) -> Variant:
+    """The variant :func:`to_data` wrote. Raise ``ValueError`` for anything else: a value of
+    a type other than those, a record of an unknown name, or a field a record does not have.
+    Nothing in ``data`` is called or run: records are made by their own constructors from
+    values checked to be plain."""
+    made = _decode(data, 0)
+    if type(made) is not Variant:
+        raise ValueError(f"not a variant's data: a {type(made).__name__}")
+    return made
+
+
+def _decode(data: Any, depth: int) -> Any:
+    if type(data) in _ATOMS:
+        return data
+    if depth > 16 or type(data) is not tuple or not data or type(data[0]) is not str:
+        raise ValueError("not a variant's data")
+    tag = data[0]
+    if tag in (_TUPLE, _SET):
+        if len(data) != 2 or type(data[1]) is not tuple:
+            raise ValueError("not a variant's data")
+        items = [_decode(item, depth + 1) for item in data[1]]
+        return tuple(items) if tag == _TUPLE else frozenset(items)
+    record = _RECORDS.get(tag)
+    if record is None:
+        raise ValueError(f"not a variant's data: no record {tag[:40]!r}")
+    kind, names = record
+    values: dict[str, Any] = {}
+    for pair in data[1:]:
+        if type(pair) is not tuple or len(pair) != 2 or pair[0] not in names or pair[0] in values:
+            raise ValueError(f"not a variant's data: a field of {tag} that is not one")
+        values[pair[0]] = _decode(pair[1], depth + 1)
+    try:
+        return kind(**values)
+    except TypeError as error:  # a required field missing
+        raise ValueError(f"not a variant's data: {error}") from None

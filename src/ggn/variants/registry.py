@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import pickle
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from importlib import resources
@@ -494,21 +493,22 @@ class _Builtins:
 
 def _resolver(name: str, builtins: _Builtins) -> Callable[[], Variant]:
     def resolve() -> Variant:
-        from ggn.variants.description import Variant  # noqa: PLC0415
+        from ggn.variants.description import from_data, to_data  # noqa: PLC0415
 
         key = f"{name}\0{builtins._text}".encode()
         data = cache.load("builtin-variant", key)
         if data is not None:
-            with contextlib.suppress(Exception):
-                # A checked file of our own (owned by the user, not writable by others, whole:
-                # see ggn.cache), made by pickle.dumps below from a Variant.
-                found = pickle.loads(data)  # noqa: S301
-                if isinstance(found, Variant) and found.name == name:
+            # Data, never code: marshal of plain values (description.to_data), read back by
+            # description.from_data, which runs nothing it reads (see ggn.cache).
+            with contextlib.suppress(ValueError, EOFError, TypeError):
+                found = from_data(marshal.loads(data))  # noqa: S302
+                if found.name == name:
                     return found
         from ggn.variants import ini  # noqa: PLC0415
 
         made = ini.resolve(name, builtins.sections)
-        cache.store("builtin-variant", key, pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
+        with contextlib.suppress(TypeError, ValueError):  # a variant marshal cannot write: not kept
+            cache.store("builtin-variant", key, marshal.dumps(to_data(made)))
         return made
 
     return resolve
