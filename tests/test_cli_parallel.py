@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+from concurrent.futures.process import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -93,9 +94,10 @@ def test_a_ggn_document_and_a_variant_of_ini_on_workers(tmp_path: Path) -> None:
     (["legal", "chess", "--jobs", "2"], "--jobs spreads the work of --batch: give --batch FILE too"),
     (["moves", "--scheduler", "tcp://h:1"], "--scheduler spreads the work of --batch"),
     (["perft", "chess", "3", "--jobs", "2", "--scheduler", "tcp://h:1"], "not allowed with argument"),
-    (["perft", "chess", "3", "--jobs", "-1"], "expected auto or a whole number from 0 (auto) to 1024"),
+    (["perft", "chess", "3", "--jobs", "-1"], "expected auto or a whole number, 0 (auto) or more"),
     (["perft", "chess", "3", "--jobs", "many"], "'many' is not a number of processes"),
-    (["perft", "chess", "3", "--jobs", "9" * 5000], "is not a number of processes"),
+    (["perft", "chess", "3", "--jobs", "2.0"], "'2.0' is not a number of processes"),
+    (["perft", "chess", "3", "--jobs", "\u0662"], "is not a number of processes"),  # an Arabic-Indic 2
     (["moves", "-", "--batch", "-"], "standard input is read once"),
     (["legal", "chess", "--ini", "-", "--batch", "-"], "standard input is read once"),
     (["legal", "chess", "--batch", "/nonexistent/positions"], "--batch: cannot read /nonexistent/positions: "
@@ -114,6 +116,33 @@ def test_perft_on_workers_prints_what_the_serial_count_prints() -> None:
         assert serial[0] == 0
         assert call("perft", "chess", "3", *options, "--jobs", "2") == serial
     assert call("perft", "chess", "4", "--jobs", "auto") == (0, "197281\n", "")
+
+
+def test_jobs_beyond_the_processors_are_lowered_with_a_note(
+        monkeypatch: pytest.MonkeyPatch, positions: Path) -> None:
+    # --jobs 1000 started about 130 processes on 2 cores, 12 times slower than --jobs 1.
+    spawned: list[int] = []
+    spawn = ProcessPoolExecutor._spawn_process  # type: ignore[attr-defined]
+
+    def counted(self: ProcessPoolExecutor) -> None:
+        spawned.append(1)
+        spawn(self)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "_spawn_process", counted)
+    monkeypatch.setattr(parallel, "processors", lambda: 2)
+    note = ("note: --jobs lowered to 2, the processors this process may use (more processes would only "
+            "share them)")
+    for jobs in ("1000", "9" * 5000):  # any whole number: a long one is as large as any
+        assert call("perft", "chess", "3", "--jobs", jobs) == (0, "8902\n", f"ggn perft: {note}\n")
+    assert len(spawned) == 2  # one worker a run, beside this process
+    serial = call("legal", "chess", "--batch", str(positions))
+    status, out, err = call("legal", "chess", "--batch", str(positions), "--jobs", "1000")
+    assert (status, out) == serial[:2] and err == f"ggn legal: {note}\n" + serial[2]
+    assert len(spawned) <= 3  # the batch's one chunk: one worker
+    assert call("perft", "chess", "3", "--jobs", "2")[2] == ""  # no more than the processors: no note
+    monkeypatch.setattr(parallel, "processors", lambda: 1)
+    assert call("perft", "chess", "3", "--jobs", "auto") == (0, "8902\n", "")  # one processor: counted here
+    assert len(spawned) <= 4
 
 
 def test_dask_not_installed_is_a_usage_error(monkeypatch: pytest.MonkeyPatch, positions: Path) -> None:

@@ -3,10 +3,14 @@ the tree is split where it should be, and batches come back in order with a boun
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import sys
 from collections.abc import Iterator
+from concurrent.futures.process import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -162,14 +166,17 @@ def test_ordered_gives_results_in_the_order_of_the_arguments(pool: Pool) -> None
     assert list(parallel.ordered(parallel._perft_task, arguments, jobs=pool)) == expected
 
 
-def test_workers_and_recipes() -> None:
+def test_workers_and_recipes(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert 1 <= parallel.processors() <= (os.cpu_count() or 1)
+    monkeypatch.setattr(parallel, "processors", lambda: 4)
     assert parallel.workers(None) == 1
     assert parallel.workers(3) == 3
-    assert parallel.workers(0) == parallel.workers("auto") == (os.cpu_count() or 1)
+    assert parallel.workers(0) == parallel.workers("auto") == 4
+    assert parallel.workers(5) == parallel.workers(1000) == parallel.workers(10**100) == 4  # capped
     with pytest.raises(GGNError, match="jobs must be 0"):
         parallel.workers(-1)
     for wrong in (True, 1.5, "many"):
-        with pytest.raises(TypeError, match="jobs must be an int, 'auto' or None"):
+        with pytest.raises(TypeError, match="jobs must be an int, 'auto', a Pool or None"):
             parallel.workers(wrong)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="one of the two"):
         Recipe()
@@ -204,3 +211,122 @@ def test_workers_that_number_pieces_in_another_order_count_right(
     with Pool(1) as second:  # one that makes crazyhouse first: its pieces are numbered otherwise
         assert parallel.perft("crazyhouse", 3, jobs=second) == 8902
         assert parallel.perft(recipe, 3, jobs=second) == 5260
+
+
+# --- how many processes start (issue 16, finding 7) -------------------------------------------------
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[int]]:
+    """The pools made (their widths) and the worker processes they start, counted."""
+    made: dict[str, list[int]] = {"pools": [], "processes": []}
+    make_pool = parallel._Pool.__init__
+    spawn = ProcessPoolExecutor._spawn_process  # type: ignore[attr-defined]
+
+    def pool(self: parallel._Pool, jobs: int) -> None:
+        made["pools"].append(jobs)
+        make_pool(self, jobs)
+
+    def process(self: ProcessPoolExecutor) -> None:
+        made["processes"].append(1)
+        spawn(self)
+
+    monkeypatch.setattr(parallel._Pool, "__init__", pool)
+    monkeypatch.setattr(ProcessPoolExecutor, "_spawn_process", process)
+    return made
+
+
+def test_jobs_beyond_the_processors_start_one_process_a_processor(
+        monkeypatch: pytest.MonkeyPatch, started: dict[str, list[int]]) -> None:
+    # --jobs 1000 started about 130 processes on 2 cores; 10**100 was an OverflowError.
+    monkeypatch.setattr(parallel, "processors", lambda: 2)
+    assert parallel.perft("chess", 3, jobs=10**100) == 8902  # this process and one worker
+    assert parallel.perft("chess", 3, jobs=1000) == 8902
+    assert started["pools"] == [1, 1] and len(started["processes"]) == 2
+    lines = [registry.start("chess")] * 100
+    assert [r.value for r in batch.moves("chess", lines, jobs=10**100, chunk=4)] == [
+        r.value for r in batch.moves("chess", lines)]
+    assert started["pools"] == [1, 1, 2] and len(started["processes"]) <= 4
+    with Pool(10**100) as pool:
+        assert pool.width == 2
+    monkeypatch.setattr(parallel, "processors", lambda: 1)
+    assert parallel.runs_here(1000, None)  # one processor: every number of jobs is this process
+    assert parallel.perft("chess", 2, jobs=64) == 400
+    assert started["pools"] == [1, 1, 2, 2]
+
+
+def test_no_more_workers_than_tasks(monkeypatch: pytest.MonkeyPatch, started: dict[str, list[int]]) -> None:
+    monkeypatch.setattr(parallel, "processors", lambda: 16)
+    lone_king = "k^7/8/8/8/8/8/8/K^7 / C/c"  # 3 plays: 3 positions of depth 1 to count
+    assert parallel.perft("chess", 2, lone_king, jobs=16) == perft("chess", 2, lone_king)
+    assert started["pools"] == [3]
+    lines = [registry.start("chess")] * 5
+    assert len(list(batch.moves("chess", lines, jobs=16, chunk=2))) == 5  # 3 chunks
+    assert started["pools"] == [3, 3]
+    assert list(batch.moves("chess", [], jobs=16)) == []  # no line, no pool
+    assert list(parallel.ordered(parallel._perft_task, [], jobs=16)) == []
+    mated = "k^6R/7R/8/8/8/8/8/K^7 / c/C"  # no legal play: nothing to count
+    assert parallel.perft("chess", 2, mated, jobs=16) == 0
+    assert started["pools"] == [3, 3]
+    assert len(started["processes"]) <= 6
+
+
+# --- wrong types (issue 16, finding 8) --------------------------------------------------------------
+class _NotAClient:
+    pass
+
+
+_WRONG_TYPES = [
+    # (the public function, a call with one argument of the wrong type, the words of the message)
+    ("batch.lines_of", lambda: batch.lines_of(3), "stream must be a binary stream"),  # type: ignore[arg-type]
+    ("batch.lines_of", lambda: batch.lines_of(io.StringIO("a\n")), "stream must be a binary stream"),  # type: ignore[arg-type]
+    ("batch.lines_of", lambda: list(batch.lines_of(_TextReadline())), "its readline gave str, not bytes"),  # type: ignore[arg-type]
+    ("batch.moves", lambda: batch.moves("chess", [], scheduler=3), "scheduler must be a Dask scheduler's"),
+    ("batch.moves", lambda: batch.moves("chess", [], scheduler=_NotAClient()), "got _NotAClient"),
+    ("batch.moves", lambda: batch.moves("chess", 3), "lines must be an iterable of lines"),  # type: ignore[arg-type]
+    ("batch.moves", lambda: batch.moves("chess", "+rnbq+k^bn+r/8 / C/c"), "got a single line"),
+    ("batch.moves", lambda: batch.moves("chess", [], jobs=2.0), "jobs must be an int, 'auto', a Pool"),  # type: ignore[arg-type]
+    ("batch.moves", lambda: batch.moves("chess", [], chunk="3"), "chunk must be an int"),  # type: ignore[arg-type]
+    ("batch.moves", lambda: batch.moves(3, []), "rules must be"),  # type: ignore[arg-type]
+    ("batch.legal", lambda: batch.legal("chess", [], notation=3), "notation must be 'ggn' or 'uci'"),  # type: ignore[arg-type]
+    ("batch.legal", lambda: batch.legal("chess", [], scheduler=b"tcp://h:1"), "scheduler must be"),
+    ("batch.legal", lambda: batch.legal("chess", None), "lines must be"),  # type: ignore[arg-type]
+    ("parallel.check_address", lambda: parallel.check_address(8786), "scheduler must be"),  # type: ignore[arg-type]
+    ("parallel.workers", lambda: parallel.workers([2]), "jobs must be"),  # type: ignore[arg-type]
+    ("parallel.runs_here", lambda: parallel.runs_here(None, 3), "scheduler must be"),
+    ("parallel.perft", lambda: parallel.perft("chess", "2"), "depth must be an int"),  # type: ignore[arg-type]
+    ("parallel.perft", lambda: parallel.perft("chess", 2, 3), "position must be a Position"),  # type: ignore[arg-type]
+    ("parallel.perft", lambda: parallel.perft("chess", 2, jobs=2, progress=3), "progress must be"),  # type: ignore[arg-type]
+    ("parallel.perft", lambda: parallel.perft("chess", 2, scheduler=3), "scheduler must be"),
+    ("parallel.perft", lambda: parallel.perft(3, 2), "rules must be"),  # type: ignore[arg-type]
+    ("parallel.divide", lambda: parallel.divide("chess", 2, scheduler=[]), "scheduler must be"),
+    ("parallel.divide", lambda: parallel.divide("chess", 2.0), "depth must be an int"),  # type: ignore[arg-type]
+    ("parallel.divide", lambda: parallel.divide("chess", 2, jobs="2"), "jobs must be"),
+    ("parallel.ordered", lambda: parallel.ordered(3, []), "function must be"),  # type: ignore[arg-type]
+    ("parallel.ordered", lambda: parallel.ordered(len, 3), "arguments must be an iterable"),  # type: ignore[arg-type]
+    ("parallel.ordered", lambda: parallel.ordered(len, [], scheduler=3), "scheduler must be"),
+    ("parallel.Pool", lambda: Pool(2.5), "jobs must be"),  # type: ignore[arg-type]
+    ("parallel.Recipe", lambda: Recipe(game=3), "game must be"),  # type: ignore[arg-type]
+    ("parallel.Recipe", lambda: Recipe(document=b"{}"), "document must be"),  # type: ignore[arg-type]
+    ("parallel.Recipe", lambda: Recipe(game="chess", ini=[]), "ini must be"),  # type: ignore[arg-type]
+    ("parallel.Recipe.of", lambda: Recipe.of(3), "rules must be"),  # type: ignore[arg-type]
+]
+
+
+class _TextReadline:
+    def readline(self, size: int = -1) -> str:
+        return "a line\n"
+
+
+@pytest.mark.parametrize(("name", "call", "message"), _WRONG_TYPES, ids=[f"{row[0]}-{i}" for i, row in
+                                                                         enumerate(_WRONG_TYPES)])
+def test_wrong_types_are_type_errors_at_the_call(name: str, call: Any, message: str) -> None:
+    # batch.lines_of(3) and batch.moves(scheduler=3) were AttributeErrors (at the first line).
+    with pytest.raises(TypeError, match=re.escape(message)):
+        call()
+
+
+def test_every_public_function_has_its_wrong_type_row() -> None:
+    public = {f"batch.{name}" for name in batch.__all__ if callable(getattr(batch, name))}
+    public |= {f"parallel.{name}" for name in parallel.__all__
+               if callable(getattr(parallel, name)) and name not in ("Jobs", "Progress")}
+    public -= {"batch.Result", "parallel.processors"}  # a record the functions make; no argument
+    assert public | {"parallel.Recipe.of"} == {row[0] for row in _WRONG_TYPES}

@@ -83,9 +83,26 @@ def lines_of(stream: IO[bytes]) -> Iterator[bytes]:
     """The lines of a binary stream, read as they come (an answer can be written before the
     next line is): each without its line ending. A line of more than :data:`MAX_LINE` bytes
     is given cut to ``MAX_LINE + 1`` bytes (its answer says it is too long), the rest of it
-    read and dropped."""
+    read and dropped. Raise :class:`TypeError` at the call for what is not a binary stream
+    (an object with ``readline``, such as ``open(name, "rb")``; a text stream's lines are
+    already what :func:`moves` reads), and at the first line for a stream whose lines are
+    not bytes."""
+    import io  # noqa: PLC0415  (on use: the module imports fast)
+
+    if isinstance(stream, io.TextIOBase):
+        raise TypeError("stream must be a binary stream (open(name, 'rb')), got a text stream: "
+                        "give its lines to moves() or legal() as they are")
+    if not callable(getattr(stream, "readline", None)):
+        raise TypeError(f"stream must be a binary stream (open(name, 'rb')), got {type(stream).__name__}")
+    return _lines(stream)
+
+
+def _lines(stream: IO[bytes]) -> Iterator[bytes]:
     while True:
         line = stream.readline(MAX_LINE + 2)  # the line, its '\n' and a byte to tell it is longer
+        if not isinstance(line, bytes):
+            raise TypeError(f"stream must be a binary stream: its readline gave {type(line).__name__}, "
+                            "not bytes")
         if not line:
             return
         if line.endswith(b"\n"):
@@ -223,7 +240,11 @@ def _run(rules: str | Recipe | RuleSystem | Ruleset, lines: Iterable[str | bytes
     expect(chunk, int, "chunk", "an int")
     if chunk < 1:
         raise GGNError(f"a chunk holds 1 line or more, not {chunk}")
-    if runs_here(jobs, scheduler):
+    if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable):
+        what = "a single line" if isinstance(lines, (str, bytes)) else type(lines).__name__
+        raise TypeError(f"lines must be an iterable of lines (str or bytes), such as a list or an open "
+                        f"file, got {what}")
+    if runs_here(jobs, scheduler):  # jobs and scheduler checked
         made = _rules_of(Recipe.of(rules) if isinstance(rules, str) else rules)
         if kind == "legal":
             _check_legal(made, notation)
@@ -255,7 +276,11 @@ def moves(rules: str | Recipe | RuleSystem | Ruleset, lines: Iterable[str | byte
     is any iterable of str or bytes (an open file, a list, a generator), read as the answers
     are wanted. ``jobs`` (0 or ``"auto"``: one a processor) and ``scheduler`` (a Dask
     scheduler's address) spread chunks of ``chunk`` lines over processes or machines, as
-    :func:`ggn.parallel.ordered` does; the answers come in the same order.
+    :func:`ggn.parallel.ordered` does (never more processes than processors or than chunks:
+    see :func:`ggn.parallel.workers`); the answers come in the same order.
+
+    The arguments are checked at the call: :class:`TypeError` for one of the wrong type
+    (``lines`` one str, for instance), :class:`~ggn.errors.GGNError` for a bad value.
     """
     return _run(rules, lines, kind="moves", notation="ggn", jobs=jobs, scheduler=scheduler, chunk=chunk)
 
@@ -266,6 +291,7 @@ def legal(game: str | Recipe | RuleSystem, lines: Iterable[str | bytes], *, nota
     """The legal moves of each line's position, as ``ggn legal --format json`` lists them
     (each play's piece, source, destination, choice and STN transition), or with ``notation
     ="uci"`` as the list of their UCI strings. The rest as :func:`moves`."""
+    expect(notation, str, "notation", "'ggn' or 'uci'")
     if notation not in ("ggn", "uci"):
         raise GGNError(f"notation is 'ggn' or 'uci', not {notation!r}")
     return _run(game, lines, kind="legal", notation=notation, jobs=jobs, scheduler=scheduler, chunk=chunk)

@@ -14,7 +14,13 @@ Where the tasks run:
   ``spawn`` method: a fresh interpreter each, the same on every platform, inheriting no
   thread, lock or open stream of the caller; the cost, an interpreter start and the import of
   ``ggn`` per worker, is paid once a run): ``jobs`` workers for a batch; for perft, this
-  process and ``jobs - 1`` workers, as this one has its rules made already;
+  process and ``jobs - 1`` workers, as this one has its rules made already. ``jobs`` is
+  capped twice (see :func:`workers`): by the processors this process may run on
+  (:func:`processors`; more processes than processors only share them, each with an
+  interpreter to start and rules to make: ``--jobs 1000`` on two cores started about 130
+  processes and took 12 times as long as one job), silently, any int being accepted; and
+  by the work, never more workers than tasks (a batch of 3 chunks starts 3 at most, a perft
+  split into 5 positions 5 at most, one with nothing to count none);
 - or the workers of a Dask cluster (``scheduler``, the address of its scheduler; the optional
   ``dask[distributed]`` package, ``pip install 'ggn[dask]'``), which must have the same
   version of ``ggn`` installed. Dask runs a task again elsewhere when a worker is lost, so a
@@ -42,6 +48,7 @@ from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, cast
 
 from ggn._types import expect
@@ -56,7 +63,7 @@ if TYPE_CHECKING:  # made on first use: importing them here would slow down ever
 __all__ = [
     "DASK_HINT", "IN_FLIGHT_PER_WORKER", "KEPT", "SCHEDULER_TIMEOUT", "TASKS_PER_WORKER",
     "WINDOW_PER_WORKER", "Jobs", "Pool", "Progress", "Recipe", "check_address", "divide", "ordered",
-    "perft", "runs_here", "workers",
+    "perft", "processors", "runs_here", "workers",
 ]
 
 KEPT: Final = 4
@@ -105,6 +112,8 @@ class Recipe:
     document: str | None = None
 
     def __post_init__(self) -> None:
+        expect(self.game, (str, type(None)), "game", "a game's name (a str) or None")
+        expect(self.document, (str, type(None)), "document", "a GGN document's JSON text (a str) or None")
         if (self.game is None) == (self.document is None):
             raise TypeError("a Recipe is made from a game's name or from a document, one of the two")
         expect(self.ini, tuple, "ini", "a tuple of (source, text) pairs")
@@ -187,21 +196,51 @@ def _made(recipe: Recipe) -> Entry | Ruleset:
 
 
 # --- where tasks run ---------------------------------------------------------------------------
+def processors() -> int:
+    """The processors this process may run on, at least 1: :func:`os.process_cpu_count`
+    where Python has it (3.13 and later), else the size of the process's affinity mask
+    (:func:`os.sched_getaffinity`, where the system has one: ``taskset`` and container CPU
+    sets lower it), else :func:`os.cpu_count`. (A CPU quota of a container, which lets a
+    process run on every processor a share of the time, is not seen.)"""
+    count = getattr(os, "process_cpu_count", None)
+    if count is not None:
+        return max(1, count() or 1)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity mask here (macOS, Windows)
+        return max(1, os.cpu_count() or 1)
+
+
 def workers(jobs: Jobs) -> int:
-    """The number of worker processes ``jobs`` asks for: None is 1; 0 and ``"auto"`` are the
-    machine's processors (:func:`os.cpu_count`); a :class:`Pool`, its workers."""
+    """The number of worker processes ``jobs`` gives, never more than :func:`processors`:
+    None is 1; 0 and ``"auto"`` are :func:`processors`; a larger number, however large, is
+    lowered to it (more processes than processors would only share them); a :class:`Pool`,
+    its workers. Raise :class:`TypeError` for any other type and
+    :class:`~ggn.errors.GGNError` for a negative number."""
     if jobs is None:
         return 1
     if isinstance(jobs, Pool):
         return jobs.width
     if isinstance(jobs, bool) or not (isinstance(jobs, int) or jobs == "auto"):
-        raise TypeError(f"jobs must be an int, 'auto' or None, not {jobs!r}")
+        shown = repr(jobs)[:40] if isinstance(jobs, str) else type(jobs).__name__
+        raise TypeError(f"jobs must be an int, 'auto', a Pool or None, got {shown}")
     if jobs in ("auto", 0):
-        return os.cpu_count() or 1
+        return processors()
     assert isinstance(jobs, int)
     if jobs < 0:
         raise GGNError(f"jobs must be 0 (one a processor) or more, not {jobs}")
-    return jobs
+    return min(jobs, processors())
+
+
+def _check_spread(jobs: Jobs, scheduler: str | Any | None) -> None:
+    """Where work is spread, checked at the call: ``jobs`` as :func:`workers` checks it,
+    ``scheduler`` None, an address (:func:`check_address`) or a ``distributed.Client``."""
+    workers(jobs)
+    if isinstance(scheduler, str):
+        check_address(scheduler)
+    elif scheduler is not None and not all(hasattr(scheduler, name) for name in ("submit", "nthreads")):
+        raise TypeError(f"scheduler must be a Dask scheduler's address (a str), a distributed.Client "
+                        f"or None, got {type(scheduler).__name__}")
 
 
 class _Future(Protocol[_R_co]):
@@ -373,6 +412,8 @@ class Pool:
     :func:`divide`, :func:`ordered` or the functions of :mod:`ggn.batch`, and each worker
     keeps the rules it made (the last :data:`KEPT` recipes) from one call to the next.
     (:func:`perft` and :func:`divide` count in this process too, beside the workers.)
+    ``Pool(jobs)`` has :func:`workers` ``(jobs)`` workers (at most one a processor), each
+    started when a task first finds no worker free.
 
     >>> with Pool(1) as pool:
     ...     perft("chess", 2, jobs=pool), perft("chess", 3, jobs=pool)
@@ -409,22 +450,27 @@ Jobs: TypeAlias = int | str | Pool | None
 
 
 def runs_here(jobs: Jobs, scheduler: str | Any | None) -> bool:
-    """Whether work with these options is done in this process: one job, no Pool and no
-    Dask scheduler."""
+    """Whether work with these options is done in this process: one job (after
+    :func:`workers`' cap: on one processor, every number of jobs is one), no Pool and no Dask
+    scheduler. Raise :class:`TypeError` for a ``jobs`` or ``scheduler`` of the wrong type."""
+    _check_spread(jobs, scheduler)
     return scheduler is None and not isinstance(jobs, Pool) and workers(jobs) == 1
 
 
 @contextmanager
-def _running(jobs: Jobs, scheduler: str | Any | None, *, helping: bool = False) -> Iterator[_Runner]:
+def _running(jobs: Jobs, scheduler: str | Any | None, *, helping: bool = False,
+             tasks: int | None = None) -> Iterator[_Runner]:
     """Where the tasks of one call run, closed after it (a Pool given is left open). With
-    ``helping``, this process works too: ``jobs`` processes are this one and jobs - 1 workers."""
+    ``helping``, this process works too: ``jobs`` processes are this one and jobs - 1 workers.
+    ``tasks``, when known, caps the workers started (one a task at most)."""
     if scheduler is not None:
         runner: _Runner = _Dask(scheduler, SCHEDULER_TIMEOUT)
     elif isinstance(jobs, Pool):
         yield jobs._runner
         return
     else:
-        runner = _Pool(max(1, workers(jobs) - helping))
+        wanted = workers(jobs) - helping
+        runner = _Pool(max(1, wanted if tasks is None else min(wanted, tasks)))
     try:
         yield runner
     finally:
@@ -483,12 +529,18 @@ def _counts(recipe: Recipe, depth: int, position: Position | str | None, *, jobs
     """The root position, and the count of paths under each of its legal plays."""
     rules = recipe.entry().rules
     start = rules.position(position)
-    helping = scheduler is None  # on this machine, this process counts too
-    with _running(jobs, scheduler, helping=helping) as runner:
-        if helping:
-            # Tasks cost little here: split into positions of one depth, which differ less.
-            split = _split(rules, start, depth, (runner.width + 1) * TASKS_PER_WORKER, levels=True)
+    if scheduler is None:  # on this machine, this process counts too
+        # Split first (tasks cost little here: into positions of one depth, which differ less),
+        # then start no more workers than there are tasks.
+        width = jobs.width if isinstance(jobs, Pool) else workers(jobs) - 1
+        split = _split(rules, start, depth, (width + 1) * TASKS_PER_WORKER, levels=True)
+        if not split.tasks:  # no legal play at the root: nothing to count, no worker
+            if progress is not None:
+                progress(0, 0, 0)
+            return start, [0] * split.roots
+        with _running(jobs, None, helping=True, tasks=len(split.tasks)) as runner:
             return start, _count_beside(runner, recipe, rules, split, progress)
+    with _running(jobs, scheduler) as runner:
         split = _split(rules, start, depth, runner.width * TASKS_PER_WORKER)
         under = [0] * split.roots
         futures = {runner.submit(_perft_task, recipe, *task): task for task in split.tasks}
@@ -557,12 +609,19 @@ def _count_beside(runner: _Runner, recipe: Recipe, rules: RuleSystem, split: _Sp
     return under
 
 
-def _serial(depth: int, jobs: Jobs, scheduler: str | Any | None) -> bool:
+def _serial(depth: int, position: Position | str | None, jobs: Jobs, scheduler: str | Any | None,
+            progress: Progress | None) -> bool:
     """Whether a perft is counted in this process: one job and no cluster, a depth of at most
-    one (nothing to share), or a depth out of range (the serial function says why)."""
+    one (nothing to share), or a depth out of range (the serial function says why). The
+    arguments' types are checked here, before any work."""
+    from ggn.position import Position  # noqa: PLC0415
     from ggn.rules import MAX_PERFT_DEPTH  # noqa: PLC0415
 
     expect(depth, int, "depth", "an int")
+    expect(position, (Position, str, type(None)), "position", "a Position, a FEEN string or None")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a function (tasks, nodes, total) or None, got "
+                        f"{type(progress).__name__}")
     return runs_here(jobs, scheduler) or not 1 < depth <= MAX_PERFT_DEPTH
 
 
@@ -581,7 +640,7 @@ def perft(game: str | Recipe | RuleSystem, depth: int, position: Position | str 
     from ggn.rules import perft as serial  # noqa: PLC0415
 
     recipe = Recipe.of(game)
-    if _serial(depth, jobs, scheduler):
+    if _serial(depth, position, jobs, scheduler, progress):
         rules = recipe.entry().rules
         total = serial(rules, depth, rules.position(position))
         if progress is not None:
@@ -599,7 +658,7 @@ def divide(game: str | Recipe | RuleSystem, depth: int, position: Position | str
     from ggn.rules import divide as serial  # noqa: PLC0415
 
     recipe = Recipe.of(game)
-    if _serial(depth, jobs, scheduler):
+    if _serial(depth, position, jobs, scheduler, progress):
         rules = recipe.entry().rules
         split = serial(rules, depth, rules.position(position))
         if progress is not None:
@@ -622,13 +681,31 @@ def ordered(function: Callable[..., _R], arguments: Iterable[tuple[Any, ...]], *
 
     ``arguments`` is read as the workers need it: at most :data:`WINDOW_PER_WORKER` tasks a
     worker are waiting or running at once, so memory stays bounded however many there are.
-    ``function`` must be a function of module level (a worker imports it by name).
+    On this machine, no more workers are started than there are tasks (the first
+    :func:`workers` ``(jobs)`` are read before the pool starts). ``function`` must be a
+    function of module level (a worker imports it by name). The arguments' types are checked
+    at the call.
     """
-    with _running(jobs, scheduler) as runner:
+    if not callable(function):
+        raise TypeError(f"function must be a function of module level, got {type(function).__name__}")
+    if isinstance(arguments, (str, bytes)) or not isinstance(arguments, Iterable):
+        raise TypeError(f"arguments must be an iterable of tuples, got {type(arguments).__name__}")
+    _check_spread(jobs, scheduler)
+    return _ordered(function, iter(arguments), jobs, scheduler)
+
+
+def _ordered(function: Callable[..., _R], arguments: Iterator[tuple[Any, ...]], jobs: Jobs,
+             scheduler: str | Any | None) -> Iterator[_R]:
+    first: list[tuple[Any, ...]] = []
+    if scheduler is None and not isinstance(jobs, Pool):  # the workers a pool needs: one a task
+        first = list(islice(arguments, workers(jobs)))
+        if not first:
+            return
+    with _running(jobs, scheduler, tasks=len(first) or None) as runner:
         window: deque[_Future[_R]] = deque()
         limit = max(1, runner.width * WINDOW_PER_WORKER)
         try:
-            for args in arguments:
+            for args in chain(first, arguments):
                 window.append(runner.submit(function, *args))
                 if len(window) >= limit:
                     yield window.popleft().result()

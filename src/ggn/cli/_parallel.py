@@ -30,21 +30,17 @@ if TYPE_CHECKING:
     from ggn.ruleset import Ruleset
     from ggn.variants.registry import Entry
 
-MAX_JOBS: Final = 1024
-"""The most worker processes --jobs starts."""
+_DIGITS: Final = 18
+"""A --jobs of more digits is read as 10**18: more than any machine's processors, which cap it."""
 
 
 def _jobs(text: str) -> int | str:
     if text == "auto":
         return text
-    try:
-        value = int(text, 10) if len(text) <= len(str(MAX_JOBS)) else -1
-    except ValueError:
-        value = -1
-    if not 0 <= value <= MAX_JOBS:
+    if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of processes: expected "
-                                         f"auto or a whole number from 0 (auto) to {MAX_JOBS}")
-    return value
+                                         "auto or a whole number, 0 (auto) or more")
+    return int(text, 10) if len(text) <= _DIGITS else 10**_DIGITS
 
 
 def _address(text: str) -> str:
@@ -62,7 +58,9 @@ def add_spread(parser: argparse.ArgumentParser, what: str) -> None:
     spread = parser.add_mutually_exclusive_group()
     spread.add_argument("--jobs", type=_jobs, default=None, metavar="N",
                         help=f"{what} on N worker processes of this machine (0 or auto: one a "
-                             "processor; default 1, in this process)")
+                             "processor; default 1, in this process); never more than the processors "
+                             "this process may use (a larger N is lowered, with a note) nor than "
+                             "there are tasks")
     spread.add_argument("--scheduler", type=_address, metavar="ADDRESS",
                         help=f"{what} on the workers of a Dask cluster, given its scheduler's address "
                              "(tcp://HOST:8786); needs pip install 'ggn[dask]', and ggn on every worker")
@@ -82,6 +80,16 @@ def add_batch(parser: argparse.ArgumentParser) -> None:
 def spread(args: argparse.Namespace) -> bool:
     """Whether the command's work goes to worker processes or a cluster."""
     return args.scheduler is not None or args.jobs not in (None, 1)
+
+
+def note_lowered(args: argparse.Namespace, err: Stream, label: str) -> None:
+    """Say on standard error that --jobs asks for more processes than processors: the work
+    runs on one a processor (:func:`ggn.parallel.workers`), as more would only share them."""
+    from ggn.parallel import processors  # noqa: PLC0415  (on use: the command starts faster)
+
+    if isinstance(args.jobs, int) and args.jobs > (most := processors()):
+        err.write(f"{label}: note: --jobs lowered to {most}, the processors this process may use "
+                  "(more processes would only share them)\n")
 
 
 def check_no_spread(args: argparse.Namespace) -> None:
@@ -131,6 +139,7 @@ def perft_split(args: argparse.Namespace, err: Stream, *, game: Entry, texts: tu
     progress bar advances a task at a time."""
     from ggn import parallel  # noqa: PLC0415
 
+    note_lowered(args, err, "ggn perft")
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
 
@@ -173,6 +182,7 @@ def run_batch(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[byte
     whose error goes to ``err``), flushed line by line; exit 1 if a line was bad."""
     from ggn import batch  # noqa: PLC0415
 
+    note_lowered(args, err, label)
     bad = 0
     flush: Callable[[], object] = getattr(out, "flush", lambda: None)
     with (_opened(args.batch, stdin) as lines, _failures(),
