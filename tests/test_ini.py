@@ -10,13 +10,19 @@ pyffish's; the sections it cannot say fail on the option that says why.
 
 from __future__ import annotations
 
+import io
 import pickle
 import random
 import re
+import tracemalloc
+from collections.abc import Callable
+from functools import partial
 from itertools import count
+from pathlib import Path
 
 import pytest
 
+from ggn.cli import run
 from ggn.errors import GGNError, NotFoundError, VariantError
 from ggn.variants import fen as fens
 from ggn.variants import ini, registry, uci
@@ -1124,13 +1130,163 @@ def test_every_predefined_piece_is_an_option_read_in_fairy_stockfish_order() -> 
     assert len(variant.pieces) == 26
 
 
-def test_a_long_chain_of_parents_resolves_without_recursion() -> None:
+def test_a_chain_of_parents_as_long_as_allowed_resolves() -> None:
     text = "[v0]\nmaxFile = 2\nmaxRank = 2\nimmobile = x\nstartFen = 2/2 w - - 0 1\ncastling = false\n"
-    text += "".join(f"[v{number}:v{number - 1}]\n" for number in range(1, 1200))
+    text += "".join(f"[v{number}:v{number - 1}]\n" for number in range(1, ini.MAX_DEPTH + 1))
     variants = _load(text)
-    assert len(variants) == 1200 and variants["v1199"].files == 2
+    assert len(variants) == ini.MAX_DEPTH + 1 and variants[f"v{ini.MAX_DEPTH}"].files == 2
 
 
 def test_a_huge_value_is_quoted_short() -> None:
     error = _error("[a:chess]\nmaxRank = " + "9" * 100_000 + "\n")
     assert len(str(error)) < 200 and "(100,000 characters)" in str(error)
+
+
+# --- hostile input (issue 16, finding 4): the reader bounded by the board and by caps ----------
+def _traced(call: Callable[[], object]) -> tuple[BaseException | None, int]:
+    """What ``call`` raised (None if nothing) and the peak of memory it allocated, in bytes."""
+    tracemalloc.start()
+    try:
+        call()
+    except Exception as error:  # noqa: BLE001  (returned, for the test to look at)
+        return error, tracemalloc.get_traced_memory()[1]
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return None, peak
+
+
+def test_a_start_rank_wider_than_the_board_is_refused_where_it_is_seen() -> None:
+    # 10 MB here took 18.7 s and 1.4 GB (about 140 bytes a character) before the FEN error.
+    text = "[big:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/" + "R" * 2_000_000 + " w - - 0 1\n"
+    error, peak = _traced(lambda: _load(text))
+    assert isinstance(error, VariantError)
+    assert (error.source, error.line, error.option) == ("test.ini", 2, "startFen")
+    assert re.search(r"^test\.ini:2: \[big\] startFen = 'rnbq.*\(2,000,045 characters\): the start position "
+                     r"does not fit the variant: rank 1 'RRRR.*\(2,000,000 characters\) covers more than 8 "
+                     r"squares \(from 'R' at character 43 of the FEN\)$", str(error))
+    # Read no further than the board: the few copies of the line that reading it makes, nothing per
+    # character of the rank (was 140 bytes each).
+    assert peak < 4 * len(text)
+
+
+def test_a_start_with_more_ranks_than_the_board_is_refused_at_the_first_too_many() -> None:
+    text = ("[big:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + "/8" * 1_000_000
+            + " w - - 0 1\n")
+    error, peak = _traced(lambda: _load(text))
+    assert isinstance(error, VariantError)
+    assert str(error).endswith("the start position does not fit the variant: the placement has more than 8 "
+                               "ranks (a '/' at character 45 of the FEN)")  # a ninth may be the hands
+    assert peak < 4 * len(text)
+
+
+def test_the_fen_reader_of_a_variant_is_bounded_too() -> None:
+    chess = registry.entry("chess")
+    # A run of digits past int()'s limit was a ValueError from inside, not the FEN's error.
+    for fen in ("9" * 5000 + "/8/8/8/8/8/8/8 w - - 0 1", "8/8/8/8/8/8/8/4K2k w - a" + "3" * 5000 + " 0 1"):
+        with pytest.raises(GGNError) as caught:
+            chess.to_feen(fen)
+        assert len(str(caught.value)) < 600
+    # A rank's text, a side, a counter and a castling field are quoted short, not whole.
+    for fen in ("8/8/8/8/8/8/8/" + "K" * 1_000_000 + " w - - 0 1", "8/8/8/8/8/8/8/K6k " + "w" * 100_000,
+                "8/8/8/8/8/8/8/K6k w - - 0 " + "1 " * 100_000,
+                "8/8/8/8/8/8/8/K6k w " + "K" * 100_000 + " - 0 1"):
+        error, peak = _traced(partial(chess.to_feen, fen))
+        assert isinstance(error, GGNError) and len(str(error)) < 600, str(error)[:600]
+        assert peak < 3 * len(fen)
+    # Fields and ranks are not split into lists of millions.
+    for fen in ("8/8/8/8/8/8/8/K6k w - -" + " " * 1_000_000 + "0 1", "/" * 1_000_000 + " w - - 0 1"):
+        error, peak = _traced(partial(chess.to_feen, fen))
+        assert isinstance(error, GGNError) and peak < 3 * len(fen)  # a list of fields was 8 bytes each
+    with pytest.raises(GGNError, match="en passant square e3 is given twice"):
+        chess.to_feen("4k3/8/8/8/4P3/8/8/4K3 b - e3e3 0 1")
+
+
+def test_a_hand_of_the_start_is_counted_letter_by_letter_as_written() -> None:
+    crazyhouse = registry.entry("crazyhouse")
+    feen = crazyhouse.to_feen("4k3/8/8/8/8/8/8/4K3[" + "P" * 30 + "NpN] w - - 0 1")
+    assert feen.endswith(" 30P2N/p C/c")
+    with pytest.raises(GGNError, match="100007 pieces outnumber the 64 squares"):
+        crazyhouse.to_feen("4k3/8/8/8/8/8/8/4K3[" + "P" * 100_000 + "NpNpp] w - - 0 1")
+    with pytest.raises(GGNError, match=r"'x' is not a piece letter of crazyhouse \(at 23\)"):
+        crazyhouse.to_feen("4k3/8/8/8/8/8/8/4K3[PPPxQx] w - - 0 1")
+
+
+def test_a_text_of_too_many_sections_is_refused_at_the_first_too_many() -> None:
+    # 20,000 sections took 50 s and 327 MB: each is a variant resolved.
+    text = "".join(f"[v{number}:chess]\n" for number in range(ini.MAX_SECTIONS + 1))
+    error = _error(text)
+    assert str(error) == (f"test.ini:{ini.MAX_SECTIONS + 1}: [v{ini.MAX_SECTIONS}] is one section too many: "
+                          f"a text holds at most {ini.MAX_SECTIONS:,} sections "
+                          "(ggn.variants.ini.MAX_SECTIONS)")
+    assert ini.MAX_SECTIONS >= 143  # Fairy-Stockfish's own variants.ini
+
+
+def test_a_chain_of_parents_longer_than_allowed_is_refused_naming_the_section() -> None:
+    text = "".join(f"[v{number}:{'chess' if number == 0 else f'v{number - 1}'}]\n"
+                   for number in range(ini.MAX_DEPTH + 1))
+    # v0 has one ancestor (chess), v31 has 32: the most; v32 one more.
+    assert ini.MAX_DEPTH == 32
+    error = _error(text)
+    assert str(error) == ("test.ini:33: [v32] has more than 32 ancestors (the variants it inherits from, one "
+                          "from another: [v32:v31] and on); at most 32 (ggn.variants.ini.MAX_DEPTH)")
+
+
+def test_a_chain_of_parents_is_counted_across_the_texts_of_a_catalogue() -> None:
+    games = registry.Catalogue()
+    games.add_ini("".join(f"[a{n}:{'chess' if n == 0 else f'a{n - 1}'}]\n" for n in range(20)), "one.ini")
+    with pytest.raises(VariantError, match=r"^two\.ini:13: \[b12\] has more than 32 ancestors"):
+        games.add_ini("".join(f"[b{n}:{'a19' if n == 0 else f'b{n - 1}'}]\n" for n in range(20)), "two.ini")
+
+
+def test_names_values_and_options_are_capped_by_what_a_text_may_hold() -> None:
+    long = "x" * 1_000_000
+    for text, message in (
+        (f"[{long}:chess]\n", r"^test\.ini:1: a section name is at most 100 characters, got 'xxx.*'\.\.\. "
+                              r"\(1,000,000 characters\)$"),
+        (f"[a:{long}]\n", r"^test\.ini:1: a parent's name is at most 100 characters"),
+        # A long unknown key was compared with every option's name for a suggestion: 40 MB a MB.
+        (f"[a:chess]\n{long} = 1\n", r"^test\.ini:2: \[a\] an option's name is at most 100 characters"),
+        (f"[a:chess]\npromotionRegionWhite = {'a8 ' * 300_000}\n",
+         r"^test\.ini:2: \[a\] promotionRegionWhite = 'a8 a8 .*\(899,999 characters\): a value is at most "
+         r"10,000 characters \(ggn\.variants\.ini\.MAX_VALUE\)$"),
+        ("[a:chess]\n" + "maxRank = 8\n" * (ini.MAX_OPTIONS + 1),
+         rf"^test\.ini:{ini.MAX_OPTIONS + 2}: \[a\] maxRank: one option too many: a text holds at most "
+         r"50,000 options"),
+    ):
+        error, peak = _traced(partial(ini.sections, text, source="test.ini"))
+        assert isinstance(error, VariantError) and re.search(message, str(error)), str(error)[:300]
+        assert peak < 10_000_000  # 50,000 options of a few bytes: about 150 bytes each
+
+
+def test_millions_of_lines_are_read_one_at_a_time() -> None:
+    text = "[a:chess]\n" + "##\n" * 200_000 + "maxRank = 6\n"
+    found, peak = None, 0
+    tracemalloc.start()
+    try:
+        found = ini.sections(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found[0].options == (ini.Option("maxRank", "6", 200_002),)
+    assert peak < 1_000_000  # a list of the lines was 12 MB (59 bytes a line)
+
+
+def test_a_byte_order_mark_starts_a_text() -> None:
+    found = ini.sections("\ufeff[tiny:chess]\nmaxRank = 6\n")
+    assert [(s.name, s.parent, s.line) for s in found] == [("tiny", "chess", 1)]
+    assert registry.Catalogue().add_ini("\ufeff[tiny:chess]\nmaxRank = 6\n"
+                                        "startFen = 8/8/8/8/8/8 w - - 0 1\ncastling = false\n") == ("tiny",)
+    # Only at the start: elsewhere it is a character like another.
+    error = _error("[tiny:chess]\n\ufeffmaxRank = 6\n")
+    assert str(error).startswith("test.ini:2: [tiny] '\\ufeffmaxRank' is not an option Fairy-Stockfish knows")
+
+
+def test_the_cli_reads_an_ini_file_written_with_a_byte_order_mark(tmp_path: Path) -> None:
+    path = tmp_path / "bom.ini"
+    path.write_text("[tiny:chess]\nmaxRank = 6\nstartFen = 8/8/8/8/8/8 w - - 0 1\ncastling = false\n",
+                    encoding="utf-8-sig")
+    assert path.read_bytes()[:3] == b"\xef\xbb\xbf"
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["variants", "--ini", str(path)], out, err) == 0, err.getvalue()
+    assert re.search(r"^tiny +8x6 +.*bom\.ini$", out.getvalue(), re.MULTILINE)

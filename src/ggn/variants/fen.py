@@ -43,11 +43,13 @@ move could take (or, for double-stepping pieces that are not pawns, always).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from math import gcd
 from typing import Final
 
+from ggn._json import quote
 from ggn._types import Side, expect
 from ggn.cell import Cell
 from ggn.errors import GGNError, NotationError
@@ -62,6 +64,7 @@ from ggn.variants.document import layout, style
 __all__ = ["from_feen", "is_feen", "style", "to_feen"]
 
 _N: Final = "FEN"
+_FIELDS: Final = 6  # a FEN's fields: the placement, the side to move, castling, en passant, two counters
 _STYLE_TURN: Final = re.compile(r"[A-Za-z]/[A-Za-z]")
 _PLACEMENT_TOKEN: Final = re.compile(r"([0-9]+)|(\*)|(\+?)([A-Za-z])(~?)")
 _COUNTER: Final = re.compile(r"0|[1-9][0-9]*")
@@ -78,7 +81,7 @@ def is_feen(text: object) -> bool:
     """Whether ``text`` is a position in FEEN rather than FEN: a line whose last of three
     space-separated fields is two style letters around a slash (``C/c``). Only the shape is
     looked at; the position is checked when it is read."""
-    if not isinstance(text, str):
+    if not isinstance(text, str) or text.count(" ") != 2:
         return False
     parts = text.split(" ")
     return len(parts) == 3 and _STYLE_TURN.fullmatch(parts[2]) is not None
@@ -189,7 +192,9 @@ class _Reader:
     def __init__(self, table: _Table, text: str) -> None:
         self.table = table
         self.text = text
-        self.fields = text.split(" ")
+        # At most six fields are read (the placement, the side, castling, en passant, two
+        # counters): the rest of a longer text is one field more, an error, not a list of them.
+        self.fields = text.split(" ", _FIELDS)
         self.starts: list[int] = []
         start = 0
         for field in self.fields:
@@ -219,7 +224,7 @@ def to_feen(variant: Variant, fen: str) -> str:
     board, hands = _placement(reader)
     turn = fields[1]
     if turn not in ("w", "b"):
-        raise reader.error(1, f"the side to move is 'w' or 'b', not {turn!r}")
+        raise reader.error(1, f"the side to move is 'w' or 'b', not {quote(turn)}")
     active: Side = "first" if turn == "w" else "second"
     number = 2
     if number < len(fields) and fields[number][:1] and not fields[number][0].isdigit():
@@ -237,7 +242,7 @@ def to_feen(variant: Variant, fen: str) -> str:
             raise reader.error(counter, "unexpected field after the two move counters")
         if not _COUNTER.fullmatch(fields[counter]):
             raise reader.error(counter, f"a move counter is a number without leading zeros, "
-                                        f"not {fields[counter]!r}")
+                                        f"not {quote(fields[counter])}")
     try:
         return str(_feen(table, board, hands, active))
     except NotationError as error:
@@ -259,6 +264,10 @@ def _placement(reader: _Reader) -> tuple[dict[tuple[int, int], _Piece], dict[Sid
         placement, hand_text, hand_start = field[:bracket], field[bracket + 1 : -1], bracket + 1
     else:
         placement = field
+    slashes = placement.count("/")
+    if slashes > variant.ranks:  # not split into millions of rows: no FEN of the game has them
+        raise reader.error(0, f"expected {variant.ranks} ranks separated by '/', got {slashes + 1:,}",
+                           0, len(placement))
     rows = placement.split("/")
     if hand_text is None and len(rows) == variant.ranks + 1 and variant.drops is not None:
         # The hands as one more rank (lichess's crazyhouse FEN), as Fairy-Stockfish also reads.
@@ -279,16 +288,19 @@ def _placement(reader: _Reader) -> tuple[dict[tuple[int, int], _Piece], dict[Sid
         if variant.drops is None:
             raise reader.error(0, f"{variant.name} has no pieces in hand", hand_start,
                                hand_start + len(hand_text))
-        for offset, ch in enumerate(hand_text):
-            if ch == "-" and len(hand_text) == 1:
-                continue  # Fairy-Stockfish's '[-]': an empty hand
+        if hand_text == "-":
+            return board, hands  # Fairy-Stockfish's '[-]': an empty hand
+        # Each letter counted at once (a hand of a million pawns is one count), each distinct one
+        # checked in the order met: the first that is no piece is the first written.
+        for ch, count in Counter(hand_text).items():
             piece_type = table.types.get(ch.lower()) if ch.isascii() else None
             if piece_type is None:
+                offset = hand_text.index(ch)
                 raise reader.error(0, f"{ch!r} is not a piece letter of {variant.name}",
                                    hand_start + offset, hand_start + offset + 1)
             letter = piece_type.letter.lower()
             held = hands[_side(ch.isupper())]
-            held[letter] = held.get(letter, 0) + 1
+            held[letter] = held.get(letter, 0) + count
     return board, hands
 
 
@@ -297,50 +309,50 @@ def _rank(reader: _Reader, row: str, start: int, rank: int, board: dict[tuple[in
     variant = table.variant
     files = variant.files
     file, position = 0, 0
-    shown = rank + 1
+    shown = f"{rank + 1} {quote(row)}"
     while position < len(row):
         match = _PLACEMENT_TOKEN.match(row, position)
         span = (start + position, start + (match.end() if match else position + 1))
         if match is None:
-            raise reader.error(0, f"rank {shown} {row!r}: {row[position]!r} is not a piece letter, a "
+            raise reader.error(0, f"rank {shown}: {row[position]!r} is not a piece letter, a "
                                   "digit, '*', '+' or '~'", *span)
         position = match.end()
         digits, hole, plus, letter, tilde = match.groups()
         if digits is not None:
-            if digits[0] == "0" or int(digits) > files:
-                raise reader.error(0, f"rank {shown} {row!r}: {digits!r} is not a count of empty squares "
+            if digits[0] == "0" or len(digits) > 3 or int(digits) > files:
+                raise reader.error(0, f"rank {shown}: {quote(digits)} is not a count of empty squares "
                                       f"from 1 to {files}", *span)
             for offset in range(int(digits)):
                 if (file + offset, rank) in variant.holes:
-                    raise reader.error(0, f"rank {shown} {row!r}: {_name(file + offset, rank)} is a hole "
+                    raise reader.error(0, f"rank {shown}: {_name(file + offset, rank)} is a hole "
                                           f"of {variant.name}'s board, written '*'", *span)
             file += int(digits)
             continue
         if file >= files:
-            raise reader.error(0, f"rank {shown} {row!r} covers more than {files} squares", *span)
+            raise reader.error(0, f"rank {shown} covers more than {files} squares", *span)
         square = (file, rank)
         file += 1
         if hole is not None:
             if square not in variant.holes:
-                raise reader.error(0, f"rank {shown} {row!r}: '*' on {_name(*square)}, which is not a hole "
+                raise reader.error(0, f"rank {shown}: '*' on {_name(*square)}, which is not a hole "
                                       f"of {variant.name}'s board", *span)
             continue
         if square in variant.holes:
-            raise reader.error(0, f"rank {shown} {row!r}: {_name(*square)} is a hole of {variant.name}'s "
+            raise reader.error(0, f"rank {shown}: {_name(*square)} is a hole of {variant.name}'s "
                                   "board, written '*'", *span)
         lower = letter.lower()
         piece_type = table.types.get(lower)
         if piece_type is None:
-            raise reader.error(0, f"rank {shown} {row!r}: {letter!r} is not a piece letter of "
+            raise reader.error(0, f"rank {shown}: {letter!r} is not a piece letter of "
                                   f"{variant.name}", *span)
         lower = piece_type.letter.lower()  # a synonym reads as its type
         side = _side(letter.isupper())
         if plus:
             if tilde:
-                raise reader.error(0, f"rank {shown} {row!r}: a piece is written '+x' or 'x~', not both",
+                raise reader.error(0, f"rank {shown}: a piece is written '+x' or 'x~', not both",
                                    *span)
             if lower not in table.promoted:
-                raise reader.error(0, f"rank {shown} {row!r}: {letter!r} has no promoted form '+'", *span)
+                raise reader.error(0, f"rank {shown}: {letter!r} has no promoted form '+'", *span)
             board[square] = _Piece(lower, side, "enhanced")
         elif tilde and lower in table.tilde:
             board[square] = _Piece(lower, side, "diminished")
@@ -348,7 +360,7 @@ def _rank(reader: _Reader, row: str, start: int, rank: int, board: dict[tuple[in
             # A '~' FEEN has no mark for (no captures to hand): Fairy-Stockfish reads it, never writes it.
             board[square] = _Piece(lower, side)
     if file != files:
-        raise reader.error(0, f"rank {shown} {row!r} covers {file} squares, not {files}",
+        raise reader.error(0, f"rank {shown} covers {file} squares, not {files}",
                            start, start + len(row))
 
 
@@ -363,7 +375,8 @@ def _castling(reader: _Reader, number: int, board: dict[tuple[int, int], _Piece]
         return
     castling = variant.castling
     if castling is None:
-        raise reader.error(number, f"{variant.name} has no castling: the castling field is '-', not {text!r}")
+        raise reader.error(number, f"{variant.name} has no castling: the castling field is '-', not "
+                                   f"{quote(text)}")
     last = variant.files - 1
     kings: dict[Side, tuple[int, int] | None] = {}
     seen: set[tuple[Side, tuple[int, int]]] = set()
@@ -441,10 +454,14 @@ def _en_passant(reader: _Reader, number: int, board: dict[tuple[int, int], _Piec
     position = 0
     while position < len(text):
         match = _SQUARE.match(text, position)
-        if match is None or not 0 < int(match[2]) <= variant.ranks \
+        if match is None or len(match[2]) > 2 or not 0 < int(match[2]) <= variant.ranks \
                 or ord(match[1]) - ord("a") >= variant.files or match[2][0] == "0":
-            raise reader.error(number, f"the en passant field is '-' or squares of the board, not {text!r}")
-        squares.append(((ord(match[1]) - ord("a"), int(match[2]) - 1), match.span()))
+            raise reader.error(number, f"the en passant field is '-' or squares of the board, not "
+                                       f"{quote(text)}")
+        square = (ord(match[1]) - ord("a"), int(match[2]) - 1)
+        if any(square == seen for seen, _ in squares):  # so at most one a square of the board
+            raise reader.error(number, f"en passant square {match[0]} is given twice", *match.span())
+        squares.append((square, match.span()))
         position = match.end()
     # After a piece's own initial move Fairy-Stockfish names its destination too: the piece
     # named there is the one that moved, whatever stands beyond the other squares.

@@ -85,7 +85,27 @@ from ggn.variants.description import (
 )
 from ggn.variants.pieces import Movement, Square
 
-__all__ = ["Option", "Section", "load", "load_sections", "resolve", "sections"]
+__all__ = [
+    "MAX_DEPTH", "MAX_NAME", "MAX_OPTIONS", "MAX_SECTIONS", "MAX_VALUE", "Option", "Section", "load",
+    "load_sections", "resolve", "sections",
+]
+
+# What one text may hold: far above what Fairy-Stockfish's own src/variants.ini needs (143
+# sections, 1,240 options, chains of at most 2 parents below a built-in, names of at most 20
+# characters, values of at most 200), and low enough that a hostile text is refused in a
+# fraction of a second (each section is a variant resolved: about 2.5 ms).
+MAX_SECTIONS: Final = 1_000
+"""The most sections (variants) one text may hold."""
+MAX_OPTIONS: Final = 50_000
+"""The most ``option = value`` lines one text may hold."""
+MAX_DEPTH: Final = 32
+"""The most ancestors a section may have: ``[a:b]`` has one (``b``), more if ``b`` has a parent."""
+MAX_NAME: Final = 100
+"""The longest name of a section, of its parent or of an option, in characters."""
+MAX_VALUE: Final = 10_000
+"""The longest value of an option, in characters, except ``startFen``: the variant's board
+bounds how much of a start position is read (a rank longer than the board is refused where it
+is seen)."""
 
 # Fairy-Stockfish's largest board (built with large boards, as pyffish is): 12 files, 10 ranks.
 _FILES: Final = 12
@@ -153,8 +173,12 @@ def sections(text: str, *, source: str = "<ini>") -> list[Section]:
 
     Blank lines and comments (``#`` or ``;`` first) are skipped; a header is ``[name]`` or
     ``[name:parent]`` (a comment may follow it); every other line is ``key = value`` inside a
-    section, the key and value stripped of blanks. Anything else is a
-    :class:`~ggn.errors.VariantError` naming ``source`` and the line.
+    section, the key and value stripped of blanks. A byte-order mark (U+FEFF) at the start of
+    the text is skipped, as a text editor writes one. Anything else is a
+    :class:`~ggn.errors.VariantError` naming ``source`` and the line, and so is a text of more
+    than :data:`MAX_SECTIONS` sections or :data:`MAX_OPTIONS` options, a name of more than
+    :data:`MAX_NAME` characters, or a value (other than ``startFen``'s, which the board bounds)
+    of more than :data:`MAX_VALUE`.
 
     >>> [(s.name, s.parent, [o.key for o in s.options]) for s in sections('''
     ... # a comment
@@ -174,12 +198,13 @@ def sections(text: str, *, source: str = "<ini>") -> list[Section]:
     parent: str | None = None
     header = 0
     options: list[Option] = []
+    count = 0  # the options of the whole text
 
     def close() -> None:
         if name is not None:
             found.append(Section(name, parent, tuple(options), header, source))
 
-    for number, raw in enumerate(text.split("\n"), 1):
+    for number, raw in _lines(text[1:] if text.startswith("\ufeff") else text):
         line = raw.strip()
         if not line or line[0] in "#;":
             continue
@@ -198,7 +223,15 @@ def sections(text: str, *, source: str = "<ini>") -> list[Section]:
             if colon and not _NAME.fullmatch(base):
                 raise VariantError(f"the parent of [{child}] is a name without blanks or ':', got "
                                    f"{_shown(base)}", source, number)
+            for what, written in (("section name", child), ("parent's name", base)):
+                if len(written) > MAX_NAME:
+                    raise VariantError(f"a {what} is at most {MAX_NAME} characters, got {_shown(written)}",
+                                       source, number)
             close()
+            if len(found) == MAX_SECTIONS:
+                raise VariantError(f"[{child}] is one section too many: a text holds at most "
+                                   f"{MAX_SECTIONS:,} sections (ggn.variants.ini.MAX_SECTIONS)",
+                                   source, number)
             name, parent, header, options = child, base if colon else None, number, []
             continue
         key, equals, value = line.partition("=")
@@ -212,9 +245,34 @@ def sections(text: str, *, source: str = "<ini>") -> list[Section]:
             raise VariantError(f"no option name before '=' in {_shown(line)}", source, number)
         if not value:
             raise VariantError(f"the option {_shown(key)} has no value", source, number, key)
+        if len(key) > MAX_NAME:
+            raise VariantError(f"[{name}] an option's name is at most {MAX_NAME} characters, got "
+                               f"{_shown(key)}", source, number)
+        if len(value) > MAX_VALUE and key != "startFen":
+            raise VariantError(f"[{name}] {key} = {_shown(value)}: a value is at most {MAX_VALUE:,} "
+                               f"characters (ggn.variants.ini.MAX_VALUE)", source, number, key)
+        count += 1
+        if count > MAX_OPTIONS:
+            raise VariantError(f"[{name}] {key}: one option too many: a text holds at most {MAX_OPTIONS:,} "
+                               f"options (ggn.variants.ini.MAX_OPTIONS)", source, number, key)
         options.append(Option(key, value, number))
     close()
     return found
+
+
+# A line that is neither blank nor a comment (from its first character that is no blank): the
+# others are skipped by the regular expression, not one at a time.
+_MEANING: Final = re.compile(r"^[^\S\n]*([^\s#;][^\n]*)", re.MULTILINE)
+
+
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    """The lines of ``text`` that are neither blank nor comments, with their numbers (one-based),
+    one at a time: a text of millions of lines is never a list of them."""
+    number, last = 1, 0
+    for match in _MEANING.finditer(text):
+        number += text.count("\n", last, match.start())
+        last = match.start()
+        yield number, match[1]
 
 
 # --- the state Fairy-Stockfish's parser works on ---------------------------------------------
@@ -864,8 +922,12 @@ class _Maker:
         self.files: int = self.values["maxFile"]
         self.ranks: int = self.values["maxRank"]
         self.board: Region = frozenset((f, r) for f in range(self.files) for r in range(self.ranks))
-        # The start's pieces and holes, read once for the castling king's file and the holes.
-        self.start_pieces, self.start_holes = _placement(self.values["startFen"], self.files, self.ranks)
+        # The start's pieces and holes, read once for the castling king's file and the holes, no
+        # further than the board: a rank wider than it is refused where it is seen.
+        try:
+            self.start_pieces, self.start_holes = _placement(self.values["startFen"], self.files, self.ranks)
+        except _MisfitError as misfit:
+            raise self.error("startFen", f"the start position does not fit the variant: {misfit}") from None
 
     def error(self, field: str, reason: str) -> VariantError:
         """The error of a value, at the line that set it (inherited: in its section), else at
@@ -1159,35 +1221,67 @@ class _Maker:
             raise self.error("startFen", f"the start position does not fit the variant: {message}") from None
 
 
+class _MisfitError(Exception):
+    """A start position that does not fit the board: what, for :meth:`_Maker.error`."""
+
+
+_TOKEN: Final = re.compile(r"[0-9]+|\*|\+?[A-Za-z]~?|.")
+
+
 def _placement(start: str, files: int, ranks: int) -> tuple[dict[Square, str], set[Square]]:
     """The pieces (FEN letters, by case) and holes (``*``) of a FEN's placement, read leniently:
-    what does not fit is left for the FEN reader to report."""
+    what does not fit is left for the FEN reader to report, except a rank that covers more than
+    ``files`` squares and more than ``ranks`` ranks (one more may be the hands, lichess-style),
+    refused (:class:`_MisfitError`) where they are seen: the text is read no further than the board."""
     board: dict[Square, str] = {}
     holes: set[Square] = set()
-    placement = start.split(" ", 1)[0].split("[", 1)[0]
-    for number, row in enumerate(placement.split("/")):
+    end = len(start)
+    for stop in (" ", "["):
+        found = start.find(stop, 0, end)
+        end = found if found >= 0 else end
+    position = 0
+    for number in range(ranks + 1):
+        slash = start.find("/", position, end)
+        row_end = end if slash < 0 else slash
+        if number == ranks:  # one more: the hands (lichess's crazyhouse FEN), for the FEN reader
+            if slash >= 0:
+                raise _MisfitError(f"the placement has more than {ranks} ranks (a '/' at character {slash} "
+                                   "of the FEN)")
+            break
         rank = ranks - 1 - number
         file = 0
-        for token in re.findall(r"[0-9]+|\*|\+?[A-Za-z]~?|.", row):
+        for match in _TOKEN.finditer(start, position, row_end):
+            token = match.group()
             if token.isdigit():
                 file += int(token[:3])
-                continue
-            if token == "*":  # noqa: S105 (a FEN token, no password)
-                holes.add((file, rank))
-            elif token[-1:].isalpha() or token.endswith("~"):
-                board[(file, rank)] = token.strip("+~")
-            file += 1
+            else:
+                if token == "*":  # noqa: S105 (a FEN token, no password)
+                    holes.add((file, rank))
+                elif token[-1:].isalpha() or token.endswith("~"):
+                    board[(file, rank)] = token.strip("+~")
+                file += 1
+            if file > files:
+                written = start[position:position + 41]  # not a copy of the whole rank
+                written = quote(written) if row_end - position <= 40 else \
+                    f"{written[:40]!r}... ({row_end - position:,} characters)"
+                raise _MisfitError(f"rank {rank + 1} {written} covers more than {files} squares (from "
+                                   f"{token[:3]!r} at character {match.start()} of the FEN)")
+        if slash < 0:
+            break
+        position = slash + 1
     return board, holes
 
 
 # --- resolution ---------------------------------------------------------------------------------
 def _chain(name: str, lookup: Callable[[str], Section | None], cache: Mapping[str, _State]) -> list[Section]:
     """The sections from ``name`` up to its first ancestor already resolved (in ``cache``) or
-    without a parent."""
+    without a parent. Its ancestors are counted on to the first without a parent (at most
+    :data:`MAX_DEPTH` + 1 looked up): a chain of more is an error."""
     chain: list[Section] = []
     seen: set[str] = set()
     current: str | None = name
     child: Section | None = None
+    resolved = False  # past the first ancestor already resolved: counting only
     while current is not None:
         if current in seen:
             assert child is not None
@@ -1200,9 +1294,15 @@ def _chain(name: str, lookup: Callable[[str], Section | None], cache: Mapping[st
             assert child is not None
             raise VariantError(f"[{child.name}:{current}]: no variant {current!r} to inherit from",
                                child.source, child.line)
-        chain.append(section)
-        if current in cache:
-            break
+        if len(seen) > MAX_DEPTH + 1:
+            first = lookup(name)
+            assert first is not None
+            raise VariantError(f"[{name}] has more than {MAX_DEPTH} ancestors (the variants it inherits "
+                               f"from, one from another: [{name}:{first.parent}] and on); at most "
+                               f"{MAX_DEPTH} (ggn.variants.ini.MAX_DEPTH)", first.source, first.line)
+        if not resolved:
+            chain.append(section)
+            resolved = current in cache
         child, current = section, section.parent
     return chain
 
