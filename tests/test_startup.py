@@ -23,9 +23,11 @@ import pytest
 
 from ggn import cache, cli
 from ggn.cli._arguments import Commands
+from ggn.errors import PositionError
 from ggn.position import Position
 from ggn.rules import RuleSystem
 from ggn.ruleset import COMPILED_KEPT, Ruleset
+from ggn.variants.registry import Catalogue
 
 
 def _choices(parser: argparse.ArgumentParser) -> set[str]:
@@ -88,6 +90,44 @@ def test_moves_of_a_built_in_game_imports_neither_the_converter_nor_the_other_fr
                      "ggn.games.shogi", "ggn.games.xiangqi"):
         assert unneeded not in imported, unneeded
     assert "ggn.cli._positions" in imported
+
+
+# What `ggn moves` of a built-in game may import beyond `import ggn` (issue 16, item 4: its start
+# within 2x of `import ggn`). Each module more costs a fresh process its import: a command module
+# that needs another one for a single command imports it where that command runs
+# (an import inside the function, marked PLC0415), and listing pseudo-legal moves makes no rule system.
+MOVES_IMPORTS = {
+    "ggn.cli", "ggn.cli._arguments", "ggn.cli._catalogue", "ggn.cli._inputs", "ggn.cli._parallel",
+    "ggn.cli._positions", "ggn.cli._progress", "ggn.cli._streams", "ggn.compiled", "ggn.transitions",
+    "ggn.variants", "ggn.variants.description", "ggn.variants.document", "ggn.variants.fen",
+    "ggn.variants.pieces", "ggn.variants.registry",
+}
+
+
+def test_moves_of_a_built_in_game_imports_no_more_than_its_list(tmp_path: Path) -> None:
+    _modules_after(tmp_path, "moves", "chess")  # fills the cache
+    base = _modules_after(tmp_path, "--version")  # what the command line imports before a command
+    imported = _modules_after(tmp_path, "moves", "chess")
+    assert not imported - base - MOVES_IMPORTS, "ggn moves imports more than before: see MOVES_IMPORTS"
+    for rules in ("ggn.rules", "ggn.rules._system", "ggn.rules.variant", "ggn.rules._walk",
+                  "ggn.rules._attacks"):  # pseudo-legal moves need no rule system
+        assert rules not in imported, rules
+    assert "ggn.rules" in _modules_after(tmp_path, "legal", "chess")  # where it is needed, it is there
+
+
+def test_a_games_document_made_without_its_rule_system_is_the_rule_systems_own() -> None:
+    catalogue = Catalogue()  # a game of its own: the built-ins' entries are shared by the process
+    catalogue.add_ini("[tinychess:chess]\nmaxRank = 6\n"
+                      "startFen = rnbqkbnr/pppppppp/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\n")
+    alone = catalogue.entry("tinychess")
+    ruleset = alone.ruleset()
+    assert alone._rules is None  # made without the rule system
+    assert alone.rules.ruleset is ruleset and alone.ruleset() is ruleset
+    assert alone.position() == alone.rules.position()
+    with pytest.raises(PositionError, match=r"not one of shape \(8, 8\)"):
+        alone.position("8/8/8/8/8/8/8/8 / C/c")
+    with pytest.raises(PositionError, match="played in the styles T/t"):
+        alone.position("8/8/8/8/8/8 / S/s")
 
 
 # --- bounded memory (issue 11, section 6) -----------------------------------------------------------

@@ -15,7 +15,7 @@ This module assembles the parser and runs a command; the rest is private:
 
 - ``_streams``: standard output and error as commands see them, :class:`Exit` (end a command
   with a status and a message), and how failed writes are reported.
-- ``_arguments``: the parser and its help formatter, typed numbers (``DEPTH``, ``INDENT``),
+- ``_arguments``: the parser and its help formatter, typed numbers (``Bounded``, ``INDENT``),
   the options several commands share (``add_game``, ``add_ini``, ``add_position``,
   ``add_notation``, ``add_common``) and :class:`~ggn.cli._arguments.Commands`.
 - ``_inputs``: FILE, ``-`` (standard input, read at most once) and ``@FILE`` arguments, and

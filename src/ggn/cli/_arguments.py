@@ -15,7 +15,6 @@ from typing import IO, Any, ClassVar, Final, NoReturn
 from ggn._decimal import decimal_value, shown
 from ggn._json import DEFAULT_MAX_ERRORS, quote
 from ggn.cli._streams import Exit, Stream
-from ggn.rules import MAX_PERFT_DEPTH
 
 Handler = Callable[[argparse.Namespace, Stream, Stream, "IO[bytes] | None"], int]
 """A command: its arguments, standard output, standard error and standard input (bytes, or None
@@ -98,7 +97,6 @@ class Bounded:
 
 INDENT: Final = Bounded(0, MAX_INDENT)
 ERRORS_ALLOWED: Final = Bounded(1, MAX_ERRORS)
-DEPTH: Final = Bounded(0, MAX_PERFT_DEPTH)
 
 
 class Commands:

@@ -6,7 +6,7 @@ position, and a move as ``--notation`` writes it."""
 from __future__ import annotations
 
 import argparse
-from typing import IO, Final
+from typing import IO, TYPE_CHECKING, Final
 
 from ggn._json import quote
 from ggn.cli._arguments import feen
@@ -15,9 +15,11 @@ from ggn.cli._streams import Exit, Stream
 from ggn.errors import GGNError, NotFoundError
 from ggn.feen import Feen
 from ggn.position import Position
-from ggn.rules import Play
 from ggn.ruleset import Ruleset
 from ggn.variants.registry import Catalogue, Entry
+
+if TYPE_CHECKING:
+    from ggn.rules import Play
 
 
 def catalogue(args: argparse.Namespace, stdin: IO[bytes] | None) -> Catalogue:

@@ -10,9 +10,9 @@ from typing import IO, Any, Final
 from ggn._json import quote
 from ggn.cli._arguments import (
     DASHED,
-    DEPTH,
     FEN_EXAMPLE,
     MY_INI,
+    Bounded,
     Commands,
     add_format,
     add_game,
@@ -36,6 +36,10 @@ from ggn.cli._progress import progress
 from ggn.cli._streams import Exit, Stream
 from ggn.errors import GGNError
 from ggn.rules import MAX_PERFT_DEPTH, perft
+
+DEPTH: Final = Bounded(0, MAX_PERFT_DEPTH)
+"""perft's DEPTH (here, not in ggn.cli._arguments: the rule systems are this module's to import,
+and ``ggn moves`` never needs them)."""
 
 
 def register(commands: Commands) -> None:

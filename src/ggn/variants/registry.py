@@ -108,7 +108,7 @@ class Entry:
     function that makes one, called once, when it is first needed).
     """
 
-    __slots__ = ("_lock", "_make", "_rules", "_variant", "name", "source")
+    __slots__ = ("_lock", "_make", "_rules", "_ruleset", "_variant", "name", "source")
 
     def __init__(self, name: str, source: str, variant: Variant | Callable[[], Variant]) -> None:
         self.name = name
@@ -120,6 +120,7 @@ class Entry:
         else:
             self._variant = variant
         self._rules: RuleSystem | None = None
+        self._ruleset: Ruleset | None = None  # the document, made alone (see ruleset())
         # Reentrant: making the rule system asks for the variant under the same lock.
         self._lock = threading.RLock()
 
@@ -163,7 +164,7 @@ class Entry:
             with self._lock:
                 made = self._rules
                 if made is None:
-                    made = self._rules = _rule_system(self.variant)
+                    made = self._rules = _rule_system(self.variant, self._ruleset)
         return made
 
     def drawing(self) -> dict[str, Any]:
@@ -183,7 +184,7 @@ class Entry:
         :meth:`drawing`'s options and ``options`` (those of :func:`ggn.svg.board`)."""
         from ggn.svg import board  # noqa: PLC0415  (on first use: see the module's doc)
 
-        return board(self._position(position), **{**self.drawing(), **options})
+        return board(self.position(position), **{**self.drawing(), **options})
 
     def text(self, position: Position | str | None = None, **options: Any) -> str:
         """The Unicode text picture of a position of the game (default: its start), with the
@@ -191,21 +192,23 @@ class Entry:
         from ggn.textboard import board  # noqa: PLC0415
 
         drawing = self.drawing()
-        return board(self._position(position), **{**drawing, **options})
+        return board(self.position(position), **{**drawing, **options})
 
-    def _position(self, position: Position | str | None) -> Position:
-        """A position of the game (its start for None), its board's shape checked, without
-        the rule system (drawing a game needs no moves)."""
+    def position(self, position: Position | Feen | str | None = None) -> Position:
+        """A position of the game (its start for None), its board's shape and its styles
+        checked as the rule system checks them (the shape before any board is built), without
+        making the rule system: listing pseudo-legal moves or drawing a game needs none."""
+        from ggn._decimal import shown_tuple  # noqa: PLC0415
         from ggn.feen import Feen  # noqa: PLC0415
         from ggn.position import Position  # noqa: PLC0415
         from ggn.variants.document import style  # noqa: PLC0415
 
-        expect(position, (Position, str, type(None)), "position", "a Position, a FEEN string or None")
-        value = position if isinstance(position, Position) else Feen.parse(
+        expect(position, (Position, Feen, str, type(None)), "position", "a Position, a FEEN string or None")
+        value = position if isinstance(position, (Position, Feen)) else Feen.parse(
             self.start if position is None else position)
         if value.shape != self.shape:
             raise PositionError(f"{self.name} is played on a board of {self.shape[0]}x{self.shape[1]} "
-                                f"squares, not one of shape {'x'.join(map(str, value.shape))}")
+                                f"squares, not one of shape {shown_tuple(value.shape)}")
         ours, (first, second) = style(self.variant), value.styles
         if (first.letter, second.letter) != (ours, ours.lower()):  # as the rule system checks them
             raise PositionError(f"{self.name} is played in the styles {ours}/{ours.lower()} "
@@ -217,8 +220,22 @@ class Entry:
         return self.svg()
 
     def ruleset(self) -> Ruleset:
-        """The game's GGN document as a :class:`~ggn.ruleset.Ruleset` (the rule system's own)."""
-        return self.rules.ruleset
+        """The game's GGN document as a :class:`~ggn.ruleset.Ruleset`: the rule system's own,
+        made without the rule system when that is not made yet (``ggn moves`` lists pseudo-legal
+        moves from the document alone), and given to it when it is."""
+        if self._rules is not None:
+            return self._rules.ruleset
+        made = self._ruleset
+        if made is None:
+            with self._lock:
+                if self._rules is not None:
+                    return self._rules.ruleset
+                made = self._ruleset
+                if made is None:
+                    from ggn.variants.document import ruleset_of  # noqa: PLC0415  (on first use)
+
+                    made = self._ruleset = ruleset_of(self.variant)
+        return made
 
     def document(self) -> dict[str, Any]:
         """The game's complete GGN 1.0.0 document, as plain JSON-ready values (a new copy)."""
@@ -341,10 +358,10 @@ def _drawing(variant: Variant) -> dict[str, Any]:
     return drawing
 
 
-def _rule_system(variant: Variant) -> RuleSystem:
+def _rule_system(variant: Variant, ruleset: Ruleset | None) -> RuleSystem:
     from ggn.rules.variant import VariantRules  # noqa: PLC0415  (layer 5, made on first use)
 
-    return VariantRules(variant)
+    return VariantRules(variant, ruleset=ruleset)
 
 
 def _mapping(name: str) -> GanMapping:
