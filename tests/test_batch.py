@@ -13,7 +13,7 @@ from ggn import batch
 from ggn.cli import run
 from ggn.errors import GGNError
 from ggn.parallel import Recipe
-from ggn.rules import rule_system
+from ggn.rules import RuleSystem, rule_system
 from ggn.ruleset import Ruleset
 from ggn.variants import registry
 from support import random_positions
@@ -89,8 +89,17 @@ def test_a_ggn_document_reads_feen_only() -> None:
     assert results[2].value == [move]  # any board: a document has no shape of its own
     assert results[3].value == []
     assert list(batch.moves(Recipe(document=rules.dumps()), lines)) == results
-    with pytest.raises(TypeError, match="legal moves need a game"):
+    with pytest.raises(TypeError, match="legal moves need a rule system, not a GGN document alone"):
         batch.legal(rules, lines)  # type: ignore[arg-type]
+    # Its generic rule system plays it, as given or made from the document's recipe.
+    generic = list(batch.legal(RuleSystem(rules), lines))
+    assert generic[0].value == [{**move, "choice": None, "transition": {
+        "board_diff": {"a1": None, "a2": "C:R"}, "toggle": True}}]
+    assert [result.json for result in generic] == [result.json for result in batch.legal(
+        Recipe(document=rules.dumps()), lines)]
+    assert Recipe.of(RuleSystem(rules)) == Recipe(document=rules.dumps())
+    with pytest.raises(TypeError, match="UCI moves need a game's description"):
+        batch.legal(RuleSystem(rules), lines, notation="uci")
 
 
 def test_bytes_lines_not_utf8_or_too_long_are_errors() -> None:

@@ -293,8 +293,8 @@ def test_exit_statuses_of_the_variant_commands(tmp_path: Path) -> None:
     assert call("variants", "--ini", str(tmp_path))[0] == 2
     status, _, err = call("legal", "capablance")
     assert status == 2
-    assert err == ("ggn legal: no game 'capablance'; did you mean capablanca, caparandom? ggn variants "
-                   f"lists the {len(registry.names())} games\n")
+    assert err == ("ggn legal: no game 'capablance' (nor a GGN file of that name); did you mean "
+                   f"capablanca, caparandom? ggn variants lists the {len(registry.names())} games\n")
     for command in (("legal", "go"), ("perft", "go", "1"), ("play", "go", "e2e4"), ("generate", "go"),
                     ("position", "go", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "--to", "feen")):
         assert call(*command)[0] == 2, command
@@ -330,9 +330,10 @@ def test_every_help_example_of_the_new_commands_runs() -> None:
         _, text, _ = call(command, "--help")
         examples = text.split("examples:\n", 1)[1].splitlines()
         for example in examples:
-            # (--batch reads a file of the reader's: tests/test_cli_parallel.py runs it.)
+            # (--batch reads a file of the reader's: tests/test_cli_parallel.py runs it; a GGN
+            # document's, tests/test_cli_documents.py.)
             if (not example.startswith("  ggn ") or "--ini" in example or "..." in example
-                    or "--batch" in example):
+                    or "--batch" in example or ".json" in example):
                 continue
             import shlex  # noqa: PLC0415
 

@@ -281,3 +281,20 @@ def test_perft_vectors_give_the_published_fen_as_feen() -> None:
     assert len(published) >= 10
     for entry in published:
         assert from_fen(entry["fen"]) == entry["feen"], entry["name"]
+
+
+def test_a_terminal_piece_the_document_does_not_name_is_protected_all_the_same() -> None:
+    """The generic rule protects every terminal piece of the mover's, those that cannot move
+    too: a document that gives the king no move still forbids exposing it, and a play next
+    to it is checkmate (once, only the pieces the document names were terminal to the rule)."""
+    rook = {"c:r": {"e8": {"e1": [{"must": {f"e{rank}": "empty" for rank in range(2, 8)}}]}}}
+    rules = RuleSystem(Ruleset.from_value({"C:P": {"e2": {"d3": [{"must": {"d3": "empty"}}]}}, **rook}))
+    pinned = rules.position("4r3/8/8/8/8/8/4P3/4K^3 / C/c")
+    assert [str(move) for move in rules.ruleset.moves(pinned)] == ["C:P e2-d3"]  # pseudo-legal
+    assert rules.legal_moves(pinned) == [] and rules.count(pinned) == 0 and perft(rules, 1, pinned) == 0
+    assert rules.outcome(pinned) == Outcome("second", Ending.NO_LEGAL_MOVE)  # not in check: pinned
+    exposed = rules.position("4r3/8/8/8/8/8/8/4K^3 / C/c")
+    assert rules.in_check(exposed) and rules.outcome(exposed) == Outcome("second", Ending.CHECKMATE)
+    # The same rook, from a position given as a Position and across a board of another shape.
+    assert rules.legal_moves(Position.from_feen("4r3/8/8/8/8/8/4P3/4K^3 / C/c")) == []
+    assert rules.in_check(rules.position("4r/5/5/5/5/5/5/4K^ / C/c"))

@@ -109,15 +109,28 @@ def test_moves_from_highlights_the_legal_destinations() -> None:
     assert status == 0 and len(highlights(out)) == 32
 
 
-def test_moves_from_under_a_ggn_document_are_pseudo_legal(tmp_path: Path) -> None:
+def test_moves_from_under_a_ggn_document_are_legal_under_the_generic_rule(tmp_path: Path) -> None:
     document = {"C:P": {"e2": {"e3": [{"must": {"e3": "empty"}}],
                                "e4": [{"must": {"e3": "empty", "e4": "empty"}}]}}}
     rules = tmp_path / "rules.json"
     rules.write_text(json.dumps(document))
     feen = "8/8/8/8/8/8/4P3/8 / C/c"
     status, out, err = call("show", str(rules), feen, "--moves-from", "e2", "--format", "svg")
-    assert (status, err) == (0, "")
+    assert status == 0 and "names no terminal (^) piece" in err  # no play is illegal: said so
     assert highlights(out) == {"e2": HIGHLIGHT, "e3": TARGET, "e4": TARGET}
+    # A pinned piece: its pseudo-legal moves expose the terminal piece behind it, so none is legal.
+    pinned = tmp_path / "pinned.json"
+    pinned.write_text(json.dumps({
+        "C:P": {"e2": {"d3": [{"must": {"d3": "empty"}}]}},
+        "c:r": {"e8": {"e1": [{"must": {f"e{rank}": "empty" for rank in range(2, 8)} | {"e1": "enemy"}}]}},
+    }))
+    status, out, err = call("show", str(pinned), "4r3/8/8/8/8/8/4P3/4K^3 / C/c", "--moves-from", "e2",
+                            "--format", "json")
+    answer = json.loads(out)
+    assert (status, err, answer["destinations"]) == (0, "", [])
+    assert (answer["game"], answer["document"], answer["terminal"], answer["note"]) == (
+        None, str(pinned), True, None)
+    assert call("moves", str(pinned), "4r3/8/8/8/8/8/4P3/4K^3 / C/c")[1] == "C:P e2-d3\n"  # pseudo-legal
     status, _, err = call("show", str(rules))
     assert status == 2 and "give a FEEN" in err
     status, _, err = call("show", str(rules), feen, "--fen", "8/8/8/8/8/8/8/8 w - - 0 1")
@@ -126,7 +139,7 @@ def test_moves_from_under_a_ggn_document_are_pseudo_legal(tmp_path: Path) -> Non
 
 def test_errors() -> None:
     status, _, err = call("show", "chesss")
-    assert status == 2 and "neither a built-in game" in err
+    assert status == 2 and "no game 'chesss' (nor a GGN file of that name); did you mean chess" in err
     status, _, err = call("show", "chess", "--moves-from", "z9")
     assert status == 1 and "not a square" in err
     status, _, err = call("show", "chess", "--moves-from", "e")

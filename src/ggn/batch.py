@@ -142,8 +142,9 @@ def _numbered(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, str | No
 # --- answering a line --------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class _Rules:
-    """What a line is answered from: the rule system (None for a GGN document), the document
-    whose pseudo-legal moves ``moves`` lists, and the game's description (for FEN and UCI)."""
+    """What a line is answered from: the rule system (None for a GGN document given alone:
+    ``legal`` needs one; a document's own is ``RuleSystem(ruleset)``), the document whose
+    pseudo-legal moves ``moves`` lists, and the game's description (for FEN and UCI)."""
 
     system: RuleSystem | None
     ruleset: Ruleset
@@ -155,8 +156,9 @@ def _rules_of(rules: Recipe | RuleSystem | Ruleset) -> _Rules:
     from ggn.ruleset import Ruleset  # noqa: PLC0415
 
     if isinstance(rules, Recipe):
-        if rules.document is not None:
-            return _Rules(None, rules.ruleset(), None)
+        if rules.document is not None:  # the document's generic rule system (RuleSystem(ruleset))
+            system = rules.rules()
+            return _Rules(system, system.ruleset, None)
         entry = rules.entry()
         return _Rules(entry.rules, entry.rules.ruleset, entry.variant)
     if isinstance(rules, RuleSystem):
@@ -260,7 +262,8 @@ def _run(rules: str | Recipe | RuleSystem | Ruleset, lines: Iterable[str | bytes
 
 def _check_legal(rules: _Rules, notation: str) -> None:
     if rules.system is None:
-        raise TypeError("legal moves need a game's rule system, not a GGN document alone")
+        raise TypeError("legal moves need a rule system, not a GGN document alone: give "
+                        "RuleSystem(ruleset), the generic one")
     if notation == "uci" and rules.variant is None:
         raise TypeError("UCI moves need a game's description (a rule system made from a Variant)")
 
@@ -290,7 +293,10 @@ def legal(game: str | Recipe | RuleSystem, lines: Iterable[str | bytes], *, nota
           chunk: int = CHUNK) -> Iterator[Result]:
     """The legal moves of each line's position, as ``ggn legal --format json`` lists them
     (each play's piece, source, destination, choice and STN transition), or with ``notation
-    ="uci"`` as the list of their UCI strings. The rest as :func:`moves`."""
+    ="uci"`` as the list of their UCI strings (a game's only: a GGN document has no UCI form).
+    ``game`` is a game's name, a :class:`~ggn.parallel.Recipe` or a rule system: for a GGN
+    document, its generic rule system ``RuleSystem(ruleset)`` (positions in FEEN only). The
+    rest as :func:`moves`."""
     expect(notation, str, "notation", "'ggn' or 'uci'")
     if notation not in ("ggn", "uci"):
         raise GGNError(f"notation is 'ggn' or 'uci', not {notation!r}")

@@ -101,10 +101,14 @@ class Recipe:
     Either a game (:attr:`game`) of the built-in catalogue, or of the catalogue the
     ``variants.ini`` texts of :attr:`ini` add to it (pairs of the name a text is known by in
     messages and the text, added in order); or a GGN 1.0.0 document (:attr:`document`, its
-    JSON text), whose pseudo-legal moves are all it plays.
+    JSON text), played under the generic rule system (``RuleSystem(ruleset)``: the Game
+    Protocol's displacement, and a play is illegal if the opponent can then move onto one of
+    the mover's terminal pieces), which is all a document says of its game.
 
     >>> Recipe.of("chess").entry().name
     'chess'
+    >>> Recipe(document='{"C:K^": {"a1": {"a2": [{}]}}}').rules()
+    <RuleSystem rule system>
     """
 
     game: str | None = None
@@ -125,10 +129,12 @@ class Recipe:
 
     @classmethod
     def of(cls, rules: str | Recipe | RuleSystem | Ruleset) -> Recipe:
-        """The recipe of a game's name, a built-in game's rule system or a GGN document.
+        """The recipe of a game's name, a built-in game's rule system, a GGN document, or the
+        generic rule system of a document (``RuleSystem(ruleset)``, with no start and no fixed
+        board shape: the recipe of its document).
 
-        A rule system that is not a built-in game's (one made from ``variants.ini`` text, or
-        by hand) cannot be described by its name: give a recipe with the texts it comes from.
+        Any other rule system (one made from ``variants.ini`` text, or by hand) cannot be
+        described by its name: give a recipe with the texts it comes from.
         """
         from ggn.rules import RuleSystem  # noqa: PLC0415  (on use: see the module's imports)
         from ggn.ruleset import Ruleset  # noqa: PLC0415
@@ -145,6 +151,8 @@ class Recipe:
             name = getattr(rules, "name", None)
             if isinstance(name, str) and name in registry.names() and registry.rules(name) is rules:
                 return cls(game=name)
+            if type(rules) is RuleSystem and rules.start is None and rules.shape is None:
+                return cls(document=rules.ruleset.dumps())  # the generic rule system of a document
             raise TypeError(f"{rules!r} is not a built-in game's rule system: give "
                             "Recipe(game=NAME, ini=((SOURCE, TEXT), ...)) to have it made elsewhere")
         raise TypeError(f"rules must be a game's name, a Recipe, a RuleSystem or a Ruleset, "
@@ -154,30 +162,37 @@ class Recipe:
         """The game (a registry :class:`~ggn.variants.registry.Entry`), made once a process.
         Raise :class:`TypeError` for the recipe of a document."""
         if self.document is not None:
-            raise TypeError("the recipe of a GGN document has no game: it plays pseudo-legal moves only")
+            raise TypeError("the recipe of a GGN document has no game: its rules are the generic "
+                            "rule system (Recipe.rules())")
         return cast("Entry", _made(self))
+
+    def rules(self) -> RuleSystem:
+        """The rule system a task plays (made once a process): the game's, or the generic rule
+        system of the recipe's document."""
+        if self.document is not None:
+            return cast("RuleSystem", _made(self))
+        return self.entry().rules
 
     def ruleset(self) -> Ruleset:
         """The GGN document whose pseudo-legal moves a task lists: the game's own, or the
         recipe's document."""
-        if self.document is not None:
-            return cast("Ruleset", _made(self))
-        return self.entry().rules.ruleset
+        return self.rules().ruleset
 
 
-_MADE: OrderedDict[Recipe, Entry | Ruleset] = OrderedDict()
+_MADE: OrderedDict[Recipe, Entry | RuleSystem] = OrderedDict()
 
 
-def _made(recipe: Recipe) -> Entry | Ruleset:
+def _made(recipe: Recipe) -> Entry | RuleSystem:
     """The rules of a recipe: made on first use in this process, then kept (the last KEPT)."""
     made = _MADE.get(recipe)
     if made is not None:
         _MADE.move_to_end(recipe)
         return made
     if recipe.document is not None:
+        from ggn.rules import RuleSystem  # noqa: PLC0415
         from ggn.ruleset import Ruleset  # noqa: PLC0415
 
-        made = Ruleset.loads(recipe.document)
+        made = RuleSystem(Ruleset.loads(recipe.document))
     else:
         assert recipe.game is not None
         from ggn.variants import registry  # noqa: PLC0415
@@ -488,7 +503,7 @@ def _perft_task(recipe: Recipe, feen: str, depth: int) -> int:
     """One task of a split perft: the count below one position (run by a worker)."""
     from ggn.rules import perft as serial  # noqa: PLC0415
 
-    rules = recipe.entry().rules
+    rules = recipe.rules()
     return serial(rules, depth, rules.position(feen))
 
 
@@ -524,10 +539,19 @@ def _split(rules: RuleSystem, start: Position, depth: int, want: int, *, levels:
     return _Split(len(plays), tasks)
 
 
-def _counts(recipe: Recipe, depth: int, position: Position | str | None, *, jobs: Jobs,
-            scheduler: str | Any | None, progress: Progress | None) -> tuple[Position, list[int]]:
-    """The root position, and the count of paths under each of its legal plays."""
-    rules = recipe.entry().rules
+def _here(game: str | Recipe | RuleSystem, recipe: Recipe) -> RuleSystem:
+    """The rules this process plays: the rule system given (the generic one of a document is
+    not made again from its recipe's text), else the recipe's."""
+    from ggn.rules import RuleSystem  # noqa: PLC0415
+
+    return game if isinstance(game, RuleSystem) else recipe.rules()
+
+
+def _counts(recipe: Recipe, rules: RuleSystem, depth: int, position: Position | str | None, *,
+            jobs: Jobs, scheduler: str | Any | None,
+            progress: Progress | None) -> tuple[Position, list[int]]:
+    """The root position, and the count of paths under each of its legal plays (``rules``:
+    the recipe's, made in this process)."""
     start = rules.position(position)
     if scheduler is None:  # on this machine, this process counts too
         # Split first (tasks cost little here: into positions of one depth, which differ less),
@@ -634,19 +658,23 @@ def perft(game: str | Recipe | RuleSystem, depth: int, position: Position | str 
     its address, or a ``distributed.Client``), this process only sending the tasks. One job
     and no scheduler count in this process alone.
 
+    ``game`` is what :meth:`Recipe.of` takes: a game's name, a :class:`Recipe`, a built-in
+    game's rule system, or the generic rule system of a GGN document (``RuleSystem(ruleset)``),
+    which each worker makes again from the document's text.
+
     ``progress``, if given, is told of the tasks as they are done (see :class:`Progress`;
     counted here, the whole count is one task).
     """
     from ggn.rules import perft as serial  # noqa: PLC0415
 
     recipe = Recipe.of(game)
+    rules = _here(game, recipe)
     if _serial(depth, position, jobs, scheduler, progress):
-        rules = recipe.entry().rules
         total = serial(rules, depth, rules.position(position))
         if progress is not None:
             progress(1, total, 1)
         return total
-    _, under = _counts(recipe, depth, position, jobs=jobs, scheduler=scheduler, progress=progress)
+    _, under = _counts(recipe, rules, depth, position, jobs=jobs, scheduler=scheduler, progress=progress)
     return sum(under)
 
 
@@ -658,14 +686,15 @@ def divide(game: str | Recipe | RuleSystem, depth: int, position: Position | str
     from ggn.rules import divide as serial  # noqa: PLC0415
 
     recipe = Recipe.of(game)
+    rules = _here(game, recipe)
     if _serial(depth, position, jobs, scheduler, progress):
-        rules = recipe.entry().rules
         split = serial(rules, depth, rules.position(position))
         if progress is not None:
             progress(1, sum(count for _, count in split), 1)
         return split
-    start, under = _counts(recipe, depth, position, jobs=jobs, scheduler=scheduler, progress=progress)
-    plays = recipe.entry().rules.legal_moves(start)  # in the order of the walk's plays
+    start, under = _counts(recipe, rules, depth, position, jobs=jobs, scheduler=scheduler,
+                           progress=progress)
+    plays = rules.legal_moves(start)  # in the order of the walk's plays
     return list(zip(plays, under, strict=True))
 
 

@@ -34,8 +34,8 @@ from ggn.stn import Transition
 
 # PositionError is defined in ggn.errors with every other error, and re-exported here.
 __all__ = [
-    "EAGER_SQUARES", "GEOMETRIES_KEPT", "MAX_SQUARES", "SQUARES_KEPT", "Geometry", "Position",
-    "PositionError", "code_of", "piece_of",
+    "EAGER_SQUARES", "GEOMETRIES_KEPT", "MAX_SQUARES", "SQUARES_KEPT", "TERMINAL_CODES", "Geometry",
+    "Position", "PositionError", "code_of", "piece_of",
 ]
 
 
@@ -50,6 +50,11 @@ _NUMBERS: dict[Qpi, int] = {}
 _PIECES: list[Qpi | None] = [None]
 _NUMBERING: Final = threading.Lock()
 
+TERMINAL_CODES: Final[set[int]] = set()
+"""The codes :func:`code_of` gave terminal (``^``) pieces, of either side (read it, never
+change it): a rule system finds a position's terminal pieces by it, those its document does not
+name included."""
+
 
 def code_of(piece: Qpi) -> int:
     """The signed integer code of a piece (stable for the life of the process)."""
@@ -61,7 +66,10 @@ def code_of(piece: Qpi) -> int:
             if code is None:
                 number = len(_PIECES)
                 _PIECES.append(piece)
-                _NUMBERS[piece] = code = number if piece.side == "first" else -number
+                code = number if piece.side == "first" else -number
+                if piece.terminal:
+                    TERMINAL_CODES.add(code)
+                _NUMBERS[piece] = code  # last: another thread reads the code once it is here
     return code
 
 

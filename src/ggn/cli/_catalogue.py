@@ -6,7 +6,9 @@ position, and a move as ``--notation`` writes it."""
 from __future__ import annotations
 
 import argparse
-from typing import IO, TYPE_CHECKING, Final
+import os
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from ggn._json import quote
 from ggn.cli._arguments import feen
@@ -16,10 +18,11 @@ from ggn.errors import GGNError, NotFoundError
 from ggn.feen import Feen
 from ggn.position import Position
 from ggn.ruleset import Ruleset
-from ggn.variants.registry import Catalogue, Entry
+from ggn.variants.registry import BUILTIN, Catalogue, Entry
 
 if TYPE_CHECKING:
-    from ggn.rules import Play
+    from ggn.parallel import Recipe
+    from ggn.rules import Play, RuleSystem
 
 
 def catalogue(args: argparse.Namespace, stdin: IO[bytes] | None) -> Catalogue:
@@ -55,8 +58,9 @@ def catalogue_of(texts: tuple[tuple[str, str], ...]) -> Catalogue:
 _SUGGESTED: Final = 3  # the most names a message suggests for an unknown game
 
 
-def entry(games: Catalogue, name: str) -> Entry:
-    """A game by name; an unknown name is a usage error (exit 2), with the names it is close to."""
+def entry(games: Catalogue, name: str, *, files: bool = False) -> Entry:
+    """A game by name; an unknown name is a usage error (exit 2), with the names it is close to
+    (``files``: the command reads a GGN file of that name too, and there is none)."""
     try:
         return games.entry(name)
     except NotFoundError:
@@ -65,7 +69,8 @@ def entry(games: Catalogue, name: str) -> Entry:
 
     close = difflib.get_close_matches(name[:100], games.names(), _SUGGESTED)
     hint = f"did you mean {', '.join(close)}? " if close else ""
-    raise Exit(2, f"no game {quote(name)}; {hint}ggn variants lists the {len(games)} games") from None
+    nor = " (nor a GGN file of that name)" if files else ""
+    raise Exit(2, f"no game {quote(name)}{nor}; {hint}ggn variants lists the {len(games)} games") from None
 
 
 def position(game: Entry, feen: str | None, fen: str | None) -> Position:
@@ -83,26 +88,154 @@ def position(game: Entry, feen: str | None, fen: str | None) -> Position:
     return game.rules.position(feen)
 
 
+class _Unset:
+    """The type of :data:`UNSET`."""
+
+
+UNSET: Final = _Unset()
+"""No FEEN given to :func:`document_position`: it reads the command's argument or --feen."""
+
+
+def rules_file(name: str) -> str:
+    """The file a GAME|RULES argument names, once it is known to name no game: ``@PATH`` is the
+    file PATH (``@-`` a file called -), ``-`` standard input, anything else a path."""
+    if not name.startswith("@"):
+        return name
+    return "./-" if name == "@-" else name[1:]
+
+
+def check_rules_file(name: str) -> None:
+    """Refuse (exit 2, before anything is read) a GAME|RULES argument that names no game and no
+    file (``@PATH`` is left to the reading, which says why it cannot read PATH)."""
+    if not name.startswith("@"):
+        check_file(name, "game", ["ggn variants lists them"])
+
+
+def rules_document(args: argparse.Namespace, name: str, stdin: IO[bytes] | None, err: Stream) -> Ruleset:
+    """The GGN document of the GAME|RULES argument ``name`` (no game's: the caller has looked):
+    a file, ``-`` or ``@PATH``; its violations end the command (exit 1)."""
+    check_rules_file(name)
+    path = rules_file(name)
+    if name == "-" and "-" in args.ini:
+        raise Exit(2, "standard input is read once: give RULES or --ini as a file")
+    return document(Ruleset, path, stdin, err)
+
+
 def document_position(
-    args: argparse.Namespace, name: str, stdin: IO[bytes] | None, err: Stream, *, fen: str | None = None
+    args: argparse.Namespace, name: str, stdin: IO[bytes] | None, err: Stream, *, fen: str | None = None,
+    given: str | _Unset | None = UNSET, notation: str = "ggn",
 ) -> tuple[Ruleset, Position]:
-    """RULES given as a GGN file (``name``, no game's: the caller has looked) and the FEEN
-    position under it (its argument or ``--feen``: :func:`ggn.cli._arguments.feen`). Usage
-    errors (exit 2) first: no such file, standard input asked for twice, a ``fen`` given (only
-    a game has a FEN), no FEEN (only a game has a start); then the FEEN is read, the document
-    (its violations: exit 1), and last the board is built."""
-    check_file(name, "game", ["ggn variants lists them"])
+    """RULES given as a GGN file (``name``, no game's: the caller has looked: a file, ``-`` or
+    ``@PATH``) and the FEEN position under it (``given``, else its argument or ``--feen``:
+    :func:`ggn.cli._arguments.feen`). Usage errors (exit 2) first: no such file, standard input
+    asked for twice, a ``fen`` given (only a game has a FEN), ``notation`` uci (only a game has
+    Fairy-Stockfish's move strings), no FEEN (only a game has a start); then the FEEN is read,
+    the document (its violations: exit 1), and last the board is built."""
+    check_rules_file(name)
     if name == "-" and "-" in args.ini:
         raise Exit(2, "standard input is read once: give RULES or --ini as a file")
     if fen is not None:
         raise Exit(2, "--fen reads a built-in game's FEN: give a FEEN after a GGN file")
-    given = feen(args)
-    if given is None:
+    refuse_uci(notation)
+    position_feen = feen(args) if isinstance(given, _Unset) else given
+    if position_feen is None:
         raise Exit(2, "give a FEEN position after a GGN file (only a built-in game has a "
                       "default start position)")
-    parsed = Feen.parse(given)
-    rules = document(Ruleset, name, stdin, err)
+    parsed = Feen.parse(position_feen)
+    rules = rules_document(args, name, stdin, err)
     return rules, Position.from_feen(parsed)
+
+
+def refuse_uci(notation: str) -> None:
+    """``--notation uci`` for a GGN document: a usage error (exit 2)."""
+    if notation == "uci":
+        raise Exit(2, "--notation uci writes a built-in game's moves as Fairy-Stockfish's strings, "
+                      "which a GGN document has none of (no variant, no promotion letters): give "
+                      "its moves in GGN's notation, 'C:P e2-e4' (--notation ggn, the default)")
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What a command plays: a game of the catalogue (``game``), or a GGN document (``game``
+    None) under the generic rule system (``RuleSystem(ruleset)``: the Game Protocol's
+    displacement, a play illegal if the opponent can then move onto one of the mover's
+    terminal pieces, and a player with no legal play loses)."""
+
+    rules: RuleSystem
+    name: str
+    """The game's name, or the document's file as messages show it."""
+    game: Entry | None = None
+    texts: tuple[tuple[str, str], ...] = ()
+    """The --ini texts (:func:`ini_texts`), which a worker process makes the game from."""
+
+    def recipe(self) -> Recipe:
+        """What a worker process makes the same rules from (:class:`ggn.parallel.Recipe`)."""
+        from ggn.parallel import Recipe  # noqa: PLC0415  (on use: the command starts faster)
+
+        if self.game is None:
+            return Recipe.of(self.rules)
+        return Recipe(game=self.game.name, ini=() if self.game.source == BUILTIN else self.texts)
+
+    def move(self, where: Position, play: Play, notation: str) -> str:
+        """A play as --notation writes it (a document's always in GGN's notation)."""
+        return str(play) if self.game is None else move(self.game, where, play, notation)
+
+    def described(self, where: Position | None) -> dict[str, Any]:
+        """What --format json says of the rules played: nothing more for a game; for a
+        document, its file (``document``), whether a terminal piece can be in play
+        (``terminal``) and the note of :func:`note` (or null)."""
+        if self.game is not None:
+            return {}
+        return {"document": self.name, "terminal": terminal(self.rules.ruleset, where),
+                "note": note(self, where)}
+
+
+def played(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream, *,
+           given: str | _Unset | None = UNSET, fen: str | None = None,
+           notation: str = "ggn", to: str = "feen") -> tuple[Played, Position]:
+    """The game or GGN document of ``args.game`` (a name first, else a file, ``-`` or ``@PATH``)
+    and the position given (``given``, else its FEEN argument or --feen; or ``fen``); a
+    game's start when none is given, while a document needs a FEEN (exit 2). What only a game
+    has is refused for a document before it is read (exit 2): ``fen``, ``notation`` uci, and
+    ``to`` fen (play's --to)."""
+    texts = ini_texts(args, stdin)
+    games = catalogue_of(texts)
+    name: str = args.game
+    if name in games:
+        game = entry(games, name)
+        at = feen(args) if isinstance(given, _Unset) else given
+        return Played(game.rules, game.name, game, texts), position(game, at, fen)
+    if not name.startswith("@") and name != "-" and not os.path.exists(name):
+        entry(games, name, files=True)  # no game, no file: the games it is close to
+    from ggn.rules import RuleSystem  # noqa: PLC0415  (on use: ggn moves imports no rule system)
+
+    if to == "fen":
+        raise Exit(2, "--to fen writes a built-in game's FEN: a GGN document's positions are "
+                      "written in FEEN (--to feen, the default)")
+    rules, where = document_position(args, name, stdin, err, fen=fen, given=given, notation=notation)
+    return Played(RuleSystem(rules), shown(rules_file(name))), where
+
+
+def terminal(rules: Ruleset, where: Position | None) -> bool:
+    """Whether a terminal piece can stand on the board: the document names one (a drop can
+    bring it), or the position's board holds one."""
+    return any(piece.terminal for piece in rules) or (
+        where is not None and any(piece.terminal for _, piece in where))
+
+
+def note(played: Played, where: Position | None) -> str | None:
+    """What a command says of a GGN document whose game the generic rule makes degenerate
+    (None for a game, and for a document with a terminal piece in play): with no terminal
+    piece, no play is ever illegal and no game ends by checkmate."""
+    if played.game is not None or terminal(played.rules.ruleset, where):
+        return None
+    if where is None:  # --batch: positions of their own
+        return (f"{played.name} names no terminal (^) piece: in a position whose board holds none, "
+                "the generic rule makes no play illegal (none can expose a terminal piece)")
+    return (f"{played.name} names no terminal (^) piece and the position's board holds none: "
+            "under the generic rule no play is ever illegal (none can expose a terminal piece) "
+            "and the game never ends by checkmate; it ends only when the player to move has no "
+            "move, and that player loses")
 
 
 def move(game: Entry, where: Position, play: Play, notation: str) -> str:
@@ -112,3 +245,11 @@ def move(game: Entry, where: Position, play: Play, notation: str) -> str:
     from ggn.variants import uci  # noqa: PLC0415  (on use: the command starts faster)
 
     return uci.write(game.variant, play, position=where)
+
+
+def tell(err: Stream, label: str, played: Played, where: Position | None) -> None:
+    """The :func:`note` on a GGN document played, if any, on standard error (``label``: the
+    command, as its messages name it)."""
+    said = note(played, where)
+    if said is not None:
+        err.write(f"{label}: note: {said}\n")

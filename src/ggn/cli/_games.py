@@ -19,9 +19,9 @@ from ggn.cli._arguments import (
     add_ini,
     add_notation,
     add_position,
-    feen,
+    add_rules,
 )
-from ggn.cli._catalogue import catalogue, catalogue_of, entry, ini_texts, move, position
+from ggn.cli._catalogue import catalogue, entry, played, position, tell
 from ggn.cli._parallel import (
     add_batch,
     add_spread,
@@ -41,6 +41,18 @@ DEPTH: Final = Bounded(0, MAX_PERFT_DEPTH)
 """perft's DEPTH (here, not in ggn.cli._arguments: the rule systems are this module's to import,
 and ``ggn moves`` never needs them)."""
 
+GENERIC: Final = (
+    "each move's effect is the Game Protocol's displacement (a captured piece goes, unchanged, "
+    "into the mover's hand; no promotion, no castling rook, no en passant: GGN describes none), "
+    "a play is illegal if the opponent can then move onto one of the mover's terminal (^) "
+    "pieces, and a player with no legal play loses (by checkmate if in check, else by no legal "
+    "move); a document with no terminal piece makes no play illegal, and a note on stderr says "
+    "so (docs/documents.md).")
+"""The generic rule system, as the help of the commands that play a GGN document says it."""
+
+CHESS_FEEN: Final = "+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c"
+DOCUMENT_FEEN: Final = "4k^3/8/8/8/8/8/8/4K^2R / C/c"
+
 
 def register(commands: Commands) -> None:
     variants = commands.add(
@@ -59,20 +71,27 @@ def register(commands: Commands) -> None:
     add_ini(variants)
 
     legal = commands.add(
-        "legal", _legal, summary="list the legal moves of a position of a game",
+        "legal", _legal, summary="list the legal moves of a position of a game or a GGN document",
         description="List the legal moves of a position of a game (its start position unless "
                     "one is given, as FEEN or with --fen), under the game's rules: promotion "
-                    "choices, castling, en passant, drops, check. A position whose game has "
-                    "ended has none. Text: one move a line. JSON: with --notation uci, a list "
-                    "of Fairy-Stockfish's move strings; with ggn, a list of objects (piece, "
-                    "source, destination, choice, transition as STN).",
+                    "choices, castling, en passant, drops, check. Or of a FEEN position under a "
+                    "GGN document (a file, - or @FILE) played by the generic rule: "
+                    + GENERIC + " A position whose game has ended has none. Text: one move a "
+                    "line. JSON: with --notation uci, a list of Fairy-Stockfish's move strings "
+                    "(a game's only: a GGN document has no such form, so uci is refused for "
+                    "one); with ggn, a list of objects (piece, source, destination, choice, "
+                    "transition as STN).",
         epilog="examples:\n  ggn legal chess\n  ggn legal capablanca --notation uci --format json\n"
                f"  ggn legal chess --fen '{FEN_EXAMPLE}'\n"
                "  ggn legal shogi '4k^4/9/9/9/9/9/9/9/4K^4 P/ S/s' --notation uci\n"
                "  ggn legal shogi '-p^8/9/9/9/9/9/9/9/4K^4 / S/s'   # a FEEN that starts with -\n"
-               "  ggn legal chess --batch positions.txt --notation uci --jobs 2 > moves.jsonl",
+               "  ggn legal chess --batch positions.txt --notation uci --jobs 2 > moves.jsonl\n"
+               f"  ggn legal my-game.json '{DOCUMENT_FEEN}'   # a GGN document: FEEN needed\n"
+               "  ggn legal - '4k^3/8/8/8/8/8/8/4K^2R / C/c' < chess.json   # ggn generate chess's\n"
+               "  ggn legal my-game.json --batch positions.txt --jobs 2   # FEEN lines",
     )
-    add_game(legal)
+    add_rules(legal, "game", default=None)
+    add_ini(legal)
     add_position(legal, positional=True)
     add_notation(legal, "moves are written")
     add_format(legal, "one move a line", "a list: of move strings with --notation uci, else of "
@@ -80,10 +99,12 @@ def register(commands: Commands) -> None:
     add_batch(legal)
 
     perft_cmd = commands.add(
-        "perft", _perft, summary="count the legal move paths of a game",
+        "perft", _perft, summary="count the legal move paths of a game or a GGN document",
         description="Count the legal move paths of DEPTH plies from a position of a game (its "
                     "start position unless --feen or --fen is given), under the game's rules: "
-                    "legal moves, promotion choices, castling, en passant, drops. The count is "
+                    "legal moves, promotion choices, castling, en passant, drops. Or from a "
+                    "--feen position under a GGN document (a file, - or @FILE) played by the "
+                    "generic rule: " + GENERIC + " The count is "
                     "the last line. With --divide, each legal move comes first with the paths "
                     "after it ('C:P e2-e4: 20', or 'e2e4: 20' with --notation uci, as engines "
                     "print it), and the last line is 'total: N'. The position must have the "
@@ -96,14 +117,19 @@ def register(commands: Commands) -> None:
                "  ggn perft chess 2 --feen '+r3+k^2+r/8/8/8/8/8/8/+R3+K^2+R / C/c'\n"
                "  ggn perft chess 2 --fen 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1'\n"
                "  ggn perft chess 4 --format json   # {\"game\": \"chess\", ..., \"nodes\": 197281}\n"
-               "  ggn perft chess 4 --jobs 2   # this process and a worker process: 197281",
+               "  ggn perft chess 4 --jobs 2   # this process and a worker process: 197281\n"
+               f"  ggn perft chess.json 3 --feen '{CHESS_FEEN}'   # ggn generate chess's: 8902\n"
+               f"  ggn perft @chess.json 3 --feen '{CHESS_FEEN}' --divide --jobs 2",
     )
-    add_game(perft_cmd)
+    add_rules(perft_cmd, "game", default=None)
+    add_ini(perft_cmd)
     perft_cmd.add_argument("depth", type=DEPTH, metavar="DEPTH",
                            help=f"plies to count, 0 to {MAX_PERFT_DEPTH} (the paths grow "
                                 "exponentially with the depth: no deeper count would finish)")
     where = perft_cmd.add_mutually_exclusive_group()
-    where.add_argument("--feen", metavar="FEEN", help="the position in FEEN; default: the game's start")
+    where.add_argument("--feen", metavar="FEEN",
+                       help="the position in FEEN; default: the game's start (a GGN document has "
+                            "none: give one)")
     where.add_argument("--fen", metavar="FEN",
                        help="the position in Fairy-Stockfish's FEN of the game (standard FEN for chess)")
     perft_cmd.add_argument("--divide", action="store_true",
@@ -111,25 +137,33 @@ def register(commands: Commands) -> None:
     add_notation(perft_cmd, "--divide writes the moves")
     add_format(perft_cmd, "the count, or the --divide lines",
                "one object: game, position (FEEN), depth and nodes, and with --divide, divide: "
-               "each move's count")
+               "each move's count; for a GGN document, game is null, and document (the file), "
+               "terminal (whether a terminal piece is in play) and note (or null) say so")
     add_spread(perft_cmd, "count")
 
     play = commands.add(
-        "play", _play, summary="play moves in a game and print the position after them",
+        "play", _play, summary="play moves in a game or a GGN document and print the position after them",
         description="Play MOVEs, one after the other, from a position of a game (its start "
                     "position unless one is given, as FEEN before the moves or with --fen), and "
                     "print the position after them: FEEN, or with --to fen Fairy-Stockfish's FEN "
                     "(the move counters carried on from --fen's, or 0 and 1). If the game has "
                     "ended, a second line says how. A move that is not legal where it is played "
-                    "is invalid input (exit 1): the message names it and lists the legal moves.",
+                    "is invalid input (exit 1): the message names it and lists the legal moves. "
+                    "Or play from a FEEN position under a GGN document (a file, - or @FILE), by "
+                    "the generic rule: " + GENERIC + " Its moves are in GGN's notation ('C:P "
+                    "e2-e4'), its positions FEEN only (no --fen, --to fen or --notation uci).",
         epilog="examples:\n  ggn play chess e2e4 e7e5 g1f3 --notation uci\n"
                "  ggn play chess 'C:P e2-e4' 'c:p e7-e5'\n"
                "  ggn play chess f2f3 e7e5 g2g4 d8h4 --notation uci  # second player wins by checkmate\n"
                f"  ggn play chess --fen '{FEN_EXAMPLE}' e7e5 --notation uci --to fen\n"
                "  ggn play crazyhouse e2e4 d7d5 e4d5 d8d5 --notation uci --to fen\n"
-               "  ggn play chess e2e4 e7e5 --notation uci --format json",
+               "  ggn play chess e2e4 e7e5 --notation uci --format json\n"
+               f"  ggn play my-game.json '{DOCUMENT_FEEN}' 'C:R h1-h8'   # a GGN document\n"
+               f"  ggn play chess.json '{CHESS_FEEN}' 'C:P f2-f3' 'c:p e7-e5' 'C:P g2-g4' "
+               "'c:q d8-h4'",
     )
-    add_game(play)
+    add_rules(play, "game", default=None)
+    add_ini(play)
     play.add_argument("moves", nargs="*", metavar="MOVE",
                       help="the moves, in the --notation's form; the first argument is the "
                            "starting position instead when it is a FEEN (" + DASHED + ")")
@@ -142,7 +176,8 @@ def register(commands: Commands) -> None:
                       help="how the position after the moves is written: feen (default) or fen")
     add_format(play, "the position after the moves, then how the game ended if it has",
                "one object: game, position (in the --to form), to, moves (how many were played) "
-               "and outcome (null, or winner, ending and text)")
+               "and outcome (null, or winner, ending and text); for a GGN document, game is "
+               "null, and document, terminal and note say so, as perft's do")
 
     position_cmd = commands.add(
         "position", _position, summary="rewrite a position of a game between FEN and FEEN",
@@ -188,13 +223,13 @@ def _legal(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
     check_no_spread(args)
     if args.batch is not None:
         refuse_positions(args)
-        rules = batch_rules(args, stdin)
+        rules = batch_rules(args, stdin, err, label="ggn legal")
         return run_batch(args, out, err, stdin, kind="legal", rules=rules, label="ggn legal")
-    game = entry(catalogue(args, stdin), args.game)
-    where = position(game, feen(args), args.fen)
+    game, where = played(args, stdin, err, fen=args.fen, notation=args.notation)
+    tell(err, "ggn legal", game, where)
     plays = game.rules.legal_moves(where)
     if args.notation == "uci":
-        written: list[Any] = [move(game, where, play, "uci") for play in plays]
+        written: list[Any] = [game.move(where, play, "uci") for play in plays]
     elif args.format == "json":
         written = [{"piece": str(play.piece), "source": str(play.source),
                     "destination": str(play.destination),
@@ -210,15 +245,15 @@ def _legal(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
 
 
 def _perft(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
-    texts = ini_texts(args, stdin)
-    game = entry(catalogue_of(texts), args.game)
+    # The position (and a game's board shape) is checked before any board is built.
+    game, where = played(args, stdin, err, given=args.feen, fen=args.fen, notation=args.notation)
+    tell(err, "ggn perft", game, where)
     rules = game.rules
-    where = position(game, args.feen, args.fen)  # the game's board shape checked before it is built
     split: list[tuple[str, int]] | None = None
     if args.depth < 2 and not (args.divide and args.depth == 1):
         nodes = perft(rules, args.depth, where)
     elif spread(args):  # on worker processes or a Dask cluster: the bar advances a task at a time
-        split = perft_split(args, err, game=game, texts=texts, where=where,
+        split = perft_split(args, err, game=game, where=where,
                             description=f"perft {game.name} {args.depth}")
         nodes = sum(count for _, count in split)
     else:  # by root move, as --divide prints them: the progress bar advances a move at a time
@@ -227,14 +262,15 @@ def _perft(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
         with progress(err, total=len(plays), unit="move", work="node",
                       description=f"perft {game.name} {args.depth}") as bar:
             for play in plays:
-                written = move(game, where, play, args.notation)
+                written = game.move(where, play, args.notation)
                 count = perft(rules, args.depth - 1, where.apply(play.transition))
                 split.append((written, count))
                 bar.advance(work=count, note=written)
         nodes = sum(count for _, count in split)
     if args.format == "json":
-        result: dict[str, Any] = {"game": game.name, "position": where.to_feen(), "depth": args.depth,
-                                  "nodes": nodes}
+        result: dict[str, Any] = {"game": None if game.game is None else game.name,
+                                  **game.described(where), "position": where.to_feen(),
+                                  "depth": args.depth, "nodes": nodes}
         if args.divide and split is not None:
             result["divide"] = dict(split)
         out.write(json.dumps(result) + "\n")
@@ -250,18 +286,20 @@ _LISTED: Final = 60  # the most legal moves an illegal move's message lists
 
 
 def _play(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
-    game = entry(catalogue(args, stdin), args.game)
     moves = list(args.moves)
     from ggn.variants.fen import is_feen  # noqa: PLC0415
 
     first = moves.pop(0) if moves and is_feen(moves[0]) else None
     if first is not None and args.feen_option is not None:
         raise Exit(2, "give the FEEN once: as the first argument or with --feen, not both")
-    current = position(game, first if first is not None else args.feen_option, args.fen)
-    halfmove, fullmove = (0, 1) if args.fen is None else game.counters(args.fen)
+    game, current = played(args, stdin, err, given=first if first is not None else args.feen_option,
+                           fen=args.fen, notation=args.notation, to=args.to)
+    tell(err, "ggn play", game, current)
+    described = game.described(current)
+    halfmove, fullmove = (0, 1) if args.fen is None or game.game is None else game.game.counters(args.fen)
     rules = game.rules
     for number, text in enumerate(moves, 1):
-        plays = {move(game, current, play, args.notation): play for play in rules.legal_moves(current)}
+        plays = {game.move(current, play, args.notation): play for play in rules.legal_moves(current)}
         play = plays.get(text)
         if play is None:
             listed = ", ".join(list(plays)[:_LISTED]) or "none"
@@ -272,17 +310,18 @@ def _play(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
                 f"the legal moves: {listed}")
             raise GGNError(f"move {number}, {quote(text)}, is not a legal move of {current.to_feen()!r}; "
                            f"{reason}")
-        if args.to == "fen":  # the counters FEN holds and FEEN does not
-            halfmove, fullmove = game.advance(current, play, halfmove, fullmove)
+        if args.to == "fen" and game.game is not None:  # the counters FEN holds and FEEN does not
+            halfmove, fullmove = game.game.advance(current, play, halfmove, fullmove)
         current = rules.play(current, play)
-    written = (game.from_feen(current, halfmove=halfmove, fullmove=fullmove) if args.to == "fen"
-               else current.to_feen())
+    written = (game.game.from_feen(current, halfmove=halfmove, fullmove=fullmove)
+               if args.to == "fen" and game.game is not None else current.to_feen())
     outcome = rules.outcome(current)
     if args.format == "json":
         how = None if outcome is None else {"winner": outcome.winner, "ending": outcome.ending.value,
                                             "text": str(outcome)}
-        out.write(json.dumps({"game": game.name, "position": written, "to": args.to,
-                              "moves": len(moves), "outcome": how}) + "\n")
+        out.write(json.dumps({"game": None if game.game is None else game.name, **described,
+                              "position": written, "to": args.to, "moves": len(moves),
+                              "outcome": how}) + "\n")
         return 0
     out.write(written + "\n")
     if outcome is not None:

@@ -14,10 +14,20 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any, Final
 
-from ggn.cli._catalogue import catalogue_of, entry, ini_texts, move
+from ggn.cli._catalogue import (
+    Played,
+    catalogue_of,
+    entry,
+    ini_texts,
+    refuse_uci,
+    rules_document,
+    rules_file,
+    tell,
+)
 from ggn.cli._inputs import check_name, shown, standard_input
 from ggn.cli._progress import progress
 from ggn.cli._streams import Exit, Stream, reason
@@ -133,13 +143,18 @@ def recipe_of(game: Entry, texts: tuple[tuple[str, str], ...]) -> Recipe:
     return Recipe(game=game.name, ini=() if game.source == BUILTIN else texts)
 
 
-def perft_split(args: argparse.Namespace, err: Stream, *, game: Entry, texts: tuple[tuple[str, str], ...],
-                where: Position, description: str) -> list[tuple[str, int]]:
+def perft_split(args: argparse.Namespace, err: Stream, *, game: Played, where: Position,
+                description: str) -> list[tuple[str, int]]:
     """Perft by root move (as --divide prints them), spread as --jobs or --scheduler say; the
-    progress bar advances a task at a time."""
+    progress bar advances a task at a time. The workers make the rules from ``game``'s recipe
+    (a GGN document's generic rule system from its text)."""
     from ggn import parallel  # noqa: PLC0415
 
     note_lowered(args, err, "ggn perft")
+    # A document's rule system itself (this process counts with it; the workers get its
+    # recipe), a game's recipe (its rules are the registry's, made once a process).
+    rules = game.rules if game.game is None else game.recipe()
+
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
 
@@ -150,9 +165,9 @@ def perft_split(args: argparse.Namespace, err: Stream, *, game: Entry, texts: tu
             bars[0].advance(tasks, work=nodes)
 
         with _failures():
-            split = parallel.divide(recipe_of(game, texts), args.depth, where, jobs=args.jobs,
+            split = parallel.divide(rules, args.depth, where, jobs=args.jobs,
                                     scheduler=args.scheduler, progress=told)
-    return [(move(game, where, play, args.notation), count) for play, count in split]
+    return [(game.move(where, play, args.notation), count) for play, count in split]
 
 
 # --- batches -----------------------------------------------------------------------------------
@@ -207,14 +222,28 @@ def run_batch(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[byte
     return 1 if bad else 0
 
 
-def batch_rules(args: argparse.Namespace, stdin: IO[bytes] | None) -> Recipe | RuleSystem:
-    """What ``legal --batch`` plays: the game's rule system, or its recipe when the batch is
-    spread."""
-    if args.batch == "-" and "-" in args.ini:
-        raise Exit(2, "standard input is read once: give --batch or --ini as a file")
+def batch_rules(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream, *,
+                label: str) -> Recipe | RuleSystem:
+    """What ``legal --batch`` plays: the game's rule system, or a GGN document's generic one
+    (``RuleSystem(ruleset)``; FEEN lines only, --notation uci refused, and a
+    :func:`~ggn.cli._catalogue.note` on ``err`` if it names no terminal piece), or its recipe
+    when the batch is spread."""
+    if args.batch == "-" and "-" in (args.game, *args.ini):
+        raise Exit(2, "standard input is read once: give --batch or GAME|RULES and --ini as files")
     texts = ini_texts(args, stdin)
-    game = entry(catalogue_of(texts), args.game)
-    return recipe_of(game, texts) if spread(args) else game.rules
+    games = catalogue_of(texts)
+    if args.game in games:
+        game = entry(games, args.game)
+        return recipe_of(game, texts) if spread(args) else game.rules
+    if not args.game.startswith("@") and args.game != "-" and not os.path.exists(args.game):
+        entry(games, args.game, files=True)  # no game, no file: the games it is close to
+    refuse_uci(args.notation)
+    from ggn.rules import RuleSystem  # noqa: PLC0415  (on use: ggn moves imports no rule system)
+
+    document = Played(RuleSystem(rules_document(args, args.game, stdin, err)),
+                      shown(rules_file(args.game)))
+    tell(err, label, document, None)
+    return document.recipe() if spread(args) else document.rules
 
 
 def refuse_positions(args: argparse.Namespace) -> None:

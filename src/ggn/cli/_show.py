@@ -12,8 +12,8 @@ import subprocess
 from typing import IO, Any, Final
 
 from ggn.cell import Cell, parse_location
-from ggn.cli._arguments import Commands, add_ini, add_position, add_rules, feen
-from ggn.cli._catalogue import catalogue, document_position, entry, position
+from ggn.cli._arguments import Commands, add_ini, add_position, add_rules
+from ggn.cli._catalogue import played, rules_file, tell
 from ggn.cli._inputs import shown
 from ggn.cli._output import check_output, write_atomically
 from ggn.cli._streams import Exit, Output, Stream
@@ -28,14 +28,16 @@ def register(commands: Commands) -> None:
     show = commands.add(
         "show", _show, summary="draw a position: a Unicode board, SVG or PNG",
         description="Draw a position of a game (its start position unless FEEN or --fen is "
-                    "given), or a FEEN position under a GGN document: the board with its "
-                    "coordinates, both hands with their counts, who is to move, and the marks "
+                    "given), or a FEEN position under a GGN document (a file, - or @FILE): the "
+                    "board with its coordinates, both hands with their counts, who is to move, and the marks "
                     "of + (enhanced), - (diminished), ^ (terminal) and ' (derived) on the "
                     "pieces. text: a Unicode board (coloured when standard output is a "
                     "terminal); svg: an SVG picture; png: a PNG picture, drawn by cairosvg (pip "
                     "install 'ggn[png]', and the system's cairo library). With --moves-from, "
-                    "the square and the destinations of its piece are highlighted: the legal "
-                    "moves of a game, the pseudo-legal moves of a GGN document. Kanji and "
+                    "the square and the destinations of its piece are highlighted: its legal "
+                    "moves, under a game's rules or under a GGN document's generic rule (the "
+                    "Game Protocol's displacement; a play is illegal if the opponent can then "
+                    "move onto one of the mover's terminal pieces: docs/documents.md). Kanji and "
                     "Chinese characters need a font that has them; --letters writes letters.",
         epilog="examples:\n  ggn show chess\n  ggn show shogi --format svg -o shogi.svg\n"
                "  ggn show chess --fen 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'\n"
@@ -47,7 +49,8 @@ def register(commands: Commands) -> None:
     add_position(show, positional=True)
     show.add_argument("--format", choices=["text", "json", "svg", "png"], default="text",
                       help="text: a Unicode board (default); json: one object with game, position "
-                           "(FEEN), moves_from, destinations and svg (the SVG picture); svg: an "
+                           "(FEEN), moves_from, destinations and svg (the SVG picture), and for "
+                           "a GGN document (game null) document, terminal and note, as perft's; svg: an "
                            "SVG picture; png: a PNG picture (needs ggn[png])")
     show.add_argument("--moves-from", metavar="SQUARE",
                       help="highlight SQUARE and its piece's destinations (* for the pieces in "
@@ -68,20 +71,13 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
     if not 8 <= args.size <= 512:
         raise Exit(2, f"--size is 8 to 512 pixels, not {args.size}")
     if args.output is not None:
-        check_output(args.output, [args.game, *args.ini], stdin, "-o")
-    games = catalogue(args, stdin)
-    drawing: dict[str, Any] = {}
-    if args.game in games:
-        game = entry(games, args.game)
-        where = position(game, feen(args), args.fen)
-        drawing = game.drawing()
-        moves: list[tuple[object, object]] = [
-            (play.source, play.destination) for play in game.rules.legal_moves(where)
-        ] if args.moves_from is not None else []
-    else:
-        rules, where = document_position(args, args.game, stdin, err, fen=args.fen)
-        moves = [(move.source, move.destination) for move in rules.moves(where)] \
-            if args.moves_from is not None else []
+        check_output(args.output, [args.game, rules_file(args.game), *args.ini], stdin, "-o")
+    game, where = played(args, stdin, err, fen=args.fen)
+    drawing: dict[str, Any] = {} if game.game is None else game.game.drawing()
+    moves: list[tuple[object, object]] = []
+    if args.moves_from is not None:  # a game's legal moves, or a document's under the generic rule
+        tell(err, "ggn show", game, where)
+        moves = [(play.source, play.destination) for play in game.rules.legal_moves(where)]
     highlight: dict[Cell, str] = {}
     destinations: list[str] = []
     if args.moves_from is not None:
@@ -115,7 +111,8 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
         return 0
     if args.format == "json":
         _emit(args, out, json.dumps({
-            "game": args.game if args.game in games else None, "position": where.to_feen(),
+            "game": None if game.game is None else game.name, **game.described(where),
+            "position": where.to_feen(),
             "moves_from": args.moves_from,
             "destinations": destinations if args.moves_from is not None else None, "svg": picture,
         }) + "\n")

@@ -36,7 +36,7 @@ from ggn._types import Side, expect
 from ggn.errors import GGNError, IllegalMoveError, PositionError
 from ggn.feen import Feen
 from ggn.move import Move
-from ggn.position import Geometry, Position, piece_of
+from ggn.position import TERMINAL_CODES, Geometry, Position, piece_of
 from ggn.qpi import Qpi
 from ggn.rules._attacks import Attack, Tables, holds
 from ggn.rules._records import (
@@ -135,7 +135,9 @@ class RuleSystem:
         expect(feen, Feen, "feen", "a Position, a FEEN string or None")
         self._check_shape(feen.shape)
         self._check_styles(feen.styles)
-        return Position.from_feen(feen)
+        position = Position.from_feen(feen)
+        self._admit(position)
+        return position
 
     def _check_shape(self, shape: tuple[int, ...]) -> None:
         if self.shape is not None and shape != self.shape:
@@ -154,7 +156,34 @@ class RuleSystem:
         (asked once per public call, never in the walk)."""
         self._check_shape(expect(position, Position, "position", "a Position").shape)
         self._check_styles(position.styles)
+        self._admit(position)
         return position
+
+    _unnamed_terminals: ClassVar[bool] = True
+    """Whether the terminal pieces a position holds and the document does not name are
+    terminal to the rule too (see :meth:`_admit`): a game whose document names every piece its
+    positions hold sets it False, and pays nothing for it."""
+
+    def _admit(self, position: Position) -> None:
+        """Make the terminal pieces of ``position``'s board that the document does not name
+        terminal to the rule as well: such a piece never moves, but a play that lets the
+        opponent move onto it is illegal all the same. Their codes join the terminal codes of
+        the tables of the board's shape (``Tables.terminal``, made from the pieces the document
+        names). Asked once a public call, of the position it is given: the plays of a game
+        bring no other piece onto the board (only the document's pieces move or are dropped),
+        so the walk below it never meets one it has not been told of."""
+        if not self._unnamed_terminals:
+            return
+        found = TERMINAL_CODES.intersection(position._codes)
+        if not found:
+            return
+        tables = self._tables_for(position)
+        new = found.difference(*tables.terminal)
+        if new:
+            with _KEEPING:
+                first, second = tables.terminal
+                tables.terminal = (first.union(code for code in new if code > 0),
+                                   second.union(code for code in new if code < 0))
 
     def legal_moves(self, position: Position) -> list[Play]:
         """Every legal play of ``position``, each with its full STN transition (made when

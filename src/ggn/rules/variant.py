@@ -89,6 +89,10 @@ class VariantRules(RuleSystem):
 
     name: ClassVar[str] = "variant"
 
+    # A game's document names every piece of its positions, royal or not (and a piece marked
+    # terminal where the game has no such piece is not one of its positions).
+    _unnamed_terminals: ClassVar[bool] = False
+
     def __init__(self, variant: Variant, *, ruleset: Ruleset | None = None) -> None:
         """``ruleset``: the variant's GGN document (:func:`~ggn.variants.document.build`'s),
         when the caller has it already (a game's module keeps one); else it is made here."""
