@@ -32,6 +32,12 @@ of piece in a hand is an element with ``data-hand`` (``first`` or ``second``),
 ``data-piece`` and ``data-count``. Each square is an element with ``data-cell``. The picture
 is SVG 1.1 (``xmlns:xlink`` for ``<use>``), and every text in it is escaped.
 
+``compact=True`` draws the same picture for a renderer rather than a browser, in fewer
+elements: the squares of each colour as one path, the chess figures written out rather than
+referred to by ``<use>``, and no titles, no per-square elements and no ``data-`` attributes (the contract
+above is for the default). :func:`png` renders that with cairosvg, whose time follows the
+number of elements drawn, and bounds it (:data:`MAX_PNG_ELEMENTS`).
+
 >>> from ggn.position import Position
 >>> picture = board(Position.from_feen("k^1K^/3 / C/c"), size=40)
 >>> picture.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
@@ -45,7 +51,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from ggn._types import Side, expect
 from ggn.cell import Cell, Hand, parse_location
@@ -54,7 +60,8 @@ from ggn.position import Position
 from ggn.qpi import Qpi
 
 __all__ = [
-    "DEFAULT_FAMILIES", "FAMILIES", "HIGHLIGHT", "MAX_DRAWN_SQUARES", "TARGET", "board", "family_of",
+    "DEFAULT_FAMILIES", "FAMILIES", "HIGHLIGHT", "MAX_DRAWN_SQUARES", "MAX_PNG_ELEMENTS", "MAX_PNG_PIXELS",
+    "MAX_PNG_SIDE", "TARGET", "board", "drawn_elements", "family_of", "png",
 ]
 
 FAMILIES: Final = ("chess", "shogi", "xiangqi", "makruk", "letters")
@@ -66,6 +73,23 @@ DEFAULT_FAMILIES: Final[Mapping[str, str]] = {"C": "chess", "S": "shogi", "X": "
 MAX_DRAWN_SQUARES: Final = 1 << 16
 """The most squares :func:`board` draws (65,536, a 256x256 board): a short FEEN can name a
 board of millions of squares, whose picture would take hundreds of megabytes."""
+
+MAX_PNG_ELEMENTS: Final = 10_000
+"""The most elements :func:`png` has cairosvg draw (:func:`drawn_elements` of the compact
+picture). cairosvg's time follows them, not the pixels: 0.2 to 0.6 ms each here (a text
+costs about twice a rectangle), so at the bound a picture takes a few seconds. Before the
+bound, a full 128x128 board at ``--size 8`` (about 2,100 pixels a side) took 18.9 s and
+256x256 did not end in 180 s. Full boards of up to 57x57 shogi pieces, 70x70 lettered discs
+or 33x33 chess queens are drawn (2.4 to 3 s each here); more than 5,000 pieces are refused
+before their picture is made."""
+
+MAX_PNG_SIDE: Final = 32767
+"""The largest side of a picture cairo draws, in pixels."""
+
+MAX_PNG_PIXELS: Final = 1 << 25
+"""The most pixels of a picture :func:`png` draws (33,554,432: 5,792 a side, a surface of
+128 MiB): cairo's time and memory follow them (chess at ``--size 512``, 4,710x4,454 pixels,
+takes 2.5 s and 120 MB here)."""
 
 HIGHLIGHT: Final = "#f4d03f"
 """The fill of a highlighted square (a square given without a colour)."""
@@ -256,18 +280,23 @@ def _figure(canvas: _Canvas, table: Mapping[str, str], family: str, letter: str,
     """The id of a figure's definition, defined on first use."""
     ident = f"ggn-{family}-{letter}-{side[0]}"
     if ident not in canvas.defs:
-        fill, lines, outline = _LIGHT if side == "first" else _DARK
-        drawing = (table[letter].replace('"F"', f'"{fill}"').replace('"L"', f'"{lines}"')
-                   .replace('"O"', f'"{outline}"'))
-        canvas.defs[ident] = f'<g id="{ident}">{drawing}</g>'
+        canvas.defs[ident] = f'<g id="{ident}">{_drawing(table, letter, side)}</g>'
     return ident
+
+
+def _drawing(table: Mapping[str, str], letter: str, side: Side) -> str:
+    """A figure's shapes in the side's colours."""
+    fill, lines, outline = _LIGHT if side == "first" else _DARK
+    return (table[letter].replace('"F"', f'"{fill}"').replace('"L"', f'"{lines}"')
+            .replace('"O"', f'"{outline}"'))
 
 
 class _Glyphs:
     """How pieces are drawn: the options of :func:`board` that choose their glyphs."""
 
     def __init__(self, families: Mapping[str, str] | None, aliases: Mapping[str, str] | None,
-                 letters: bool, font: str | None, upright: bool) -> None:
+                 letters: bool, font: str | None, *, upright: bool, compact: bool = False) -> None:
+        self.compact = compact  # written out, without <use>, titles or data- attributes
         self.families = families
         self.aliases = aliases or {}
         self.letters = letters
@@ -291,9 +320,11 @@ def _glyph(canvas: _Canvas, piece: Qpi, box: tuple[float, float, float], glyphs:
     if family in ("chess", "makruk"):
         table = _CHESS if family == "chess" else _MAKRUK
         if key in table:
+            place = f'transform="translate({_n(x)} {_n(y)}) scale({_n(size / 100)})"'
+            if glyphs.compact:  # cairosvg copies what a <use> names each time: dearer than its parts
+                return f"<g {place}>{_drawing(table, key, piece.side)}</g>"
             ident = _figure(canvas, table, family, key, piece.side)
-            return (f'<use xlink:href="#{ident}" transform="translate({_n(x)} {_n(y)}) '
-                    f'scale({_n(size / 100)})"/>')
+            return f'<use xlink:href="#{ident}" {place}/>'
     if family == "shogi":
         return _shogi(piece, key, box, glyphs)
     if family == "xiangqi":
@@ -366,10 +397,9 @@ def _marks(piece: Qpi, x: float, y: float, size: float, glyphs: _Glyphs) -> str:
     stroke = f'stroke="#fff" stroke-width="{_n(size * 0.035)}" stroke-linecap="round" fill="none"'
 
     def badge(cx: float, cy: float, colour: str, inside: str, mark: str) -> None:
-        out.append(
-            f'<g class="mark" data-mark="{mark}"><circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" '
-            f'fill="{colour}" stroke="#fff" stroke-width="{_n(size * 0.015)}"/>{inside}</g>'
-        )
+        disc = (f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" fill="{colour}" stroke="#fff" '
+                f'stroke-width="{_n(size * 0.015)}"/>{inside}')
+        out.append(disc if glyphs.compact else f'<g class="mark" data-mark="{mark}">{disc}</g>')
 
     right, left, top, bottom = x + size - r * 1.15, x + r * 1.15, y + r * 1.15, y + size - r * 1.15
     shown_promotion = (glyphs.family(piece) == "shogi" and not glyphs.letters
@@ -445,6 +475,7 @@ def board(
     letters: bool = False,
     marks: bool = True,
     font: str | None = None,
+    compact: bool = False,
 ) -> str:
     """The SVG picture of ``position``, as a string.
 
@@ -468,6 +499,8 @@ def board(
     - ``marks``: draw the badges of ``+``, ``-``, ``^`` and ``'``.
     - ``font``: the font family to write kanji and Chinese characters in, before the usual
       ones (a renderer such as cairosvg takes only the first family it is given).
+    - ``compact``: the same picture in fewer elements, for a renderer (see the module's doc):
+      no titles, ``data-`` attributes or per-square elements.
 
     Raise :class:`TypeError` for an argument of the wrong type and
     :class:`~ggn.errors.GGNError` for a square that is not on the board, a colour that is not
@@ -475,7 +508,7 @@ def board(
     """
     expect(position, Position, "position", "a Position")
     for flag, label in ((coordinates, "coordinates"), (flipped, "flipped"), (letters, "letters"),
-                        (marks, "marks")):
+                        (marks, "marks"), (compact, "compact")):
         expect(flag, bool, label, "a bool")
     if hands is not None:
         expect(hands, bool, "hands", "a bool or None")
@@ -567,7 +600,7 @@ def board(
     # -- boards ------------------------------------------------------------------------------
     for layer in range(layers):
         x0 = left + layer * (board_w + gap)
-        canvas.add(f'<g class="board" data-layer="{layer}">')
+        canvas.add("<g>" if compact else f'<g class="board" data-layer="{layer}">')
         if layers > 1:
             name = str(Cell((0, 0, layer)))[2:]
             canvas.add(f'<text x="{_n(x0 + board_w / 2)}" y="{_n(top - s * 0.15)}" font-family="{sans}" '
@@ -576,7 +609,25 @@ def board(
         if look.grid or look.points:
             canvas.add(f'<rect x="{_n(x0)}" y="{_n(top)}" width="{_n(board_w)}" height="{_n(board_h)}" '
                        f'fill="{look.light}"/>')
-        for number in range(layer * files * ranks, (layer + 1) * files * ranks):
+        if compact:  # the squares as one pattern of light and dark, the holes as one path
+            if not (look.grid or look.points):
+                a1 = Cell((0, 0, layer) if layers > 1 else (0, 0) if len(shape) > 1 else (0,))
+                ax, ay = origin(a1)  # a dark square: (files + ranks) even
+                ident = f"ggn-squares-{layer}"
+                canvas.defs[ident] = (
+                    f'<pattern id="{ident}" patternUnits="userSpaceOnUse" x="{_n(ax)}" y="{_n(ay)}" '
+                    f'width="{_n(2 * s)}" height="{_n(2 * s)}">'
+                    f'<rect width="{_n(2 * s)}" height="{_n(2 * s)}" fill="{look.light}"/>'
+                    f'<rect width="{_n(s)}" height="{_n(s)}" fill="{look.dark}"/>'
+                    f'<rect x="{_n(s)}" y="{_n(s)}" width="{_n(s)}" height="{_n(s)}" fill="{look.dark}"/>'
+                    "</pattern>")
+                canvas.add(f'<rect x="{_n(x0)}" y="{_n(top)}" width="{_n(board_w)}" height="{_n(board_h)}" '
+                           f'fill="url(#{ident})"/>')
+            holes_here = [cell for cell in gaps if layers == 1 or cell.indices[2] == layer]
+            if holes_here:
+                d = "".join(f"M{_n(x)} {_n(y)}h{_n(s)}v{_n(s)}h{_n(-s)}z" for x, y in map(origin, holes_here))
+                canvas.add(f'<path d="{d}" fill="#ffffff"/>')
+        for number in range(layer * files * ranks, (layer + 1) * files * ranks) if not compact else ():
             cell = cells[number]
             x, y = origin(cell)
             indices = cell.indices
@@ -623,15 +674,16 @@ def board(
 
     for cell, colour in fills.items():
         x, y = origin(cell)
+        label = "" if compact else f' class="highlight" data-cell="{cell}"'
         if look.points:  # a point of the lines: a disc around it
-            canvas.add(f'<circle class="highlight" data-cell="{cell}" cx="{_n(x + s / 2)}" '
+            canvas.add(f'<circle{label} cx="{_n(x + s / 2)}" '
                        f'cy="{_n(y + s / 2)}" r="{_n(s * 0.5)}" fill="{colour}" fill-opacity="0.7"/>')
         else:
-            canvas.add(f'<rect class="highlight" data-cell="{cell}" x="{_n(x)}" y="{_n(y)}" '
+            canvas.add(f'<rect{label} x="{_n(x)}" y="{_n(y)}" '
                        f'width="{_n(s)}" height="{_n(s)}" fill="{colour}" fill-opacity="0.55"/>')
 
     # -- pieces ------------------------------------------------------------------------------
-    glyphs = _Glyphs(families, aliases, letters, font, upright=not flipped)
+    glyphs = _Glyphs(families, aliases, letters, font, upright=not flipped, compact=compact)
     for number, code in enumerate(codes):
         if not code:
             continue
@@ -639,6 +691,10 @@ def board(
         piece = position.piece_at(cell)
         assert piece is not None
         x, y = origin(cell)
+        if compact:
+            canvas.add(_glyph(canvas, piece, (x, y, s), glyphs)
+                       + (_marks(piece, x, y, s, glyphs) if marks else ""))
+            continue
         canvas.add(
             f'<g class="piece" data-square="{_escape(str(cell))}" data-piece="{_escape(str(piece))}">'
             f'<title>{_escape(str(piece))} on {_escape(str(cell))}</title>'
@@ -651,7 +707,7 @@ def board(
     for player in ("first", "second"):
         hx, hy = hand_box(player)
         if show_hands:
-            canvas.add(f'<g class="hand" data-player="{player}">')
+            canvas.add("<g>" if compact else f'<g class="hand" data-player="{player}">')
             canvas.add(f'<rect x="{_n(hx)}" y="{_n(hy + s * 0.05)}" width="{_n(max(columns, 1) * s)}" '
                        f'height="{_n(hand_half - s * 0.1)}" rx="{_n(s * 0.12)}" fill="#f1ede4" '
                        'stroke="#c9c0ad"/>')
@@ -659,6 +715,11 @@ def board(
                 column, row = divmod(slot, rows)
                 x = hx + column * s
                 y = (hy + hand_half - (row + 1) * s) if player == bottom_player else hy + row * s
+                if compact:
+                    canvas.add(_glyph(canvas, piece, (x + s * 0.08, y + s * 0.08, s * 0.84), glyphs)
+                               + (_marks(piece, x, y, s, glyphs) if marks else "")
+                               + _count_badge(count, x, y, s))
+                    continue
                 canvas.add(
                     f'<g class="held" data-hand="{player}" data-piece="{_escape(str(piece))}" '
                     f'data-count="{count}"><title>{_escape(str(piece))} x{count} in the {player} '
@@ -674,9 +735,11 @@ def board(
             if not show_hands:
                 dot_y = top + board_h - s * 0.3 if player == bottom_player else top + s * 0.3
             fill = "#fbfaf6" if player == "first" else "#2f2f2f"
-            canvas.add(f'<circle class="turn" data-player="{player}" cx="{_n(left + boards_w + strip / 2)}" '
-                       f'cy="{_n(dot_y)}" r="{_n(s * 0.16)}" fill="{fill}" stroke="#111" '
-                       f'stroke-width="{_n(s * 0.03)}"><title>{player} player to move</title></circle>')
+            dot = (f'cx="{_n(left + boards_w + strip / 2)}" cy="{_n(dot_y)}" r="{_n(s * 0.16)}" '
+                   f'fill="{fill}" stroke="#111" stroke-width="{_n(s * 0.03)}"')
+            canvas.add(f"<circle {dot}/>" if compact else
+                       f'<circle class="turn" data-player="{player}" {dot}><title>{player} player to move'
+                       "</title></circle>")
 
     # -- arrows ------------------------------------------------------------------------------
     def centre(end: Cell | Hand) -> tuple[float, float]:
@@ -772,3 +835,80 @@ def _arrow(start: tuple[float, float], end: tuple[float, float], s: float, label
     return f'<polygon class="arrow" data-move="{_escape(label)}" points="{text}" {colour}/>'
 
 
+
+
+_START_TAG: Final = re.compile(r"<(?![/!?])")
+_USE: Final = re.compile(r'<use xlink:href="#([^"]+)"')
+_DEFINITION: Final = re.compile(r'<g id="([^"]+)">')
+
+
+def drawn_elements(picture: str) -> int:
+    """The number of elements a renderer draws for a picture of :func:`board`: its start tags,
+    each ``<use>`` counted as the elements it names (a figure's parts), the definitions once."""
+    expect(picture, str, "picture", "a str")
+    count = len(_START_TAG.findall(picture))
+    uses = _USE.findall(picture)
+    if uses:
+        sizes: dict[str, int] = {}
+        defs_at = picture.find("<defs>")
+        defs_end = picture.find("</defs>")
+        if defs_at >= 0 and defs_end > defs_at:
+            defs = picture[defs_at:defs_end]
+            starts = [(found.start(), found[1]) for found in _DEFINITION.finditer(defs)]
+            for (start, ident), (end, _) in zip(starts, [*starts[1:], (len(defs), "")], strict=True):
+                sizes[ident] = len(_START_TAG.findall(defs, start, end))
+        count += sum(sizes.get(ident, 1) for ident in uses)
+    return count
+
+
+def png(position: Position, *, max_elements: int | None = None, **options: Any) -> bytes:
+    """The PNG picture of ``position``: :func:`board`'s ``compact`` picture (``options`` are
+    :func:`board`'s), rendered by cairosvg (the ``[png]`` extra and the system's cairo library).
+
+    Bounded by the work before any is done: a picture of more than ``max_elements`` drawn
+    elements (:func:`drawn_elements`; ``None``: :data:`MAX_PNG_ELEMENTS`), more than
+    :data:`MAX_PNG_PIXELS` pixels, or wider or taller than :data:`MAX_PNG_SIDE`, is a
+    :class:`~ggn.errors.GGNError` naming the bound and the picture's count. A position whose
+    pieces alone are over the bound (each draws two elements or more) is refused before its
+    picture is made. Raise ``ImportError`` when cairosvg cannot be imported, ``OSError`` when
+    it finds no cairo library."""
+    expect(position, Position, "position", "a Position")
+    if max_elements is None:
+        max_elements = MAX_PNG_ELEMENTS
+    elif type(max_elements) is not int:
+        raise TypeError(f"max_elements must be an int or None, got {type(max_elements).__name__}")
+    if "compact" in options:
+        raise TypeError("png() draws the compact picture: compact is not one of its options")
+    feen = position.feen()
+    pieces = sum(1 for code in position._codes if code)
+    pieces += len(feen.hand("first")) + len(feen.hand("second"))
+    if 2 * pieces > max_elements:
+        raise GGNError(f"a picture of {pieces:,} pieces (at least {2 * pieces:,} elements to draw) is too "
+                       f"much work for PNG (at most {max_elements:,} elements): draw it as SVG "
+                       f"(ggn show --format svg)")
+    picture = board(position, compact=True, **options)
+    width, height = _dimensions(picture)
+    if max(width, height) > MAX_PNG_SIDE:
+        raise GGNError(f"a picture of {width:,.0f}x{height:,.0f} pixels is too large for PNG (cairo draws "
+                       f"at most {MAX_PNG_SIDE:,} a side): give a smaller size (ggn show --size), or "
+                       "draw it as SVG")
+    if math.ceil(width) * math.ceil(height) > MAX_PNG_PIXELS:
+        raise GGNError(f"a picture of {width:,.0f}x{height:,.0f} pixels is too large for PNG (at most "
+                       f"{MAX_PNG_PIXELS:,} pixels): give a smaller size (ggn show --size), or draw it "
+                       "as SVG")
+    drawn = drawn_elements(picture)
+    if drawn > max_elements:
+        raise GGNError(f"a picture of {drawn:,} elements ({pieces:,} pieces) is too much work for PNG "
+                       f"(at most {max_elements:,} elements): draw it as SVG (ggn show --format svg)")
+    import cairosvg  # noqa: PLC0415  (the optional [png] extra, on use)
+
+    data: bytes = cairosvg.svg2png(bytestring=picture.encode("utf-8"))
+    return data
+
+
+def _dimensions(picture: str) -> tuple[float, float]:
+    """The width and height a picture of :func:`board` states on its root."""
+    found = re.match(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)"', picture)
+    if found is None:
+        raise AssertionError("board writes its size on the <svg> element")
+    return float(found[1]), float(found[2])

@@ -9,7 +9,7 @@ import os
 import re
 import shutil
 import subprocess
-from typing import IO, Any, Final
+from typing import IO, Any
 
 from ggn.cell import Cell, parse_location
 from ggn.cli._arguments import Commands, add_ini, add_position, add_rules
@@ -18,7 +18,7 @@ from ggn.cli._inputs import shown
 from ggn.cli._output import check_output, write_atomically
 from ggn.cli._streams import Exit, Output, Stream
 from ggn.errors import GGNError
-from ggn.svg import HIGHLIGHT, TARGET
+from ggn.svg import HIGHLIGHT, MAX_PNG_ELEMENTS, TARGET
 
 _PNG_HINT = "pip install 'ggn[png]'"
 _FAMILY = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,63}")
@@ -51,7 +51,9 @@ def register(commands: Commands) -> None:
                       help="text: a Unicode board (default); json: one object with game, position "
                            "(FEEN), moves_from, destinations and svg (the SVG picture), and for "
                            "a GGN document (game null) document, terminal and note, as perft's; svg: an "
-                           "SVG picture; png: a PNG picture (needs ggn[png])")
+                           "SVG picture; png: a PNG picture (needs ggn[png]; at most "
+                           f"{MAX_PNG_ELEMENTS:,} drawn elements, a few seconds of cairosvg: a board "
+                           "of more pieces is refused)")
     show.add_argument("--moves-from", metavar="SQUARE",
                       help="highlight SQUARE and its piece's destinations (* for the pieces in "
                            "the hand of the player to move)")
@@ -101,34 +103,31 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
             text += f"\nmoves from {args.moves_from}: {' '.join(destinations) or 'none'}"
         _emit(args, out, text + "\n")
         return 0
-    from ggn.svg import board  # noqa: PLC0415  (on use)
+    from ggn.svg import board, png  # noqa: PLC0415  (on use)
 
     font = _cjk_font() if args.format == "png" and not args.letters else None
-    picture = board(where, highlight=highlight, coordinates=not args.no_coordinates, flipped=args.flip,
-                    size=args.size, letters=args.letters, font=font, **drawing)
-    if args.format == "svg":
-        _emit(args, out, picture + "\n")
+    options: dict[str, Any] = {"highlight": highlight, "coordinates": not args.no_coordinates,
+                               "flipped": args.flip, "size": args.size, "letters": args.letters,
+                               "font": font, **drawing}
+    if args.format != "png":
+        picture = board(where, **options)
+        if args.format == "svg":
+            _emit(args, out, picture + "\n")
+        else:
+            _emit(args, out, json.dumps({
+                "game": None if game.game is None else game.name, **game.described(where),
+                "position": where.to_feen(),
+                "moves_from": args.moves_from,
+                "destinations": destinations if args.moves_from is not None else None, "svg": picture,
+            }) + "\n")
         return 0
-    if args.format == "json":
-        _emit(args, out, json.dumps({
-            "game": None if game.game is None else game.name, **game.described(where),
-            "position": where.to_feen(),
-            "moves_from": args.moves_from,
-            "destinations": destinations if args.moves_from is not None else None, "svg": picture,
-        }) + "\n")
-        return 0
-    try:
-        import cairosvg  # noqa: PLC0415  (the optional [png] extra)
+    try:  # bounded by the work it takes (ggn.svg.MAX_PNG_ELEMENTS) before any is done
+        data = png(where, **options)
     except ImportError:
         raise Exit(2, f"--format png needs cairosvg: {_PNG_HINT}") from None
     except OSError as error:  # cairocffi finds no cairo library
         raise Exit(2, f"--format png needs the cairo library (Debian: apt-get install libcairo2): "
                       f"{error}") from None
-    width, height = _dimensions(picture)
-    if max(width, height) > _PNG_MAX:
-        raise GGNError(f"a picture of {width:,.0f}x{height:,.0f} pixels is too large for PNG (cairo draws "
-                       f"at most {_PNG_MAX:,} a side): give a smaller --size, or --format svg")
-    data: bytes = cairosvg.svg2png(bytestring=picture.encode("utf-8"))
     if args.output is not None:
         _write(args.output, data)
     elif isinstance(out, Output) and out.isatty():
@@ -138,18 +137,6 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
     else:
         raise Exit(2, "standard output takes text only here: give -o FILE")
     return 0
-
-
-_PNG_MAX: Final = 32767
-"""The largest side of a picture cairo draws, in pixels."""
-
-
-def _dimensions(picture: str) -> tuple[float, float]:
-    """The width and height an SVG picture of :func:`ggn.svg.board` states on its root."""
-    found = re.match(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)"', picture)
-    if found is None:
-        raise AssertionError("ggn.svg.board writes its size on the <svg> element")
-    return float(found[1]), float(found[2])
 
 
 def _emit(args: argparse.Namespace, out: Stream, text: str) -> None:
