@@ -17,8 +17,11 @@ import pytest
 
 from ggn.cli import run
 from ggn.variants import registry
+from test_docs import run_examples
+from test_docs_site import DOCS, blocks, commands, shell
 
 VALID = Path(__file__).parent / "vectors" / "ggn" / "valid"
+PAGE = DOCS / "documents.md"
 CHESS = registry.start("chess")  # in FEEN: +rnbq+k^bn+r/... / C/c
 ROOKS = "r7/8/8/8/8/8/8/R7 / C/c"  # spec 11.2's rook on a1, an enemy rook on a8
 NO_TERMINAL = "names no terminal (^) piece"
@@ -214,6 +217,10 @@ def test_standard_input_and_at_file(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         status, out, _ = call("play", name, ROOKS, "C:R a1-a4")
         assert (status, out.splitlines()[0]) == (0, "r7/8/8/8/R7/8/8/8 / c/C"), name
     assert call("legal", "chess")[1] == call("legal", "chess", CHESS)[1]  # the name: the game
+    # moves reads @FILE too, alone and with --batch.
+    assert call("moves", "@chess", ROOKS) == (0, "C:R a1-a4\n", "")
+    status, out, _ = call("moves", "@chess", "--batch", "-", stdin=ROOKS.encode())
+    assert (status, json.loads(out)) == (0, [{"piece": "C:R", "source": "a1", "destination": "a4"}])
     status, out, _ = call("perft", "-", "1", "--feen", ROOKS, stdin=document)
     assert (status, out) == (0, "1\n")
     status, out, _ = call("play", "-", ROOKS, "C:R a1-a4", stdin=document)
@@ -346,3 +353,26 @@ def test_every_help_example_on_a_document_runs(chess_document: Path, tmp_path: P
             assert out, example
             ran += 1
     assert ran >= 7
+
+
+def test_the_documents_page_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/documents.md, run as the tutorial is (tests/test_docs_site.py): its files saved, its
+    ggn commands run with their output compared line by line, its Python run as one session."""
+    monkeypatch.chdir(tmp_path)
+    session: dict[str, object] = {}
+    ran = {"files": 0, "commands": 0, "python": 0}
+    for block in blocks(PAGE):
+        where = f"{PAGE.name}:{block.line}"
+        if block.title:
+            (tmp_path / block.title).write_text(block.body, encoding="utf-8")
+            ran["files"] += 1
+        elif block.language == "console":
+            for command, expected in commands(block.body):
+                assert shell(command, where) == expected, f"{where}: {command}"
+                ran["commands"] += 1
+        elif block.language == "pycon":
+            assert run_examples(block.body, where, PAGE, session, block.line) == 0, where
+            ran["python"] += 1
+        else:
+            pytest.fail(f"{where}: a {block.language} block the test does not run")
+    assert ran == {"files": 1, "commands": 11, "python": 1}, ran

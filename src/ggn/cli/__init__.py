@@ -139,6 +139,7 @@ examples:
   ggn perft chess 3                legal move paths of 3 plies: 8902
   ggn variants                     the games: Fairy-Stockfish's variants, by name
   ggn legal capablanca --notation uci  the legal moves of a game's start
+  ggn perft rules.json 3 --feen FEEN   a GGN document played by the generic rule
   ggn play chess e2e4 e7e5 --notation uci --to fen
   ggn position shogi --fen FEN --to feen
   ggn perft mygame 3 --ini my.ini  a variant of your own (variants.ini syntax)
@@ -155,8 +156,14 @@ how arguments are read:
              other JSON value (true, 12, null); anything else is a path.
   RULES      (moves, and FILE of validate and lint) a built-in game's name, else
              a FILE: names come before files, so ./chess is the file chess.
+             moves also reads @FILE, the file FILE whatever its name.
   GAME       a game's name (ggn variants lists them); --ini FILE adds the file's
              variants (Fairy-Stockfish's variants.ini syntax) for that command.
+             legal, perft, play and show read GAME|RULES: a game's name, else a
+             GGN document (a FILE, - or @FILE), played by the generic rule (the
+             Game Protocol's displacement; a play is illegal if the opponent can
+             then move onto a terminal piece of the mover's) from a FEEN given:
+             a document has no start, no FEN and no UCI moves (docs/documents.md).
   FEN        a position in Fairy-Stockfish's FEN of the game (--fen); FEEN is
              GGN's own (an argument, or --feen). A FEEN that starts with '-'
              (-p^7/... , a diminished piece on the first square) is an argument

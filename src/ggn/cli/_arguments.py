@@ -164,17 +164,23 @@ def file_argument(action: argparse.Action, complete: dict[str, str] = FILES) -> 
 
 RULES_HELP: Final = ("a game's name (ggn variants lists them; --ini adds more), else a GGN file, or - "
                      "for standard input: names come before files, so ./chess names a file called chess")
+RULES_AT_HELP: Final = ("a game's name (ggn variants lists them; --ini adds more), else a GGN file, - "
+                        "for standard input, or @FILE (the file FILE whatever its name: @- is a file "
+                        "called -): names come before files, so ./chess and @chess name a file "
+                        "called chess")
 
 
 def add_rules(parser: argparse.ArgumentParser, dest: str = "rules", *, metavar: str = "GAME|RULES",
-              default: str | None = "chess") -> argparse.Action:
+              default: str | None = "chess", at: bool = False) -> argparse.Action:
     """The game or GGN document a command reads (a name first, else a file, completed as both):
-    optional with ``default``, required when it is None."""
+    optional with ``default``, required when it is None; with ``at``, ``@FILE`` is the file FILE
+    (the command reads it through :func:`ggn.cli._catalogue.rules_file`)."""
+    text = RULES_AT_HELP if at else RULES_HELP
     if default is None:
-        action = parser.add_argument(dest, metavar=metavar, help=RULES_HELP)
+        action = parser.add_argument(dest, metavar=metavar, help=text)
     else:
         action = parser.add_argument(dest, nargs="?", default=default, metavar=metavar,
-                                     help=f"{RULES_HELP}; default: {default}")
+                                     help=f"{text}; default: {default}")
     return file_argument(action, GAMES_OR_FILES)
 
 

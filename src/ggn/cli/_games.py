@@ -90,7 +90,7 @@ def register(commands: Commands) -> None:
                "  ggn legal - '4k^3/8/8/8/8/8/8/4K^2R / C/c' < chess.json   # ggn generate chess's\n"
                "  ggn legal my-game.json --batch positions.txt --jobs 2   # FEEN lines",
     )
-    add_rules(legal, "game", default=None)
+    add_rules(legal, "game", default=None, at=True)
     add_ini(legal)
     add_position(legal, positional=True)
     add_notation(legal, "moves are written")
@@ -121,7 +121,7 @@ def register(commands: Commands) -> None:
                f"  ggn perft chess.json 3 --feen '{CHESS_FEEN}'   # ggn generate chess's: 8902\n"
                f"  ggn perft @chess.json 3 --feen '{CHESS_FEEN}' --divide --jobs 2",
     )
-    add_rules(perft_cmd, "game", default=None)
+    add_rules(perft_cmd, "game", default=None, at=True)
     add_ini(perft_cmd)
     perft_cmd.add_argument("depth", type=DEPTH, metavar="DEPTH",
                            help=f"plies to count, 0 to {MAX_PERFT_DEPTH} (the paths grow "
@@ -162,7 +162,7 @@ def register(commands: Commands) -> None:
                f"  ggn play chess.json '{CHESS_FEEN}' 'C:P f2-f3' 'c:p e7-e5' 'C:P g2-g4' "
                "'c:q d8-h4'",
     )
-    add_rules(play, "game", default=None)
+    add_rules(play, "game", default=None, at=True)
     add_ini(play)
     play.add_argument("moves", nargs="*", metavar="MOVE",
                       help="the moves, in the --notation's form; the first argument is the "

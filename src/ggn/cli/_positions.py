@@ -19,8 +19,8 @@ from ggn.cli._arguments import (
     feen,
     file_argument,
 )
-from ggn.cli._catalogue import catalogue, catalogue_of, document_position, ini_texts
-from ggn.cli._inputs import check_file, document, json_or_file
+from ggn.cli._catalogue import catalogue, catalogue_of, document_position, ini_texts, rules_document
+from ggn.cli._inputs import document, json_or_file
 from ggn.cli._parallel import add_batch, check_no_spread, recipe_of, refuse_positions, run_batch, spread
 from ggn.cli._streams import Exit, Stream
 from ggn.errors import GGNError
@@ -52,7 +52,7 @@ def register(commands: Commands) -> None:
                "\"destination\": ...}, ...]"
                "\n  ggn moves shogi --batch positions.txt --jobs auto > moves.jsonl",
     )
-    add_rules(moves, metavar="RULES")
+    add_rules(moves, metavar="RULES", at=True)
     moves.add_argument("feen", nargs="?", metavar="FEEN",
                        help="the position; default: the built-in game's start position; " + DASHED)
     add_feen_option(moves)
@@ -132,8 +132,7 @@ def _moves_batch(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[b
         game = games.entry(args.rules)
         rules = recipe_of(game, texts) if spread(args) else game.rules
     else:
-        check_file(args.rules, "game", ["ggn variants lists them"])
-        document_rules = document(Ruleset, args.rules, stdin, err)
+        document_rules = rules_document(args, args.rules, stdin, err)
         if spread(args):
             from ggn.parallel import Recipe  # noqa: PLC0415  (on use: the command starts faster)
 

@@ -45,7 +45,7 @@ def register(commands: Commands) -> None:
                "  ggn show chess --moves-from g1\n"
                "  ggn show rules.json '8/8/8/8/8/8/4P3/8 / C/c' --moves-from e2",
     )
-    add_rules(show, "game", default=None)
+    add_rules(show, "game", default=None, at=True)
     add_position(show, positional=True)
     show.add_argument("--format", choices=["text", "json", "svg", "png"], default="text",
                       help="text: a Unicode board (default); json: one object with game, position "
