@@ -204,6 +204,7 @@ class Document:
         """Build from JSON text (``str``) or UTF-8 bytes."""
         expect(text, (str, bytes, bytearray, memoryview), "text", "JSON text (str or bytes)")
         expect(max_bytes, int, "max_bytes", "an int")
+        expect(max_errors, int, "max_errors", "an int")
         value, faults = decode(text, max_bytes)
         if faults:
             raise DocumentError(cls._kind, tuple(faults))

@@ -408,12 +408,17 @@ def _hash_sources(folder: str, relative: str, digest: Any) -> None:
             digest.update(data)
 
 
-def _entry(kind: str, key: bytes) -> tuple[str, bytes] | None:
-    """The file name and the full hash of an entry, or None when nothing can be cached."""
+def _types(kind: object, key: object) -> None:
+    """The types of an entry's name, checked whether or not a cache is in use."""
     if type(kind) is not str:
         raise TypeError(f"kind must be a str, got {type(kind).__name__}")
     if not isinstance(key, bytes):
         raise TypeError(f"key must be bytes, got {type(key).__name__}")
+
+
+def _entry(kind: str, key: bytes) -> tuple[str, bytes] | None:
+    """The file name and the full hash of an entry, or None when nothing can be cached."""
+    _types(kind, key)
     if not _KIND.fullmatch(kind):
         raise ValueError(f"a cache entry's kind is a lowercase letter, then up to 31 lowercase "
                          f"letters, digits and -, not {kind[:40]!r}")
@@ -427,6 +432,7 @@ def _entry(kind: str, key: bytes) -> tuple[str, bytes] | None:
 def load(kind: str, key: bytes) -> bytes | None:
     """The data stored for ``(kind, key)``, or None: no cache, no entry, or an entry that is
     not safe or not whole (such a file is left for :func:`store` to replace)."""
+    _types(kind, key)
     path = _usable()
     entry = _entry(kind, key) if path is not None else None
     if path is None or entry is None:
@@ -468,6 +474,9 @@ def load(kind: str, key: bytes) -> bytes | None:
 def store(kind: str, key: bytes, data: bytes) -> bool:
     """Keep ``data`` for ``(kind, key)``; whether it was written. Never raises for the disk:
     a cache that cannot be written is only slower."""
+    _types(kind, key)
+    if not isinstance(data, bytes):
+        raise TypeError(f"data must be bytes, got {type(data).__name__}")
     path = _usable()
     entry = _entry(kind, key) if path is not None else None
     if path is None or entry is None:
@@ -559,6 +568,7 @@ class Entries:
     __slots__ = ("__weakref__", "_key", "_kind", "_lock", "_made", "_values")
 
     def __init__(self, kind: str, key: bytes) -> None:
+        _types(kind, key)
         self._kind = kind
         self._key = key
         self._values: dict[Any, Any] | None = None  # read on first use

@@ -39,9 +39,9 @@ class Epin:
 
     def __post_init__(self) -> None:
         if not isinstance(self.pin, Pin):
-            raise NotationError("EPIN", repr(self.pin), "pin must be a Pin")
+            raise NotationTypeError.argument("EPIN", self.pin, "pin", "a Pin")
         if not isinstance(self.derived, bool):
-            raise NotationError("EPIN", repr(self.derived), "derived must be a bool")
+            raise NotationTypeError.argument("EPIN", self.derived, "derived", "a bool")
 
     @classmethod
     def parse(cls, text: str) -> Epin:
@@ -62,6 +62,8 @@ class Epin:
     @classmethod
     def from_qpi(cls, qpi: Qpi) -> Epin:
         """The EPIN of a qualified piece: derived when the SIN and PIN cases differ."""
+        if not isinstance(qpi, Qpi):
+            raise NotationTypeError.argument("EPIN", qpi, "qpi", "a Qpi")
         return cls(qpi.pin, qpi.derived)
 
     @property
@@ -93,6 +95,9 @@ class Epin:
         A native piece takes the style of its own side's player, a derived one
         the style of the other player.
         """
+        for parameter, value in (("first", first), ("second", second)):
+            if not isinstance(value, Sin):
+                raise NotationTypeError.argument("EPIN", value, parameter, "a Sin")
         if first.side != "first" or second.side != "second":
             raise NotationError(
                 "EPIN", f"{first}/{second}",

@@ -143,6 +143,17 @@ class NotationTypeError(NotationError, TypeError):
             shown = f"<{type(value).__name__} too long to write>"
         return cls(notation, shown, f"expected a string, got {type(value).__name__}")
 
+    @classmethod
+    def argument(cls, notation: str, value: object, parameter: str, what: str) -> NotationTypeError:
+        """The error for ``value`` given as the field ``parameter`` of a ``notation`` value
+        (``Pin(name=5, ...)``), which takes ``what``: the field and the type received named.
+
+        >>> str(NotationTypeError.argument("PIN", 5, "name", "a str")).splitlines()[0]
+        "invalid PIN '<int>': name must be a str, got int (at 0-5)"
+        """
+        shown = f"<{type(value).__name__}>"
+        return cls(notation, shown, f"{parameter} must be {what}, got {type(value).__name__}")
+
 
 _ESCAPES = str.maketrans({"~": "~0", "/": "~1"})
 

@@ -52,6 +52,9 @@ class Gan:
     side: Side
 
     def __post_init__(self) -> None:
+        for field, value in (("game", self.game), ("piece", self.piece), ("side", self.side)):
+            if not isinstance(value, str):
+                raise NotationTypeError.argument("GAN", value, field, "a str")
         if not _identifier(self.game):
             raise NotationError(
                 "GAN", repr(self.game), "game must be one or more uppercase ASCII letters"
@@ -105,14 +108,16 @@ class LegacyPiece:
 
     def __post_init__(self) -> None:
         if not isinstance(self.gan, Gan):
-            raise NotationError("legacy GGN piece", repr(self.gan), "gan must be a Gan")
+            raise NotationTypeError.argument("legacy GGN piece", self.gan, "gan", "a Gan")
+        if not isinstance(self.state, str):
+            raise NotationTypeError.argument("legacy GGN piece", self.state, "state", "a str")
         if self.state not in _PREFIX:
             raise NotationError(
                 "legacy GGN piece", repr(self.state),
                 "state must be 'normal', 'enhanced' or 'diminished'",
             )
         if not isinstance(self.derived, bool):
-            raise NotationError("legacy GGN piece", repr(self.derived), "derived must be a bool")
+            raise NotationTypeError.argument("legacy GGN piece", self.derived, "derived", "a bool")
 
     @classmethod
     def parse(cls, text: str) -> LegacyPiece:

@@ -74,6 +74,7 @@ class Conditions(FrozenMap[Cell, StateValue], Document):
         return _check_conditions(value, "", out, None)
 
     def to_value(self, *, explicit: bool = False) -> dict[str, str]:
+        expect(explicit, bool, "explicit", "a bool")
         return {str(cell): str(state) for cell, state in self._data.items()}
 
     def __repr__(self) -> str:

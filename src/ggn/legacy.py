@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Final, Literal, Self, TypeAlias, TypeVar
 from ggn._cache import Memo
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
 from ggn._json import Collector, Full, clip, describe, quote
+from ggn._types import expect
 from ggn.errors import DocumentError, GGNError, NotationError, extend
 from ggn.gan import Gan, LegacyPiece
 
@@ -171,6 +172,7 @@ class LegacyEntry(_Entry):
         object.__setattr__(self, "in_hand_del", in_hand_del)
 
     def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
+        expect(explicit, bool, "explicit", "a bool")
         value: dict[str, Any] = {
             "board_check": {k: str(v) for k, v in self.board_check.items()},
             "board_patch": {k: (None if v is None else str(v)) for k, v in self.board_patch.items()},
@@ -330,6 +332,7 @@ class LegacyRuleset(_Trusted, FrozenMap[LegacyPiece, LegacyPieceRules], Document
 
     def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
         """Plain JSON-ready values; ``explicit`` writes null hand fields too."""
+        expect(explicit, bool, "explicit", "a bool")
         return {
             str(piece): {
                 source: {

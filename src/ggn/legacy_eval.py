@@ -241,6 +241,7 @@ class GanMapping(Document):
 
     def to_value(self, *, explicit: bool = False) -> dict[str, str]:
         """The entries as a JSON object of strings (``explicit`` changes nothing here)."""
+        expect(explicit, bool, "explicit", "a bool")
         return {str(piece): str(qpi) for piece, qpi in self._entries.items()}
 
     def __repr__(self) -> str:

@@ -35,6 +35,7 @@ from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 from ggn._document import Document, FrozenMap, parse_key, report_duplicates
 from ggn._json import Collector, describe
+from ggn._types import expect
 from ggn.errors import extend
 from ggn.gan import Gan, LegacyPiece
 from ggn.legacy import (
@@ -122,6 +123,7 @@ class GemEntry(_Entry):
 
     def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
         """The entry as JSON-ready values; ``explicit`` writes empty and null fields too."""
+        expect(explicit, bool, "explicit", "a bool")
         value: dict[str, Any] = {}
         for name in ("require", "prevent"):
             squares = getattr(self, name)
@@ -183,6 +185,7 @@ class GemRuleset(FrozenMap[LegacyPiece, GemSources], Document):
 
     def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
         """Plain JSON-ready values; ``explicit`` writes empty and null fields too."""
+        expect(explicit, bool, "explicit", "a bool")
         value: dict[str, Any] = {} if self.schema is None else {"$schema": self.schema}
         for piece, sources in self._data.items():
             value[str(piece)] = {

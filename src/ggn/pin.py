@@ -38,6 +38,9 @@ class Pin:
     terminal: bool = False
 
     def __post_init__(self) -> None:
+        for field, value in (("name", self.name), ("side", self.side), ("state", self.state)):
+            if not isinstance(value, str):
+                raise NotationTypeError.argument("PIN", value, field, "a str")
         if not (len(self.name) == 1 and "A" <= self.name <= "Z"):
             raise NotationError("PIN", repr(self.name), "name must be one uppercase ASCII letter")
         if self.side not in ("first", "second"):
@@ -47,7 +50,7 @@ class Pin:
                 "PIN", repr(self.state), "state must be 'normal', 'enhanced' or 'diminished'"
             )
         if not isinstance(self.terminal, bool):
-            raise NotationError("PIN", repr(self.terminal), "terminal must be a bool")
+            raise NotationTypeError.argument("PIN", self.terminal, "terminal", "a bool")
 
     @classmethod
     def parse(cls, text: str) -> Pin:

@@ -33,6 +33,12 @@ class Qpi:
     sin: Sin
     pin: Pin
 
+    def __post_init__(self) -> None:
+        if type(self.sin) is not Sin or type(self.pin) is not Pin:  # exact: cheap on every piece made
+            for field, value, kind in (("sin", self.sin, Sin), ("pin", self.pin, Pin)):
+                if not isinstance(value, kind):
+                    raise NotationTypeError.argument("QPI", value, field, f"a {kind.__name__}")
+
     @classmethod
     def parse(cls, text: str) -> Qpi:
         """Parse a QPI string; raise :class:`~ggn.errors.NotationError` if invalid."""

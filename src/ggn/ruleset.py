@@ -96,6 +96,7 @@ class Possibility:
         return cls(Conditions.of(must), Conditions.of(deny))
 
     def to_value(self, *, explicit: bool = False) -> dict[str, dict[str, str]]:
+        expect(explicit, bool, "explicit", "a bool")
         value: dict[str, dict[str, str]] = {}
         if explicit or self.must:
             value["must"] = self.must.to_value()
@@ -205,6 +206,8 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
         """Build from JSON text (``str``) or UTF-8 bytes. A valid document of
         :data:`CACHED_TEXT` bytes or more that a process read before, the same bytes, comes from
         the compile cache (:mod:`ggn.cache`) without being validated again."""
+        expect(max_errors, int, "max_errors", "an int")
+        expect(max_bytes, int, "max_bytes", "an int")
         key: bytes | None = None
         if type(text) is str and len(text) >= CACHED_TEXT:
             with contextlib.suppress(UnicodeEncodeError):
@@ -313,6 +316,7 @@ class Ruleset(FrozenMap[Qpi, PieceRules], Document):
     def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
         """Plain JSON-ready values. ``explicit`` writes ``must`` and ``deny`` in every
         possibility, even when empty, as the published reference library requires."""
+        expect(explicit, bool, "explicit", "a bool")
         return {
             str(piece): {
                 str(source): {

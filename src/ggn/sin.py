@@ -32,6 +32,9 @@ class Sin:
     side: Side
 
     def __post_init__(self) -> None:
+        for field, value in (("style", self.style), ("side", self.side)):
+            if not isinstance(value, str):
+                raise NotationTypeError.argument("SIN", value, field, "a str")
         if not (_is_ascii_letter(self.style) and self.style.isupper()):
             raise NotationError("SIN", repr(self.style), "style must be one uppercase ASCII letter")
         if self.side not in ("first", "second"):

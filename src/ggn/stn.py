@@ -111,6 +111,7 @@ class Transition(Document):
     ) -> Transition:
         """Build from plain strings, validated as if loaded from JSON."""
         _check_mappings(board, first_hand, second_hand)
+        expect(toggle, bool, "toggle", "a bool")
         value: dict[str, Any] = {"toggle": toggle}
         if board:
             value["board_diff"] = dict(board)
@@ -132,6 +133,7 @@ class Transition(Document):
 
     def to_value(self, *, explicit: bool = False) -> dict[str, Any]:
         """Plain JSON-ready values; ``explicit`` writes all four fields even when empty."""
+        expect(explicit, bool, "explicit", "a bool")
         value: dict[str, Any] = {}
         if explicit or self.board:
             value["board_diff"] = {

@@ -139,6 +139,9 @@ def _n(value: float) -> str:
 def family_of(piece: Qpi, families: Mapping[str, str] | None = None) -> str:
     """The family of glyphs ``piece`` is drawn with: ``families`` (style letter to family, in
     either case) first, then :data:`DEFAULT_FAMILIES`, else ``letters``."""
+    expect(piece, Qpi, "piece", "a Qpi")
+    if families is not None:
+        expect(families, Mapping, "families", "a mapping of style letters to families, or None")
     style = piece.sin.style
     if families:
         chosen = families.get(style) or families.get(style.lower())

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ggn.errors import NotationError
+from ggn.errors import NotationError, NotationTypeError
 
 __all__ = ["fields", "rows", "turn_error"]
 
@@ -22,7 +22,7 @@ __all__ = ["fields", "rows", "turn_error"]
 def fields(fen: object) -> tuple[str, str]:
     """The placement and the side to move of a FEN (later fields are not read)."""
     if not isinstance(fen, str):
-        raise NotationError("FEN", repr(fen), f"expected a string, got {type(fen).__name__}")
+        raise NotationTypeError.of("FEN", fen)
     parts = fen.split(" ")
     if len(parts) < 2:
         raise NotationError("FEN", fen, "expected the placement and the side to move, separated by a space")

@@ -28,7 +28,7 @@ import re
 from functools import cache
 from typing import Any, Final
 
-from ggn.errors import NotationError
+from ggn.errors import NotationError, NotationTypeError
 from ggn.ruleset import Ruleset
 from ggn.variants.betza import PREDEFINED, parse
 from ggn.variants.description import Castling, DoubleStep, PieceType, Promotion, Variant
@@ -104,7 +104,7 @@ def from_fen(fen: str) -> str:
                               ^
     """
     if not isinstance(fen, str):
-        raise NotationError("FEN", repr(fen), f"expected a string, got {type(fen).__name__}")
+        raise NotationTypeError.of("FEN", fen)
     fields = fen.split(" ")
     if len(fields) not in (4, 6):
         raise NotationError("FEN", fen, "expected 4 or 6 fields separated by single spaces: "

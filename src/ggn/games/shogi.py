@@ -39,7 +39,7 @@ import re
 from functools import cache
 from typing import Any, Final
 
-from ggn.errors import NotationError
+from ggn.errors import NotationError, NotationTypeError
 from ggn.ruleset import Ruleset
 from ggn.variants.betza import PREDEFINED, parse
 from ggn.variants.description import Drops, Ends, PieceType, Promotion, Variant
@@ -125,7 +125,7 @@ def from_sfen(sfen: str) -> str:
                             ^^
     """
     if not isinstance(sfen, str):
-        raise NotationError("SFEN", repr(sfen), f"expected a string, got {type(sfen).__name__}")
+        raise NotationTypeError.of("SFEN", sfen)
     fields = sfen.split(" ")
     if len(fields) not in (3, 4):
         raise NotationError("SFEN", sfen, "expected 3 or 4 fields separated by single spaces: "

@@ -67,7 +67,7 @@ def _resolve(game: str | RuleSystem, position: Position | str | None) -> tuple[R
     expect(game, (RuleSystem, str), "game", "a RuleSystem or a game's name")
     rules = rule_system(game) if isinstance(game, str) else game
     # The position (and its board shape) is checked before any board is built.
-    return rules, rules.position(position)
+    return rules, rules._position(position, "position")
 
 
 def _check_depth(depth: int, least: int, what: str) -> None:

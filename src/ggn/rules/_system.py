@@ -104,6 +104,13 @@ class RuleSystem:
     def __init__(
         self, ruleset: Ruleset, start: str | None = None, shape: tuple[int, ...] | None = None
     ) -> None:
+        expect(ruleset, Ruleset, "ruleset", "a Ruleset")
+        if start is not None:
+            expect(start, str, "start", "a FEEN string or None")
+        if shape is not None:
+            expect(shape, tuple, "shape", "a tuple of ints or None")
+            for size in shape:
+                expect(size, int, "shape", "a tuple of ints or None")
         self.ruleset = ruleset
         self.start = start
         self.shape = shape
@@ -130,9 +137,17 @@ class RuleSystem:
             if self.start is None:
                 raise GGNError(f"the {self.name} rule system has no start position; give one in FEEN")
             feen = self.start
+        return self._position(feen, "feen")
+
+    def _position(self, feen: str | Feen | Position | None, parameter: str) -> Position:
+        """:meth:`position`, a wrong type named as ``parameter`` (perft's ``position``)."""
+        if isinstance(feen, Position):
+            return self._checked(feen)
+        if feen is None:
+            return self.position()
         if isinstance(feen, str):
             feen = Feen.parse(feen)
-        expect(feen, Feen, "feen", "a Position, a FEEN string or None")
+        expect(feen, Feen, parameter, "a Position, a FEEN string or None")
         self._check_shape(feen.shape)
         self._check_styles(feen.styles)
         position = Position.from_feen(feen)

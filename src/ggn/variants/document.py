@@ -64,6 +64,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from ggn import cache
+from ggn._json import quote
 from ggn._types import Side, expect
 from ggn.cell import Cell
 from ggn.errors import GGNError
@@ -97,6 +98,7 @@ def style(variant: Variant) -> str:
     >>> style(Variant("3check", 8, 8, (), "8/8/8/8/8/8/8/8 w - - 0 1"))
     'C'
     """
+    expect(variant, Variant, "variant", "a Variant")
     if variant.style:
         return variant.style.upper()
     return next((ch.upper() for ch in variant.name if ch.isascii() and ch.isalpha()), "V")
@@ -115,10 +117,31 @@ def token(variant: Variant, letter: str, side: Side, mark: Mark = "normal") -> s
     >>> token(chess, "k", "first", "castling"), token(chess, "r", "second", "dashed")
     ('C:+K^', 'c:-r')
     """
-    return layout(variant).token(_known(variant, letter), side, mark)
+    return layout(variant).token(_known(variant, letter), _player(side), mark)
+
+
+def _player(side: object) -> Side:
+    """``side`` checked: ``"first"`` or ``"second"``."""
+    if side not in ("first", "second"):
+        expect(side, str, "side", "'first' or 'second'")
+        raise GGNError(f"a side is 'first' or 'second', not {quote(str(side))}")
+    return side
+
+
+def _colour(side: object) -> int:
+    """``side`` checked: 0 (the first player) or 1 (the second)."""
+    if type(side) is not int or side not in (0, 1):
+        expect(side, int, "side", "0 (the first player) or 1 (the second)")
+        raise GGNError(f"a side is 0 (the first player) or 1 (the second), not {side}")
+    return side
+
+
+def _layout(made: object) -> Layout:
+    return expect(made, Layout, "made", "a Layout")  # type: ignore[no-any-return]
 
 
 def _known(variant: Variant, letter: str) -> str:
+    expect(variant, Variant, "variant", "a Variant")
     expect(letter, str, "letter", "a str")
     lowered = letter.lower()
     if lowered not in layout(variant).types:
@@ -189,10 +212,26 @@ class Layout:
             raise GGNError(f"variant {variant.name!r}: the type {min(minus)!r} would need '-' both for a "
                            "double step and for a piece promoted from a pawn")
 
+    # --- checks of the arguments ------------------------------------------------------------------
+    def _letter(self, letter: object) -> str:
+        """``letter`` checked: a piece type's letter (lowercase) of the variant."""
+        if letter not in self.types:
+            expect(letter, str, "letter", "a str")
+            raise GGNError(f"{quote(str(letter))} is not a piece letter (lowercase) of {self.variant.name}")
+        return letter
+
+    @staticmethod
+    def _mark(mark: object) -> Mark:
+        if mark not in _PREFIX:
+            expect(mark, str, "mark", "a str")
+            raise GGNError(f"a mark is one of {', '.join(_PREFIX)}, not {quote(str(mark))}")
+        return mark
+
     # --- frames -------------------------------------------------------------------------------
     def mover(self, side: int, squares: Iterable[Square]) -> frozenset[Square]:
         """Board squares in ``side``'s frame."""
-        return frozenset(squares) if side == 0 else _turn(self.files, self.ranks, squares)
+        expect(squares, Iterable, "squares", "an iterable of squares")
+        return frozenset(squares) if _colour(side) == 0 else _turn(self.files, self.ranks, squares)
 
     def board(self, side: int, squares: Iterable[Square]) -> frozenset[Square]:
         """Squares of ``side``'s frame on the board."""
@@ -200,23 +239,28 @@ class Layout:
 
     def name(self, square: Square) -> str:
         """The name of a board square (``a1``)."""
+        expect(square, tuple, "square", "a (file, rank) tuple")
         return str(Cell(square))
 
     # --- letters and tokens -----------------------------------------------------------------------
     def token(self, letter: str, side: Side | int, mark: Mark = "normal") -> str:
         """The QPI of a piece: its type's letter (lowercase), its side, its mark."""
-        second = side in ("second", 1)
-        text = _PREFIX[mark] + self.pins[letter] + ("^" if letter == self.royal else "")
+        second = (_colour(side) if type(side) is int else _player(side)) in ("second", 1)
+        letter = self._letter(letter)
+        text = _PREFIX[self._mark(mark)] + self.pins[letter] + ("^" if letter == self.royal else "")
         return f"{self.style.lower()}:{text.lower()}" if second else f"{self.style}:{text}"
 
     def template(self, letter: str, mark: Mark = "normal", *, enemy: bool = False) -> str:
         """A PIN template as :class:`~ggn.variants.pieces.View` reads one (uppercase: the
         mover's piece, lowercase: the opponent's)."""
-        text = _PREFIX[mark] + self.pins[letter] + ("^" if letter == self.royal else "")
+        expect(enemy, bool, "enemy", "a bool")
+        letter = self._letter(letter)
+        text = _PREFIX[self._mark(mark)] + self.pins[letter] + ("^" if letter == self.royal else "")
         return text.lower() if enemy else text
 
     def marks(self, letter: str) -> tuple[Mark, ...]:
         """The states a piece of the type can be in, in the document's order."""
+        letter = self._letter(letter)
         found: list[Mark] = ["normal"]
         if letter in self.castling_letters:
             found.append("castling")
@@ -234,22 +278,28 @@ class Layout:
 
     def moves_as(self, letter: str, mark: Mark) -> str:
         """The type whose movements a piece of ``letter`` with ``mark`` has."""
-        return self.promoted[letter] if mark == "promoted" else letter
+        letter = self._letter(letter)
+        if self._mark(mark) != "promoted":
+            return letter
+        if letter not in self.promoted:
+            raise GGNError(f"{letter!r} has no promoted form in {self.variant.name}")
+        return self.promoted[letter]
 
     def pawn_type(self, letter: str) -> bool:
         """Whether a type is Fairy-Stockfish's pawn (whose drops have rules of their own)."""
-        piece = self.types[letter]
+        piece = self.types[self._letter(letter)]
         return piece.name == "pawn" if piece.name else letter == "p"
 
     # --- regions -------------------------------------------------------------------------------
     def mobility(self, letter: str) -> frozenset[Square] | None:
         """Where a type may stand and move to, in the mover's frame (None: anywhere)."""
-        return self.types[letter].stands
+        return self.types[self._letter(letter)].stands
 
     def dead(self, letter: str, side: int = 0) -> frozenset[Square]:
         """The squares (``side``'s frame) from which a type has no move without capture on an
         empty board: where it could never move again (Fairy-Stockfish's immobility). Worked
         out once a type and side."""
+        letter, side = self._letter(letter), _colour(side)
         found = self._dead.get((letter, side))
         if found is None:
             view = self.views[side]
@@ -262,6 +312,7 @@ class Layout:
     def stands(self, letter: str, side: int, mark: Mark = "normal") -> frozenset[Square]:
         """The squares (mover's frame) a piece of ``letter`` with ``mark`` may be a source on."""
         kind = self.moves_as(letter, mark)
+        side = _colour(side)
         found = self.mover(side, self.squares)
         mobility = self.mobility(kind)
         if mobility is not None:
@@ -277,7 +328,9 @@ class Layout:
     def drop_squares(self, letter: str, side: int) -> frozenset[Square]:
         """Where a piece of ``letter`` may be dropped (mover's frame), the no-doubled rule aside."""
         drops_ = self.variant.drops
-        assert drops_ is not None
+        letter, side = self._letter(letter), _colour(side)
+        if drops_ is None:
+            raise GGNError(f"{self.variant.name} has no drops")
         region = drops_.regions[side]
         found = self.mover(side, self.squares if region is None else region & self.squares)
         mobility = self.mobility(letter)
@@ -296,12 +349,14 @@ class Layout:
     def double_region(self, side: int) -> frozenset[Square]:
         """Where a double-step type of ``side`` may make its double step (mover's frame)."""
         double = self.variant.double_step
+        side = _colour(side)
         return self.mover(side, double.regions[side]) if double is not None else frozenset()
 
     def movements(self, letter: str, side: int, mark: Mark = "normal") -> tuple[Movement, ...]:
         """The movements of a piece (mover's frame), the double step and the flying general
         included; castling and en passant are written apart."""
         kind = self.moves_as(letter, mark)
+        side = _colour(side)
         found = self.types[kind].movements
         if mark in ("normal", "dashed") and letter in self.double_letters:
             region = self.double_region(side)
@@ -492,17 +547,18 @@ def _castling_king(made: Layout) -> str | None:
 
 def castling_rank(made: Layout, side: int) -> int:
     """The board rank a side castles on."""
-    castling = made.variant.castling
-    assert castling is not None
-    return castling.rank if side == 0 else made.ranks - 1 - castling.rank
+    castling = _layout(made).variant.castling
+    if castling is None:
+        raise GGNError(f"{made.variant.name} has no castling")
+    return castling.rank if _colour(side) == 0 else made.ranks - 1 - castling.rank
 
 
 def castling_squares(made: Layout, side: int) -> tuple[list[int], list[int]]:
     """The files a side's castling king and castling rooks stand on at the start: every file
     of the castling rank in chess960."""
-    castling = made.variant.castling
-    assert castling is not None
     rank = castling_rank(made, side)
+    castling = made.variant.castling
+    assert castling is not None  # castling_rank says so
     files = [file for file in range(made.files) if (file, rank) in made.squares]
     if made.variant.chess960:
         return files, files
@@ -535,9 +591,10 @@ class Castle:
 def castlings(made: Layout, side: int, king: int) -> list[Castle]:
     """The castlings of a king standing on file ``king`` of its castling rank. In chess960
     the king or the rook may stay where it is, or go where the other stood."""
-    castling = made.variant.castling
-    assert castling is not None
     rank = castling_rank(made, side)
+    castling = made.variant.castling
+    assert castling is not None  # castling_rank says so
+    expect(king, int, "king", "an int (a file)")
     _, rooks = castling_squares(made, side)
     outer = castling.rook_files[0] if castling.rook_files[0] is not None else made.files - 1
     found = []

@@ -1333,6 +1333,7 @@ def resolve(name: str, sections: Mapping[str, Section]) -> Variant:
     6
     """
     expect(name, str, "name", "a str")
+    expect(sections, Mapping, "sections", "a mapping of names to Sections")
     if name not in sections:
         raise NotFoundError.unknown("variant", name, sorted(sections))
     return _resolve(name, sections.get, {})

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
 
+from ggn._types import expect
 from ggn.cell import Cell
 
 __all__ = [
@@ -155,6 +156,9 @@ def squares(*names: str) -> frozenset[Square]:
 
 def ranks(files: int, *numbers: int) -> frozenset[Square]:
     """Every square of the given ranks (one-based, from the moving side): ``ranks(8, 2)``."""
+    expect(files, int, "files", "an int")
+    for number in numbers:
+        expect(number, int, "numbers", "ints")
     return frozenset((file, number - 1) for number in numbers for file in range(files))
 
 
@@ -175,6 +179,12 @@ class View:
 
     def __init__(self, files: int, ranks: int, style: str, second: bool, *, rotate: bool = False,
                  holes: frozenset[Square] = frozenset()) -> None:
+        expect(files, int, "files", "an int")
+        expect(ranks, int, "ranks", "an int")
+        expect(style, str, "style", "a str")
+        expect(second, bool, "second", "a bool")
+        expect(rotate, bool, "rotate", "a bool")
+        expect(holes, (frozenset, set), "holes", "a frozenset of squares")
         self.files = files
         self.ranks = ranks
         self.second = second
@@ -195,11 +205,17 @@ class View:
 
     def qpi(self, pin: str) -> str:
         """The QPI of a PIN template: uppercase is this side's piece, lowercase the opponent's."""
+        if type(pin) is not str:
+            expect(pin, str, "pin", "a str")
         ours = any(ch.isupper() for ch in pin)
         sin = self.style if ours else self.other
         return f"{sin}:{''.join(_swap(ch) if self.second else ch for ch in pin)}"
 
     def state(self, value: str) -> str:
+        """A condition's state as written in ``side``'s frame: ``"empty"``, ``"enemy"``, or a PIN
+        template (:meth:`qpi`)."""
+        if type(value) is not str:
+            expect(value, str, "value", "a str")
         return value if value in ("empty", "enemy") else self.qpi(value)
 
 
@@ -210,6 +226,7 @@ def lame_path(vector: Vector) -> tuple[Vector, ...]:
     >>> lame_path((1, 2)), lame_path((2, 2)), lame_path((2, 3)), lame_path((-2, 0))
     (((0, 1),), ((1, 1),), ((0, 1), (1, 2)), ((-1, 0),))
     """
+    expect(vector, tuple, "vector", "a (file, rank) tuple")
     file, rank = vector
     toward = ((file > 0) - (file < 0), (rank > 0) - (rank < 0))
     at = (0, 0)
@@ -288,6 +305,9 @@ def _possibilities(
 
 def drops(side: View, piece: Piece, drop: Drop) -> dict[str, list[dict[str, dict[str, str]]]]:
     """The destinations of a drop: each empty square allowed, minus those ``file_deny`` forbids."""
+    expect(side, View, "side", "a View")
+    expect(piece, Piece, "piece", "a Piece")
+    expect(drop, Drop, "drop", "a Drop")
     allowed = drop.squares if drop.squares is not None else piece.stands
     out: dict[str, list[dict[str, dict[str, str]]]] = {}
     for square, name in side.names.items():
@@ -310,6 +330,9 @@ def destinations(
     """Every destination of a piece with ``movements`` standing on ``source`` (in ``side``'s
     frame), with its possibilities, conditions written along each ray from near to far; the
     same conditions reached twice are listed once."""
+    expect(side, View, "side", "a View")
+    expect(movements, Iterable, "movements", "an iterable of Movements")
+    expect(source, tuple, "source", "a (file, rank) tuple")
     found: dict[str, list[dict[str, dict[str, str]]]] = {}
     for movement in movements:
         if movement.sources is not None and source not in movement.sources:
@@ -324,6 +347,7 @@ def destinations(
 def build(game: Game) -> dict[str, dict[str, dict[str, list[dict[str, dict[str, str]]]]]]:
     """The GGN document of a game: both sides' pieces, every square each may stand on, every
     destination with its possibilities (conditions written along each ray from near to far)."""
+    expect(game, Game, "game", "a Game")
     document: dict[str, dict[str, dict[str, list[dict[str, dict[str, str]]]]]] = {}
     for second in (False, True):
         side = View(game.files, game.ranks, game.style, second, rotate=game.frame == "rotate")

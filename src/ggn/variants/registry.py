@@ -111,6 +111,12 @@ class Entry:
     __slots__ = ("_lock", "_make", "_rules", "_ruleset", "_variant", "name", "source")
 
     def __init__(self, name: str, source: str, variant: Variant | Callable[[], Variant]) -> None:
+        expect(name, str, "name", "a str")
+        expect(source, str, "source", "a str")
+        if not callable(variant):
+            from ggn.variants.description import Variant  # noqa: PLC0415  (see TYPE_CHECKING above)
+
+            expect(variant, Variant, "variant", "a Variant or a function that makes one")
         self.name = name
         self.source = source
         self._make: Callable[[], Variant] | None = None
@@ -280,6 +286,13 @@ class Entry:
         """The move counters after ``play`` in ``position``, as Fairy-Stockfish counts them:
         the move number grows after the second player's move; the halfmove clock starts
         again after a capture, a drop, a promotion or a pawn's move, and grows otherwise."""
+        from ggn.position import Position  # noqa: PLC0415
+        from ggn.rules._records import Play  # noqa: PLC0415
+
+        expect(position, Position, "position", "a Position")
+        expect(play, Play, "play", "a Play")
+        expect(halfmove, int, "halfmove", "an int")
+        expect(fullmove, int, "fullmove", "an int")
         fullmove += position.active == "second"
         if not isinstance(play.source, Cell) or (play.choice is not None and play.choice != play.piece):
             return 0, fullmove

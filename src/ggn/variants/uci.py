@@ -176,7 +176,7 @@ def parse(rules: RuleSystem, position: Position | Feen | str, text: str, *,
         if not isinstance(variant, Variant):
             raise TypeError("variant must be given for a rule system that has none")
     expect(variant, Variant, "variant", "a Variant")
-    current = rules.position(position)
+    current = rules._position(position, "position")
     strings = moves(rules, current, variant=variant)
     found = strings.get(text)
     if found is not None:
