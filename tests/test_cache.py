@@ -287,7 +287,7 @@ def test_the_root_a_system_directory_or_the_home_directory_is_not_used(
 ) -> None:
     home = tmp_path / "home"
     home.mkdir(mode=0o700)
-    monkeypatch.setattr(Path, "home", staticmethod(lambda: home))
+    monkeypatch.setenv("HOME", str(home))
     directory = home if where == "home" else Path(where)
     before = sorted(os.listdir(directory))
     cache.configure(directory=directory)

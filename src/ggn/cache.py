@@ -215,26 +215,31 @@ def _prepare(path: Path) -> str | None:
         return "it is not an absolute path (name the directory from the root)"
     if ".." in path.parts:
         return "its path has a '..' part (name the directory itself)"
+    if len(path.parts) <= 2:  # the root ("/", "C:\\"), or a directory right under it
+        return _SYSTEM
+    text = os.fspath(path)
     try:
-        why = _system(path)
+        real = os.path.join(os.path.realpath(os.path.dirname(text)), path.name)
+        if len(Path(real).parts) <= 2:
+            return _SYSTEM
+        why = _above(text, real)
         if why is not None:
             return why
-        real = Path(os.path.realpath(path.parent)) / path.name
-        why = _system(real) or _above(path, real)
-        if why is not None:
-            return why
-        _make_parents(path.parent)
-        with contextlib.suppress(FileExistsError):
-            path.mkdir(mode=0o700)
-        real = Path(os.path.realpath(path.parent)) / path.name
-        why = _above(path, real)  # again: what was missing is made now
-        if why is not None:
-            return why
-        info = os.lstat(path)
+        if not os.path.lexists(text):
+            made = _make_parents(path.parent)
+            with contextlib.suppress(FileExistsError):
+                path.mkdir(mode=0o700)
+            if made:  # checked again: what was missing is made now
+                why = _above(text, os.path.join(os.path.realpath(os.path.dirname(text)), path.name))
+                if why is not None:
+                    return why
+        info = os.lstat(text)
         if stat.S_ISLNK(info.st_mode):
             return "it is a symbolic link (name the directory itself)"
         if not stat.S_ISDIR(info.st_mode):
             return "it is not a directory"
+        if _is_home(info):
+            return "it is the home directory: name a directory of the cache's own, such as ~/.cache/ggn"
         if _POSIX:
             if info.st_uid != os.geteuid():
                 return f"it belongs to another user (uid {info.st_uid})"
@@ -245,28 +250,33 @@ def _prepare(path: Path) -> str | None:
         return f"cannot be made or read ({error.strerror or error})"
 
 
-def _system(path: Path) -> str | None:
-    """Why ``path`` is a directory of the system's or the user's own, not one for a cache."""
-    if len(path.parts) <= 2:  # the root ("/", "C:\\"), or a directory right under it
-        return ("it is a system directory (the root of the file system or a directory directly "
-                "under it): name a directory of the cache's own, such as ~/.cache/ggn")
+_SYSTEM: Final = ("it is a system directory (the root of the file system or a directory directly under "
+                  "it): name a directory of the cache's own, such as ~/.cache/ggn")
+
+
+def _is_home(info: os.stat_result) -> bool:
+    """Whether ``info`` is the user's home directory's."""
+    home = os.path.expanduser("~")
+    if home == "~":
+        return False
     try:
-        home = Path.home()
-    except (RuntimeError, KeyError, OSError):
-        return None
-    if path == home or os.path.realpath(path) == os.path.realpath(home):
-        return "it is the home directory: name a directory of the cache's own, such as ~/.cache/ggn"
-    return None
+        return os.path.samestat(info, os.stat(home))
+    except OSError:
+        return False
 
 
-def _above(path: Path, real: Path) -> str | None:
-    """Why a directory above ``path`` (as written, and ``real``: its parent's real path) lets
-    another user replace what is in it, or None (missing ones are made private later)."""
+def _above(text: str, real: str) -> str | None:
+    """Why a directory above ``text`` (as written, and ``real``: the same with its parent's
+    real path) lets another user replace what is in it, or None (missing ones are made
+    private later)."""
     if not _POSIX:
         return None
     user = os.geteuid()
-    for written, folders in ((True, path.parents), (False, real.parents)):
-        for folder in folders:
+    seen: set[str] = set()
+    for written, path in ((True, text), (False, real)):
+        folder = os.path.dirname(path)
+        while folder not in seen:
+            seen.add(folder)
             try:
                 if written:
                     link = os.lstat(folder)
@@ -274,17 +284,19 @@ def _above(path: Path, real: Path) -> str | None:
                         return f"{folder}, above it, is a symbolic link of another user (uid {link.st_uid})"
                 info = os.stat(folder)
             except FileNotFoundError:
-                continue
-            if info.st_uid not in (0, user):
-                return f"{folder}, above it, belongs to another user (uid {info.st_uid})"
-            if info.st_mode & 0o022 and not info.st_mode & stat.S_ISVTX:
-                return (f"{folder}, above it, is writable by the group or others without the sticky "
-                        f"bit (mode {stat.S_IMODE(info.st_mode):o})")
+                info = None
+            if info is not None:
+                if info.st_uid not in (0, user):
+                    return f"{folder}, above it, belongs to another user (uid {info.st_uid})"
+                if info.st_mode & 0o022 and not info.st_mode & stat.S_ISVTX:
+                    return (f"{folder}, above it, is writable by the group or others without the sticky "
+                            f"bit (mode {stat.S_IMODE(info.st_mode):o})")
+            folder = os.path.dirname(folder)
     return None
 
 
-def _make_parents(folder: Path) -> None:
-    """Make the missing directories of ``folder``, each private (``0700``)."""
+def _make_parents(folder: Path) -> bool:
+    """Make the missing directories of ``folder``, each private (``0700``); whether any was."""
     missing: list[Path] = []
     while not os.path.lexists(folder) and folder.parent != folder:
         missing.append(folder)
@@ -292,6 +304,7 @@ def _make_parents(folder: Path) -> None:
     for made in reversed(missing):
         with contextlib.suppress(FileExistsError):
             made.mkdir(mode=0o700)
+    return bool(missing)
 
 
 def _own_directory(path: Path) -> str | None:
