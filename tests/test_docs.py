@@ -1,11 +1,11 @@
-"""Documentation that runs: every docstring example in the package, and the README's Python."""
+"""Documentation that runs: every docstring example in the package (the README and the guide
+pages run in ``tests/test_docs_pages.py``, with the helpers here)."""
 
 from __future__ import annotations
 
 import doctest
 import importlib
 import pkgutil
-import re
 from pathlib import Path
 
 import pytest
@@ -25,12 +25,6 @@ def test_docstring_examples(name: str) -> None:
     assert result.failed == 0, f"{result.failed} docstring example(s) failed in {name}"
 
 
-def fenced_blocks(text: str, language: str) -> list[str]:
-    """The contents of the fenced code blocks of ``text`` in ``language`` (the first word of the
-    fence's info string: a block opened by ```` ```json title="x.json" ```` is a ``json`` block)."""
-    return re.findall(rf"^```{re.escape(language)}\b[^\n]*\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE)
-
-
 def run_examples(source: str, name: str, path: Path, globs: dict[str, object], line: int = 0) -> int:
     """Run the doctest examples of ``source`` (found at ``line`` of ``path``) in the namespace
     ``globs``, which keeps what they define: calls that share it make one session, as a reader
@@ -40,11 +34,3 @@ def run_examples(source: str, name: str, path: Path, globs: dict[str, object], l
     runner.run(test, clear_globs=False)
     globs.update(test.globs)
     return runner.failures
-
-
-def test_readme_python_blocks_run() -> None:
-    blocks = fenced_blocks(README.read_text(), "python")
-    assert blocks, "the README has no Python examples"
-    # The blocks read as one session, as a reader runs them one after the other.
-    failures = run_examples("\n".join(blocks), "README", README, {})
-    assert failures == 0, "a README example failed (see the captured output)"
