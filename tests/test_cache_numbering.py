@@ -35,6 +35,8 @@ import pytest
 
 from ggn.variants import registry
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: fresh processes share a cache
+
 # The child: makes the games of argv[1] (a JSON list) in that order, and for each one plays a
 # seeded random game of argv[2] plies by its legal moves, printing every position (FEEN) and
 # its legal plays (sorted text) as JSON; with argv[3], a FEN of the last game, it prints that

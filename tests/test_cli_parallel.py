@@ -20,6 +20,8 @@ from ggn import parallel
 from ggn.cli import run
 from ggn.variants import registry
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: worker processes
+
 START = registry.start("chess")
 LINES = [START, "", "not a position", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
          "4k^3/8/8/8/8/8/8/4K^3 / C/c", "+rnbq+k^bn+r/pppppppp/8 / C/c"]

@@ -29,6 +29,8 @@ from fuzzing import DOCUMENTS, check_cli, document_seeds, edited_bytes, mutated,
 from ggn import cli, games
 from support import examples
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: property tests at their whole budget
+
 
 def _commands() -> dict[str, argparse.ArgumentParser]:
     parser = cli._build_parser(cast(Any, io.StringIO()), cast(Any, io.StringIO()))

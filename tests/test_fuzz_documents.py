@@ -22,6 +22,8 @@ from hypothesis import strategies as st
 from fuzzing import DOCUMENTS, check_document_text, check_document_value, document_values, edited_bytes
 from support import examples
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: property tests at their whole budget
+
 KINDS = sorted(DOCUMENTS)
 
 WORDS = [

@@ -30,6 +30,8 @@ from ggn.position import Geometry, Position
 from ggn.transitions import apply, compose, diff, invert
 from support import checked_moves, examples, fill_hands
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: property tests at their whole budget
+
 STYLES = (Sin("C", "first"), Sin("S", "second"))
 # Pieces of both players' styles (C first, s second), native or not, in every state.
 PIECES = ["C:K^", "C:P", "C:+P", "C:-R", "C:k", "s:k^", "s:p", "s:+p", "s:-r", "s:P"]

@@ -18,6 +18,8 @@ from ggn import Conditions, Feen, Position, Ruleset, Sin
 from ggn.errors import DocumentError, GGNError, NotationError
 from ggn.rules import RuleSystem
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: property tests at their whole budget
+
 
 def test_finding_feen_hand_count_of_4301_digits_is_a_notation_error() -> None:
     # Found by test_fuzz_evaluation.py::test_any_feen_text_makes_a_position_or_raises_ggn_error

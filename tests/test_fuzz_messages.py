@@ -20,6 +20,8 @@ from fuzzing import DOCUMENTS, NOTATIONS, assert_bounded, document_values, notat
 from ggn.errors import DocumentError, GGNError
 from support import examples
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: property tests at their whole budget
+
 RUNS = ["z", "Z", "9", "0", "K", "+", "!", "/", " ", "\u00e9"]
 
 

@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 from fuzzing import ALPHABETS, NOTATIONS, check_notation, mutated, notation_seeds
 from support import examples
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: property tests at their whole budget
+
 
 @pytest.mark.parametrize("name", sorted(NOTATIONS))
 @settings(max_examples=examples(150))

@@ -15,6 +15,8 @@ from ggn.evaluate import Move, reference_moves, satisfied, where
 from ggn.position import Geometry, Position
 from support import checked_moves, examples, fill_hands, move_key
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: random games against python-chess
+
 ROOK = {"C:R": {"a1": {
     "a2": [{"must": {"a2": "empty"}}, {"must": {"a2": "enemy"}}],
     "a3": [{"must": {"a2": "empty", "a3": "empty"}}, {"must": {"a2": "empty", "a3": "enemy"}}],

@@ -24,6 +24,8 @@ from packaging.requirements import Requirement
 
 import ggn
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: builds the wheel
+
 ROOT = Path(__file__).parent.parent
 PACKAGE = ROOT / "src" / "ggn"
 BUILD_SECONDS = 300  # a guard against a hung build, not a measurement

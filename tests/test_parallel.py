@@ -21,6 +21,8 @@ from ggn.rules import divide, perft, rule_system
 from ggn.variants import registry
 from support import perft_entries
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: worker processes
+
 # The entries of tests/vectors/perft.json a pool of two counts here (the deepest each position
 # has outside the full run, at least two plies: a depth of one is never split).
 VECTORS = [

@@ -20,6 +20,8 @@ from ggn import batch, parallel
 from ggn.rules import perft
 from ggn.variants import registry
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: a local Dask cluster
+
 distributed = pytest.importorskip("distributed")
 
 TINYHOUSE = ("mine.ini", "[tinyhouse:crazyhouse]\nmaxRank = 6\n"

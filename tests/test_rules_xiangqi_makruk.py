@@ -26,6 +26,8 @@ from support import assert_same_moves, perft_cases, random_positions, sizes
 pytest.importorskip("pyffish")
 import pyffish
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: random games against engines
+
 SEED = 20240621
 _UCI = re.compile(r"([a-i](?:10|[1-9]))([a-i](?:10|[1-9]))([a-z]?)")
 

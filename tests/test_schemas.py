@@ -27,6 +27,8 @@ from ggn.errors import DocumentError
 from ggn.schemas import SCHEMA_IDS, SchemaName, load_schema
 from support import examples
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: every vector through jsonschema too
+
 CELL_RE = r"[a-z]+(?:[1-9][0-9]*[A-Z]+[a-z]+)*(?:[1-9][0-9]*[A-Z]*)?"
 QPI_RE = r"[A-Za-z]:[+-]?[A-Za-z]\^?"
 NAMES: tuple[SchemaName, ...] = ("ggn", "lcn", "stn")

@@ -58,6 +58,8 @@ from ggn.variants.description import Variant
 from ggn.variants.registry import Catalogue, Entry
 from ggn.variants.uci import moves as uci_moves
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: every variant against pyffish
+
 sf = pytest.importorskip("pyffish")
 
 SEED = 20261124

@@ -44,10 +44,13 @@ def chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-pytestmark = pytest.mark.skipif(
-    chromium() is None,
-    reason="no chromium installed (Debian: apt-get install -y chromium; .ci/run installs it)",
-)
+pytestmark = [
+    pytest.mark.slow,  # not in the README's quick run: a real browser
+    pytest.mark.skipif(
+        chromium() is None,
+        reason="no chromium installed (Debian: apt-get install -y chromium; .ci/run installs it)",
+    ),
+]
 
 
 @pytest.fixture(scope="module")
