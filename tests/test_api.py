@@ -28,6 +28,7 @@ import ggn.rules
 import ggn.rules._system
 import ggn.schemas
 import ggn.variants.registry
+import ggn.web
 from ggn import Feen, GGNError, Position, Qpi, Transition
 from ggn.cli import run
 from ggn.errors import (
@@ -35,6 +36,7 @@ from ggn.errors import (
     DocumentError,
     IllegalMoveError,
     LabelError,
+    LimitError,
     NotationError,
     NotationTypeError,
     NotFoundError,
@@ -90,6 +92,7 @@ ERRORS = [
     NotFoundError.unknown("game", "chess960", ["chess", "shogi"]),
     PositionError("the transition takes 2 s:p from the second player's hand, which holds 1"),
     IllegalMoveError("C:K e1-e2 is not a legal move"),
+    LimitError("the position's board has 70,000 squares, more than the explorer plays", "squares", 16384),
     ConversionError("cannot say it", "/board_patch/e4"),
     UnmappedPieceError(LegacyPiece.parse("CHESS:ROOK"), "no QPI for CHESS:ROOK", "/board_patch/a1"),
     LabelError("x-y", "'x-y' is not a CELL", "/board_check/x-y"),
@@ -121,6 +124,7 @@ def test_every_exception_class_is_defined_in_errors() -> None:
     for module, names in (
         (ggn.position, ["PositionError"]),
         (ggn.rules._system, ["IllegalMoveError"]),
+        (ggn.web, ["LimitError"]),
         (ggn.legacy_eval, ["ConversionError", "UnmappedPieceError", "LabelError"]),
     ):
         for name in names:

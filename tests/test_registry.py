@@ -126,6 +126,26 @@ def test_a_later_text_may_inherit_from_an_earlier_one() -> None:
         Catalogue().entry("tinierhouse")  # each catalogue its own
 
 
+def test_a_catalogue_pickles_as_its_texts() -> None:
+    """A catalogue goes to another process (the explorer's workers) as the texts it was made of,
+    and is made again from them there: the same games, in the same order."""
+    import pickle  # noqa: PLC0415
+
+    catalogue = Catalogue()
+    catalogue.add_ini(TINY, "tiny.ini")
+    catalogue.add_ini("[tinierhouse:tinyhouse]\nmaxFile = 6\n"
+                      "startFen = rnbqkr/pppppp/6/6/PPPPPP/RNBQKR[] w - - 0 1\ncastling = false\n",
+                      "more.ini")
+    written = pickle.dumps(catalogue)
+    assert len(written) < 2_000  # the texts, not the rules
+    again = pickle.loads(written)
+    assert again is not catalogue and again.names() == catalogue.names()
+    assert again.added() == ("tinyhouse", "tinierhouse")
+    assert again.entry("tinierhouse").source == "more.ini" and again.entry("tinierhouse").shape == (6, 6)
+    assert again.start("tinyhouse") == catalogue.start("tinyhouse")
+    assert pickle.loads(pickle.dumps(Catalogue())).names() == registry.names()
+
+
 def test_add_ini_is_all_or_nothing() -> None:
     catalogue = Catalogue()
     text = TINY + "\n[broken:chess]\nnoSuchOption = 1\n"

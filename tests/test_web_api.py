@@ -8,6 +8,7 @@ wrong; a pasted document's faults come with their JSON Pointers, the library's o
 
 from __future__ import annotations
 
+import json
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,10 +22,12 @@ from starlette.testclient import TestClient
 
 import ggn.web
 from ggn.errors import DocumentError
+from ggn.rules import RuleSystem
 from ggn.ruleset import Ruleset
 from ggn.variants import registry
-from ggn.web import _app
+from ggn.web import Limits, _limits, _work
 from ggn.web._explorer import Subject
+from ggn.web._work import answer
 
 KING = (
     '{"C:K": {"e1": {"e2": [{"must": {"e2": "empty"}}],'
@@ -219,7 +222,7 @@ def test_a_game_position_in_its_fen_or_feen(client: TestClient) -> None:
 
 # -- pasted documents -------------------------------------------------------------------------
 
-def test_a_document_lists_and_plays_its_pseudo_legal_moves(client: TestClient) -> None:
+def test_a_document_is_played_under_the_generic_rule(client: TestClient) -> None:
     body = {"document": KING, "position": LONE_KING}
     view = ok(client, "/api/view", body)
     assert view["game"] is None and view["fen"] is None and view["outcome"] is None
@@ -231,16 +234,61 @@ def test_a_document_lists_and_plays_its_pseudo_legal_moves(client: TestClient) -
          "possibilities": [{"must": {"d1": "empty"}, "deny": {}}],
          "plays": [{"move": "C:K e1-d1", "choice": None}]},
     ]
+    # No terminal piece in the document or on the board: no move is illegal, and it says so.
+    assert view["terminal"] is False and view["check"] is False
+    assert view["note"] == Subject.document(KING).note
+    assert "no terminal (^) piece" in view["note"] and "no play is illegal" in view["note"]
     after = ok(client, "/api/play", {**body, "move": "C:K e1-d1"})
     assert after["feen"] == "8/8/8/8/8/8/8/3K4 / c/C"
     assert after["transition"] == {"board_diff": {"e1": None, "d1": "C:K"}, "toggle": True}
-    assert after["moves"] == []  # the second player has no piece the document moves
+    # The second player has no piece the document moves: no legal move, and the game is over.
+    assert after["moves"] == [] and after["outcome"] == "first player wins by no legal move"
     # A capture: the possibility that holds is the "enemy" one, and the piece taken goes to the hand.
     view = ok(client, "/api/view", {"document": KING, "position": "8/8/8/8/8/8/8/3rK3 / C/c"})
     (d1,) = [group for group in view["moves"] if group["destination"] == "d1"]
     assert d1["possibilities"] == [{"must": {"d1": "enemy"}, "deny": {}}]
     after = ok(client, "/api/play", {"document": KING, "position": view["feen"], "move": "C:K e1-d1"})
     assert after["hands"]["first"] == [{"piece": "c:r", "count": 1}]
+
+
+def _down(file: str) -> dict[str, list[dict[str, dict[str, str]]]]:
+    """A second-side rook's moves from the top of ``file`` (8) down to ranks 2 and 1, onto an
+    enemy piece only (its attacks, all the rule needs)."""
+    return {f"{file}{end}": [{"must": {**{f"{file}{rank}": "empty" for rank in range(7, end, -1)},
+                                       f"{file}{end}": "enemy"}}] for end in (1, 2)}
+
+
+# A terminal king that steps to d1, e2 or f1, and rooks of the second player that take down a file.
+ROYAL = json.dumps({
+    "C:K^": {"e1": {cell: [{"must": {cell: "empty"}}] for cell in ("d1", "e2", "f1")}},
+    "c:r": {f"{file}8": _down(file) for file in "def"},
+})
+
+
+@pytest.mark.parametrize(("rooks", "moves", "check", "outcome"), [
+    ("3r4", {"C:K^ e1-e2", "C:K^ e1-f1"}, False, None),  # d1 is attacked
+    ("4r3", {"C:K^ e1-d1", "C:K^ e1-f1"}, True, None),  # in check; e2 attacked too
+    ("3rrr2", set(), True, "second player wins by checkmate"),
+])
+def test_a_document_with_a_terminal_piece_keeps_it_safe(client: TestClient, rooks: str, moves: set[str],
+                                                        check: bool, outcome: str | None) -> None:
+    """The generic rule: a play is illegal if the opponent can then move onto one of the mover's
+    terminal pieces; a player with no legal play loses (by checkmate when attacked)."""
+    position = f"{rooks}/8/8/8/8/8/8/4K^3 / C/c"
+    view = ok(client, "/api/view", {"document": ROYAL, "position": position})
+    assert view["terminal"] is True and view["note"] is None
+    assert {play["move"] for group in view["moves"] for play in group["plays"]} == moves
+    assert (view["check"], view["outcome"]) == (check, outcome)
+    rules = RuleSystem(Ruleset.loads(ROYAL))  # the library's own rule system, the same answers
+    assert {str(play) for play in rules.legal_moves(rules.position(position))} == moves
+
+
+def test_an_illegal_play_of_a_document_names_the_legal_ones(client: TestClient) -> None:
+    status, answer = post(client, "/api/play", {"document": ROYAL, "position": "3r4/8/8/8/8/8/8/4K^3 / C/c",
+                                                "move": "C:K^ e1-d1"})
+    assert (status, answer) == (422, {"error": (
+        "'C:K^ e1-d1' is not a legal move of the document under the generic rule in "
+        "'3r4/8/8/8/8/8/8/4K^3 / C/c'; legal moves: C:K^ e1-e2, C:K^ e1-f1")})
 
 
 def test_a_faulty_document_gives_every_violation_with_its_pointer(client: TestClient) -> None:
@@ -261,14 +309,18 @@ def test_a_document_that_is_not_json(client: TestClient) -> None:
     assert answer["violations"] and "line 1" in answer["violations"][0]["message"]
 
 
-def test_a_board_too_large_to_draw_is_still_played(client: TestClient) -> None:
-    # 70,000 squares: more than a picture holds (ggn.svg.MAX_DRAWN_SQUARES), and the moves are there.
+def test_a_board_too_large_to_draw_is_still_played() -> None:
+    # 70,000 squares (allowed here, beyond the explorer's default limit): more than a picture
+    # holds (ggn.svg.MAX_DRAWN_SQUARES), and the moves are there.
     from ggn import svg  # noqa: PLC0415
 
     feen = "K34999/35000 / C/c"  # two ranks of 35,000 squares, the king on a2
     document = '{"C:K": {"a2": {"b2": [{"must": {"b2": "empty"}}]}}}'
-    view = ok(client, "/api/view", {"document": document, "position": feen})
-    assert view["svg"] is None and str(svg.MAX_DRAWN_SQUARES) in view["unpictured"].replace(",", "")
+    status, written = answer("view", json.dumps({"document": document, "position": feen}).encode(),
+                             limits=Limits(squares=100_000))
+    view = json.loads(written)
+    assert status == 200 and view["svg"] is None
+    assert str(svg.MAX_DRAWN_SQUARES) in view["unpictured"].replace(",", "")
     assert [group["destination"] for group in view["moves"]] == ["b2"]
 
 
@@ -311,8 +363,8 @@ def test_an_illegal_move(client: TestClient) -> None:
                                       "legal moves: C:N b1-c3")
     status, answer = post(client, "/api/play", {"document": KING, "position": LONE_KING, "move": "C:K e1-f1"})
     assert status == 422
-    assert answer["error"] == ("'C:K e1-f1' is not a pseudo-legal move of the document in "
-                               "'8/8/8/8/8/8/8/4K3 / C/c'; moves: C:K e1-e2, C:K e1-d1")
+    assert answer["error"] == ("'C:K e1-f1' is not a legal move of the document under the generic rule in "
+                               "'8/8/8/8/8/8/8/4K3 / C/c'; legal moves: C:K e1-e2, C:K e1-d1")
 
 
 @pytest.mark.parametrize(("body", "message"), [
@@ -354,15 +406,19 @@ def test_a_request_is_read_whole_before_any_work(client: TestClient, monkeypatch
                                                  path: str, body: dict[str, Any], field: str,
                                                  value: Any, message: str) -> None:
     """A field the API cannot read is answered 400 whatever the rest of the request would
-    give, and before a game is looked up, a document loaded, a position read or a move played."""
+    give, and before a game is looked up, a document loaded, a position read or a move played
+    (the work a worker does, run here, where it can be watched)."""
+    assert post(client, path, {**body, field: value}) == (400, {"error": message})
+
     def refused(*_: Any, **__: Any) -> Any:
         raise AssertionError("work done for a request the API cannot read")
 
     for name in ("play", "view"):
-        monkeypatch.setattr(_app, name, refused)
+        monkeypatch.setattr(_work, name, refused)
     monkeypatch.setattr(Subject, "game", refused)
     monkeypatch.setattr(Subject, "document", refused)
-    assert post(client, path, {**body, field: value}) == (400, {"error": message})
+    status, written = answer(path.rsplit("/", 1)[1], json.dumps({**body, field: value}).encode())
+    assert (status, json.loads(written)) == (400, {"error": message})
 
 
 def test_a_play_needs_its_move(client: TestClient) -> None:
@@ -383,10 +439,14 @@ def test_bodies_that_are_not_json_objects(client: TestClient) -> None:
     assert client.get("/api/view").status_code == 405
 
 
-def test_a_body_too_large(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_app, "MAX_BODY", 100)
-    status, answer = post(client, "/api/view", {"document": KING, "position": LONE_KING})
-    assert (status, answer) == (400, {"error": "the request's body is over 100 bytes"})
+def test_a_body_too_large() -> None:
+    with TestClient(ggn.web.create_app(limits=Limits(body=100, workers=1))) as small:
+        status, answer = post(small, "/api/view", {"document": KING, "position": LONE_KING})
+        assert (status, answer) == (413, {
+            "error": "the request's body is over 100 bytes (the explorer's limit 'body')",
+            "limit": "body", "most": 100})
+        assert post(small, "/api/view", {"game": "chess"})[0] == 200
+    assert ggn.web.Limits().body == _limits.MAX_BODY == 16 * 1024 * 1024
 
 
 # -- the extra, and where the server listens --------------------------------------------------

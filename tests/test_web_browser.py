@@ -249,10 +249,13 @@ PIECES = """{
 }"""
 
 
-def test_a_pasted_document_plays_its_pseudo_legal_moves(page: Page) -> None:
+def test_a_pasted_document_is_played_under_the_generic_rule(page: Page) -> None:
     load(page, document=PIECES, position="8/8/8/8/8/8/8/4K3 / C/c")
     assert text(page, "#errors") == "" or page.locator("#errors").is_hidden()
     assert page.locator("#fen-label").is_hidden()
+    # No terminal piece in play: the page says what the generic rule then does.
+    assert page.locator("#note").is_visible()
+    assert "names no terminal (^) piece" in text(page, "#note")
     square(page, "e1").click()
     assert targets(page) == ["d1", "e2"]
     # Only the possibility that holds is listed: d1 is empty, not an enemy.
@@ -260,7 +263,31 @@ def test_a_pasted_document_plays_its_pseudo_legal_moves(page: Page) -> None:
         "must: d1 empty; deny: nothing"]
     square(page, "e2").click()
     wait_feen(page, "8/8/8/8/8/8/4K3/8 / c/C")
-    assert page.locator("#status").inner_text().endswith("the document gives no move")
+    assert text(page, "#status") == "Game over: first player wins by no legal move"
+
+
+def _down(file: str) -> str:
+    """A second-side rook's attacks from the top of ``file`` down to ranks 2 and 1, as JSON."""
+    def empties(end: int) -> str:
+        return "".join(f'"{file}{rank}": "empty", ' for rank in range(7, end, -1))
+    return ", ".join(f'"{file}{end}": [{{"must": {{{empties(end)}"{file}{end}": "enemy"}}}}]'
+                     for end in (1, 2))
+
+
+ROYAL = ('{"C:K^": {"e1": {"d1": [{"must": {"d1": "empty"}}], "e2": [{"must": {"e2": "empty"}}], '
+         '"f1": [{"must": {"f1": "empty"}}]}}, '
+         f'"c:r": {{"d8": {{{_down("d")}}}, "e8": {{{_down("e")}}}, "f8": {{{_down("f")}}}}}}}')
+
+
+def test_a_document_s_terminal_piece_is_kept_safe_and_its_end_shown(page: Page) -> None:
+    load(page, document=ROYAL, position="4r3/8/8/8/8/8/8/4K^3 / C/c")
+    assert page.locator("#note").is_hidden()
+    assert text(page, "#status") == "First player to move (in check)"
+    square(page, "e1").click()
+    assert targets(page) == ["d1", "f1"]  # e2 is attacked by the rook on e8
+    load(page, document=ROYAL, position="3rrr2/8/8/8/8/8/8/4K^3 / C/c")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')")
+    assert text(page, "#status") == "Game over: second player wins by checkmate"
 
 
 def test_a_faulty_document_shows_every_violation_with_its_pointer(page: Page) -> None:

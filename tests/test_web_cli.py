@@ -106,6 +106,38 @@ def test_what_it_refuses_before_listening(tmp_path: Path) -> None:
     assert calls == []
 
 
+def test_its_limits(tmp_path: Path) -> None:
+    """The bounds of one request: two set on the command line, the rest in its help; what it
+    opens with is held to them before it listens."""
+    with recorded() as calls:
+        assert call("serve", "--time-limit", "5", "--workers", "3")[0] == 0
+        assert call("serve")[0] == 0
+        status, _, err = call("serve", "--time-limit", "0")
+        assert status == 2 and "0 is out of range; expected a whole number from 1 to 3600" in err
+        status, _, err = call("serve", "--workers", "65")
+        assert status == 2 and "65 is out of range; expected a whole number from 1 to 64" in err
+        rules = tmp_path / "rules.json"
+        rules.write_text(KING)
+        assert call("serve", str(rules), "R" * 5000 + "/5000 / C/c") == (1, "", (
+            "ggn serve: the position's board holds 5,000 pieces, more than the explorer plays (4,096, its "
+            "limit 'pieces')\n"))
+        assert call("serve", "chess", "R" * 70_000 + " / C/c")[2].startswith(
+            "ggn serve: the position is 70,006 characters long, more than the explorer reads (65,536, its "
+            "limit 'position')")
+        big = tmp_path / "big.json"
+        big.write_text(KING + " " * ggn.web.Limits().body)
+        status, _, err = call("serve", str(big))
+        assert status == 1 and err.endswith(
+            "over the 16,777,216 bytes of a request's body the explorer reads (its limit 'body')\n")
+    assert [call["limits"] for call in calls] == [ggn.web.Limits(seconds=5, workers=3), ggn.web.Limits()]
+    _, text, _ = call("serve", "--help")
+    flat = " ".join(text.split())
+    for said in ("--time-limit SECONDS", "--workers N", "16,384 squares", "4,096 pieces",
+                 "a request over a limit is refused (413 or 503) with the limit's name",
+                 "A GGN document is played under the generic rule system"):
+        assert said in flat
+
+
 def test_without_the_extra_it_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ggn.web, "find_spec", lambda name: None)
     assert call("serve") == (

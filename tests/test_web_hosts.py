@@ -37,6 +37,13 @@ def test_the_names_accepted_follow_the_address_listened_on(listening: str, expec
     assert ggn.web.local_hosts(listening) == (None if expected is None else frozenset(expected))
 
 
+@pytest.mark.parametrize("wrong", [None, 127001, b"127.0.0.1", ["127.0.0.1"]])
+def test_local_hosts_takes_a_string(wrong: Any) -> None:
+    # Was AttributeError ('NoneType' object has no attribute 'strip'): issue 16, finding 8.
+    with pytest.raises(TypeError, match=f"host must be a host name or address, got {type(wrong).__name__}"):
+        ggn.web.local_hosts(wrong)
+
+
 def test_an_application_made_with_hosts_refuses_other_names() -> None:
     app = ggn.web.create_app(hosts=ggn.web.local_hosts("127.0.0.1"))
     with TestClient(app, base_url="http://127.0.0.1:8000") as client:

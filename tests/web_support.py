@@ -19,6 +19,7 @@ from ggn.cli import run
 
 if TYPE_CHECKING:
     from ggn.variants.registry import Catalogue
+    from ggn.web import Limits
 
 __all__ = ["WIZARD", "WIZARD_INI", "call", "recorded", "running"]
 
@@ -45,14 +46,15 @@ def call(*argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
 @contextmanager
 def recorded() -> Iterator[list[dict[str, Any]]]:
     """Replace :func:`ggn.web.serve` by a recorder (the server would run until stopped): each
-    call's initial view, host, port and catalogue recorded, then ready said at once."""
+    call's initial view, host, port, catalogue and limits recorded, then ready said at once."""
     calls: list[dict[str, Any]] = []
     real = ggn.web.serve
 
     def serve(initial: dict[str, Any] | None = None, host: str = ggn.web.DEFAULT_HOST,
               port: int = ggn.web.DEFAULT_PORT, *, ready: Callable[[str], object] | None = None,
-              catalogue: Catalogue | None = None) -> None:
-        calls.append({"initial": initial, "host": host, "port": port, "catalogue": catalogue})
+              catalogue: Catalogue | None = None, limits: Limits | None = None) -> None:
+        calls.append({"initial": initial, "host": host, "port": port, "catalogue": catalogue,
+                      "limits": limits})
         if ready is not None:
             ready(ggn.web.address(host, port))
 
@@ -65,9 +67,10 @@ def recorded() -> Iterator[list[dict[str, Any]]]:
 
 @contextmanager
 def running(initial: dict[str, Any] | None = None, host: str = "127.0.0.1",
-            catalogue: Catalogue | None = None) -> Iterator[str]:
+            catalogue: Catalogue | None = None, limits: Limits | None = None) -> Iterator[str]:
     """Run the explorer with uvicorn on a free port of ``host``, offering the games of
-    ``catalogue`` (None: the built-ins); yield its base URL.
+    ``catalogue`` (None: the built-ins) within ``limits`` (None: the defaults); yield its base
+    URL. Its worker processes start and stop with it.
 
     The socket is bound here, before uvicorn starts, so no other process can take the port
     between choosing it and listening on it.
@@ -80,8 +83,8 @@ def running(initial: dict[str, Any] | None = None, host: str = "127.0.0.1",
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind((host, 0))
     port = listener.getsockname()[1]
-    app = create_app(initial, catalogue)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    app = create_app(initial, catalogue, limits=limits)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     try:

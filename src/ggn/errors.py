@@ -17,6 +17,8 @@ not know this package.
 - :class:`IllegalMoveError`: a move played where it is not legal.
 - :class:`ConversionError` (with :class:`UnmappedPieceError` and
   :class:`LabelError`): legacy GGN that cannot be said in GGN 1.0.0 terms.
+- :class:`LimitError`: a request over one of the bounds of what it may cost (the
+  explorer's :class:`ggn.web.Limits`): it names the bound (``limit``) and its value (``most``).
 - :class:`VariantError`: a variant description (Fairy-Stockfish's ``variants.ini`` syntax)
   that is malformed or asks for a rule this library cannot play; it names the source, the
   line and the option.
@@ -41,6 +43,7 @@ __all__ = [
     "GGNError",
     "IllegalMoveError",
     "LabelError",
+    "LimitError",
     "NotFoundError",
     "NotationError",
     "NotationTypeError",
@@ -262,6 +265,19 @@ class PositionError(GGNError):
 
 class IllegalMoveError(GGNError):
     """A move that is not legal in the position it is played in."""
+
+
+class LimitError(GGNError):
+    """A request over one of the bounds of what it may cost (the explorer's
+    :class:`ggn.web.Limits`): ``limit`` names the bound, ``most`` is its value."""
+
+    def __init__(self, message: str, limit: str, most: float) -> None:
+        super().__init__(message)
+        self.limit = limit
+        self.most = most
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (str(self), self.limit, self.most))
 
 
 class ConversionError(GGNError):

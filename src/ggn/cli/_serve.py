@@ -6,7 +6,9 @@ and the ``--ini`` files are checked before anything listens: an unknown name tha
 either, an ``--ini`` file with an error, a document with faults (its violations on
 standard error) or a bad position end the command as every other command would. Then the
 socket is bound (an address in use: exit 2), the explorer's URL is written on standard output,
-and the server runs until Ctrl-C.
+and the server runs until Ctrl-C or SIGTERM. A GGN document is played under the generic rule
+system (:class:`ggn.rules.RuleSystem`). Each request's work is done by a worker process,
+within the limits of :mod:`ggn.web._limits` (``--time-limit`` and ``--workers`` set two).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import json
-from typing import IO, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from ggn.cli._arguments import (
     Bounded,
@@ -26,29 +28,47 @@ from ggn.cli._arguments import (
     feen,
 )
 from ggn.cli._catalogue import catalogue
-from ggn.cli._inputs import check_file, document, read
+from ggn.cli._inputs import check_file, document, read, shown
 from ggn.cli._streams import Exit, Output, Stream, reason
+from ggn.errors import GGNError
 from ggn.ruleset import Ruleset
 from ggn.variants.registry import Catalogue
 
+if TYPE_CHECKING:
+    from ggn.web import Limits
+
 PORT: Final = Bounded(0, 65535)
+SECONDS: Final = Bounded(1, 3600)
+WORKERS: Final = Bounded(1, 64)
 
 
 def register(commands: Commands) -> None:
-    from ggn.web import DEFAULT_HOST, DEFAULT_PORT  # noqa: PLC0415  (no web library imported)
+    from ggn.web import DEFAULT_HOST, DEFAULT_PORT, Limits  # noqa: PLC0415  (no web library imported)
 
+    limits = Limits()
     serve = commands.add(
         "serve", _serve, summary="explore games and GGN documents in the browser",
         description="Run a local explorer in the browser: choose a game (a built-in one, or a "
                     "variant of an --ini file) or paste a GGN "
                     "document and a FEEN; click a piece to see its destinations and, for each, "
-                    "the possibilities (must/deny) that allow it; play legal moves (a pasted "
-                    "document: its pseudo-legal moves), with promotion choices, undo and redo; "
+                    "the possibilities (must/deny) that allow it; play legal moves, with "
+                    "promotion choices, undo and redo, and see the game's end; "
                     "read the FEEN, and a game's FEN, of the position; see every fault of a "
-                    "pasted document with its JSON Pointer. It opens with RULES and the "
-                    "position given, writes its URL on standard output, and runs until Ctrl-C. "
-                    f"It listens on {DEFAULT_HOST} (this machine only) unless --host says "
-                    "otherwise. Needs the [web] extra: pip install 'ggn[web]'.",
+                    "pasted document with its JSON Pointer. A GGN document is played under the "
+                    "generic rule system: a play is illegal if the opponent can then move onto "
+                    "one of the mover's terminal (^) pieces, a piece taken goes to the mover's "
+                    "hand, and a player with no legal play loses; with no terminal piece in play, "
+                    "no play is illegal, and the page says so. It opens with RULES and the "
+                    "position given, writes its URL on standard output, and runs until Ctrl-C or "
+                    f"SIGTERM. It listens on {DEFAULT_HOST} (this machine only) unless --host says "
+                    "otherwise. Each request's work is done by a worker process, and bounded: a "
+                    f"body of at most {_mib(limits.body)}, a position of at most "
+                    f"{limits.position:,} characters, {limits.squares:,} squares and "
+                    f"{limits.pieces:,} pieces, {limits.moves:,} moves and an answer of "
+                    f"{_mib(limits.answer)}, {limits.seconds:g} s of work (--time-limit) and "
+                    f"{_mib(limits.memory or 0)} of memory a worker; a request over a limit "
+                    "is refused (413 or 503) with the limit's name. "
+                    "Needs the [web] extra: pip install 'ggn[web]'.",
         epilog="examples:\n  ggn serve                  # chess, at http://127.0.0.1:8000/\n"
                "  ggn serve shogi --port 8080\n"
                "  ggn serve xiangqi --fen "
@@ -64,13 +84,24 @@ def register(commands: Commands) -> None:
     serve.add_argument("--port", type=PORT, default=DEFAULT_PORT,
                        help=f"the port to listen on, 0 to 65535; 0 takes a free one, which the URL printed "
                             f"names (default {DEFAULT_PORT})")
+    serve.add_argument("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
+                       help=f"the longest one request may work, 1 to 3600 seconds; its worker is then "
+                            f"stopped and the request refused (default {limits.seconds:g})")
+    serve.add_argument("--workers", type=WORKERS, default=None, metavar="N",
+                       help=f"the worker processes doing the requests' work, 1 to 64; while one is "
+                            f"busy, another answers (default {limits.workers})")
     add_ini(serve)
     add_format(serve, "a line with the explorer's URL, once it listens",
                '{"url": URL}, one line, once it listens')
 
 
+def _mib(size: int) -> str:
+    """A size in bytes, in MiB."""
+    return f"{size / 2**20:,g} MiB"
+
+
 def _initial(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream,
-             games: Catalogue) -> dict[str, Any]:
+             games: Catalogue, limits: Limits) -> dict[str, Any]:
     """What the explorer opens with, checked: a :class:`~ggn.errors.GGNError` (exit 1) for a bad
     position, a document's violations (exit 1), exit 2 for a file that cannot be read."""
     from ggn.web._explorer import Subject  # noqa: PLC0415  (the library side: no web library)
@@ -80,7 +111,7 @@ def _initial(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream,
         raise Exit(2, "give the position once: as FEEN or with --fen")
     if args.rules in games:
         text = given if given is not None else args.fen
-        Subject.game(args.rules, games).state(text)
+        Subject.game(args.rules, games).state(text, limits=limits)
         return {"game": args.rules, "position": text}
     check_file(args.rules, "game", ["ggn variants lists them"])
     if args.fen is not None:
@@ -89,7 +120,14 @@ def _initial(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream,
     document(Ruleset, args.rules, stdin, err, data)
     text = bytes(data).decode("utf-8") if not isinstance(data, str) else data
     if given is not None:
-        Subject.document(text).state(given)
+        Subject.document(text, limits).state(given, limits=limits)
+    # The page sends the document back with each request: one the explorer would refuse is
+    # refused now, with the same message.
+    body = len(json.dumps({"document": text, "position": given}, ensure_ascii=False).encode())
+    most = limits.body
+    if body > most:
+        raise GGNError(f"{shown(args.rules)}: a request with this document is {body:,} bytes, over the "
+                       f"{most:,} bytes of a request's body the explorer reads (its limit 'body')")
     return {"document": text, "position": given}
 
 
@@ -102,7 +140,10 @@ def _serve(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
     if args.rules == "-" and "-" in args.ini:
         raise Exit(2, "standard input is read once: give RULES or --ini as a file")
     games = catalogue(args, stdin)
-    initial = _initial(args, stdin, err, games)
+    chosen = {name: value for name, value in (("seconds", args.time_limit), ("workers", args.workers))
+              if value is not None}
+    limits = web.Limits(**chosen)
+    initial = _initial(args, stdin, err, games, limits)
 
     def ready(url: str) -> None:
         out.write(json.dumps({"url": url}) + "\n" if args.format == "json"
@@ -114,7 +155,7 @@ def _serve(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
                       "can use the explorer\n")
 
     try:
-        web.serve(initial, args.host, args.port, ready=ready, catalogue=games)
+        web.serve(initial, args.host, args.port, ready=ready, catalogue=games, limits=limits)
     except OSError as error:
         raise Exit(2, f"cannot listen on {args.host} port {args.port}: {reason(error)}") from None
     return 0

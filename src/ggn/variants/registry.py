@@ -404,15 +404,21 @@ class Catalogue:
     name that is already a game of the catalogue is an error (as in Fairy-Stockfish).
     """
 
-    __slots__ = ("_added", "_lock", "_sections")
+    __slots__ = ("_added", "_lock", "_sections", "_texts")
 
     def __init__(self) -> None:
         self._added: dict[str, Entry] = {}
         self._sections: dict[str, Section] = {}  # the added texts' sections, parents of later ones
+        self._texts: list[tuple[str, str]] = []  # the texts added, with their sources, in order
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"<Catalogue of {len(self)} games>"
+
+    def __reduce__(self) -> tuple[Any, tuple[tuple[tuple[str, str], ...]]]:
+        # Pickled as the texts it was made of (its games are made again from them where it is
+        # unpickled, as in another process): a few kilobytes, not the games' rules.
+        return (_catalogue_of, (tuple(self._texts),))
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and (name in self._added or name in _builtins().entries)
@@ -472,7 +478,16 @@ class Catalogue:
                 self._sections[section.name] = section
             for name, made in variants.items():
                 self._added[name] = Entry(name, source, made)
+            self._texts.append((source, text))
             return tuple(variants)
+
+
+def _catalogue_of(texts: tuple[tuple[str, str], ...]) -> Catalogue:
+    """A catalogue of the built-ins and the variants of ``texts`` ((source, text) pairs)."""
+    made = Catalogue()
+    for source, text in texts:
+        made.add_ini(text, source)
+    return made
 
 
 class _Builtins:

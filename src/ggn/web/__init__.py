@@ -9,9 +9,18 @@ position; see every fault of a pasted document with its JSON Pointer.
 The page is one static HTML file, a plain script and a style sheet shipped with the package
 (no front-end build step). The server is a Starlette application over a small JSON API
 (:mod:`ggn.web._app`), run by uvicorn, bound to 127.0.0.1 unless told otherwise; every rule of
-play is the library's (:mod:`ggn.web._explorer`), none is the script's. Starlette and uvicorn
+play is the library's (:mod:`ggn.web._explorer`), none is the script's; a pasted document is
+played under the generic rule system (:class:`ggn.rules.RuleSystem`). Starlette and uvicorn
 are the optional ``[web]`` extra (``pip install 'ggn[web]'``), imported only when the explorer
 is made or run.
+
+Every request is untrusted: its work is done in worker processes (:mod:`ggn.web._work`), never
+on the server's event loop, and bounded (:class:`Limits`; the module ``ggn.web._limits`` names
+each bound and its default): the size of its body and position, the squares and pieces of its
+board, the moves and the answer it gets, the time it works (its worker is then killed), the
+memory a worker may take, the pasted documents a worker keeps (by count and by size). A request
+over a bound is answered 413 or 503 with the bound's name. Stopped (Ctrl-C, SIGTERM), the
+server waits at most :data:`~ggn.web._limits.SHUTDOWN_SECONDS` for open requests.
 """
 
 from __future__ import annotations
@@ -19,6 +28,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any, Final
+
+from ggn._types import expect
+from ggn.web._limits import SHUTDOWN_SECONDS, LimitError, Limits
 
 if TYPE_CHECKING:
     import socket
@@ -28,8 +40,8 @@ if TYPE_CHECKING:
     from ggn.variants.registry import Catalogue
 
 __all__ = [
-    "DEFAULT_HOST", "DEFAULT_PORT", "INSTALL", "address", "create_app", "listen", "local_hosts", "missing",
-    "require", "serve",
+    "DEFAULT_HOST", "DEFAULT_PORT", "INSTALL", "LimitError", "Limits", "address", "create_app", "listen",
+    "local_hosts", "missing", "require", "serve",
 ]
 
 DEFAULT_HOST: Final = "127.0.0.1"
@@ -58,17 +70,19 @@ def require() -> None:
 
 
 def create_app(initial: dict[str, Any] | None = None, catalogue: Catalogue | None = None,
-               *, hosts: Collection[str] | None = None) -> Starlette:
+               *, hosts: Collection[str] | None = None, limits: Limits | None = None) -> Starlette:
     """The explorer's Starlette application: it opens with ``initial`` (``{"game": NAME}`` or
     ``{"document": TEXT}``, with an optional ``"position"``; None: chess) and offers the games
     of ``catalogue`` (None: the built-in games; a
     :class:`~ggn.variants.registry.Catalogue` adds the variants of ``variants.ini`` texts).
     With ``hosts``, a request whose ``Host`` header names none of them is answered 400
-    (:func:`serve` gives :func:`local_hosts`)."""
+    (:func:`serve` gives :func:`local_hosts`). ``limits`` bounds what one request may cost
+    (None: :class:`Limits`'s defaults). Its worker processes start and stop with its lifespan
+    (see :func:`ggn.web._app.create_app`)."""
     require()
     from ggn.web._app import create_app as make  # noqa: PLC0415  (imports Starlette)
 
-    return make(initial, catalogue, hosts=hosts)
+    return make(initial, catalogue, hosts=hosts, limits=limits)
 
 
 def local_hosts(host: str) -> frozenset[str] | None:
@@ -78,7 +92,7 @@ def local_hosts(host: str) -> frozenset[str] | None:
     rebinding) reads nothing from it; None (any) when it listens on another address."""
     import ipaddress  # noqa: PLC0415  (only when the explorer runs)
 
-    name = host.strip().lower().strip("[]")
+    name = expect(host, str, "host", "a host name or address").strip().lower().strip("[]")
     try:
         loopback = name == "localhost" or ipaddress.ip_address(name).is_loopback
     except ValueError:
@@ -110,9 +124,13 @@ def listen(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> socket.socket:
 
 
 def serve(initial: dict[str, Any] | None = None, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-          *, ready: Callable[[str], object] | None = None, catalogue: Catalogue | None = None) -> None:
-    """Run the explorer on ``host`` and ``port`` (uvicorn) until it is stopped (Ctrl-C); it
-    offers the games of ``catalogue`` (see :func:`create_app`).
+          *, ready: Callable[[str], object] | None = None, catalogue: Catalogue | None = None,
+          limits: Limits | None = None) -> None:
+    """Run the explorer on ``host`` and ``port`` (uvicorn) until it is stopped (Ctrl-C,
+    SIGTERM); it offers the games of ``catalogue`` and bounds each request by ``limits`` (see
+    :func:`create_app`). Stopped, it waits at most
+    :data:`~ggn.web._limits.SHUTDOWN_SECONDS` for the requests still open, then closes their
+    connections and its workers.
 
     The socket is bound first: :class:`OSError` when it cannot be, before anything runs.
     ``ready`` is then called with the explorer's URL, before the server starts. Port 0 asks the
@@ -121,13 +139,15 @@ def serve(initial: dict[str, Any] | None = None, host: str = DEFAULT_HOST, port:
     require()
     import uvicorn  # noqa: PLC0415  (the [web] extra, on first use)
 
-    app = create_app(initial, catalogue, hosts=local_hosts(host))
+    app = create_app(initial, catalogue, hosts=local_hosts(host), limits=limits)
     listener = listen(host, port)
     try:
         port = listener.getsockname()[1]
         if ready is not None:
             ready(address(host, port))
-        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+        server = uvicorn.Server(uvicorn.Config(
+            app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_SECONDS))
         server.run(sockets=[listener])
     finally:
         listener.close()
+        app.state.workers.close()

@@ -1,11 +1,19 @@
 """The explorer's work over the library, as plain JSON-ready values.
 
-Nothing here needs a web library: the routes of :mod:`ggn.web._app` read a request's JSON,
-call these functions and write their answers. What the explorer plays is a :class:`Subject`:
-a game of :mod:`ggn.variants.registry`, built in or added from a ``variants.ini`` text to a
-:class:`~ggn.variants.registry.Catalogue` (its rule system's legal plays, promotion choices and
-all, and its GGN document for the possibilities), or a pasted GGN document (its pseudo-legal
-moves, each played as its default STN transition).
+Nothing here needs a web library: a worker process of :mod:`ggn.web._work` reads a request's
+JSON, calls these functions and writes their answers. What the explorer plays is a
+:class:`Subject`: a game of :mod:`ggn.variants.registry`, built in or added from a
+``variants.ini`` text to a :class:`~ggn.variants.registry.Catalogue` (its rule system's legal
+plays, promotion choices and all, and its GGN document for the possibilities), or a pasted GGN
+document, played under the generic rule system (:class:`ggn.rules.RuleSystem`): a play is
+illegal if the opponent can then move onto one of the mover's terminal (``^``) pieces, a piece
+taken goes, unchanged, into the mover's hand, and a player with no legal play loses. A
+document names no promotion choice or other effect beyond that displacement; one with no
+terminal piece in play makes no play illegal, and its view's ``note`` says so.
+
+Every position is bounded before it is built (:class:`~ggn.web._limits.Limits`: its text, its
+squares, its pieces, the moves listed), and the pasted documents kept loaded are bounded by
+count and by the size of their text.
 
 >>> chess = Subject.game("chess")
 >>> state = chess.state()
@@ -26,23 +34,25 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from ggn import svg
+from ggn._json import quote
 from ggn.cell import Cell, Hand
 from ggn.errors import GGNError, IllegalMoveError, NotationError
 from ggn.feen import Feen
 from ggn.position import Position
+from ggn.rules import RuleSystem
 from ggn.ruleset import Ruleset
 from ggn.variants import registry
 from ggn.variants.fen import is_feen
+from ggn.web._limits import LimitError, Limits
 
 if TYPE_CHECKING:
-    from ggn.move import Move
     from ggn.rules import Play
     from ggn.stn import Transition
     from ggn.variants.registry import Catalogue, Entry
 
-__all__ = ["State", "Subject", "games", "play", "view"]
+__all__ = ["State", "Subject", "forget", "games", "kept", "play", "view"]
 
-_DOCUMENTS_KEPT: Final = 8  # pasted documents kept loaded (each request names its document again)
+_LIMITS: Final = Limits()
 _SHOWN_MOVES: Final = 8  # the legal moves an illegal move's message lists
 
 
@@ -56,46 +66,58 @@ class State:
 
 
 class Subject:
-    """What the explorer plays: a built-in game, or a GGN document pasted by the user."""
+    """What the explorer plays: a game, or a GGN document pasted by the user (played under
+    the generic rule system)."""
 
-    __slots__ = ("entry", "ruleset")
+    __slots__ = ("entry", "named_terminal", "rules", "ruleset")
 
-    def __init__(self, entry: Entry | None, ruleset: Ruleset) -> None:
+    def __init__(self, entry: Entry | None, ruleset: Ruleset, rules: RuleSystem | None = None) -> None:
         self.entry = entry
         self.ruleset = ruleset
+        if rules is None:
+            rules = entry.rules if entry is not None else RuleSystem(ruleset)
+        self.rules = rules
+        self.named_terminal = any(piece.terminal for piece in ruleset.pieces)
+        """Whether the document names a terminal piece (one may then come into play)."""
 
     @classmethod
     def game(cls, name: str, catalogue: Catalogue | None = None) -> Subject:
         """A game of ``catalogue`` (None: the built-in games); raise
         :class:`~ggn.errors.NotFoundError` for an unknown name."""
         entry = registry.entry(name) if catalogue is None else catalogue.entry(name)
-        return cls(entry, entry.ruleset())
+        return cls(entry, entry.ruleset(), entry.rules)
 
     @classmethod
-    def document(cls, text: str) -> Subject:
-        """A pasted GGN document; raise :class:`~ggn.errors.DocumentError` (every violation,
-        each with its JSON Pointer) when it is not a valid one. The last few documents are
-        kept loaded, so a request that names its document again does not load it again."""
+    def document(cls, text: str, limits: Limits = _LIMITS) -> Subject:
+        """A pasted GGN document, played under the generic rule system; raise
+        :class:`~ggn.errors.DocumentError` (every violation, each with its JSON Pointer) when
+        it is not a valid one. The last few documents are kept loaded (at most
+        ``limits.kept`` of them, and ``limits.kept_text`` characters of text in all: a larger
+        one is not kept), so a request that names its document again does not load it again."""
         with _LOCK:
-            ruleset = _DOCUMENTS.get(text)
-            if ruleset is not None:
+            subject = _DOCUMENTS.get(text)
+            if subject is not None:
                 _DOCUMENTS.move_to_end(text)
-        if ruleset is None:
-            ruleset = Ruleset.loads(text)
-            with _LOCK:
-                _DOCUMENTS[text] = ruleset
-                while len(_DOCUMENTS) > _DOCUMENTS_KEPT:
-                    _DOCUMENTS.popitem(last=False)
-        return cls(None, ruleset)
+                return subject
+        subject = cls(None, Ruleset.loads(text))
+        _keep(text, subject, limits)
+        return subject
 
-    def state(self, text: str | None = None, halfmove: int = 0, fullmove: int = 1) -> State:
+    def state(self, text: str | None = None, halfmove: int = 0, fullmove: int = 1,
+              limits: Limits = _LIMITS) -> State:
         """The state of a position given in FEEN or, for a game, in the game's FEN (whose
-        counters then win over those given); None is the game's start position."""
+        counters then win over those given); None is the game's start position. A position
+        over ``limits`` (its text, its board's squares or pieces) is a
+        :class:`~ggn.web._limits.LimitError`, raised before its board is built."""
         entry = self.entry
+        if text is not None and len(text) > limits.position:
+            raise LimitError(f"the position is {len(text):,} characters long, more than the explorer "
+                             f"reads ({limits.position:,}, its limit 'position')", "position",
+                             limits.position)
         if entry is None:
             if text is None:
                 raise GGNError("a pasted document has no start position: give one in FEEN")
-            return State(Position.from_feen(Feen.parse(text)), halfmove, fullmove)
+            return State(self.rules.position(_bounded(Feen.parse(text), limits)), halfmove, fullmove)
         rules = entry.rules
         if text is None:
             return State(rules.position(), halfmove, fullmove)
@@ -108,12 +130,60 @@ class Subject:
             except GGNError as fen_error:  # the error of what the text looks like: a FEN
                 looks_fen = not is_feen(text) and len(text.split()) > 3  # has four fields or more
                 raise (fen_error if looks_fen else feen_error) from None
-            return State(rules.position(converted), *counters)
-        return State(rules.position(feen), halfmove, fullmove)
+            return State(rules.position(_bounded(Feen.parse(converted), limits)), *counters)
+        return State(rules.position(_bounded(feen, limits)), halfmove, fullmove)
+
+    @property
+    def note(self) -> str:
+        """What the generic rule does for a document with no terminal piece in play."""
+        return ("the document names no terminal (^) piece and the position's board holds none: "
+                "under the generic rule no play is illegal (none can expose a terminal piece), "
+                "and the game ends only when a player has no move")
 
 
-_DOCUMENTS: OrderedDict[str, Ruleset] = OrderedDict()
+def _bounded(feen: Feen, limits: Limits) -> Feen:
+    """``feen``, once its board is known to be within ``limits``."""
+    if feen.squares > limits.squares:
+        raise LimitError(f"the position's board has {feen.squares:,} squares, more than the explorer "
+                         f"plays ({limits.squares:,}, its limit 'squares')", "squares", limits.squares)
+    pieces = len(feen.board)
+    if pieces > limits.pieces:
+        raise LimitError(f"the position's board holds {pieces:,} pieces, more than the explorer "
+                         f"plays ({limits.pieces:,}, its limit 'pieces')", "pieces", limits.pieces)
+    return feen
+
+
+_DOCUMENTS: OrderedDict[str, Subject] = OrderedDict()  # the documents kept, the last used last
 _LOCK = threading.Lock()
+_kept_text = 0  # the characters of their texts, in all
+
+
+def _keep(text: str, subject: Subject, limits: Limits) -> None:
+    global _kept_text  # noqa: PLW0603  (the kept documents' size, beside them, under _LOCK)
+    if len(text) > limits.kept_text or limits.kept == 0:
+        return
+    with _LOCK:
+        if text in _DOCUMENTS:
+            return
+        _DOCUMENTS[text] = subject
+        _kept_text += len(text)
+        while len(_DOCUMENTS) > limits.kept or _kept_text > limits.kept_text:
+            gone, _ = _DOCUMENTS.popitem(last=False)
+            _kept_text -= len(gone)
+
+
+def kept() -> tuple[int, int]:
+    """How many pasted documents are kept loaded, and the characters of their texts."""
+    with _LOCK:
+        return len(_DOCUMENTS), _kept_text
+
+
+def forget() -> None:
+    """Let go of every pasted document kept loaded (as after a request ran out of memory)."""
+    global _kept_text  # noqa: PLW0603
+    with _LOCK:
+        _DOCUMENTS.clear()
+        _kept_text = 0
 
 
 def games(catalogue: Catalogue | None = None) -> list[str]:
@@ -126,39 +196,37 @@ def _location(location: Cell | Hand) -> str:
     return str(location)
 
 
-def _possibilities(move: Move) -> list[dict[str, dict[str, str]]]:
-    return [possibility.to_value(explicit=True) for possibility in move.possibilities]
+def _legal(subject: Subject, position: Position, limits: Limits) -> list[Play]:
+    legal = subject.rules.legal_moves(position)
+    if len(legal) > limits.moves:
+        raise LimitError(f"the position has {len(legal):,} legal moves, more than the explorer lists "
+                         f"({limits.moves:,}, its limit 'moves')", "moves", limits.moves)
+    return legal
 
 
-def _moves(subject: Subject, position: Position) -> list[dict[str, Any]]:
-    """The moves of ``position``, one group for each piece, source and destination: the
+def _moves(legal: list[Play]) -> list[dict[str, Any]]:
+    """The moves of a position, one group for each piece, source and destination: the
     possibilities of the document that allow it, and the plays it makes (several when the
     player chooses, as among promotions)."""
     groups: dict[tuple[str, str, str], dict[str, Any]] = {}
-    if subject.entry is None:
-        moves: list[tuple[Move, str, str | None]] = [
-            (move, str(move), None) for move in subject.ruleset.moves(position)
-        ]
-    else:
-        moves = [
-            (legal.move, str(legal), None if legal.choice is None else str(legal.choice))
-            for legal in subject.entry.rules.legal_moves(position)
-        ]
-    for move, name, choice in moves:
+    for candidate in legal:
+        move = candidate.move
         key = (str(move.piece), _location(move.source), _location(move.destination))
         group = groups.get(key)
         if group is None:
             group = groups[key] = {
                 "piece": key[0], "source": key[1], "destination": key[2],
-                "possibilities": _possibilities(move), "plays": [],
+                "possibilities": [possibility.to_value(explicit=True) for possibility in move.possibilities],
+                "plays": [],
             }
-        group["plays"].append({"move": name, "choice": choice})
+        choice = candidate.choice
+        group["plays"].append({"move": str(candidate), "choice": None if choice is None else str(choice)})
     return list(groups.values())
 
 
 def _picture(subject: Subject, position: Position, flipped: bool) -> tuple[str | None, str | None]:
     """The SVG picture of ``position`` (:mod:`ggn.svg`; a game's drawn with its own glyphs), or
-    None and why it cannot be drawn (a board of more squares than a picture holds)."""
+    None and why it cannot be drawn."""
     try:
         if subject.entry is not None:
             return subject.entry.svg(position, flipped=flipped), None
@@ -167,26 +235,27 @@ def _picture(subject: Subject, position: Position, flipped: bool) -> tuple[str |
         return None, str(error)
 
 
-def view(subject: Subject, state: State, *, flipped: bool = False) -> dict[str, Any]:
+def view(subject: Subject, state: State, *, flipped: bool = False,
+         limits: Limits = _LIMITS) -> dict[str, Any]:
     """Everything the page shows of a position: its FEEN (and FEN, for a game), its picture
     (SVG; ``flipped``: the second player at the bottom), its pieces by square and the hands,
-    the side to move, the moves grouped by piece, source and destination, and, for a game,
-    check and the outcome."""
+    the side to move, the legal moves grouped by piece, source and destination, check and the
+    outcome; for a document, whether a terminal piece is in play (``terminal``) and, when none
+    is, a ``note`` saying what the generic rule then does. More legal moves than
+    ``limits.moves`` are a :class:`~ggn.web._limits.LimitError`."""
     position = state.position
-    picture, unpictured = _picture(subject, position, flipped)
     entry = subject.entry
+    legal = _legal(subject, position, limits)
+    picture, unpictured = _picture(subject, position, flipped)
     fen: str | None = None
-    outcome: str | None = None
-    check = False
     if entry is not None:
         try:
             fen = entry.from_feen(position, halfmove=state.halfmove, fullmove=state.fullmove)
         except GGNError:
             fen = None  # a position the game's FEN cannot say
-        rules = entry.rules
-        ended = rules.outcome(position)
-        outcome = None if ended is None else str(ended)
-        check = rules.in_check(position)
+    rules = subject.rules
+    ended = rules.outcome(position)
+    terminal = entry is not None or subject.named_terminal or any(piece.terminal for _, piece in position)
     return {
         "game": None if entry is None else entry.name,
         "feen": position.to_feen(),
@@ -202,30 +271,26 @@ def view(subject: Subject, state: State, *, flipped: bool = False) -> dict[str, 
             side: [{"piece": str(piece), "count": count} for piece, count in position.hand(side).items()]
             for side in ("first", "second")
         },
-        "moves": _moves(subject, position),
-        "check": check,
-        "outcome": outcome,
+        "moves": _moves(legal),
+        "check": rules.in_check(position),
+        "outcome": None if ended is None else str(ended),
+        "terminal": terminal,
+        "note": None if terminal else subject.note,
     }
 
 
-def _find(subject: Subject, state: State, wanted: str) -> tuple[Transition, Play | None]:
+def _find(subject: Subject, state: State, wanted: str) -> Play:
     position = state.position
-    if subject.entry is None:
-        moves = subject.ruleset.moves(position)
-        for move in moves:
-            if str(move) == wanted:
-                return move.transition(position), None
-        names = [str(move) for move in moves]
-    else:
-        legal = subject.entry.rules.legal_moves(position)
-        for candidate in legal:
-            if str(candidate) == wanted:
-                return candidate.transition, candidate
-        names = [str(candidate) for candidate in legal]
-    kind = "pseudo-legal move of the document" if subject.entry is None else "legal move"
+    legal = subject.rules.legal_moves(position)
+    for candidate in legal:
+        if str(candidate) == wanted:
+            return candidate
+    names = [str(candidate) for candidate in legal]
     shown = ", ".join(names[:_SHOWN_MOVES]) + (", ..." if len(names) > _SHOWN_MOVES else "")
-    raise IllegalMoveError(f"{wanted!r} is not a {kind} in {position.to_feen()!r}; "
-                           f"{'moves' if subject.entry is None else 'legal moves'}: {shown or 'none'}")
+    of = "" if subject.entry is not None else " of the document under the generic rule"
+    raise IllegalMoveError(f"{quote(wanted, 200)} is not a legal move{of} in "
+                           f"{quote(position.to_feen(), 200)}; "
+                           f"legal moves: {shown or 'none'}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,13 +301,14 @@ class Played(State):
 
 
 def play(subject: Subject, state: State, move: str) -> Played:
-    """The state after ``move`` (a legal play of the game, as ``str()`` writes it, such as
-    ``C:P e7-e8=C:Q``; or, for a pasted document, a pseudo-legal move, such as ``C:P e2-e4``,
-    played as its default STN transition). Raise :class:`~ggn.errors.IllegalMoveError`
-    naming the moves there are when it is not one."""
-    transition, legal = _find(subject, state, move)
+    """The state after ``move``, a legal play as ``str()`` writes it (a game's, such as
+    ``C:P e7-e8=C:Q``; or a pasted document's under the generic rule, such as ``C:P e2-e4``).
+    Raise :class:`~ggn.errors.IllegalMoveError` naming the legal moves there are when it is
+    not one."""
+    legal = _find(subject, state, move)
+    transition = legal.transition
     position = state.position.apply(transition)
-    if subject.entry is None or legal is None:  # a document has no FEN, and no counters of its own
+    if subject.entry is None:  # a document has no FEN, and no counters of its own
         return Played(position, state.halfmove, state.fullmove, transition)
     halfmove, fullmove = subject.entry.advance(state.position, legal, state.halfmove, state.fullmove)
     return Played(position, halfmove, fullmove, transition)

@@ -132,8 +132,11 @@ function show(view) {
   let status = `${view.active === "first" ? "First" : "Second"} player to move`;
   if (view.outcome) status = `Game over: ${view.outcome}`;
   else if (view.check) status += " (in check)";
-  else if (view.moves.length === 0) status += view.game === null ? ": the document gives no move" : ": no legal move";
+  else if (view.moves.length === 0) status += ": no legal move";
   $("status").textContent = status;
+  // A document with no terminal piece in play: the generic rule makes no play illegal.
+  $("note").hidden = !view.note;
+  $("note").textContent = view.note ? `Note: ${view.note}.` : "";
   drawBoard(view);
   showMoves();
   showHistory();
