@@ -33,6 +33,8 @@ from ggn.web._explorer import Subject, kept
 from ggn.web._work import answer
 from web_support import running
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: worker processes, a real server
+
 KING = '{"C:K": {"e1": {"e2": [{"must": {"e2": "empty"}}]}}}'
 LONE_KING = "8/8/8/8/8/8/8/4K3 / C/c"
 ROOK = '{"C:R": {"a1": {"b1": [{"must": {"b1": "empty"}}]}}}'
