@@ -41,9 +41,12 @@ its chunks through :func:`ordered`.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
+import threading
+import zlib
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -177,6 +180,38 @@ class Recipe:
         """The GGN document whose pseudo-legal moves a task lists: the game's own, or the
         recipe's document."""
         return self.rules().ruleset
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Every task carries its recipe. A document's text (2 MB for chess's) goes compressed
+        # (30 times smaller for chess's), compressed once a process, and a worker that has met
+        # it gets back the Recipe it made then: its text is neither decoded nor hashed again.
+        if self.document is None:
+            return (Recipe, (self.game, self.ini))
+        return (_unpacked, (_packed(self.document),))
+
+
+@functools.lru_cache(maxsize=KEPT)
+def _packed(document: str) -> bytes:
+    """A document's text, compressed as a task carries it."""
+    return zlib.compress(document.encode("utf-8"), 1)
+
+
+_UNPACKED: OrderedDict[bytes, Recipe] = OrderedDict()
+_UNPACKING = threading.Lock()
+
+
+def _unpacked(packed: bytes) -> Recipe:
+    """The recipe of a document carried compressed (:func:`_packed`): the one made when this
+    process first met it (the last KEPT are kept)."""
+    with _UNPACKING:  # a Dask worker may unpickle on several threads
+        recipe = _UNPACKED.get(packed)
+        if recipe is None:
+            recipe = _UNPACKED[packed] = Recipe(document=zlib.decompress(packed).decode("utf-8"))
+            while len(_UNPACKED) > KEPT:
+                _UNPACKED.popitem(last=False)
+        else:
+            _UNPACKED.move_to_end(packed)
+        return recipe
 
 
 _MADE: OrderedDict[Recipe, Entry | RuleSystem] = OrderedDict()
