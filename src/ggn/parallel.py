@@ -247,7 +247,7 @@ def _made(recipe: Recipe) -> Entry | RuleSystem:
 
 # --- where tasks run ---------------------------------------------------------------------------
 def processors() -> int:
-    """The processors this process may run on, at least 1: :func:`os.process_cpu_count`
+    """The processors this process may run on, at least 1: ``os.process_cpu_count()``
     where Python has it (3.13 and later), else the size of the process's affinity mask
     (:func:`os.sched_getaffinity`, where the system has one: ``taskset`` and container CPU
     sets lower it), else :func:`os.cpu_count`. (A CPU quota of a container, which lets a
