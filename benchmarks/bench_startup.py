@@ -1,8 +1,9 @@
 """Start-up of a fresh process with a warm compile cache: ``ggn moves chess`` and ``ggn perft
 shogi 2`` against ``python -c "import ggn"``, as ratios measured in one run.
 
-Each round starts three fresh processes in turn (``import ggn``, ``ggn moves chess``, ``ggn
-perft shogi 2``; the order rotates from round to round) and times each whole process from
+Each round starts three fresh processes in turn (``python -c "import ggn"``, ``ggn moves
+chess``, ``ggn perft shogi 2``, the last two through the installed console script, the ``ggn``
+beside this interpreter, as a user runs them; the order rotates from round to round) and times each whole process from
 outside, with :func:`time.perf_counter` around :func:`subprocess.run`. The ratios are taken
 round by round (each command's time over the ``import ggn`` of the same round, so a machine
 whose speed drifts still compares like with like), and their range is reported, with each
@@ -46,7 +47,14 @@ import ggn
 __all__ = ["main", "measure"]
 
 _MAIN = "import sys; from ggn.cli import main; sys.argv[0] = 'ggn'; sys.exit(main())"
-"""What the ``ggn`` console script runs (without its own file's lookup)."""
+"""What the ``ggn`` console script runs, for an environment without one."""
+
+
+def _ggn() -> list[str]:
+    """The installed console script (``ggn`` beside this interpreter, as a user runs it: its
+    own file read, then ``ggn.cli.main``), else the same code through ``python -c``."""
+    script = Path(sys.executable).with_name("ggn.exe" if os.name == "nt" else "ggn")
+    return [str(script)] if script.is_file() else [sys.executable, "-c", _MAIN]
 
 
 def commands() -> dict[str, list[str]]:
@@ -54,8 +62,8 @@ def commands() -> dict[str, list[str]]:
     python = sys.executable
     return {
         "import ggn": [python, "-c", "import ggn"],
-        "ggn moves chess": [python, "-c", _MAIN, "moves", "chess"],
-        "ggn perft shogi 2": [python, "-c", _MAIN, "perft", "shogi", "2"],
+        "ggn moves chess": [*_ggn(), "moves", "chess"],
+        "ggn perft shogi 2": [*_ggn(), "perft", "shogi", "2"],
     }
 
 

@@ -13,11 +13,13 @@ import ast
 import gc
 import importlib
 import io
+import marshal
 import os
 import subprocess
 import sys
 import weakref
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +29,7 @@ from ggn.errors import PositionError
 from ggn.position import Position
 from ggn.rules import RuleSystem
 from ggn.ruleset import COMPILED_KEPT, Ruleset
+from ggn.variants import registry
 from ggn.variants.registry import Catalogue
 
 
@@ -98,9 +101,8 @@ def test_moves_of_a_built_in_game_imports_neither_the_converter_nor_the_other_fr
 # (an import inside the function, marked PLC0415), and listing pseudo-legal moves makes no rule system.
 MOVES_IMPORTS = {
     "ggn.cli", "ggn.cli._arguments", "ggn.cli._catalogue", "ggn.cli._inputs", "ggn.cli._parallel",
-    "ggn.cli._positions", "ggn.cli._progress", "ggn.cli._streams", "ggn.compiled", "ggn.transitions",
-    "ggn.variants", "ggn.variants.description", "ggn.variants.document", "ggn.variants.fen",
-    "ggn.variants.pieces", "ggn.variants.registry",
+    "ggn.cli._positions", "ggn.cli._progress", "ggn.cli._streams", "ggn.compiled", "ggn.variants",
+    "ggn.variants.registry",
 }
 
 
@@ -112,6 +114,9 @@ def test_moves_of_a_built_in_game_imports_no_more_than_its_list(tmp_path: Path) 
     for rules in ("ggn.rules", "ggn.rules._system", "ggn.rules.variant", "ggn.rules._walk",
                   "ggn.rules._attacks"):  # pseudo-legal moves need no rule system
         assert rules not in imported, rules
+    for made in ("ggn.variants.description", "ggn.variants.pieces", "ggn.variants.document",
+                 "ggn.variants.fen"):  # nor a description, once a process has made the game's document
+        assert made not in imported, made
     assert "ggn.rules" in _modules_after(tmp_path, "legal", "chess")  # where it is needed, it is there
 
 
@@ -128,6 +133,45 @@ def test_a_games_document_made_without_its_rule_system_is_the_rule_systems_own()
         alone.position("8/8/8/8/8/8/8/8 / C/c")
     with pytest.raises(PositionError, match="played in the styles T/t"):
         alone.position("8/8/8/8/8/8 / S/s")
+
+
+def _refusal(position: Any, feen: str) -> str | None:
+    try:
+        position(feen)
+    except PositionError as error:
+        return str(error)
+    return None
+
+
+def test_a_built_in_games_moves_are_listed_from_its_summary_without_its_description(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache.flush()  # what earlier tests made goes to their cache, not this one
+    monkeypatch.setenv("GGN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("GGN_NO_CACHE", raising=False)
+    cache.configure()
+    try:
+        for name in ("chess", "shogi", "xiangqi", "capablanca"):
+            cold = registry._Builtins().entries[name]  # an entry as a new process has it
+            ruleset = cold.ruleset()  # made from the description, and summarised for the next process
+            warm = registry._Builtins().entries[name]
+            assert (warm.ruleset(), warm.start, warm.shape) == (ruleset, cold.start, cold.shape)
+            assert warm._variant is None  # its description never made
+            rules = registry.rules(name)
+            assert [str(m) for m in warm.ruleset().moves(warm.position())] == [
+                str(m) for m in rules.ruleset.moves(rules.position())]
+            for other in ("8/8/8/8/8/8/8/8 / C/c", "9/9/9/9/9/9/9/9/9 / C/c", "9/9/9/9/9/9/9/9/9/9 / S/s"):
+                assert _refusal(warm.position, other) == _refusal(rules.position, other)  # None: taken
+        chess = registry.rules("chess").ruleset
+        for document in (tmp_path / "cache").glob("document-*.ggnc"):  # a summary whose document is gone
+            document.unlink()
+        again = registry._Builtins().entries["chess"]
+        assert again.ruleset() == chess and again._variant is not None  # made again, from the description
+        assert cache.store("builtin-game", registry._summary_key("chess"), marshal.dumps(("not", "one")))
+        wrong = registry._Builtins().entries["chess"]
+        assert wrong._summarised() is None and wrong.ruleset() == chess
+    finally:
+        cache.flush()
+        cache.configure()
 
 
 # --- bounded memory (issue 11, section 6) -----------------------------------------------------------

@@ -22,8 +22,9 @@ an entry made by other code is never loaded; it ages out of the cache instead.
 What is trusted. A file of the cache is trusted as code only for the move generators and
 attack tests (the kinds ``moves`` and ``attacks``: :class:`Entries` of code objects, read with
 :mod:`marshal` and run). Every other kind is data: the packed documents (``document``,
-``ggn``), the built-in games' names and their resolved descriptions (``builtin-names``,
-``builtin-variant``) are :mod:`marshal` of plain values (strings, numbers, tuples, sets,
+``ggn``), the built-in games' names, their resolved descriptions and their summaries (start,
+style, shape and the key of their document: ``builtin-names``, ``builtin-variant``,
+``builtin-game``) are :mod:`marshal` of plain values (strings, numbers, tuples, sets,
 dicts), which the reader checks and builds values from; nothing read from them is run, called
 or unpickled. So the directory must be private to the user: whoever can write a file in it can
 make the next process run code. Hence its rules, checked once a process before anything is

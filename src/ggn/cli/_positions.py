@@ -28,7 +28,6 @@ from ggn.feen import Feen
 from ggn.position import Position
 from ggn.ruleset import Ruleset
 from ggn.stn import Transition
-from ggn.transitions import diff
 
 if TYPE_CHECKING:
     from ggn.parallel import Recipe
@@ -156,6 +155,8 @@ def _diff(args: argparse.Namespace, out: Stream, err: Stream, _: IO[bytes] | Non
     if before.shape != after.shape:  # refused before two boards are built for nothing
         raise GGNError(f"positions of different board shapes ({shown_tuple(before.shape)} and "
                        f"{shown_tuple(after.shape)}) have no STN diff")
+    from ggn.transitions import diff  # noqa: PLC0415  (on use: the other commands start faster)
+
     transition = diff(Position.from_feen(before), Position.from_feen(after))
     out.write(json.dumps(transition.to_value()) + "\n")
     return 0

@@ -108,7 +108,7 @@ class Entry:
     function that makes one, called once, when it is first needed).
     """
 
-    __slots__ = ("_lock", "_make", "_rules", "_ruleset", "_variant", "name", "source")
+    __slots__ = ("_lock", "_make", "_rules", "_ruleset", "_summary", "_variant", "name", "source")
 
     def __init__(self, name: str, source: str, variant: Variant | Callable[[], Variant]) -> None:
         expect(name, str, "name", "a str")
@@ -127,6 +127,7 @@ class Entry:
             self._variant = variant
         self._rules: RuleSystem | None = None
         self._ruleset: Ruleset | None = None  # the document, made alone (see ruleset())
+        self._summary: _Summary | bool | None = None  # a built-in's (see _summarised); False: none
         # Reentrant: making the rule system asks for the variant under the same lock.
         self._lock = threading.RLock()
 
@@ -149,6 +150,9 @@ class Entry:
     @property
     def shape(self) -> tuple[int, int]:
         """The board's shape, ``(files, ranks)``."""
+        summary = self._summarised()
+        if summary is not None:
+            return summary[2], summary[3]
         variant = self.variant
         return variant.files, variant.ranks
 
@@ -160,7 +164,28 @@ class Entry:
     @property
     def start(self) -> str:
         """The start position in FEEN."""
-        return self.to_feen(self.variant.start)
+        summary = self._summarised()
+        return summary[0] if summary is not None else self.to_feen(self.variant.start)
+
+    def _style(self) -> str:
+        """The first player's style letter."""
+        summary = self._summarised()
+        if summary is not None:
+            return summary[1]
+        from ggn.variants.document import style  # noqa: PLC0415
+
+        return style(self.variant)
+
+    def _summarised(self) -> _Summary | None:
+        """What listing a built-in game's moves needs, kept in the compile cache by the
+        process that made it first (:data:`_SUMMARY`): so that ``ggn moves chess`` reads
+        neither the description nor the modules that make documents and read FEN. None for
+        a game of ``--ini`` text, without a cache, or before a process made it."""
+        found = self._summary
+        if found is None:
+            loaded = _load_summary(self.name) if self.source == BUILTIN else None
+            found = self._summary = False if loaded is None else loaded
+        return None if isinstance(found, bool) else found
 
     @property
     def rules(self) -> RuleSystem:
@@ -207,15 +232,15 @@ class Entry:
         from ggn._decimal import shown_tuple  # noqa: PLC0415
         from ggn.feen import Feen  # noqa: PLC0415
         from ggn.position import Position  # noqa: PLC0415
-        from ggn.variants.document import style  # noqa: PLC0415
 
         expect(position, (Position, Feen, str, type(None)), "position", "a Position, a FEEN string or None")
         value = position if isinstance(position, (Position, Feen)) else Feen.parse(
             self.start if position is None else position)
-        if value.shape != self.shape:
-            raise PositionError(f"{self.name} is played on a board of {self.shape[0]}x{self.shape[1]} "
+        shape = self.shape
+        if value.shape != shape:
+            raise PositionError(f"{self.name} is played on a board of {shape[0]}x{shape[1]} "
                                 f"squares, not one of shape {shown_tuple(value.shape)}")
-        ours, (first, second) = style(self.variant), value.styles
+        ours, (first, second) = self._style(), value.styles
         if (first.letter, second.letter) != (ours, ours.lower()):  # as the rule system checks them
             raise PositionError(f"{self.name} is played in the styles {ours}/{ours.lower()} "
                                 f"(first player/second player), not {first}/{second}")
@@ -228,7 +253,8 @@ class Entry:
     def ruleset(self) -> Ruleset:
         """The game's GGN document as a :class:`~ggn.ruleset.Ruleset`: the rule system's own,
         made without the rule system when that is not made yet (``ggn moves`` lists pseudo-legal
-        moves from the document alone), and given to it when it is."""
+        moves from the document alone; a built-in game's is read from the compile cache
+        without its description), and given to it when it is."""
         if self._rules is not None:
             return self._rules.ruleset
         made = self._ruleset
@@ -238,9 +264,20 @@ class Entry:
                     return self._rules.ruleset
                 made = self._ruleset
                 if made is None:
-                    from ggn.variants.document import ruleset_of  # noqa: PLC0415  (on first use)
+                    made = self._ruleset = self._make_ruleset()
+        return made
 
-                    made = self._ruleset = ruleset_of(self.variant)
+    def _make_ruleset(self) -> Ruleset:
+        summary = self._summarised()
+        if summary is not None:
+            found = _load_document(summary[4])
+            if found is not None:
+                return found
+        from ggn.variants.document import canonical, ruleset_of  # noqa: PLC0415  (on first use)
+
+        made = ruleset_of(self.variant)
+        if self.source == BUILTIN and summary is None:  # for the next process: see _summarised
+            _store_summary(self.name, (self.start, self._style(), *self.shape, canonical(self.variant)))
         return made
 
     def document(self) -> dict[str, Any]:
@@ -369,6 +406,52 @@ def _drawing(variant: Variant) -> dict[str, Any]:
     if variant.drops is not None:
         drawing["hands"] = True  # even empty: a game of drops keeps its hands in the picture
     return drawing
+
+
+_SUMMARY: Final = "builtin-game"
+"""The compile cache's kind of a built-in game's summary: its start in FEEN, its style letter,
+its files and ranks, and the key of its document in the cache (``document``: the canonical
+description :func:`ggn.variants.document.ruleset_of` keys it by). Data, like every kind but the
+code of the move generators (see :mod:`ggn.cache`); keyed by the game's name and the text of
+``builtin.ini``, so that it changes with the built-ins (and, as every key, with the code)."""
+
+_Summary = tuple[str, str, int, int, str]
+
+
+def _summary_key(name: str) -> bytes:
+    return f"{name}\0{_builtins()._text}".encode()
+
+
+def _load_summary(name: str) -> _Summary | None:
+    data = cache.load(_SUMMARY, _summary_key(name))
+    if data is None:
+        return None
+    try:
+        found = marshal.loads(data)  # noqa: S302  (a checked file of our own: see ggn.cache)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if (type(found) is tuple and len(found) == 5 and [type(x) for x in found] == [str, str, int, int, str]
+            and found[2] > 0 and found[3] > 0):
+        return found
+    return None
+
+
+def _store_summary(name: str, summary: _Summary) -> None:
+    cache.store(_SUMMARY, _summary_key(name), marshal.dumps(summary))
+
+
+def _load_document(key: str) -> Ruleset | None:
+    """A document kept by :func:`ggn.variants.document.ruleset_of` under its key, or None."""
+    from ggn.ruleset import unpack  # noqa: PLC0415
+
+    data = cache.load("document", key.encode())
+    if data is None:
+        return None
+    try:
+        packed, _ = marshal.loads(data)  # noqa: S302  (a checked file of our own: see ggn.cache)
+        return unpack(packed)
+    except (ValueError, TypeError, EOFError, AttributeError):
+        return None  # not this version's form: made again
 
 
 def _rule_system(variant: Variant, ruleset: Ruleset | None) -> RuleSystem:
