@@ -3,11 +3,11 @@ shogi 2`` against ``python -c "import ggn"``, as ratios measured in one run.
 
 Each round starts three fresh processes in turn (``python -c "import ggn"``, ``ggn moves
 chess``, ``ggn perft shogi 2``, the last two through the installed console script, the ``ggn``
-beside this interpreter, as a user runs them; the order rotates from round to round) and times each whole process from
-outside, with :func:`time.perf_counter` around :func:`subprocess.run`. The ratios are taken
-round by round (each command's time over the ``import ggn`` of the same round, so a machine
-whose speed drifts still compares like with like), and their range is reported, with each
-command's times.
+beside this interpreter, as a user runs them; the order rotates from round to round) and times
+each whole process from outside, with :func:`time.perf_counter` around
+:func:`subprocess.run`. The ratios are taken round by round (each command's time over the
+``import ggn`` of the same round, so a machine whose speed drifts still compares like with
+like), and their range is reported, with each command's times.
 
 The processes run as a user's would: bytecode written and reused (``PYTHONDONTWRITEBYTECODE``
 unset, the package compiled before the first round), the compile cache in a new directory of

@@ -198,6 +198,7 @@ def _calls() -> Iterator[Call]:
     yield Call("ggn.variants.registry.Entry.svg", chess.svg, (position,), {"size": 8})
     yield Call("ggn.variants.registry.Entry.text", chess.text, (position,), {"coordinates": False})
     yield Call("ggn.variants.registry.Entry.to_feen", chess.to_feen, (FEN,))
+    yield Call("ggn.variants.registry.Entry.position", chess.position, (START,))
     yield Call("ggn.variants.registry.Entry.from_feen", chess.from_feen, (START,),
                {"halfmove": 0, "fullmove": 1})
     yield Call("ggn.variants.registry.Entry.counters", chess.counters, (FEN,))
