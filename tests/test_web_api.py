@@ -237,7 +237,7 @@ def test_a_document_is_played_under_the_generic_rule(client: TestClient) -> None
     # No terminal piece in the document or on the board: no move is illegal, and it says so.
     assert view["terminal"] is False and view["check"] is False
     assert view["note"] == Subject.document(KING).note
-    assert "no terminal (^) piece" in view["note"] and "no play is illegal" in view["note"]
+    assert "no terminal (^) piece" in view["note"] and "no play is ever illegal" in view["note"]
     after = ok(client, "/api/play", {**body, "move": "C:K e1-d1"})
     assert after["feen"] == "8/8/8/8/8/8/8/3K4 / c/C"
     assert after["transition"] == {"board_diff": {"e1": None, "d1": "C:K"}, "toggle": True}
@@ -289,6 +289,48 @@ def test_an_illegal_play_of_a_document_names_the_legal_ones(client: TestClient) 
     assert (status, answer) == (422, {"error": (
         "'C:K^ e1-d1' is not a legal move of the document under the generic rule in "
         "'3r4/8/8/8/8/8/8/4K^3 / C/c'; legal moves: C:K^ e1-e2, C:K^ e1-f1")})
+
+
+VALID = Path(__file__).parent / "vectors" / "ggn" / "valid"
+
+
+@pytest.mark.parametrize(("name", "feen", "legal", "after"), [
+    ("spec-11.1-basic.json", "8/8/8/8/8/8/8/R7 / C/c", ["C:R a1-a4"], "8/8/8/8/R7/8/8/8 / c/C"),
+    ("spec-11.2-move-or-capture.json", "8/8/8/8/r7/8/8/R7 / C/c", ["C:R a1-a4"], "8/8/8/8/R7/8/8/8 r/ c/C"),
+    ("spec-11.4-drop.json", "9/9/9/9/9/9/9/9/9 P/ S/s", ["S:P *-e5"], "9/9/9/9/4P4/9/9/9/9 / s/S"),
+    ("spec-11.5-cannon.json", "9/9/4R4/9/9/9/9/9/9/9 / x/X", [], None),
+    ("three-dimensional.json", "3//3//R2 / R/r", ["R:R a1A-a1B", "R:R a1A-a1C"], "3//R2//3 / r/R"),
+])
+def test_the_seeds_examples(client: TestClient, name: str, feen: str, legal: list[str],
+                            after: str | None) -> None:
+    """The seeds' example documents, played as ``ggn legal`` and ``ggn play`` play them (none
+    names a terminal piece: the note says so)."""
+    document = (VALID / name).read_text(encoding="utf-8")
+    view = ok(client, "/api/view", {"document": document, "position": feen})
+    assert [play["move"] for group in view["moves"] for play in group["plays"]] == legal
+    assert view["terminal"] is False and view["note"]
+    assert (view["outcome"] is None) == bool(legal)  # no move: the player to move has lost
+    if not legal:
+        winner = "first" if view["active"] == "second" else "second"
+        assert view["outcome"] == f"{winner} player wins by no legal move"
+    if after is not None:
+        played = ok(client, "/api/play", {"document": document, "position": feen, "move": legal[0]})
+        assert played["feen"] == after
+
+
+def test_the_generated_chess_document(client: TestClient) -> None:
+    """``ggn generate chess``'s document, played by the generic rule: chess's moves at the start
+    (python-chess's), and the fool's mate is checkmate."""
+    document = json.dumps(registry.entry("chess").document())
+    start = "+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c"
+    view = ok(client, "/api/view", {"document": document, "position": start})
+    assert view["terminal"] is True and view["note"] is None
+    assert chess_moves(view) == {move.uci() for move in chess.Board().legal_moves}
+    position = start
+    for move in ("C:P f2-f3", "c:p e7-e5", "C:P g2-g4", "c:q d8-h4"):
+        view = ok(client, "/api/play", {"document": document, "position": position, "move": move})
+        position = view["feen"]
+    assert (view["check"], view["outcome"], view["moves"]) == (True, "second player wins by checkmate", [])
 
 
 def test_a_faulty_document_gives_every_violation_with_its_pointer(client: TestClient) -> None:

@@ -137,8 +137,9 @@ class Subject:
     def note(self) -> str:
         """What the generic rule does for a document with no terminal piece in play."""
         return ("the document names no terminal (^) piece and the position's board holds none: "
-                "under the generic rule no play is illegal (none can expose a terminal piece), "
-                "and the game ends only when a player has no move")
+                "under the generic rule no play is ever illegal (none can expose a terminal piece) "
+                "and the game never ends by checkmate; it ends only when the player to move has no "
+                "move, and that player loses")
 
 
 def _bounded(feen: Feen, limits: Limits) -> Feen:
