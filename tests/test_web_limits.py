@@ -127,6 +127,10 @@ def client() -> Any:
      "the position's board has 60,000 squares, more than the explorer plays (16,384, its limit 'squares')"),
     ("R" * 5_000 + "/5000 / C/c", "pieces",
      "the position's board holds 5,000 pieces, more than the explorer plays (4,096, its limit 'pieces')"),
+    # A run of empty squares is one number: 5,000 ones are a board of about 10**4999 squares.
+    ("1" * 5_000 + " / C/c", "squares",
+     "the position's board has 11111111111...11111111111 (5,000 digits) squares, more than the explorer "
+     "plays (16,384, its limit 'squares')"),
     ("R4194303 / C/c", "squares",
      "the position's board has 4,194,304 squares, more than the explorer plays (16,384, its limit "
      "'squares')"),

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from ggn import svg
+from ggn._decimal import shown
 from ggn._json import quote
 from ggn.cell import Cell, Hand
 from ggn.errors import GGNError, IllegalMoveError, NotationError
@@ -144,8 +145,11 @@ class Subject:
 
 def _bounded(feen: Feen, limits: Limits) -> Feen:
     """``feen``, once its board is known to be within ``limits``."""
-    if feen.squares > limits.squares:
-        raise LimitError(f"the position's board has {feen.squares:,} squares, more than the explorer "
+    squares = feen.squares
+    if squares > limits.squares:
+        # A run of empty squares is one number, of any length: "1" * 5000 is 10**4999 and more.
+        written = f"{squares:,}" if squares < 10**30 else shown(squares)
+        raise LimitError(f"the position's board has {written} squares, more than the explorer "
                          f"plays ({limits.squares:,}, its limit 'squares')", "squares", limits.squares)
     pieces = len(feen.board)
     if pieces > limits.pieces:
