@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
+from ggn import batch
 from ggn.cli import run
+from ggn.errors import GGNError
 from ggn.parallel import Recipe
 from ggn.rules import RuleSystem
 from ggn.ruleset import Ruleset
@@ -392,3 +394,51 @@ def test_the_documents_page_runs_as_written(tmp_path: Path, monkeypatch: pytest.
         else:
             pytest.fail(f"{where}: a {block.language} block the test does not run")
     assert ran == {"files": 1, "commands": 11, "python": 1}, ran
+
+
+def test_perft_batch_on_a_document_and_a_game(chess_document: Path, tmp_path: Path) -> None:
+    """perft --batch: one JSON object a line (position, depth, nodes, and with --divide,
+    divide), each count the single command's; --jobs spreads the lines."""
+    positions = tmp_path / "positions.txt"
+    kings = "4k^3/8/8/8/8/8/8/4K^2R / C/c"
+    positions.write_text(f"{CHESS}\n\nnot a position\n{kings}\n")
+    status, out, err = call("perft", str(chess_document), "2", "--batch", str(positions))
+    assert status == 1 and err.startswith("ggn perft: line 3: invalid FEEN 'not a position'")
+    answers = out.splitlines()
+    assert answers[1] == "null"
+    for answer, feen in zip([answers[0], answers[2]], [CHESS, kings], strict=True):
+        single = json.loads(call("perft", str(chess_document), "2", "--feen", feen, "--format", "json")[1])
+        assert json.loads(answer) == {"position": feen, "depth": 2, "nodes": single["nodes"]}
+    assert json.loads(answers[0])["nodes"] == 400
+    assert call("perft", str(chess_document), "2", "--batch", str(positions), "--jobs", "2") == (
+        status, out, err)
+    status, out, _ = call("perft", str(chess_document), "2", "--batch", str(positions), "--divide")
+    divided = json.loads(out.splitlines()[0])
+    assert divided["nodes"] == sum(divided["divide"].values()) == 400 and divided["divide"]["C:P e2-e4"] == 20
+    # A game's lines may be FEN too, and its moves UCI.
+    positions.write_text("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\n")
+    status, out, _ = call("perft", "chess", "1", "--batch", str(positions), "--divide", "--notation", "uci")
+    answer = json.loads(out)
+    assert status == 0 and answer["nodes"] == 26 and answer["divide"]["e1g1"] == 1
+    status, _, err = call("perft", str(chess_document), "1", "--batch", str(positions), "--notation", "uci")
+    assert status == 2 and "--notation uci writes a built-in game's moves" in err
+    status, _, err = call("perft", "chess", "1", "--batch", str(positions), "--feen", CHESS)
+    assert (status, err) == (2, "ggn perft: --batch reads the positions from its file: give no FEEN or "
+                                "--fen with it\n")
+
+
+def test_the_library_counts_a_batch_by_a_documents_generic_rule(chess_document: Path) -> None:
+    rules = RuleSystem(Ruleset.loads(chess_document.read_text(encoding="utf-8")))
+    results = list(batch.perft(rules, [CHESS, "", "x"], 3))
+    assert [result.line for result in results] == [1, 3]
+    assert results[0].value == {"position": CHESS, "depth": 3, "nodes": 8902} and not results[1].ok
+    split = next(batch.perft(Recipe.of(rules), [CHESS], 1, divide=True)).value
+    assert split["nodes"] == 20 and set(split["divide"].values()) == {1}
+    zero = next(batch.perft(rules, [CHESS], 0, divide=True)).value
+    assert zero == {"position": CHESS, "depth": 0, "nodes": 1}  # no first move to divide by
+    with pytest.raises(GGNError, match="perft counts 0 to 64 plies, not 65"):
+        batch.perft(rules, [CHESS], 65)
+    with pytest.raises(TypeError, match="depth"):
+        batch.perft(rules, [CHESS], "3")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="UCI moves need a game's description"):
+        batch.perft(rules, [CHESS], 1, notation="uci")

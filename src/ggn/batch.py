@@ -5,9 +5,10 @@ of three space-separated fields is two style letters around a slash, ``C/c``, is
 other line is read as FEN, where the rules come from a game). The answer of a line is one JSON
 list, the same text ``ggn moves RULES FEEN --format json`` or ``ggn legal GAME FEEN --format
 json`` writes for that position alone (with ``notation="uci"``: the list of the moves' UCI
-strings).
+strings); for :func:`perft`, one object: the position, the depth and the count (and with
+``divide``, the count under each first move).
 
-:func:`moves` and :func:`legal` read the lines as they go and yield a :class:`Result` a line,
+:func:`moves`, :func:`legal` and :func:`perft` read the lines as they go and yield a :class:`Result` a line,
 in the lines' order, as soon as it is known: however many lines there are, what is held at
 once is one line (one chunk a worker, with ``jobs`` or ``scheduler``: see
 :mod:`ggn.parallel`). A line that cannot be answered gives a Result with its ``error`` and
@@ -37,11 +38,11 @@ from ggn.parallel import Jobs, Recipe, ordered, runs_here
 
 if TYPE_CHECKING:
     from ggn.position import Position
-    from ggn.rules import RuleSystem
+    from ggn.rules import Play, RuleSystem
     from ggn.ruleset import Ruleset
     from ggn.variants.description import Variant
 
-__all__ = ["CHUNK", "MAX_LINE", "Result", "legal", "lines_of", "moves"]
+__all__ = ["CHUNK", "MAX_LINE", "Result", "legal", "lines_of", "moves", "perft"]
 
 MAX_LINE: Final = 1 << 20
 """The longest line read, in bytes (a line ending not counted): a longer one is an error of its
@@ -69,13 +70,12 @@ class Result:
         return self.error is None
 
     @property
-    def value(self) -> list[Any]:
-        """The answer, decoded from :attr:`json`; raise :class:`~ggn.errors.GGNError` (the
-        line's error) for a line that has none."""
+    def value(self) -> Any:
+        """The answer, decoded from :attr:`json` (a list; a dict for :func:`perft`); raise
+        :class:`~ggn.errors.GGNError` (the line's error) for a line that has none."""
         if self.json is None:
             raise GGNError(f"line {self.line}: {self.error}")
-        decoded: list[Any] = json.loads(self.json)
-        return decoded
+        return json.loads(self.json)
 
 
 # --- reading lines -----------------------------------------------------------------------------
@@ -182,21 +182,51 @@ def _position(rules: _Rules, text: str) -> Position:
     return rules.system.position(to_feen(rules.variant, text))
 
 
-def _answer(rules: _Rules, kind: str, notation: str, text: str) -> str:
+@dataclass(frozen=True, slots=True)
+class _Query:
+    """What a line is asked: ``kind`` (moves, legal or perft), the notation of the moves
+    written, and for perft the depth and whether the count is divided by first move."""
+
+    kind: str
+    notation: str = "ggn"
+    depth: int = 0
+    divide: bool = False
+
+
+def _written(rules: _Rules, position: Position, play: Play, notation: str) -> str:
+    if notation != "uci":
+        return str(play)
+    from ggn.variants import uci  # noqa: PLC0415
+
+    assert rules.variant is not None
+    return uci.write(rules.variant, play, position=position)
+
+
+def _answer(rules: _Rules, query: _Query, text: str) -> str:
     """The JSON answer to one line, or a GGNError."""
     position = _position(rules, text)
+    if query.kind == "perft":
+        from ggn.rules import divide, perft  # noqa: PLC0415
+
+        assert rules.system is not None
+        counted: dict[str, Any] = {"position": position.to_feen(), "depth": query.depth}
+        if query.divide and query.depth > 0:
+            split = {_written(rules, position, play, query.notation): count
+                     for play, count in divide(rules.system, query.depth, position)}
+            counted["nodes"] = sum(split.values())
+            counted["divide"] = split
+        else:
+            counted["nodes"] = perft(rules.system, query.depth, position)
+        return json.dumps(counted)
     listed: list[Any]
-    if kind == "moves":
+    if query.kind == "moves":
         listed = [{"piece": str(m.piece), "source": str(m.source), "destination": str(m.destination)}
                   for m in rules.ruleset.moves(position)]
     else:
         assert rules.system is not None
         plays = rules.system.legal_moves(position)
-        if notation == "uci":
-            from ggn.variants import uci  # noqa: PLC0415
-
-            assert rules.variant is not None
-            listed = [uci.write(rules.variant, play, position=position) for play in plays]
+        if query.notation == "uci":
+            listed = [_written(rules, position, play, "uci") for play in plays]
         else:
             listed = [{"piece": str(play.piece), "source": str(play.source),
                        "destination": str(play.destination),
@@ -211,21 +241,20 @@ def _message(error: GGNError) -> str:
     return str(error).split("\n", 1)[0]
 
 
-def _result(rules: _Rules, kind: str, notation: str, line: tuple[int, str, str | None]) -> Result:
+def _result(rules: _Rules, query: _Query, line: tuple[int, str, str | None]) -> Result:
     number, text, error = line
     if error is not None:
         return Result(number, text, None, error)
     try:
-        return Result(number, text, _answer(rules, kind, notation, text), None)
+        return Result(number, text, _answer(rules, query, text), None)
     except GGNError as fault:
         return Result(number, text, None, _message(fault))
 
 
-def _chunk_task(recipe: Recipe, kind: str, notation: str,
-                chunk: list[tuple[int, str, str | None]]) -> list[Result]:
+def _chunk_task(recipe: Recipe, query: _Query, chunk: list[tuple[int, str, str | None]]) -> list[Result]:
     """One task of a worker: the answers to a chunk of lines."""
     rules = _rules_of(recipe)
-    return [_result(rules, kind, notation, line) for line in chunk]
+    return [_result(rules, query, line) for line in chunk]
 
 
 def _chunks(numbered: Iterator[tuple[int, str, str | None]], size: int
@@ -235,8 +264,8 @@ def _chunks(numbered: Iterator[tuple[int, str, str | None]], size: int
 
 
 # --- the drivers -------------------------------------------------------------------------------
-def _run(rules: str | Recipe | RuleSystem | Ruleset, lines: Iterable[str | bytes], *, kind: str,
-         notation: str, jobs: Jobs, scheduler: str | Any | None, chunk: int) -> Iterator[Result]:
+def _run(rules: str | Recipe | RuleSystem | Ruleset, lines: Iterable[str | bytes], *, query: _Query,
+         jobs: Jobs, scheduler: str | Any | None, chunk: int) -> Iterator[Result]:
     """The results, once the arguments and the rules are known to be good (checked here, at
     the call, not at the first line)."""
     expect(chunk, int, "chunk", "an int")
@@ -248,14 +277,14 @@ def _run(rules: str | Recipe | RuleSystem | Ruleset, lines: Iterable[str | bytes
                         f"file, got {what}")
     if runs_here(jobs, scheduler):  # jobs and scheduler checked
         made = _rules_of(Recipe.of(rules) if isinstance(rules, str) else rules)
-        if kind == "legal":
-            _check_legal(made, notation)
-        return (_result(made, kind, notation, line) for line in _numbered(lines))
+        if query.kind != "moves":
+            _check_legal(made, query.notation)
+        return (_result(made, query, line) for line in _numbered(lines))
     recipe = Recipe.of(rules)
     made = _rules_of(recipe)  # here first: a recipe that cannot be made fails once, in this process
-    if kind == "legal":
-        _check_legal(made, notation)
-    tasks = ((recipe, kind, notation, part) for part in _chunks(_numbered(lines), chunk))
+    if query.kind != "moves":
+        _check_legal(made, query.notation)
+    tasks = ((recipe, query, part) for part in _chunks(_numbered(lines), chunk))
     return (result for answered in ordered(_chunk_task, tasks, jobs=jobs, scheduler=scheduler)
             for result in answered)
 
@@ -285,7 +314,7 @@ def moves(rules: str | Recipe | RuleSystem | Ruleset, lines: Iterable[str | byte
     The arguments are checked at the call: :class:`TypeError` for one of the wrong type
     (``lines`` one str, for instance), :class:`~ggn.errors.GGNError` for a bad value.
     """
-    return _run(rules, lines, kind="moves", notation="ggn", jobs=jobs, scheduler=scheduler, chunk=chunk)
+    return _run(rules, lines, query=_Query("moves"), jobs=jobs, scheduler=scheduler, chunk=chunk)
 
 
 def legal(game: str | Recipe | RuleSystem, lines: Iterable[str | bytes], *, notation: Notation = "ggn",
@@ -300,4 +329,25 @@ def legal(game: str | Recipe | RuleSystem, lines: Iterable[str | bytes], *, nota
     expect(notation, str, "notation", "'ggn' or 'uci'")
     if notation not in ("ggn", "uci"):
         raise GGNError(f"notation is 'ggn' or 'uci', not {notation!r}")
-    return _run(game, lines, kind="legal", notation=notation, jobs=jobs, scheduler=scheduler, chunk=chunk)
+    return _run(game, lines, query=_Query("legal", notation), jobs=jobs, scheduler=scheduler, chunk=chunk)
+
+
+def perft(game: str | Recipe | RuleSystem, lines: Iterable[str | bytes], depth: int, *,
+          divide: bool = False, notation: Notation = "ggn", jobs: Jobs = None,
+          scheduler: str | Any | None = None, chunk: int = 1) -> Iterator[Result]:
+    """The perft count of ``depth`` plies of each line's position (:func:`ggn.rules.perft`), as
+    one object: ``{"position": FEEN, "depth": ..., "nodes": ...}``, and with ``divide`` (and a
+    depth of 1 or more) ``"divide"``, each legal play (written in ``notation``) with its count.
+    ``game`` as :func:`legal` takes it; a task of a worker is ``chunk`` lines (one by default:
+    a line's count may be long). The rest as :func:`moves`."""
+    from ggn.rules import MAX_PERFT_DEPTH  # noqa: PLC0415
+
+    expect(depth, int, "depth", "an int")
+    expect(divide, bool, "divide", "a bool")
+    expect(notation, str, "notation", "'ggn' or 'uci'")
+    if not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise GGNError(f"perft counts 0 to {MAX_PERFT_DEPTH} plies, not {depth}")
+    if notation not in ("ggn", "uci"):
+        raise GGNError(f"notation is 'ggn' or 'uci', not {notation!r}")
+    return _run(game, lines, query=_Query("perft", notation, depth, divide), jobs=jobs,
+                scheduler=scheduler, chunk=chunk)

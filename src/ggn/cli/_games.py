@@ -104,7 +104,8 @@ def register(commands: Commands) -> None:
                     "start position unless --feen or --fen is given), under the game's rules: "
                     "legal moves, promotion choices, castling, en passant, drops. Or from a "
                     "--feen position under a GGN document (a file, - or @FILE) played by the "
-                    "generic rule: " + GENERIC + " The count is "
+                    "generic rule: " + GENERIC + " With --batch FILE, each line's position "
+                    "is counted (a JSON object a line). The count is "
                     "the last line. With --divide, each legal move comes first with the paths "
                     "after it ('C:P e2-e4: 20', or 'e2e4: 20' with --notation uci, as engines "
                     "print it), and the last line is 'total: N'. The position must have the "
@@ -119,7 +120,9 @@ def register(commands: Commands) -> None:
                "  ggn perft chess 4 --format json   # {\"game\": \"chess\", ..., \"nodes\": 197281}\n"
                "  ggn perft chess 4 --jobs 2   # this process and a worker process: 197281\n"
                f"  ggn perft chess.json 3 --feen '{CHESS_FEEN}'   # ggn generate chess's: 8902\n"
-               f"  ggn perft @chess.json 3 --feen '{CHESS_FEEN}' --divide --jobs 2",
+               f"  ggn perft @chess.json 3 --feen '{CHESS_FEEN}' --divide --jobs 2\n"
+               "  ggn perft chess 3 --batch positions.txt --jobs 2 > counts.jsonl   # a count a line\n"
+               "  ggn perft chess.json 3 --batch positions.txt   # FEEN lines",
     )
     add_rules(perft_cmd, "game", default=None, at=True)
     add_ini(perft_cmd)
@@ -139,7 +142,10 @@ def register(commands: Commands) -> None:
                "one object: game, position (FEEN), depth and nodes, and with --divide, divide: "
                "each move's count; for a GGN document, game is null, and document (the file), "
                "terminal (whether a terminal piece is in play) and note (or null) say so")
-    add_spread(perft_cmd, "count")
+    add_batch(perft_cmd, spread=False,
+              answer="one JSON object a line out: position (FEEN), depth and nodes, and with "
+                     "--divide, divide")
+    add_spread(perft_cmd, "count (with --batch: answer the batch)")
 
     play = commands.add(
         "play", _play, summary="play moves in a game or a GGN document and print the position after them",
@@ -245,6 +251,10 @@ def _legal(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
 
 
 def _perft(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
+    if args.batch is not None:  # --jobs then spreads the lines, not one count's tree
+        refuse_positions(args)
+        rules = batch_rules(args, stdin, err, label="ggn perft")
+        return run_batch(args, out, err, stdin, kind="perft", rules=rules, label="ggn perft")
     # The position (and a game's board shape) is checked before any board is built.
     game, where = played(args, stdin, err, given=args.feen, fen=args.fen, notation=args.notation)
     tell(err, "ggn perft", game, where)

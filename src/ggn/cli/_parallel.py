@@ -76,15 +76,18 @@ def add_spread(parser: argparse.ArgumentParser, what: str) -> None:
                              "(tcp://HOST:8786); needs pip install 'ggn[dask]', and ggn on every worker")
 
 
-def add_batch(parser: argparse.ArgumentParser) -> None:
-    """--batch FILE|- and the options that spread a batch."""
+def add_batch(parser: argparse.ArgumentParser, *, spread: bool = True,
+              answer: str = "one JSON list a line out") -> None:
+    """--batch FILE|- and (with ``spread``) the options that spread a batch; ``answer`` says
+    what each line's answer is."""
     parser.add_argument("--batch", metavar="FILE",
                         help="answer every position of FILE (- for standard input), one a line: "
-                             "FEEN, or the game's FEN; one JSON list a line out (whatever --format "
-                             "says), in the same order "
+                             f"FEEN, or the game's FEN (a GGN document's: FEEN); {answer} "
+                             "(whatever --format says), in the same order "
                              "(null for a bad line, whose error goes to standard error with its line "
                              "number: exit 1 at the end); blank lines are skipped")
-    add_spread(parser, "answer the batch")
+    if spread:
+        add_spread(parser, "answer the batch")
 
 
 def spread(args: argparse.Namespace) -> bool:
@@ -193,7 +196,7 @@ def _opened(name: str, stdin: IO[bytes] | None) -> Iterator[Iterable[bytes | str
 
 def run_batch(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None, *,
               kind: str, rules: str | RuleSystem | Ruleset | Recipe, label: str) -> int:
-    """Answer every line of --batch: a JSON list a line on ``out`` (``null`` for a bad line,
+    """Answer every line of --batch: a JSON value a line on ``out`` (``null`` for a bad line,
     whose error goes to ``err``), flushed line by line; exit 1 if a line was bad."""
     from ggn import batch  # noqa: PLC0415
 
@@ -204,6 +207,9 @@ def run_batch(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[byte
           progress(err, total=None, unit="position", description=f"{label} --batch") as bar):
         if kind == "moves":
             results = batch.moves(rules, lines, jobs=args.jobs, scheduler=args.scheduler)
+        elif kind == "perft":
+            results = batch.perft(rules, lines, args.depth, divide=args.divide,  # type: ignore[arg-type]
+                                  notation=args.notation, jobs=args.jobs, scheduler=args.scheduler)
         else:
             results = batch.legal(rules, lines, notation=args.notation, jobs=args.jobs,  # type: ignore[arg-type]
                                   scheduler=args.scheduler)
