@@ -196,6 +196,26 @@ def test_a_body_that_arrives_too_slowly_is_refused() -> None:
         "limit": "body_seconds", "most": 1.0}
 
 
+def test_the_requests_held_at_once_are_bounded() -> None:
+    """The server's process holds at most ``requests`` POST requests (their bodies, up to 16 MiB
+    each, are its memory): one more waits ``queue_seconds`` for a place, then is answered 503
+    naming the limit; a GET is still answered."""
+    limits = Limits(requests=1, queue_seconds=1.0, body_seconds=60.0, workers=1)
+    with running(limits=limits) as url:
+        host, port = re.match(r"http://([\d.]+):(\d+)", url).groups()  # type: ignore[union-attr]
+        with socket.create_connection((host, int(port)), timeout=LIVENESS) as slow:
+            slow.sendall(b"POST /api/view HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 100\r\n\r\n{\"game\":")  # the one place, held
+            time.sleep(0.5)
+            assert post(f"{url}/api/view", {"game": "chess"}) == (503, {
+                "error": "the explorer held 1 requests for 1 s (its limit 'requests'): try again",
+                "limit": "requests", "most": 1})
+            with urlopen(f"{url}/api/config", timeout=LIVENESS) as config:
+                assert config.status == 200
+        # The place is free again once that connection has gone.
+        assert post(f"{url}/api/view", {"game": "chess"})[0] == 200
+
+
 # -- what the explorer keeps -------------------------------------------------------------------
 
 def test_kept_documents_are_bounded_in_bytes() -> None:

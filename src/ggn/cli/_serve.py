@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import json
+from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from ggn.cli._arguments import (
@@ -66,7 +67,8 @@ def register(commands: Commands) -> None:
                     f"{limits.position:,} characters, {limits.squares:,} squares and "
                     f"{limits.pieces:,} pieces, {limits.moves:,} moves and an answer of "
                     f"{_mib(limits.answer)}, {limits.seconds:g} s of work (--time-limit) and "
-                    f"{_mib(limits.memory or 0)} of memory a worker; a request over a limit "
+                    f"{_mib(limits.memory or 0)} of memory a worker, {limits.requests} requests "
+                    "held at once; a request over a limit "
                     "is refused (413 or 503) with the limit's name. "
                     "Needs the [web] extra: pip install 'ggn[web]'.",
         epilog="examples:\n  ggn serve                  # chess, at http://127.0.0.1:8000/\n"
@@ -120,7 +122,8 @@ def _initial(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream,
     document(Ruleset, args.rules, stdin, err, data)
     text = bytes(data).decode("utf-8") if not isinstance(data, str) else data
     if given is not None:
-        Subject.document(text, limits).state(given, limits=limits)
+        # Checked, not kept: the server's process plays nothing (its workers do).
+        Subject.document(text, replace(limits, kept=0)).state(given, limits=limits)
     # The page sends the document back with each request: one the explorer would refuse is
     # refused now, with the same message.
     body = len(json.dumps({"document": text, "position": given}, ensure_ascii=False).encode())

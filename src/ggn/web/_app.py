@@ -24,7 +24,8 @@ name) and ``"most"`` (its value) beside its message: 413 for what it asks (a bod
 ``body`` bytes, a position over ``position`` characters, ``squares`` or ``pieces``, more moves
 than ``moves``, an answer over ``answer`` bytes), 408 for a body that takes over
 ``body_seconds`` to arrive, 503 for a request that works over ``seconds`` (its worker is
-killed), runs out of a worker's ``memory``, or waits over ``queue_seconds`` for a free worker.
+killed), runs out of a worker's ``memory``, or waits over ``queue_seconds`` for a free worker
+or for one of the ``requests`` places (the requests the server holds at once).
 A failure of the explorer itself is answered 500. A 5xx answer closes its connection.
 
 POST bodies must be JSON (``Content-Type: application/json``): a page of another site cannot
@@ -104,15 +105,20 @@ def _respond(status: int, written: bytes) -> Response:
 def _answer(route: str, workers: Workers) -> Any:
     """The endpoint of ``POST /api/ROUTE``: the body read here, the work done by ``workers``."""
 
+    from starlette.requests import ClientDisconnect  # noqa: PLC0415  (the [web] extra, on first use)
+
     async def endpoint(request: Request) -> Response:
         try:
-            data = await _read(request, workers.limits)
-            return _respond(*await workers.run(route, data))
+            async with workers.admitted():
+                data = await _read(request, workers.limits)
+                return _respond(*await workers.run(route, data))
         except _BadRequest as failure:
             return _respond(*error(400, str(failure)))
         except LimitError as failure:
             status, written = limited(failure)
             return _respond(408 if failure.limit == "body_seconds" else status, written)
+        except ClientDisconnect:  # the client left before its body was read: no one to answer
+            return _respond(*error(400, "the client left before its request's body was read"))
         except MemoryError:
             return _respond(*error(503, "the explorer ran out of memory on this request", limit="memory",
                                    most=workers.limits.memory or 0))

@@ -21,8 +21,8 @@ from ggn.errors import LimitError
 
 __all__ = [
     "BODY_SECONDS", "DOCUMENTS_KEPT", "DOCUMENTS_KEPT_TEXT", "MAX_ANSWER", "MAX_BODY", "MAX_MOVES",
-    "MAX_PIECES", "MAX_POSITION", "MAX_SQUARES", "QUEUE_SECONDS", "REQUEST_SECONDS", "SHUTDOWN_SECONDS",
-    "WORKERS", "WORKER_MEMORY", "LimitError", "Limits",
+    "MAX_PIECES", "MAX_POSITION", "MAX_REQUESTS", "MAX_SQUARES", "QUEUE_SECONDS", "REQUEST_SECONDS",
+    "SHUTDOWN_SECONDS", "WORKERS", "WORKER_MEMORY", "LimitError", "Limits",
 ]
 
 MAX_BODY: Final = 16 * 1024 * 1024
@@ -60,7 +60,12 @@ WORKERS: Final = 2
 busy, the other answers; the server's own process only passes requests and answers."""
 
 QUEUE_SECONDS: Final = 30.0
-"""The longest a request waits for a free worker, in seconds, before it is answered 503."""
+"""The longest a request waits for a free worker, or for a place among :data:`MAX_REQUESTS`, in
+seconds, before it is answered 503."""
+
+MAX_REQUESTS: Final = 8
+"""The most POST requests the server's process holds at once (reading a body, waiting for a
+worker or for its answer): its memory is then bounded by their bodies, 128 MiB at most."""
 
 WORKER_MEMORY: Final = 2 * 1024 * 1024 * 1024
 """The address space a worker process may use, in bytes (2 GiB, where the system lets a
@@ -98,6 +103,7 @@ class Limits:
     answer: int = MAX_ANSWER
     seconds: float = REQUEST_SECONDS
     workers: int = WORKERS
+    requests: int = MAX_REQUESTS
     queue_seconds: float = QUEUE_SECONDS
     memory: int | None = WORKER_MEMORY
     """None: no bound of the explorer's own."""

@@ -26,6 +26,8 @@ import json
 import sys
 import threading
 import traceback
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -155,7 +157,7 @@ def limited(failure: LimitError) -> tuple[int, bytes]:
     """The answer to a request over one of the explorer's limits: 503 for the time and memory
     a request may take and the workers it may wait for, 413 for what it asks (its body, its
     position's size, the moves and answer it would get)."""
-    status = 503 if failure.limit in ("seconds", "memory", "queue_seconds") else 413
+    status = 503 if failure.limit in ("seconds", "memory", "queue_seconds", "requests") else 413
     return error(status, str(failure), limit=failure.limit, most=failure.most)
 
 
@@ -313,10 +315,32 @@ class Workers:
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()
         self._slots: Any = None  # an anyio.Semaphore, made in the event loop that first needs it
+        self._places: Any = None  # the same, for the requests held
         self._closed = False
 
     def __repr__(self) -> str:
         return f"<Workers: {len(self._all)} of {self.limits.workers} running>"
+
+    @asynccontextmanager
+    async def admitted(self) -> AsyncIterator[None]:
+        """Hold one of the ``requests`` places of the server while a request is read, waits and
+        is answered; raise :class:`~ggn.errors.LimitError` when none is free within
+        ``queue_seconds``."""
+        import anyio  # noqa: PLC0415  (Starlette's: the [web] extra)
+
+        limits = self.limits
+        if self._places is None:
+            self._places = anyio.Semaphore(limits.requests)
+        places = self._places
+        with anyio.move_on_after(limits.queue_seconds) as waiting:
+            await places.acquire()
+        if waiting.cancelled_caught:
+            raise LimitError(f"the explorer held {limits.requests} requests for {limits.queue_seconds:g} s "
+                             "(its limit 'requests'): try again", "requests", limits.requests)
+        try:
+            yield
+        finally:
+            places.release()
 
     def start(self) -> None:
         """Start the workers not running yet (else each starts with its first request)."""
