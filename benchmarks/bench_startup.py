@@ -7,7 +7,9 @@ beside this interpreter, as a user runs them; the order rotates from round to ro
 each whole process from outside, with :func:`time.perf_counter` around
 :func:`subprocess.run`. The ratios are taken round by round (each command's time over the
 ``import ggn`` of the same round, so a machine whose speed drifts still compares like with
-like), and their range is reported, with each command's times.
+like), and their range is reported, with each command's times: its wall time, and (where the
+system accounts it: not on Windows) its CPU time, user and system, which a busy machine
+disturbs less, since the time a process waits for a processor is not in it.
 
 The processes run as a user's would: bytecode written and reused (``PYTHONDONTWRITEBYTECODE``
 unset, the package compiled before the first round), the compile cache in a new directory of
@@ -74,20 +76,34 @@ def _check(name: str, out: str) -> None:
         raise SystemExit(f"{name}: expected 900, got {out!r}")
 
 
-def _run(argv: list[str], env: dict[str, str], name: str) -> float:
+def _children_cpu() -> float | None:
+    """The CPU seconds (user and system) of this process's finished children, where the
+    system accounts them (not on Windows)."""
+    try:
+        import resource  # noqa: PLC0415  (Unix only)
+    except ImportError:
+        return None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(argv: list[str], env: dict[str, str], name: str) -> tuple[float, float | None]:
+    """The wall seconds of one run, and its CPU seconds (None where not accounted)."""
+    before = _children_cpu()
     start = time.perf_counter()
     done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
+    after = _children_cpu()
     if done.returncode != 0:
         raise SystemExit(f"{name} failed ({done.returncode}): {done.stderr}")
     _check(name, done.stdout)
-    return elapsed
+    return elapsed, None if before is None or after is None else after - before
 
 
-def _rounds(env: dict[str, str], rounds: int) -> dict[str, list[float]]:
+def _rounds(env: dict[str, str], rounds: int) -> dict[str, list[tuple[float, float | None]]]:
     timed = commands()
     names = list(timed)
-    times: dict[str, list[float]] = {name: [] for name in names}
+    times: dict[str, list[tuple[float, float | None]]] = {name: [] for name in names}
     for round_number in range(rounds):
         shift = round_number % len(names)
         for name in names[shift:] + names[:shift]:
@@ -95,14 +111,29 @@ def _rounds(env: dict[str, str], rounds: int) -> dict[str, list[float]]:
     return times
 
 
-def _summary(times: dict[str, list[float]]) -> dict[str, Any]:
+def _figures(runs: list[float], base: list[float] | None) -> dict[str, Any]:
+    entry: dict[str, Any] = {"min": min(runs), "median": statistics.median(runs), "max": max(runs)}
+    if base is not None:
+        ratios = [t / b for t, b in zip(runs, base, strict=True)]
+        entry["ratio"] = {"min": min(ratios), "median": statistics.median(ratios), "max": max(ratios)}
+    return entry
+
+
+def _summary(times: dict[str, list[tuple[float, float | None]]]) -> dict[str, Any]:
+    """Each command's wall seconds (``min``, ``median``, ``max``, and ``ratio`` to ``import
+    ggn`` round by round), and the same of its CPU seconds under ``cpu`` where accounted: on a
+    busy machine a process waits for a processor, which its wall time counts and its CPU time
+    does not."""
     base = times["import ggn"]
     out: dict[str, Any] = {}
     for name, runs in times.items():
-        entry: dict[str, Any] = {"min": min(runs), "median": statistics.median(runs), "max": max(runs)}
-        if name != "import ggn":
-            ratios = [t / b for t, b in zip(runs, base, strict=True)]
-            entry["ratio"] = {"min": min(ratios), "median": statistics.median(ratios), "max": max(ratios)}
+        ours = name != "import ggn"
+        entry = _figures([wall for wall, _ in runs], [wall for wall, _ in base] if ours else None)
+        cpus = [cpu for _, cpu in runs]
+        base_cpus = [cpu for _, cpu in base]
+        if all(cpu is not None and cpu > 0 for cpu in [*cpus, *base_cpus]):
+            entry["cpu"] = _figures([cpu for cpu in cpus if cpu is not None],
+                                    [cpu for cpu in base_cpus if cpu is not None] if ours else None)
         out[name] = entry
     return out
 
@@ -133,13 +164,16 @@ def measure(rounds: int, cold: bool = False) -> dict[str, Any]:
 def _show(label: str, summary: dict[str, Any]) -> None:
     print(f"{label}:")
     for name, entry in summary.items():
-        line = (f"  {name:<18} {entry['median'] * 1000:6.0f} ms median "
-                f"({entry['min'] * 1000:.0f}-{entry['max'] * 1000:.0f})")
-        if "ratio" in entry:
-            ratio = entry["ratio"]
-            line += (f"   x{ratio['median']:.2f} of import ggn "
-                     f"({ratio['min']:.2f}-{ratio['max']:.2f})")
-        print(line)
+        for kind, figures in (("wall", entry), ("cpu", entry.get("cpu"))):
+            if figures is None:
+                continue
+            line = (f"  {name if kind == 'wall' else '':<18} {kind:<4} {figures['median'] * 1000:6.0f} ms "
+                    f"median ({figures['min'] * 1000:.0f}-{figures['max'] * 1000:.0f})")
+            if "ratio" in figures:
+                ratio = figures["ratio"]
+                line += (f"   x{ratio['median']:.2f} of import ggn "
+                         f"({ratio['min']:.2f}-{ratio['max']:.2f})")
+            print(line)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
