@@ -188,6 +188,21 @@ def test_the_seeds_examples(name: str, feen: str, legal: list[str], after: str |
         assert (status, out.splitlines()[0]) == (0, after), err
 
 
+@pytest.mark.parametrize("name", sorted(path.name for path in VALID.glob("*.json")))
+def test_every_valid_vector_is_played(name: str) -> None:
+    """Each valid GGN vector, on a board of its moves' pieces or on an empty one: legal, perft
+    and play answer (exit 0), with the note where no terminal piece is in play."""
+    document = str(VALID / name)
+    named = any("^" in piece for piece in json.loads(Path(document).read_text(encoding="utf-8")))
+    for feen in ("8/8/8/8/8/8/8/8 / C/c", "k^7/8/8/8/8/8/8/K^7 / C/c"):
+        status, out, err = call("legal", document, feen)
+        assert status == 0, err
+        assert (NO_TERMINAL in err) == ("^" not in feen and not named), name
+        assert call("perft", document, "1", "--feen", feen)[1] == f"{len(out.splitlines())}\n"
+        status, out, _ = call("play", document, feen)
+        assert (status, out.splitlines()[0]) == (0, feen)
+
+
 def test_a_game_ends_when_the_player_to_move_has_no_move() -> None:
     """No terminal piece: no play is illegal, no checkmate; the player with no move loses."""
     document = str(VALID / "spec-11.2-move-or-capture.json")

@@ -22,7 +22,9 @@ This module assembles the parser and runs a command; the rest is private:
   documents loaded from them with their violations reported.
 - ``_output``: output files written whole or not at all, never over an input.
 - ``_catalogue``: the games (built-in and ``--ini``), a game by name, a position as FEEN or
-  FEN, a move as ``--notation`` writes it.
+  FEN, a move as ``--notation`` writes it, and what a command plays (``played``: a game, or a
+  GGN document given in a game's place, a file, ``-`` or ``@FILE``, under its generic rule
+  system, with the note a document without a terminal piece gets).
 - ``_progress``: the progress bar of a long run (tqdm, on standard error when it is a
   terminal; its docstring gives the API).
 - ``_parallel``: ``--batch``, ``--jobs`` and ``--scheduler``, added to the commands that take
