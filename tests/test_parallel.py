@@ -291,6 +291,11 @@ _WRONG_TYPES = [
     ("batch.legal", lambda: batch.legal("chess", [], notation=3), "notation must be 'ggn' or 'uci'"),  # type: ignore[arg-type]
     ("batch.legal", lambda: batch.legal("chess", [], scheduler=b"tcp://h:1"), "scheduler must be"),
     ("batch.legal", lambda: batch.legal("chess", None), "lines must be"),  # type: ignore[arg-type]
+    ("batch.perft", lambda: batch.perft("chess", [], "2"), "depth must be an int"),  # type: ignore[arg-type]
+    ("batch.perft", lambda: batch.perft("chess", [], 2, divide=1), "divide must be a bool"),  # type: ignore[arg-type]
+    ("batch.perft", lambda: batch.perft("chess", 3, 2), "lines must be"),  # type: ignore[arg-type]
+    ("batch.perft", lambda: batch.perft("chess", [], 2, scheduler=3), "scheduler must be"),
+    ("batch.perft", lambda: batch.perft("chess", [], 2, jobs=1.0), "jobs must be"),  # type: ignore[arg-type]
     ("parallel.check_address", lambda: parallel.check_address(8786), "scheduler must be"),  # type: ignore[arg-type]
     ("parallel.workers", lambda: parallel.workers([2]), "jobs must be"),  # type: ignore[arg-type]
     ("parallel.runs_here", lambda: parallel.runs_here(None, 3), "scheduler must be"),
