@@ -280,6 +280,20 @@ def test_a_worker_bounds_its_memory() -> None:
     assert (done.returncode, done.stdout) == (0, "refused\n"), done.stderr
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS bounds memory on Linux")
+def test_a_request_past_a_worker_s_memory_is_answered_and_its_worker_replaced() -> None:
+    """A real MemoryError: a worker bounded to 256 MiB reads a document that needs more. The
+    request is answered 503 naming the limit (the answer made once what the request held is
+    let go), and the next one is answered by a new worker."""
+    limits = Limits(memory=256 << 20, workers=1, seconds=LIVENESS)
+    with running(limits=limits) as url:
+        assert post(f"{url}/api/view", {"game": "chess"})[0] == 200
+        assert post(f"{url}/api/view", {"document": slow_document(), "position": LONE_KING}) == (503, {
+            "error": "the request ran out of memory (268,435,456 bytes a worker, its limit 'memory')",
+            "limit": "memory", "most": 256 << 20})
+        assert post(f"{url}/api/view", {"game": "chess"})[0] == 200
+
+
 _EXHAUSTED = """\
 import ggn.web._explorer as explorer
 

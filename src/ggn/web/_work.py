@@ -178,6 +178,16 @@ def answer(route: str, data: bytes, catalogue: Catalogue | None = None,
     A request that runs out of memory is answered 503 (the documents kept are let go first);
     a failure of the explorer itself 500, its traceback on standard error."""
     try:
+        return _answer(route, data, catalogue, limits)
+    except MemoryError:
+        pass
+    # Out of the except clause: its traceback, and what its frames held, are gone.
+    forget()
+    return limited(out_of_memory(limits))
+
+
+def _answer(route: str, data: bytes, catalogue: Catalogue | None, limits: Limits) -> tuple[int, bytes]:
+    try:
         body = _body(data, limits)
         written = _written((_view if route == "view" else _play)(body, catalogue, limits), limits)
     except BadRequest as failure:
@@ -192,8 +202,7 @@ def answer(route: str, data: bytes, catalogue: Catalogue | None = None,
     except GGNError as failure:  # a bad FEEN or FEN, a board of the wrong shape, an illegal move
         return error(422, str(failure))
     except MemoryError:
-        forget()
-        return limited(out_of_memory(limits))
+        raise
     except Exception as failure:  # noqa: BLE001  (a fault of the explorer's own: answered 500, never a hang)
         traceback.print_exc(file=sys.stderr)
         return error(500, f"the explorer failed on this request: {type(failure).__name__}: "
@@ -242,6 +251,7 @@ def _serve(connection: Connection, catalogue: Catalogue | None, limits: Limits, 
     # Tearing down what the worker loaded could take seconds: it leaves at once, after the
     # compile cache has saved its entries (exit handlers run last registered first).
     atexit.register(os._exit, 0)
+    exhausted = limited(out_of_memory(limits))  # made now: sent when there is no memory to make it
     if limits.memory is not None:
         _bound_memory(limits.memory)
     connection.send(_READY)
@@ -251,7 +261,10 @@ def _serve(connection: Connection, catalogue: Catalogue | None, limits: Limits, 
         except (EOFError, OSError):  # the server has gone
             return
         try:
-            status, written = answer(route, data, catalogue, limits)
+            try:
+                status, written = answer(route, data, catalogue, limits)
+            except MemoryError:
+                status, written = exhausted
             connection.send((status, written))
         except (EOFError, OSError):
             return
