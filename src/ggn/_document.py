@@ -76,6 +76,10 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         return text
 
     def __init__(self, data: dict[K, V], where: str = "") -> None:
+        if type(data) is not dict:
+            expect(data, dict, "data", f"a dict of {self._what}s")
+        if type(where) is not str:
+            expect(where, str, "where", "a str")
         self._data = data
         self._where = where
 

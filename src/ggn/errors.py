@@ -184,6 +184,11 @@ class Violation:
     path: str
     message: str
 
+    def __post_init__(self) -> None:
+        for field, value in (("path", self.path), ("message", self.message)):
+            if type(value) is not str:
+                raise TypeError(f"Violation.{field} must be a str, got {type(value).__name__}")
+
     def __str__(self) -> str:
         return f"{self.path or '(document)'}: {self.message}"
 

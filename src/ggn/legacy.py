@@ -280,6 +280,7 @@ class LegacySourceRules(_Trusted, FrozenMap[str, LegacyEntries]):
         return tuple(self._data)
 
     def destination(self, label: str) -> LegacyEntries:
+        expect(label, str, "label", "a str")
         return self[label]
 
 
@@ -300,6 +301,7 @@ class LegacyPieceRules(_Trusted, FrozenMap[str, LegacySourceRules]):
         return tuple(self._data)
 
     def source(self, label: str) -> LegacySourceRules:
+        expect(label, str, "label", "a str")
         return self[label]
 
 
@@ -328,6 +330,8 @@ class LegacyRuleset(_Trusted, FrozenMap[LegacyPiece, LegacyPieceRules], Document
         return tuple(self._data)
 
     def select(self, piece: str | LegacyPiece) -> LegacyPieceRules:
+        if not isinstance(piece, LegacyPiece):
+            expect(piece, str, "piece", "a LegacyPiece or its string")
         return self[piece]
 
     def to_value(self, *, explicit: bool = False) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ggn._decimal import shown
-from ggn._types import SIDES, Side, expect
+from ggn._types import SIDES, Side, check_fields, expect
 from ggn.cell import Cell, Hand
 from ggn.errors import GGNError, extend
 from ggn.lcn import EMPTY, ENEMY, Conditions, StateValue
@@ -52,6 +52,9 @@ class LintWarning:
     path: str
     message: str
     rule: Rule
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     def __str__(self) -> str:
         return f"{self.path or '(document)'}: {self.message} [{self.rule}]"

@@ -189,6 +189,9 @@ class Play:
         # destination must be the move's.
         expect(move, Move, "move", "a Move")
         expect(transition, Transition, "transition", "a Transition")
+        expect(piece, Qpi, "piece", "a Qpi")
+        expect(source, (Cell, Hand), "source", "a Cell or a Hand")
+        expect(destination, (Cell, Hand), "destination", "a Cell or a Hand")
         if choice is not None:
             expect(choice, Qpi, "choice", "a Qpi or None")
         if (piece, source, destination) != (move.piece, move.source, move.destination):

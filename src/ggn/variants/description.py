@@ -28,6 +28,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from ggn._types import check_fields
 from ggn.variants.pieces import Movement, Square
 
 __all__ = [
@@ -47,6 +48,9 @@ class PieceType:
     """A piece type: its letter (lowercase), its movements in the mover's frame, the Betza text
     they were read from (for display; ``None`` when given as movements), and the squares it may
     stand on, in the mover's frame (``None``: anywhere; Fairy-Stockfish's mobility regions)."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     letter: str
     movements: tuple[Movement, ...]
@@ -78,6 +82,9 @@ class Promotion:
     type named; ``mandatory_piece``, ``on_capture`` (only when capturing) and ``demotion`` (a
     promoted piece may demote the same way) as in Fairy-Stockfish."""
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     regions: tuple[Region, Region]
     pawn_types: tuple[frozenset[str], frozenset[str]] = (frozenset("p"), frozenset("p"))
     choices: tuple[tuple[str, ...], tuple[str, ...]] = (("q", "r", "b", "n"), ("q", "r", "b", "n"))
@@ -98,6 +105,9 @@ class Castling:
     (bar the two pieces), and the king may not be in check nor cross or reach an attacked
     square. A right is written ``+`` on the king and on its rook."""
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     king: str = "k"
     rooks: frozenset[str] = frozenset("r")
     rank: int = 0
@@ -113,6 +123,9 @@ class DoubleStep:
     squares straight forward over an empty square; it is then written ``-`` until the next move,
     and a piece of ``en_passant`` may take it by moving, as it captures, onto the square it
     passed over."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     regions: tuple[Region, Region]
     types: frozenset[str] = frozenset("p")
@@ -130,6 +143,9 @@ class DoubleStep:
 @dataclass(frozen=True, slots=True)
 class Drops:
     """Drops of pieces in hand (Fairy-Stockfish's ``pieceDrops`` and what goes with it)."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     captures_to_hand: bool = False
     """A captured piece goes to the capturer's hand, on its side, demoted (unless ``loop``);
@@ -151,6 +167,9 @@ class Drops:
 @dataclass(frozen=True, slots=True)
 class Ends:
     """The ends of the game."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     checkmate: Value = "loss"
     stalemate: Value = "draw"
@@ -180,6 +199,9 @@ class Variant:
     Fairy-Stockfish's FEN of the variant; ``style`` the SIN letter of the first player (the
     second's is its lowercase; ``None``: the first ASCII letter of the name, uppercased, else
     ``V``, as :func:`ggn.variants.document.style` says)."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     name: str
     files: int

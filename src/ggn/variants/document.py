@@ -65,7 +65,7 @@ from typing import Any, Final, Literal
 
 from ggn import cache
 from ggn._json import quote
-from ggn._types import Side, expect
+from ggn._types import Side, check_fields, expect
 from ggn.cell import Cell
 from ggn.errors import GGNError
 from ggn.ruleset import Ruleset, pack, unpack
@@ -580,6 +580,9 @@ class Castle:
     """One castling of a king standing on file ``king`` of its castling rank: the king's
     destination file, the rook's file and destination file, and the files both cross bar the
     two pieces' own, nearest the king first."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     king: int
     to: int

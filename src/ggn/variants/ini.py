@@ -69,7 +69,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from ggn._json import quote
-from ggn._types import expect
+from ggn._types import check_fields, expect
 from ggn.errors import GGNError, NotationError, NotFoundError, VariantError
 from ggn.variants import betza, fen
 from ggn.variants.description import (
@@ -135,6 +135,9 @@ class Option:
     """One ``key = value`` line of a section: the key and the value as written (stripped), and
     the line's number (one-based)."""
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     key: str
     value: str
     line: int
@@ -145,6 +148,9 @@ class Section:
     """One ``[name]`` or ``[name:parent]`` section of a text: its options in the order written
     (an option written twice is there twice; the last one counts), the line of its header and
     the source it was read from."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     name: str
     parent: str | None

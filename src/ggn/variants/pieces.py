@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
 
-from ggn._types import expect
+from ggn._types import check_fields, expect
 from ggn.cell import Cell
 
 __all__ = [
@@ -94,6 +94,7 @@ class Movement:
     en_passant: bool = False
 
     def __post_init__(self) -> None:
+        check_fields(self)
         if not self.vectors or (0, 0) in self.vectors:
             raise ValueError(f"a movement needs non-zero vectors, got {self.vectors!r}")
         if self.first < 1 or (self.last is not None and self.last < self.first):
@@ -115,6 +116,9 @@ class Drop:
     move again). ``file_deny``, a PIN (upper: the mover's piece), forbids the drop when that
     piece stands on any other square of the destination's file (shogi's two-pawns rule)."""
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     squares: frozenset[Square] | None = None
     file_deny: str | None = None
 
@@ -124,6 +128,9 @@ class Piece:
     """A piece: its PIN for the first side, its movements, where it may stand (``None``:
     anywhere; a move into a square it may not stand on is still listed, for the rule system
     to complete, as a forced promotion), and how it is dropped from the hand (``None``: never)."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     pin: str
     movements: tuple[Movement, ...]
@@ -135,6 +142,9 @@ class Piece:
 class Game:
     """A game on a ``files`` x ``ranks`` board: the first player's style letter (the second's
     is its lowercase), the pieces, and the start position in FEEN."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     name: str
     files: int
