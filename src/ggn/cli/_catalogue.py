@@ -16,7 +16,7 @@ from ggn.cli._inputs import check_file, document, read, shown
 from ggn.cli._streams import Exit, Stream
 from ggn.errors import GGNError, NotFoundError
 from ggn.feen import Feen
-from ggn.position import Position
+from ggn.position import TERMINAL_CODES, Position
 from ggn.ruleset import Ruleset
 from ggn.variants.registry import BUILTIN, Catalogue, Entry
 
@@ -219,8 +219,11 @@ def played(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream, *,
 def terminal(rules: Ruleset, where: Position | None) -> bool:
     """Whether a terminal piece can stand on the board: the document names one (a drop can
     bring it), or the position's board holds one."""
-    return any(piece.terminal for piece in rules) or (
-        where is not None and any(piece.terminal for _, piece in where))
+    if any(piece.terminal for piece in rules):
+        return True
+    # The position's piece codes against those of every terminal piece: at C speed, however
+    # large the board.
+    return where is not None and not TERMINAL_CODES.isdisjoint(where.codes)
 
 
 def note(played: Played, where: Position | None) -> str | None:
