@@ -107,6 +107,8 @@ def test_the_server_process_does_no_request_work(monkeypatch: pytest.MonkeyPatch
         (worker,) = workers._all
         assert worker.process.pid != os.getpid() and worker.process.is_alive()
     assert not worker.process.is_alive()  # stopped with the application
+    with TestClient(client.app) as again:  # its lifespan again: new workers
+        assert again.post("/api/view", json={"game": "chess"}).status_code == 200
 
 
 # -- what one request may ask for --------------------------------------------------------------

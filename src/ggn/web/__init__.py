@@ -78,7 +78,9 @@ def create_app(initial: dict[str, Any] | None = None, catalogue: Catalogue | Non
     With ``hosts``, a request whose ``Host`` header names none of them is answered 400
     (:func:`serve` gives :func:`local_hosts`). ``limits`` bounds what one request may cost
     (None: :class:`Limits`'s defaults). Its worker processes start and stop with its lifespan
-    (see :func:`ggn.web._app.create_app`)."""
+    (see :func:`ggn.web._app.create_app`); they are started with Python's ``spawn`` method, so a
+    script that runs the explorer starts it under ``if __name__ == "__main__":``, as
+    :mod:`multiprocessing` asks."""
     require()
     from ggn.web._app import create_app as make  # noqa: PLC0415  (imports Starlette)
 

@@ -356,9 +356,11 @@ class Workers:
             places.release()
 
     def start(self) -> None:
-        """Start the workers not running yet (else each starts with its first request)."""
+        """Start the workers not running yet (else each starts with its first request); after
+        :meth:`close`, start again (an application's lifespan may run more than once)."""
         with self._lock:
-            while not self._closed and len(self._all) < self.limits.workers:
+            self._closed = False
+            while len(self._all) < self.limits.workers:
                 worker = self._new()
                 self._idle.append(worker)
 
