@@ -63,30 +63,38 @@ def slow_document(destinations: int = 900_000) -> str:
 
 def test_another_client_is_answered_while_one_request_is_busy() -> None:
     """One client's request works (on a document that takes long to read); another client is
-    answered meanwhile, the busy request is stopped at the time limit and answered 503 naming
-    it, and its worker is replaced. (Before: the work ran on the event loop and held every
-    client until it ended.)"""
+    answered meanwhile. (Before: the work ran on the event loop and held every client until it
+    ended: 174 s for the issue's 4 MB body.)"""
     slow = {"document": slow_document(), "position": LONE_KING}
     assert len(json.dumps(slow)) < _limits.MAX_BODY
     light = {"document": KING, "position": LONE_KING}
-    with running(limits=Limits(seconds=3.0)) as url:
-        assert post(f"{url}/api/view", light)[0] == 200  # the workers are up
-        busy: list[tuple[int, dict[str, Any]]] = []
-        thread = threading.Thread(target=lambda: busy.append(post(f"{url}/api/view", slow)))
-        thread.start()
+    busy: list[object] = []
+
+    def ask() -> None:
         try:
-            time.sleep(0.5)  # the busy request is at work (not a speed: only an order)
-            status, view = post(f"{url}/api/view", light)
-            assert status == 200 and view["moves"]
-            assert thread.is_alive() and not busy  # answered while the other still worked
-        finally:
-            thread.join(LIVENESS)
-        ((status, refused),) = busy
-        assert status == 503
-        assert refused == {
-            "error": "the request took longer than the explorer allows (3 s, its limit 'seconds'): "
+            busy.append(post(f"{url}/api/view", slow))
+        except (OSError, ValueError) as failure:  # the server stopped under it (uvicorn: a 500 in text)
+            busy.append(failure)
+
+    with running(limits=Limits(seconds=LIVENESS)) as url:
+        assert post(f"{url}/api/view", light)[0] == 200  # the workers are up
+        thread = threading.Thread(target=ask)
+        thread.start()
+        time.sleep(0.5)  # the busy request is at work (not a speed: only an order)
+        status, view = post(f"{url}/api/view", light)
+        assert status == 200 and view["moves"]
+        assert thread.is_alive() and not busy  # answered while the other still worked
+    thread.join(LIVENESS)  # stopping the server stopped the busy request's worker
+    assert not thread.is_alive() and busy
+
+
+def test_a_request_over_the_time_limit_is_stopped_and_its_worker_replaced() -> None:
+    with running(limits=Limits(seconds=1.0, workers=1)) as url:
+        status, refused = post(f"{url}/api/view", {"document": slow_document(), "position": LONE_KING})
+        assert (status, refused) == (503, {
+            "error": "the request took longer than the explorer allows (1 s, its limit 'seconds'): "
                      "it was stopped",
-            "limit": "seconds", "most": 3.0}
+            "limit": "seconds", "most": 1.0})
         # A new worker took the stopped one's place.
         for _ in range(3):
             assert post(f"{url}/api/view", {"document": KING, "position": LONE_KING})[0] == 200

@@ -84,7 +84,8 @@ def running(initial: dict[str, Any] | None = None, host: str = "127.0.0.1",
     listener.bind((host, 0))
     port = listener.getsockname()[1]
     app = create_app(initial, catalogue, limits=limits)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
+                                                timeout_graceful_shutdown=ggn.web.SHUTDOWN_SECONDS))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     try:

@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from ggn.variants.registry import Catalogue
 
 __all__ = [
-    "DEFAULT_HOST", "DEFAULT_PORT", "INSTALL", "LimitError", "Limits", "address", "create_app", "listen",
+    "DEFAULT_HOST", "DEFAULT_PORT", "INSTALL", "SHUTDOWN_SECONDS", "LimitError", "Limits",
+    "address", "create_app", "listen",
     "local_hosts", "missing", "require", "serve",
 ]
 
