@@ -24,8 +24,8 @@ import pytest
 
 from ggn.cli import run
 from ggn.errors import GGNError, NotFoundError, VariantError
+from ggn.variants import betza, ini, registry, uci
 from ggn.variants import fen as fens
-from ggn.variants import ini, registry, uci
 from ggn.variants.betza import PREDEFINED
 from ggn.variants.description import Variant
 from ggn.variants.pieces import View, destinations
@@ -1290,3 +1290,19 @@ def test_the_cli_reads_an_ini_file_written_with_a_byte_order_mark(tmp_path: Path
     out, err = io.StringIO(), io.StringIO()
     assert run(["variants", "--ini", str(path)], out, err) == 0, err.getvalue()
     assert re.search(r"^tiny +8x6 +.*bom\.ini$", out.getvalue(), re.MULTILINE)
+
+
+def test_betza_modifiers_are_kept_once_however_many_are_written() -> None:
+    # The Betza reader kept each modifier letter in a list: 86 bytes a letter ('fff...fW'). The
+    # ini reader's MAX_VALUE bounds what it gives the reader; the reader bounds itself too.
+    text = "f" * 200_000 + "m" * 200_000 + "c" * 200_000 + "W"
+    tracemalloc.start()
+    try:
+        parsed = betza.parse(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert parsed == betza.parse("fmcW")
+    assert peak < 1_000_000  # was 27 MB
+    assert betza.parse("ffffmmmW") == betza.parse("fmW")
+    assert betza.parse("flflflN") == betza.parse("flN")

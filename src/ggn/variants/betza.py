@@ -350,9 +350,13 @@ def parse(text: str, *, initial: Region | None = None) -> tuple[Movement, ...]:
         c = text[i]
         if start is None:
             start = i
+        # Each modifier is kept once (the first 'c' for its place): a text of a million of them
+        # is not a list of a million.
         if c in "mc":
-            modalities.append("move" if c == "m" else "capture")
-            if c == "c":
+            modality = "move" if c == "m" else "capture"
+            if modality not in modalities:
+                modalities.append(modality)
+            if c == "c" and not explicit:
                 explicit.append(i)
         elif c in "pg":
             hopper = True
@@ -370,10 +374,12 @@ def parse(text: str, *, initial: Region | None = None) -> tuple[Movement, ...]:
             following = text[i + 1] if i + 1 < len(text) else ""
             if following and (following == c or (c in _VERTICALS and following in _HORIZONTALS)
                               or (c in _HORIZONTALS and following in _VERTICALS)):
-                directions.append((c + following, i))
+                if all(pair != c + following for pair, _ in directions):
+                    directions.append((c + following, i))
                 i += 2
                 continue
-            directions.append((c + c, i))
+            if all(pair != c + c for pair, _ in directions):
+                directions.append((c + c, i))
         elif c in _LEAPERS or c in _RIDERS:
             atoms = _RIDERS[c] if c in _RIDERS else _LEAPERS[c]
             rider = c in _RIDERS
