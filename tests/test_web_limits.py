@@ -356,6 +356,34 @@ def test_a_memory_error_closes_its_connection_and_sigterm_still_stops_the_server
         server.stderr.close()  # type: ignore[union-attr]
 
 
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="Ctrl-C as a terminal sends it: to the process group")
+def test_ctrl_c_stops_the_server_and_its_workers_quietly() -> None:
+    """Ctrl-C reaches the server and its workers (one process group): the server stops, its
+    workers with it, and no worker writes a traceback of its own."""
+    server = subprocess.Popen([sys.executable, "-m", "ggn", "serve", "--port", "0", "--format", "json"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              start_new_session=True)
+    try:
+        url = json.loads(server.stdout.readline())["url"]  # type: ignore[union-attr]
+        assert post(f"{url}api/view", {"game": "chess"})[0] == 200  # the workers are at work
+        os.killpg(server.pid, signal.SIGINT)
+        _, err = server.communicate(timeout=LIVENESS)
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.communicate()
+    assert server.returncode in (0, -signal.SIGINT, 130), err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    deadline = time.monotonic() + LIVENESS
+    while True:  # no worker outlives it (each sees its server gone, and ends)
+        left = subprocess.run(["pgrep", "-a", "-g", str(server.pid)], capture_output=True, text=True,
+                              check=False).stdout
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert left == ""
+
+
 def _read_all(connection: socket.socket) -> bytes:
     """Everything ``connection`` sends until it closes."""
     chunks = []
