@@ -359,7 +359,21 @@ def test_a_memory_error_closes_its_connection_and_sigterm_still_stops_the_server
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="Ctrl-C as a terminal sends it: to the process group")
 def test_ctrl_c_stops_the_server_and_its_workers_quietly() -> None:
     """Ctrl-C reaches the server and its workers (one process group): the server stops, its
-    workers with it, and no worker writes a traceback of its own."""
+    workers with it, and no worker writes a traceback of its own, at work or still starting."""
+    server = subprocess.Popen([sys.executable, "-m", "ggn", "serve", "--port", "0", "--format", "json"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              start_new_session=True)
+    try:
+        url = json.loads(server.stdout.readline())["url"]  # type: ignore[union-attr]
+        time.sleep(0.3)  # the workers are starting (importing ggn)
+        os.killpg(server.pid, signal.SIGINT)
+        _, err = server.communicate(timeout=LIVENESS)
+        assert server.returncode in (0, -signal.SIGINT, 130), err
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.communicate()
     server = subprocess.Popen([sys.executable, "-m", "ggn", "serve", "--port", "0", "--format", "json"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               start_new_session=True)

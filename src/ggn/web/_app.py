@@ -201,7 +201,7 @@ def create_app(initial: dict[str, Any] | None = None, catalogue: Catalogue | Non
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
-        await anyio.to_thread.run_sync(workers.start)
+        workers.start()  # in this thread: see Workers.start (a few milliseconds a worker)
         try:
             yield
         finally:

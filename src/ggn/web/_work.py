@@ -358,11 +358,23 @@ class Workers:
     def start(self) -> None:
         """Start the workers not running yet (else each starts with its first request); after
         :meth:`close`, start again (an application's lifespan may run more than once)."""
-        with self._lock:
-            self._closed = False
-            while len(self._all) < self.limits.workers:
-                worker = self._new()
-                self._idle.append(worker)
+        import signal  # noqa: PLC0415
+
+        # Started from the main thread (ggn serve's lifespan), the workers are born ignoring
+        # Ctrl-C (an ignored signal stays ignored across exec, and Python keeps it so): one
+        # still importing ggn when a terminal's Ctrl-C reaches the whole process group would
+        # otherwise write a KeyboardInterrupt traceback of its own.
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            with self._lock:
+                self._closed = False
+                while len(self._all) < self.limits.workers:
+                    worker = self._new()
+                    self._idle.append(worker)
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
 
     def _new(self) -> _Worker:
         import multiprocessing  # noqa: PLC0415  (only where workers are wanted)
