@@ -119,6 +119,26 @@ def test_the_server_process_does_no_request_work(monkeypatch: pytest.MonkeyPatch
         assert again.post("/api/view", json={"game": "chess"}).status_code == 200
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="memory read from Linux's /proc")
+def test_a_worker_that_grew_is_replaced() -> None:
+    """Python keeps the memory a request freed: a worker that holds more than ``recycle`` ends
+    once it has answered, and a new one answers the next request (here every worker passes it)."""
+    def pids(client: TestClient) -> set[int]:
+        return {worker.process.pid for worker in client.app.state.workers._all}  # type: ignore[attr-defined]
+
+    with TestClient(ggn.web.create_app(limits=Limits(workers=1, recycle=1))) as client:
+        for _ in range(3):
+            assert client.post("/api/view", json={"game": "chess"}).status_code == 200
+            assert pids(client) == set()  # it answered, and ended: the next request starts another
+    with TestClient(ggn.web.create_app(limits=Limits(workers=1))) as client:  # 512 MiB: kept
+        seen = []
+        for _ in range(3):
+            assert client.post("/api/view", json={"game": "chess"}).status_code == 200
+            seen.append(pids(client))
+        assert seen[0] == seen[1] == seen[2] and len(seen[0]) == 1
+    assert Limits().recycle == _limits.WORKER_RECYCLE == 512 << 20
+
+
 # -- what one request may ask for --------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -265,13 +265,30 @@ def _serve(connection: Connection, catalogue: Catalogue | None, limits: Limits, 
                 status, written = answer(route, data, catalogue, limits)
             except MemoryError:
                 status, written = exhausted
-            connection.send((status, written))
+            # Out of memory, what it holds may be in a bad way; past ``recycle``, it holds memory
+            # Python keeps once freed: either way it ends, and a new worker takes its place.
+            retire = status == 503 or _resident() > limits.recycle
+            connection.send((status, written, retire))
         except (EOFError, OSError):
             return
         except MemoryError:  # not even the answer could be sent: the server sees the worker end
             return
-        if status == 503:  # out of memory: what it holds may be in a bad way; a new one starts
+        if retire:
             return
+
+
+def _resident() -> int:
+    """The memory this process holds now (resident), in bytes; 0 where unknown. (Not the peak
+    of ``getrusage``: on Linux it counts the pages of the process that forked this one, before
+    it became a fresh interpreter.)"""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            pages = int(statm.read().split()[1])
+    except (OSError, ValueError, IndexError):  # not Linux: no recycling
+        return 0
+    import os  # noqa: PLC0415
+
+    return pages * os.sysconf("SC_PAGE_SIZE")
 
 
 class _Gone(Exception):  # noqa: N818  (internal)
@@ -291,9 +308,10 @@ class _Worker:
         self.connection = mine
         self.ready = False
 
-    def ask(self, route: str, data: bytes, seconds: float) -> tuple[int, bytes] | None:
-        """The worker's answer to a request; None when it took longer than ``seconds`` (the
-        worker is then stopped). Raise :class:`_Gone` when the worker ended without one."""
+    def ask(self, route: str, data: bytes, seconds: float) -> tuple[int, bytes, bool] | None:
+        """The worker's answer to a request, and whether the worker ends after it; None when it
+        took longer than ``seconds`` (the worker is then stopped). Raise :class:`_Gone` when
+        the worker ended without one."""
         connection = self.connection
         try:
             if not self.ready:
@@ -304,10 +322,10 @@ class _Worker:
             if not connection.poll(seconds):
                 self.stop()
                 return None
-            status, written = connection.recv()
+            status, written, retire = connection.recv()
         except (EOFError, OSError):
             raise _Gone from None
-        return status, written
+        return status, written, retire
 
     def stop(self) -> None:
         """Stop the worker now (killed: it may be in the middle of a request) and let it go."""
@@ -452,8 +470,8 @@ class Workers:
             return limited(LimitError(
                 f"the request took longer than the explorer allows ({limits.seconds:g} s, its limit "
                 "'seconds'): it was stopped", "seconds", limits.seconds))
-        status, written = answered
-        if status == 503:  # out of memory: the worker ends, and a new one takes its place
+        status, written, retire = answered
+        if retire:  # the worker ends (see _serve), and a new one takes its place
             self._drop(worker)
         else:
             self._give(worker)
