@@ -35,6 +35,8 @@ from ggn.variants import registry
 from ggn.variants.document import build, canonical, ruleset_of
 from support import game_positions, move_key
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: fresh processes fill the cache
+
 ROOT = Path(__file__).parent.parent
 ROOTED = os.geteuid() == 0 if hasattr(os, "geteuid") else False
 NOBODY = 65534

@@ -74,6 +74,7 @@ def test_the_readme_is_short_and_its_commands_are_the_ones_ci_runs() -> None:
         assert (ROOT / target).exists(), target
 
 
+@pytest.mark.slow  # a collection of the whole suite in another process
 def test_the_quick_selection_leaves_out_the_slow_modules_and_keeps_the_rest() -> None:
     """The README's quick command selects by the ``slow`` marker: collect it (no test runs)."""
     collected = subprocess.run(
