@@ -23,11 +23,8 @@ from ggn.parallel import Recipe
 from ggn.rules import RuleSystem
 from ggn.ruleset import Ruleset
 from ggn.variants import registry
-from test_docs import run_examples
-from test_docs_site import DOCS, blocks, commands, shell
 
 VALID = Path(__file__).parent / "vectors" / "ggn" / "valid"
-PAGE = DOCS / "documents.md"
 CHESS = registry.start("chess")  # in FEEN: +rnbq+k^bn+r/... / C/c
 ROOKS = "r7/8/8/8/8/8/8/R7 / C/c"  # spec 11.2's rook on a1, an enemy rook on a8
 NO_TERMINAL = "names no terminal (^) piece"
@@ -386,29 +383,6 @@ def test_every_help_example_on_a_document_runs(chess_document: Path, tmp_path: P
             assert out, example
             ran += 1
     assert ran >= 7
-
-
-def test_the_documents_page_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """docs/documents.md, run as the tutorial is (tests/test_docs_site.py): its files saved, its
-    ggn commands run with their output compared line by line, its Python run as one session."""
-    monkeypatch.chdir(tmp_path)
-    session: dict[str, object] = {}
-    ran = {"files": 0, "commands": 0, "python": 0}
-    for block in blocks(PAGE):
-        where = f"{PAGE.name}:{block.line}"
-        if block.title:
-            (tmp_path / block.title).write_text(block.body, encoding="utf-8")
-            ran["files"] += 1
-        elif block.language == "console":
-            for command, expected in commands(block.body):
-                assert shell(command, where) == expected, f"{where}: {command}"
-                ran["commands"] += 1
-        elif block.language == "pycon":
-            assert run_examples(block.body, where, PAGE, session, block.line) == 0, where
-            ran["python"] += 1
-        else:
-            pytest.fail(f"{where}: a {block.language} block the test does not run")
-    assert ran == {"files": 1, "commands": 11, "python": 1}, ran
 
 
 def test_perft_batch_on_a_document_and_a_game(chess_document: Path, tmp_path: Path) -> None:
