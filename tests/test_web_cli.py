@@ -64,6 +64,22 @@ def test_it_opens_a_document(tmp_path: Path) -> None:
     ]
 
 
+def test_it_opens_a_document_named_with_an_at_sign_as_the_other_commands_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # @FILE is the file FILE whatever its name: @chess a file called chess, not the game.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "chess").write_text(KING)
+    with recorded() as calls:
+        assert call("serve", "@chess", LONE_KING)[0] == 0
+        assert call("serve", "chess")[0] == 0
+        status, _, err = call("serve", "@missing.json")
+        assert status == 2 and err.startswith("ggn serve: cannot read missing.json"), err
+    assert [c["initial"] for c in calls] == [
+        {"document": KING, "position": LONE_KING}, {"game": "chess", "position": None},
+    ]
+
+
 def test_another_host_is_said_on_standard_error() -> None:
     with recorded() as calls:
         status, out, err = call("serve", "--host", "0.0.0.0", "--port", "9000")

@@ -161,11 +161,12 @@ how arguments are read:
              moves also reads @FILE, the file FILE whatever its name.
   GAME       a game's name (ggn variants lists them); --ini FILE adds the file's
              variants (Fairy-Stockfish's variants.ini syntax) for that command.
-             legal, perft, play and show read GAME|RULES: a game's name, else a
-             GGN document (a FILE, - or @FILE), played by the generic rule (the
-             Game Protocol's displacement; a play is illegal if the opponent can
-             then move onto a terminal piece of the mover's) from a FEEN given:
-             a document has no start, no FEN and no UCI moves (docs/documents.md).
+             legal, perft, play, show and serve read GAME|RULES: a game's
+             name, else a GGN document (a FILE, - or @FILE), played by the
+             generic rule (the Game Protocol's displacement; a play is illegal if
+             the opponent can then move onto a terminal piece of the mover's)
+             from a FEEN given: a document has no start, no FEN and no UCI moves
+             (docs/documents.md).
   FEN        a position in Fairy-Stockfish's FEN of the game (--fen); FEEN is
              GGN's own (an argument, or --feen). A FEEN that starts with '-'
              (-p^7/... , a diminished piece on the first square) is an argument

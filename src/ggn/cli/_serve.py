@@ -28,8 +28,8 @@ from ggn.cli._arguments import (
     add_rules,
     feen,
 )
-from ggn.cli._catalogue import catalogue
-from ggn.cli._inputs import check_file, document, read, shown
+from ggn.cli._catalogue import catalogue, check_rules_file, rules_file
+from ggn.cli._inputs import document, read, shown
 from ggn.cli._streams import Exit, Output, Stream, reason
 from ggn.errors import GGNError
 from ggn.ruleset import Ruleset
@@ -78,7 +78,7 @@ def register(commands: Commands) -> None:
                "  ggn serve rules.json '8/8/8/8/8/8/8/4K^3 / C/c'\n"
                "  ggn serve wizardchess --ini wizard.ini   # and every built-in game",
     )
-    add_rules(serve)
+    add_rules(serve, at=True)
     add_position(serve, positional=True)
     serve.add_argument("--host", default=DEFAULT_HOST,
                        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only; "
@@ -115,11 +115,12 @@ def _initial(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream,
         text = given if given is not None else args.fen
         Subject.game(args.rules, games).state(text, limits=limits)
         return {"game": args.rules, "position": text}
-    check_file(args.rules, "game", ["ggn variants lists them"])
+    check_rules_file(args.rules)
     if args.fen is not None:
         raise Exit(2, "--fen is a built-in game's position: give a GGN file's position in FEEN")
-    data = read(args.rules, stdin)
-    document(Ruleset, args.rules, stdin, err, data)
+    path = rules_file(args.rules)  # @FILE is the file FILE, whatever its name
+    data = read(path, stdin)
+    document(Ruleset, path, stdin, err, data)
     text = bytes(data).decode("utf-8") if not isinstance(data, str) else data
     if given is not None:
         # Checked, not kept: the server's process plays nothing (its workers do).
