@@ -21,6 +21,7 @@ ggn.errors.NotFoundError: no piece 'C:B' in the ruleset; there are: C:R
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import marshal
 import threading
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CACHED_TEXT", "COMPILED_KEPT", "COMPILED_SQUARES_KEPT", "PieceRules", "Possibilities", "Possibility",
-    "Ruleset", "SourceRules", "pack", "unpack",
+    "Ruleset", "SourceRules", "load_packed", "pack", "store_packed", "unpack",
 ]
 
 CACHED_TEXT: Final = 1 << 16
@@ -503,6 +504,31 @@ def pack(ruleset: Ruleset) -> bytes:
         _PACKED, tuple(str(location) for location in locations), tuple(str(state) for state in states),
         tuple(condition_table), tuple(possibility_table), tuple(body),
     ))
+
+
+def store_packed(kind: str, key: bytes, ruleset: Ruleset, extra: Any) -> None:
+    """Keep ``ruleset`` in the compile cache (:mod:`ggn.cache`) under ``kind`` and ``key``,
+    packed (:func:`pack`), with ``extra``, plain data (what :mod:`marshal` writes) of the
+    caller's: :func:`load_packed` gives both back."""
+    cache.store(kind, key, marshal.dumps((pack(ruleset), extra)))
+
+
+def load_packed(kind: str, key: bytes) -> tuple[Ruleset, Any] | None:
+    """The ruleset and the data :func:`store_packed` kept under ``kind`` and ``key``, or None
+    when the cache holds none, or one of another version's form (the caller makes it again)."""
+    data = cache.load(kind, key)
+    if data is None:
+        return None
+    collecting = gc.isenabled()
+    gc.disable()  # tens of thousands of objects, none of them garbage: no collection needed
+    try:
+        packed, extra = marshal.loads(data)  # noqa: S302  (a checked file of our own: see ggn.cache)
+        return unpack(packed), extra
+    except (ValueError, TypeError, EOFError):
+        return None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def unpack(data: bytes) -> Ruleset:

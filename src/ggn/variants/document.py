@@ -56,19 +56,16 @@ marks), and :class:`Layout` (a variant's letters, frames and regions, worked out
 from __future__ import annotations
 
 import dataclasses
-import gc
-import marshal
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
-from ggn import cache
 from ggn._json import quote
 from ggn._types import Side, check_fields, expect
 from ggn.cell import Cell
 from ggn.errors import GGNError
-from ggn.ruleset import Ruleset, pack, unpack
+from ggn.ruleset import Ruleset, load_packed, store_packed
 from ggn.variants.description import PieceType, Variant
 from ggn.variants.pieces import Drop, Movement, Piece, Square, View, destinations, drops
 
@@ -392,28 +389,18 @@ def ruleset_of(variant: Variant) -> Ruleset:
     expect(variant, Variant, "variant", "a Variant")
     key = canonical(variant).encode()
     made_layout = layout(variant)
-    data = cache.load("document", key)
-    if data is not None:
-        collecting = gc.isenabled()
-        gc.disable()  # tens of thousands of objects, none of them garbage: no collection needed
-        try:
-            packed, dead = marshal.loads(data)  # noqa: S302  (a checked file of our own)
-            ruleset = unpack(packed)
-            for found, squares in dead.items():
-                made_layout._dead.setdefault(found, squares)
-        except (ValueError, TypeError, EOFError, AttributeError):
-            pass  # not this version's form: made again below
-        else:
-            return ruleset
-        finally:
-            if collecting:
-                gc.enable()
+    kept = load_packed("document", key)
+    if kept is not None and isinstance(kept[1], dict):  # else not this version's form: made again
+        ruleset, dead = kept
+        for found, squares in dead.items():
+            made_layout._dead.setdefault(found, squares)
+        return ruleset
     made = Ruleset.from_value(build(variant))
     for letter in made_layout.types:  # what the rule system asks for next, worked out now
         for side in (0, 1):
             if variant.immobility_illegal:
                 made_layout.dead(letter, side)
-    cache.store("document", key, marshal.dumps((pack(made), dict(made_layout._dead))))
+    store_packed("document", key, made, dict(made_layout._dead))
     return made
 
 

@@ -442,16 +442,10 @@ def _store_summary(name: str, summary: _Summary) -> None:
 
 def _load_document(key: str) -> Ruleset | None:
     """A document kept by :func:`ggn.variants.document.ruleset_of` under its key, or None."""
-    from ggn.ruleset import unpack  # noqa: PLC0415
+    from ggn.ruleset import load_packed  # noqa: PLC0415
 
-    data = cache.load("document", key.encode())
-    if data is None:
-        return None
-    try:
-        packed, _ = marshal.loads(data)  # noqa: S302  (a checked file of our own: see ggn.cache)
-        return unpack(packed)
-    except (ValueError, TypeError, EOFError, AttributeError):
-        return None  # not this version's form: made again
+    kept = load_packed("document", key.encode())
+    return None if kept is None else kept[0]
 
 
 def _rule_system(variant: Variant, ruleset: Ruleset | None) -> RuleSystem:
