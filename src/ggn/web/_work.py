@@ -53,6 +53,16 @@ _STOP_SECONDS: Final = 5.0  # the longest the server waits for a worker it stopp
 _LIMITS: Final = Limits()
 
 
+async def _acquired(semaphore: Any, seconds: float) -> bool:
+    """Whether ``semaphore`` (an ``anyio.Semaphore``) was acquired within ``seconds``: the
+    wait for a place among the requests held, and for a free worker."""
+    import anyio  # noqa: PLC0415  (Starlette's: the [web] extra)
+
+    with anyio.move_on_after(seconds) as waiting:
+        await semaphore.acquire()
+    return not waiting.cancelled_caught
+
+
 class BadRequest(Exception):  # noqa: N818  (internal: answered 400, never raised to a caller)
     """A request the API cannot read: answered 400 with its message."""
 
@@ -363,9 +373,7 @@ class Workers:
         if self._places is None:
             self._places = anyio.Semaphore(limits.requests)
         places = self._places
-        with anyio.move_on_after(limits.queue_seconds) as waiting:
-            await places.acquire()
-        if waiting.cancelled_caught:
+        if not await _acquired(places, limits.queue_seconds):
             raise LimitError(f"the explorer held {limits.requests} requests for {limits.queue_seconds:g} s "
                              "(its limit 'requests'): try again", "requests", limits.requests)
         try:
@@ -432,15 +440,12 @@ class Workers:
         that waits longer than ``queue_seconds`` for a free worker, or works longer than
         ``seconds``, or whose worker ends without answering, is answered 503."""
         import anyio  # noqa: PLC0415  (Starlette's: the [web] extra)
-        import anyio.to_thread  # noqa: PLC0415
 
         limits = self.limits
         if self._slots is None:
             self._slots = anyio.Semaphore(limits.workers)
         slots = self._slots
-        with anyio.move_on_after(limits.queue_seconds) as waiting:
-            await slots.acquire()
-        if waiting.cancelled_caught:
+        if not await _acquired(slots, limits.queue_seconds):
             return limited(LimitError(
                 f"every worker of the explorer was busy for {limits.queue_seconds:g} s (its limit "
                 f"'queue_seconds'; {limits.workers} workers): try again", "queue_seconds",
