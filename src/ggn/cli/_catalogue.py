@@ -142,7 +142,7 @@ def document_position(
         raise Exit(2, "give a FEEN position after a GGN file (only a built-in game has a "
                       "default start position)")
     parsed = Feen.parse(position_feen)
-    rules = rules_document(args, name, stdin, err)
+    rules = document(Ruleset, rules_file(name), stdin, err)  # the file and standard input checked above
     return rules, Position.from_feen(parsed)
 
 
