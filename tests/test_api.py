@@ -41,6 +41,7 @@ from ggn.errors import (
     NotationTypeError,
     NotFoundError,
     PositionError,
+    RecordError,
     UnmappedPieceError,
     VariantError,
     Violation,
@@ -97,6 +98,7 @@ ERRORS = [
     UnmappedPieceError(LegacyPiece.parse("CHESS:ROOK"), "no QPI for CHESS:ROOK", "/board_patch/a1"),
     LabelError("x-y", "'x-y' is not a CELL", "/board_check/x-y"),
     VariantError("unknown option 'foo'", "my.ini", 3, "foo"),
+    RecordError("no legal move 'Nf6' here", 2, 5, "Nf6", 14),
 ]
 
 
@@ -139,7 +141,8 @@ def test_every_exception_class_is_defined_in_errors() -> None:
 
 def test_the_hierarchy_is_kept() -> None:
     assert issubclass(NotFoundError, GGNError) and issubclass(NotFoundError, KeyError)
-    for cls in (NotationError, DocumentError, PositionError, IllegalMoveError, ConversionError, VariantError):
+    for cls in (NotationError, DocumentError, PositionError, IllegalMoveError, ConversionError, VariantError,
+                RecordError):
         assert cls.__bases__ == (GGNError,), cls
     assert issubclass(UnmappedPieceError, ConversionError) and issubclass(LabelError, ConversionError)
     assert NotationTypeError.__bases__ == (NotationError, TypeError)

@@ -19,6 +19,9 @@ not know this package.
   :class:`LabelError`): legacy GGN that cannot be said in GGN 1.0.0 terms.
 - :class:`LimitError`: a request over one of the bounds of what it may cost (the
   explorer's :class:`ggn.web.Limits`): it names the bound (``limit``) and its value (``most``).
+- :class:`RecordError`: a game record (PGN, KIF, CSA) that cannot be read or replayed: it
+  names the game's number in the file and, where one is at fault, the ply and the move as
+  written.
 - :class:`VariantError`: a variant description (Fairy-Stockfish's ``variants.ini`` syntax)
   that is malformed or asks for a rule this library cannot play; it names the source, the
   line and the option.
@@ -48,6 +51,7 @@ __all__ = [
     "NotationError",
     "NotationTypeError",
     "PositionError",
+    "RecordError",
     "UnmappedPieceError",
     "VariantError",
     "Violation",
@@ -346,3 +350,37 @@ class VariantError(GGNError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.reason, self.source, self.line, self.option))
+
+
+class RecordError(GGNError):
+    """A game record (PGN, KIF, CSA) that cannot be read or replayed.
+
+    ``reason`` says what is wrong; ``game`` is the one-based number of the game in its file;
+    ``ply`` the one-based ply at fault and ``move`` the move as written there (both None when
+    the fault is no move's, such as an unterminated comment or an unknown variant); ``line``
+    the one-based line of the file where the game, or the move, is written (None if unknown).
+
+    >>> str(RecordError("no legal move 'Nf6' here", game=2, ply=5, move="Nf6", line=14))
+    "game 2, ply 5 'Nf6' (line 14): no legal move 'Nf6' here"
+    >>> str(RecordError("the comment is not closed", game=1, line=3))
+    'game 1 (line 3): the comment is not closed'
+    """
+
+    def __init__(self, reason: str, game: int = 1, ply: int | None = None, move: str | None = None,
+                 line: int | None = None) -> None:
+        self.reason = reason
+        self.game = game
+        self.ply = ply
+        self.move = move
+        self.line = line
+        where = f"game {game}"
+        if ply is not None:
+            where += f", ply {ply}"
+        if move is not None:
+            where += f" {move[:40]!r}" + ("..." if len(move) > 40 else "")
+        if line is not None:
+            where += f" (line {line})"
+        super().__init__(f"{where}: {reason}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.reason, self.game, self.ply, self.move, self.line))
