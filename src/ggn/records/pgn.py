@@ -43,11 +43,13 @@ if TYPE_CHECKING:
 __all__ = [
     "RESULTS",
     "ROSTER",
+    "SUFFIXES",
     "WIDTH",
     "game_of",
     "read",
     "read_lines",
     "variant_of",
+    "write_record",
 ]
 
 ROSTER: Final = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
