@@ -34,6 +34,7 @@ from ggn.cli import run
 from ggn.errors import (
     ConversionError,
     DocumentError,
+    EngineError,
     IllegalMoveError,
     LabelError,
     LimitError,
@@ -99,6 +100,7 @@ ERRORS = [
     LabelError("x-y", "'x-y' is not a CELL", "/board_check/x-y"),
     VariantError("unknown option 'foo'", "my.ini", 3, "foo"),
     RecordError("no legal move 'Nf6' here", 2, 5, "Nf6", 14),
+    EngineError("exited during the handshake (killed by SIGKILL)", "/usr/games/stockfish", -9),
 ]
 
 
@@ -142,7 +144,7 @@ def test_every_exception_class_is_defined_in_errors() -> None:
 def test_the_hierarchy_is_kept() -> None:
     assert issubclass(NotFoundError, GGNError) and issubclass(NotFoundError, KeyError)
     for cls in (NotationError, DocumentError, PositionError, IllegalMoveError, ConversionError, VariantError,
-                RecordError):
+                RecordError, EngineError):
         assert cls.__bases__ == (GGNError,), cls
     assert issubclass(UnmappedPieceError, ConversionError) and issubclass(LabelError, ConversionError)
     assert NotationTypeError.__bases__ == (NotationError, TypeError)

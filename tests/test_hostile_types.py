@@ -2,8 +2,8 @@
 
 Every public function and method of the package root's ``__all__`` and of the public modules
 (``ggn.variants.*``, ``ggn.rules``, ``ggn.svg``, ``ggn.textboard``, ``ggn.cache``, ``ggn.games``;
-``ggn.batch``, ``ggn.parallel`` and ``ggn.web`` have tests of their own) is called once with
-valid arguments, then once for each argument with that argument replaced by a value of a wrong
+``ggn.batch``, ``ggn.parallel``, ``ggn.web`` and ``ggn.engine`` have tests of their own) is called
+once with valid arguments, then once for each argument with that argument replaced by a value of a wrong
 type: an ``object()``, and an ``int`` for a ``str`` (a ``str`` for an ``int``). The call must raise
 ``TypeError`` (``NotationTypeError`` is one), never an ``AttributeError``, ``KeyError``,
 ``IndexError`` or other error from inside; an argument that documents taking any object (``is_valid``,

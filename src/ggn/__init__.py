@@ -24,6 +24,7 @@ from ggn.epin import Epin
 from ggn.errors import (
     ConversionError,
     DocumentError,
+    EngineError,
     GGNError,
     IllegalMoveError,
     LabelError,
@@ -57,6 +58,7 @@ __all__ = [
     "Conditions",
     "ConversionError",
     "DocumentError",
+    "EngineError",
     "Epin",
     "Feen",
     "GGNError",

@@ -25,6 +25,9 @@ not know this package.
 - :class:`VariantError`: a variant description (Fairy-Stockfish's ``variants.ini`` syntax)
   that is malformed or asks for a rule this library cannot play; it names the source, the
   line and the option.
+- :class:`EngineError`: an engine (a UCI, USI or UCCI program, :mod:`ggn.engine`) that cannot be
+  started, that exits, hangs past a timeout, breaks its protocol or writes what cannot be read;
+  it names the engine (``engine``) and, once the engine has exited, its exit status (``status``).
 
 Every exception class of the package is defined here; the modules that raise
 them re-export them (``ggn.position.PositionError`` is this ``PositionError``).
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ConversionError",
     "DocumentError",
+    "EngineError",
     "GGNError",
     "IllegalMoveError",
     "LabelError",
@@ -384,3 +388,23 @@ class RecordError(GGNError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.reason, self.game, self.ply, self.move, self.line))
+
+
+class EngineError(GGNError):
+    """An engine (:mod:`ggn.engine`) that cannot be started, that exits, hangs past a timeout,
+    breaks its protocol or writes what cannot be read. ``engine`` names it (its command, as
+    given), ``status`` is its exit status once it has exited (negative: killed by that signal),
+    else None. The engine's process is reaped before this is raised.
+
+    >>> str(EngineError("exited during the handshake", "/usr/games/stockfish", -9))
+    '/usr/games/stockfish: exited during the handshake'
+    """
+
+    def __init__(self, reason: str, engine: str = "", status: int | None = None) -> None:
+        self.reason = reason
+        self.engine = engine
+        self.status = status
+        super().__init__(f"{engine}: {reason}" if engine else reason)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.reason, self.engine, self.status))

@@ -1,0 +1,612 @@
+"""The engine client (ggn.engine) against real engines and against fake ones that misbehave.
+
+Real engines: Debian's ``stockfish`` and ``fairy-stockfish`` (installed in /usr/games, which is
+often not on PATH; ``.ci/run`` installs them). A test that needs one is skipped, with the
+reason, only when it is not installed. Their moves are checked by oracles no one here wrote:
+python-chess (chess), pyffish (a variant of our own, xiangqi) and python-shogi (shogi, whose USI
+strings the engine writes).
+
+Fake engines: a small Python script (FAKE below) that speaks UCI until told to hang, to write
+garbage or a line of megabytes, to exit during the handshake, or to name an illegal move. Each
+must end in an EngineError that says what went wrong, with the engine's process reaped (no
+zombie), and no thread or pipe left open.
+"""
+
+from __future__ import annotations
+
+import gc
+import inspect
+import os
+import random
+import shutil
+import signal
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import ggn.engine
+from ggn.engine import (
+    Analysis,
+    Engine,
+    EngineError,
+    Info,
+    Limit,
+    Option,
+    Score,
+    Search,
+    from_engine,
+    to_engine,
+)
+from ggn.errors import GGNError
+from ggn.rules import Play, RuleSystem, rule_system
+from ggn.variants import registry, uci
+from ggn.variants.fen import from_feen
+from ggn.variants.registry import Catalogue
+
+pytestmark = pytest.mark.slow  # not in the README's quick run: it starts engine processes, real and fake
+
+
+def _find(name: str) -> str | None:
+    found = shutil.which(name)
+    if found is None and os.access(f"/usr/games/{name}", os.X_OK):
+        found = f"/usr/games/{name}"
+    return found
+
+
+STOCKFISH = _find("stockfish")
+FAIRY = _find("fairy-stockfish")
+needs_stockfish = pytest.mark.skipif(STOCKFISH is None, reason="Debian's stockfish is not installed "
+                                     "(.ci/run installs it with apt)")
+needs_fairy = pytest.mark.skipif(FAIRY is None, reason="Debian's fairy-stockfish is not installed "
+                                 "(.ci/run installs it with apt)")
+
+FAKE = textwrap.dedent('''
+    import os, sys, time
+    mode = sys.argv[1]
+    def say(text):
+        sys.stdout.write(text + "\\n")
+        sys.stdout.flush()
+    if mode == "exit":
+        sys.stderr.write("fake: cannot load my network\\n")
+        sys.exit(3)
+    if mode == "silent":
+        time.sleep(60)
+    if mode == "garbage":
+        while True:
+            say("\\x00\\xff garbage " * 3)
+    if mode == "huge":
+        sys.stdout.write("x" * 10_000_000)
+        sys.stdout.flush()
+        time.sleep(60)
+    if mode == "unread":  # reads nothing, ever
+        time.sleep(60)
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "uci":
+            say("id name Fake " + mode)
+            say("option name Hash type spin default 16 min 1 max 1024")
+            say("option name Style type combo default Solid var Solid var Risky")
+            say("uciok")
+        elif words[0] == "isready":
+            say("readyok")
+        elif words[0] == "go":
+            if mode == "hang":
+                continue  # no bestmove, and no answer to stop
+            if mode == "die":
+                os._exit(5)
+            say("info depth 1 score cp 12 pv e2e4 e7e5")
+            say("info depth 2 score bogus 7 nodes x pv e2e4 e7e5 zz")
+            say("info depth 3 multipv 2 score cp -99 pv d2d4")
+            say("bestmove " + ("z9z9" if mode == "illegal" else "e2e4") + " ponder e7e5")
+        elif words[0] == "quit":
+            if mode == "stubborn":
+                continue
+            break
+    if mode == "stubborn":  # not even the end of its input ends it
+        time.sleep(60)
+''')
+
+
+@pytest.fixture(scope="module")
+def fake(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("fake") / "fake_engine.py"
+    path.write_text(FAKE)
+    return str(path)
+
+
+def _gone(pid: int) -> bool:
+    """Whether the process is gone: reaped (not a zombie), so its id is no longer ours."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        pass
+    else:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    status = Path(f"/proc/{pid}/status")
+    return not status.exists() or "zombie" not in status.read_text()
+
+
+@pytest.fixture
+def no_leaks() -> Iterator[None]:
+    """No thread and no file descriptor is left behind by the test."""
+    threads = threading.active_count()
+    fds = set(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else set()
+    yield
+    assert threading.active_count() == threads
+    if fds:
+        left = set(os.listdir("/proc/self/fd")) - fds
+        assert not left, [os.readlink(f"/proc/self/fd/{fd}") for fd in left
+                          if os.path.exists(f"/proc/self/fd/{fd}")]
+
+
+# --- the protocol's values -----------------------------------------------------------------------
+def test_limits_and_scores() -> None:
+    assert str(Limit(depth=3, nodes=10)) == "depth 3 nodes 10"
+    with pytest.raises(GGNError, match="needs a limit"):
+        Limit()
+    with pytest.raises(GGNError, match="depth is from 1"):
+        Limit(depth=0)
+    with pytest.raises(TypeError):
+        Limit(depth="3")  # type: ignore[arg-type]
+    assert Score(cp=-40).to_json() == {"cp": -40} and str(Score(mate=0)) == "#0"
+    with pytest.raises(GGNError):
+        Score(cp=1, mate=1)
+
+
+@pytest.mark.parametrize(
+    ("move", "protocol", "shape", "written"),
+    [("c3c4", "usi", (9, 9), "7g7f"), ("P@e5", "usi", (9, 9), "P*5e"), ("b2h8+", "usi", (9, 9), "8h2b+"),
+     ("a1a2", "usi", (5, 5), "5e5d"), ("h3e3", "ucci", (9, 10), "h2e2"), ("a10a9", "ucci", (9, 10), "a9a8"),
+     ("e7e8q", "uci", (8, 8), "e7e8q"), ("a10a9", "uci", (9, 10), "a10a9"), ("e2e4", "ucci", (8, 8), "e2e4")],
+)
+def test_moves_in_each_protocol(move: str, protocol: str, shape: tuple[int, int], written: str) -> None:
+    assert to_engine(move, protocol, *shape) == written  # type: ignore[arg-type]
+    assert from_engine(written, protocol, *shape) == move  # type: ignore[arg-type]
+
+
+def test_python_shogi_reads_the_usi_of_every_legal_move() -> None:
+    shogi = pytest.importorskip("shogi")
+    rules = rule_system("shogi")
+    variant = registry.variant("shogi")
+    rng = random.Random(17)
+    position = rules.position()
+    board = shogi.Board()
+    for _ in range(60):
+        ours = {to_engine(uci.write(variant, play), "usi", 9, 9) for play in rules.legal_moves(position)}
+        assert ours == {move.usi() for move in board.legal_moves}
+        play = rng.choice(rules.legal_moves(position))
+        board.push_usi(to_engine(uci.write(variant, play), "usi", 9, 9))
+        position = rules.play(position, play)
+        if not ours:
+            break
+
+
+# --- real engines -----------------------------------------------------------------------------------
+@needs_stockfish
+def test_a_game_of_chess_against_stockfish_ends_in_mate(no_leaks: None) -> None:
+    chess = pytest.importorskip("chess")
+    rules = rule_system("chess")
+    rng = random.Random(2024)
+    position = rules.position()
+    board = chess.Board()
+    plays: list[Play] = []
+    assert STOCKFISH is not None
+    with Engine(STOCKFISH, options={"Threads": 1, "Hash": 16}) as engine:
+        engine.new_game()
+        for ply in range(300):
+            if rules.outcome(position) is not None:
+                break
+            if ply % 2 == 0:  # Stockfish, on the whole game's moves
+                analysis = engine.analyse(rules, None, plays, limit=Limit(nodes=3000))
+                assert analysis.bestmove is not None and analysis.position == position
+                play = analysis.bestmove
+                assert chess.Move.from_uci(analysis.uci) in board.legal_moves
+            else:  # a player of random moves
+                play = rng.choice(rules.legal_moves(position))
+            board.push_uci(uci.write(registry.variant("chess"), play, position=position))
+            position = rules.play(position, play)
+            plays.append(play)
+        pid = engine.pid
+    outcome = rules.outcome(position)
+    assert outcome is not None and outcome.ending.value == "checkmate" and outcome.winner == "first"
+    assert board.is_checkmate() and board.turn == chess.BLACK
+    assert _gone(pid)
+
+
+@needs_stockfish
+def test_stockfish_plays_chess_only(no_leaks: None) -> None:
+    assert STOCKFISH is not None
+    with Engine(STOCKFISH) as engine, pytest.raises(
+            EngineError, match="has no UCI_Variant option: it plays chess only, not 'shogi'"):
+        engine.analyse(rule_system("shogi"), limit=Limit(depth=1))
+    assert engine.closed
+
+
+@needs_stockfish
+def test_a_finished_game_has_no_best_move_and_a_mate_score() -> None:
+    rules = rule_system("chess")
+    assert STOCKFISH is not None
+    mated = rules.position(registry.entry("chess").to_feen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"))
+    with Engine(STOCKFISH) as engine:
+        stalemate = engine.analyse(rules, mated, limit=Limit(depth=3))
+        assert stalemate.bestmove is None and stalemate.score == Score(cp=0)
+        mate_in_one = rules.position(registry.entry("chess").to_feen("7k/8/5QK1/8/8/8/8/8 w - - 0 1"))
+        analysis = engine.analyse(rules, mate_in_one, limit=Limit(depth=5))
+        assert analysis.score == Score(mate=1)
+        after = rules.play(mate_in_one, analysis.bestmove)  # type: ignore[arg-type]
+        assert rules.outcome(after) is not None and rules.outcome(after).ending.value == "checkmate"  # type: ignore[union-attr]
+
+
+TINY_INI = """\
+# A chess of six ranks: no double steps, promotion on the last rank.
+[sixranks:chess]
+maxRank = 6
+startFen = rnbqkbnr/pppppppp/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+doubleStep = false
+promotionRank = 6
+"""
+
+
+@needs_fairy
+def test_a_game_of_an_ini_variant_against_fairy_stockfish(no_leaks: None) -> None:
+    pyffish = pytest.importorskip("pyffish")
+    pyffish.load_variant_config(TINY_INI)
+    catalogue = Catalogue()
+    catalogue.add_ini(TINY_INI, "tiny.ini")
+    rules = catalogue.rules("sixranks")
+    variant = catalogue.variant("sixranks")
+    start = pyffish.start_fen("sixranks")
+    assert from_feen(variant, rules.position()) == start
+    rng = random.Random(6)
+    position = rules.position()
+    moves: list[str] = []
+    assert FAIRY is not None
+    with Engine(FAIRY) as engine:
+        engine.load_variants(TINY_INI)
+        (path,) = engine._paths
+        assert os.stat(path).st_mode & 0o077 == 0  # private
+        for ply in range(300):
+            if rules.outcome(position) is not None:
+                break
+            legal = pyffish.legal_moves("sixranks", start, moves)
+            if ply % 2 == 0:
+                analysis = engine.analyse(rules, None, _replay(rules, moves),
+                                          limit=Limit(nodes=2000))
+                assert analysis.bestmove is not None
+                move = analysis.uci
+                assert move in legal
+            else:
+                move = rng.choice(legal)
+            assert move is not None
+            position = rules.play(position, uci.parse(rules, position, move))
+            moves.append(move)
+    assert not os.path.exists(path)
+    outcome = rules.outcome(position)
+    assert outcome is not None and outcome.winner == "first", (outcome, moves)
+    assert pyffish.legal_moves("sixranks", start, moves) == []
+    assert pyffish.game_result("sixranks", start, moves) < 0  # the side to move (second) lost
+
+
+def _replay(rules: RuleSystem, moves: list[str]) -> list[Play]:
+    position = rules.position()
+    plays: list[Play] = []
+    for move in moves:
+        play = uci.parse(rules, position, move)
+        plays.append(play)
+        position = rules.play(position, play)
+    return plays
+
+
+@needs_fairy
+def test_shogi_over_usi(no_leaks: None) -> None:
+    shogi = pytest.importorskip("shogi")
+    rules = rule_system("shogi")
+    rng = random.Random(9)
+    board = shogi.Board()
+    plays: list[Play] = []
+    position = rules.position()
+    assert FAIRY is not None
+    with Engine(FAIRY, protocol="usi") as engine:
+        assert engine.protocol == "usi"
+        for ply in range(24):
+            if ply % 2 == 0:
+                analysis = engine.analyse(rules, None, plays, limit=Limit(depth=4))
+                play = analysis.bestmove
+                assert play is not None and analysis.uci is not None
+                usi = to_engine(analysis.uci, "usi", 9, 9)
+                assert shogi.Move.from_usi(usi) in board.legal_moves
+                assert len(analysis.pv) == len(analysis.pv_uci) >= 1
+            else:
+                play = rng.choice(rules.legal_moves(position))
+            board.push_usi(to_engine(uci.write(registry.variant("shogi"), play), "usi", 9, 9))
+            position = rules.play(position, play)
+            plays.append(play)
+    sfen = board.sfen().split(" ")
+    assert from_feen(registry.variant("shogi"), position).split("[")[0] == sfen[0]
+
+
+@needs_fairy
+def test_xiangqi_over_ucci(no_leaks: None) -> None:
+    pyffish = pytest.importorskip("pyffish")
+    rules = rule_system("xiangqi")
+    rng = random.Random(10)
+    start = pyffish.start_fen("xiangqi")
+    moves: list[str] = []
+    position = rules.position()
+    assert FAIRY is not None
+    with Engine(FAIRY, protocol="ucci") as engine:
+        for ply in range(24):
+            legal = pyffish.legal_moves("xiangqi", start, moves)
+            if not legal:
+                break
+            if ply % 2 == 0:
+                analysis = engine.analyse(rules, None, _replay(rules, moves), limit=Limit(depth=4))
+                move = analysis.uci
+                assert move in legal
+            else:
+                move = rng.choice(legal)
+            assert move is not None
+            position = rules.play(position, uci.parse(rules, position, move))
+            moves.append(move)
+    fen = pyffish.get_fen("xiangqi", start, moves).split(" ")
+    assert from_feen(registry.variant("xiangqi"), position).split(" ")[:4] == fen[:4]
+
+
+@needs_fairy
+def test_an_engine_killed_mid_search_is_a_clear_error_and_reaped(no_leaks: None) -> None:
+    assert FAIRY is not None
+    engine = Engine(FAIRY)
+    engine.position(None, ["e2e4"])
+    engine.begin(Limit(depth=60))
+    time.sleep(0.3)
+    pid = engine.pid
+    os.kill(pid, signal.SIGKILL)
+    with pytest.raises(EngineError) as caught:
+        engine.wait(timeout=30)
+    assert "was killed (killed by SIGKILL)" in str(caught.value)
+    assert caught.value.status == -signal.SIGKILL and caught.value.engine == FAIRY
+    assert engine.closed and _gone(pid)
+    with pytest.raises(EngineError, match="has ended"):
+        engine.position(None)
+    engine.quit()  # again: nothing to do
+
+
+@needs_fairy
+def test_a_search_stopped_gives_its_best_move(no_leaks: None) -> None:
+    assert FAIRY is not None
+    with Engine(FAIRY) as engine:
+        engine.position(None)
+        engine.begin(Limit(depth=60))
+        time.sleep(0.2)
+        search = engine.stop()
+        assert search.stopped and search.bestmove is not None
+        engine.position(None)
+        timed = engine.go(Limit(depth=60), timeout=0.3)
+        assert timed.stopped and timed.bestmove is not None and timed.info.depth is not None
+        engine.is_ready()
+
+
+@needs_fairy
+def test_options_and_variants_are_checked(no_leaks: None) -> None:
+    assert FAIRY is not None
+    with Engine(FAIRY, options={"Hash": 8}) as engine:
+        assert engine.options["UCI_Variant"].type == "combo"
+        with pytest.raises(GGNError, match="has no option 'Nonsense'"):
+            engine.setoption("Nonsense", 1)
+        with pytest.raises(GGNError, match="takes a number from 1 to"):
+            engine.setoption("Hash", 0)
+        with pytest.raises(EngineError, match="does not know the variant 'torpedo'"):
+            engine.analyse(rule_system("torpedo"), limit=Limit(depth=1))
+        # Refused before anything was sent: the engine goes on.
+        assert engine.analyse(rule_system("makruk"), limit=Limit(depth=2)).bestmove is not None
+
+
+@needs_fairy
+def test_the_process_is_reaped_when_the_engine_is_collected() -> None:
+    assert FAIRY is not None
+    engine = Engine(FAIRY)
+    pid = engine.pid
+    del engine
+    gc.collect()
+    assert _gone(pid)
+
+
+# --- fake engines --------------------------------------------------------------------------------
+def _fake(fake: str, mode: str) -> list[str]:
+    return [sys.executable, fake, mode]
+
+
+def test_a_fake_engine_that_answers(fake: str, no_leaks: None) -> None:
+    with Engine(_fake(fake, "good")) as engine:
+        assert engine.name == "Fake good"
+        engine.setoption("style", "risky")  # names and combo values are case-insensitive
+        engine.position(None)
+        infos: list[Info] = []
+        search = engine.go(Limit(depth=3), on_info=infos.append)
+        assert search.bestmove == "e2e4" and search.ponder == "e7e5" and not search.stopped
+        # The garbled line's numbers are passed over; its principal variation is kept; the
+        # second line of a multipv search is not the principal one.
+        assert search.info == Info(depth=2, score=Score(cp=12), pv=("e2e4", "e7e5", "zz"))
+        assert len(infos) == 2
+        analysis = engine.analyse(rule_system("chess"), limit=Limit(depth=3))
+        assert analysis.uci == "e2e4" and [str(p) for p in analysis.pv] == ["C:P e2-e4", "c:p e7-e5"]
+        assert analysis.pv_uci == ("e2e4", "e7e5")  # zz is no move: the variation ends before it
+
+
+@pytest.mark.parametrize(
+    ("mode", "message"),
+    [
+        ("silent", r"did not answer 'uci' with 'uciok' within 0.5 s \(it wrote nothing\)"),
+        ("garbage", r"wrote 10,000 lines without 'uciok': does it speak UCI\?; its last lines: '\\x00"),
+        ("huge", r"wrote a line of more than 1,048,576 bytes \(it starts 'xxxx"),
+        ("exit", r"exited \(status 3\) while ggn waited for it to answer 'uci' with 'uciok'; its "
+                 r"standard error: fake: cannot load my network"),
+        ("unread", r"did not answer 'uci' with 'uciok' within 0.5 s"),
+    ],
+)
+def test_a_fake_engine_that_fails_its_handshake(fake: str, mode: str, message: str, no_leaks: None) -> None:
+    with pytest.raises(EngineError, match=message) as caught:
+        Engine(_fake(fake, mode), timeout=0.5)
+    assert caught.value.engine == f"{sys.executable} {fake} {mode}"
+
+
+def test_a_fake_engine_that_hangs_in_a_search(fake: str, no_leaks: None) -> None:
+    engine = Engine(_fake(fake, "hang"), timeout=0.5)
+    pid = engine.pid
+    engine.position(None)
+    with pytest.raises(EngineError, match=r"did not give its best move within 0.5 s of being told to stop "
+                                          r"\(after 0.3 s of search\)"):
+        engine.go(Limit(depth=5), timeout=0.3)
+    assert engine.closed and _gone(pid)
+
+
+def test_a_fake_engine_that_dies_in_a_search(fake: str, no_leaks: None) -> None:
+    with Engine(_fake(fake, "die")) as engine:
+        engine.position(None)
+        with pytest.raises(EngineError, match=r"exited \(status 5\) during a search") as caught:
+            engine.go(Limit(depth=5))
+        assert caught.value.status == 5
+
+
+def test_a_fake_engine_that_names_an_illegal_move(fake: str, no_leaks: None) -> None:
+    with Engine(_fake(fake, "illegal")) as engine, pytest.raises(
+            EngineError, match="gave a best move that is not one in UCI: 'z9z9'"):
+        engine.analyse(rule_system("chess"), limit=Limit(depth=1))
+
+
+def test_a_fake_engine_that_will_not_quit_is_killed(fake: str, no_leaks: None) -> None:
+    engine = Engine(_fake(fake, "stubborn"))
+    pid = engine.pid
+    started = time.monotonic()
+    status = engine.quit(grace=0.3)
+    assert status == -signal.SIGKILL and time.monotonic() - started < 5
+    assert _gone(pid)
+
+
+@needs_stockfish
+def test_the_wrong_protocol_is_told_at_once(no_leaks: None) -> None:
+    assert STOCKFISH is not None
+    with pytest.raises(EngineError, match=r"does not speak USI: it answered isready without answering "
+                                          r"'usi' with 'usiok'; its last lines: .*Unknown command"):
+        Engine(STOCKFISH, protocol="usi", timeout=30)
+
+
+def test_a_program_that_is_not_there_or_not_executable(tmp_path: Path) -> None:
+    with pytest.raises(EngineError, match="no such program"):
+        Engine(str(tmp_path / "nothing"))
+    text = tmp_path / "text"
+    text.write_text("hello")
+    with pytest.raises(EngineError, match="permission denied"):
+        Engine(str(text))
+    text.chmod(0o755)
+    with pytest.raises(EngineError, match="exec format error"):
+        Engine(str(text))
+
+
+def test_commands_with_line_breaks_are_refused(fake: str) -> None:
+    with Engine(_fake(fake, "good")) as engine:
+        with pytest.raises(GGNError, match="one word"):
+            engine.position(None, ["e2e4\nquit"])
+        with pytest.raises(GGNError, match="no line break"):
+            engine.position("8/8/8/8/8/8/8/8 w - - 0 1\ngo infinite")
+        engine.is_ready()
+
+
+# --- wrong Python types are TypeErrors (as tests/test_hostile_types.py checks the rest) -----------
+def _type_calls(engine: Engine) -> dict[str, tuple[object, tuple[object, ...], dict[str, object]]]:
+    """Each public callable of ggn.engine, with valid arguments."""
+    rules = rule_system("chess")
+    play = rules.legal_moves(rules.position())[0]
+    option = engine.options["Hash"]
+    return {
+        "Engine": (Engine, (["true"],), {"protocol": "uci", "timeout": 1.0, "options": {}, "cwd": "/"}),
+        "Engine.setoption": (engine.setoption, ("Hash", 8), {}),
+        "Engine.set_variant": (engine.set_variant, ("chess",), {}),
+        "Engine.load_variants": (engine.load_variants, (TINY_INI,), {}),
+        "Engine.position": (engine.position, (None, ["e2e4"]), {}),
+        "Engine.begin": (engine.begin, (Limit(depth=1),), {}),
+        "Engine.go": (engine.go, (Limit(depth=1),), {"timeout": 5.0, "on_info": print}),
+        "Engine.wait": (engine.wait, (), {"timeout": 5.0, "on_info": print}),
+        "Engine.analyse": (engine.analyse, (rules, None, [play]),
+                           {"limit": Limit(depth=1), "halfmove": 0, "fullmove": 1, "timeout": 5.0}),
+        "Engine.quit": (engine.quit, (1.0,), {}),
+        "Limit": (Limit, (1, 2, 3), {}),
+        "Score": (Score, (1, None), {}),
+        "Info": (Info, (1, 1, Score(cp=1), ("e2e4",), 1, 1), {}),
+        "Option": (Option, ("Hash", "spin", "16", 1, 64, ()), {}),
+        "Option.value": (option.value, (8,), {}),
+        "Search": (Search, ("e2e4", None, Info(), False, "e2e4"), {}),
+        "Analysis": (Analysis, (play, "e2e4", Score(cp=1), (play,), ("e2e4",), rules.position(),
+                                1, 1, 1, False), {}),
+        "from_engine": (from_engine, ("e2e4", "uci", 8, 8), {}),
+        "to_engine": (to_engine, ("e2e4", "uci", 8, 8), {}),
+    }
+
+
+def _wrong(value: object) -> list[object]:
+    wrong: list[object] = [object()]
+    if isinstance(value, str):
+        wrong.append(5)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        wrong.append("5")
+    return wrong
+
+
+TYPE_FREE = {("Engine.setoption", 1), ("Option.value", 0), ("Score", 1), ("Info", 2)}
+"""Arguments that take several types, where the wrong ones below are still wrong: none left out
+but a value of str and int alike (an option's value)."""
+
+
+def test_a_wrong_type_is_a_type_error_naming_the_argument(fake: str) -> None:
+    with Engine(_fake(fake, "good")) as engine:
+        calls = _type_calls(engine)
+        failed = []
+        for label, (function, args, kwargs) in calls.items():
+            places: list[int | str] = [*range(len(args)), *kwargs]
+            for place in places:
+                value = args[place] if isinstance(place, int) else kwargs[place]
+                if value is None:
+                    continue
+                for wrong in _wrong(value):
+                    if isinstance(wrong, (str, int)) and (label, place) in TYPE_FREE:
+                        continue
+                    given = list(args)
+                    changed = dict(kwargs)
+                    if isinstance(place, int):
+                        given[place] = wrong
+                    else:
+                        changed[place] = wrong
+                    try:
+                        function(*given, **changed)  # type: ignore[operator]
+                    except TypeError:
+                        continue
+                    except Exception as error:  # noqa: BLE001  (each one listed)
+                        failed.append(f"{label}[{place}]={type(wrong).__name__}: "
+                                      f"{type(error).__name__}: {error}")
+                    else:
+                        failed.append(f"{label}[{place}]={type(wrong).__name__}: no error")
+        assert not failed, "\n".join(failed)
+        assert not engine.closed  # a wrong type is refused before anything is sent
+        covered = set(calls)
+    public = set()
+    for name in ggn.engine.__all__:
+        value = getattr(ggn.engine, name)
+        if isinstance(value, type) and not issubclass(value, BaseException):
+            public.add(name)
+            public.update(f"{name}.{attribute}" for attribute, member in vars(value).items()
+                          if not attribute.startswith("_") and callable(member)
+                          and [p for p in inspect.signature(member).parameters if p != "self"])
+        elif inspect.isfunction(value):
+            public.add(name)
+    assert public <= covered, sorted(public - covered)
