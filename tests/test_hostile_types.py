@@ -51,6 +51,7 @@ from ggn.games import chess as chess_game
 from ggn.games import makruk as makruk_game
 from ggn.games import shogi as shogi_game
 from ggn.games import xiangqi as xiangqi_game
+from ggn.notation import usi
 from ggn.variants import betza, description, document, fen, ini, pieces, registry, uci
 
 START = "+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c"
@@ -63,7 +64,7 @@ MODULES = (
     "ggn.variants.betza", "ggn.variants.description", "ggn.variants.document", "ggn.variants.fen",
     "ggn.variants.ini", "ggn.variants.pieces", "ggn.variants.registry", "ggn.variants.uci", "ggn.rules",
     "ggn.svg", "ggn.textboard", "ggn.cache", "ggn.games", "ggn.games.chess", "ggn.games.shogi",
-    "ggn.games.xiangqi", "ggn.games.makruk",
+    "ggn.games.xiangqi", "ggn.games.makruk", "ggn.notation.usi",
 )
 
 
@@ -212,6 +213,16 @@ def _calls() -> Iterator[Call]:
     yield Call("ggn.variants.uci.moves", uci.moves, (system, position), {"variant": variant})
     yield Call("ggn.variants.uci.parse", uci.parse, (system, position, "e2e4"), {"variant": variant})
     yield Call("ggn.variants.uci.write", uci.write, (variant, play), {"position": position})
+    # --- ggn.notation
+    shogi = registry.rules("shogi")
+    shogi_start = shogi.position()
+    shogi_play = usi.parse(shogi, shogi_start, "7g7f")
+    sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    yield Call("ggn.notation.usi.write", usi.write, (shogi, shogi_start, shogi_play))
+    yield Call("ggn.notation.usi.parse", usi.parse, (shogi, shogi_start, "7g7f"))
+    yield Call("ggn.notation.usi.moves", usi.moves, (shogi, shogi_start))
+    yield Call("ggn.notation.usi.to_sfen", usi.to_sfen, (shogi, shogi_start, 1))
+    yield Call("ggn.notation.usi.from_sfen", usi.from_sfen, (shogi, sfen))
     # --- ggn.rules
     yield Call("ggn.rules.RuleSystem", rules.RuleSystem, (ruleset, START, (8, 8)))
     yield Call("ggn.rules.RuleSystem.position", system.position, (START,))
