@@ -40,6 +40,8 @@ LEGACY = {"CHESS:PAWN": {"e2": {"e4": [{
     "board_patch": {"e2": None, "e4": "CHESS:-PAWN"},
 }]}}}
 
+FAKE_ENGINE = str(Path(__file__).with_name("fake_engine.py"))  # a UCI engine of the tests: e2e4
+
 
 def call(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
@@ -105,6 +107,7 @@ def json_runs(paths: dict[str, str]) -> dict[str, list[str]]:
         "position": ["position", "chess", "--fen", KIWIPETE, "--to", "feen"],
         "completion": ["completion", "bash"],
         "show": ["show", "shogi", "--moves-from", "c3"],
+        "analyse": ["analyse", "chess", "--engine", FAKE_ENGINE, "--depth", "1"],
     }
 
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import gc
 import inspect
+import io
+import json
 import os
 import random
 import shutil
 import signal
 import sys
-import textwrap
 import threading
 import time
 from collections.abc import Iterator
@@ -30,6 +31,7 @@ from pathlib import Path
 import pytest
 
 import ggn.engine
+from ggn.cli import run
 from ggn.engine import (
     Analysis,
     Engine,
@@ -65,60 +67,12 @@ needs_stockfish = pytest.mark.skipif(STOCKFISH is None, reason="Debian's stockfi
 needs_fairy = pytest.mark.skipif(FAIRY is None, reason="Debian's fairy-stockfish is not installed "
                                  "(.ci/run installs it with apt)")
 
-FAKE = textwrap.dedent('''
-    import os, sys, time
-    mode = sys.argv[1]
-    def say(text):
-        sys.stdout.write(text + "\\n")
-        sys.stdout.flush()
-    if mode == "exit":
-        sys.stderr.write("fake: cannot load my network\\n")
-        sys.exit(3)
-    if mode == "silent":
-        time.sleep(60)
-    if mode == "garbage":
-        while True:
-            say("\\x00\\xff garbage " * 3)
-    if mode == "huge":
-        sys.stdout.write("x" * 10_000_000)
-        sys.stdout.flush()
-        time.sleep(60)
-    if mode == "unread":  # reads nothing, ever
-        time.sleep(60)
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "uci":
-            say("id name Fake " + mode)
-            say("option name Hash type spin default 16 min 1 max 1024")
-            say("option name Style type combo default Solid var Solid var Risky")
-            say("uciok")
-        elif words[0] == "isready":
-            say("readyok")
-        elif words[0] == "go":
-            if mode == "hang":
-                continue  # no bestmove, and no answer to stop
-            if mode == "die":
-                os._exit(5)
-            say("info depth 1 score cp 12 pv e2e4 e7e5")
-            say("info depth 2 score bogus 7 nodes x pv e2e4 e7e5 zz")
-            say("info depth 3 multipv 2 score cp -99 pv d2d4")
-            say("bestmove " + ("z9z9" if mode == "illegal" else "e2e4") + " ponder e7e5")
-        elif words[0] == "quit":
-            if mode == "stubborn":
-                continue
-            break
-    if mode == "stubborn":  # not even the end of its input ends it
-        time.sleep(60)
-''')
+FAKE = str(Path(__file__).with_name("fake_engine.py"))
 
 
 @pytest.fixture(scope="module")
-def fake(tmp_path_factory: pytest.TempPathFactory) -> str:
-    path = tmp_path_factory.mktemp("fake") / "fake_engine.py"
-    path.write_text(FAKE)
-    return str(path)
+def fake() -> str:
+    return FAKE
 
 
 def _gone(pid: int) -> bool:
@@ -610,3 +564,133 @@ def test_a_wrong_type_is_a_type_error_naming_the_argument(fake: str) -> None:
         elif inspect.isfunction(value):
             public.add(name)
     assert public <= covered, sorted(public - covered)
+
+
+# --- ggn analyse ---------------------------------------------------------------------------------------
+def _run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = run(list(argv), out, err, io.BytesIO())
+    return status, out.getvalue(), err.getvalue()
+
+
+@needs_stockfish
+def test_analyse_chess_with_stockfish() -> None:
+    chess = pytest.importorskip("chess")
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    assert STOCKFISH is not None
+    status, out, err = _run("analyse", "chess", "--fen", fen, "--engine", STOCKFISH, "--nodes", "20000",
+                            "--format", "json")
+    assert status == 0, err
+    value = json.loads(out)
+    assert value["fen"] == fen and value["game"] == "chess" and value["engine"].startswith("Stockfish")
+    board = chess.Board(fen)
+    assert chess.Move.from_uci(value["bestmove"]) in board.legal_moves
+    assert value["pv"][0] == value["bestmove"] and len(value["pv"]) >= 2
+    for move in value["pv"]:  # the whole variation is legal, as python-chess plays it
+        board.push_uci(move)
+    assert set(value["score"]) == {"cp"} and isinstance(value["score"]["cp"], int)
+    assert value["move"].startswith("C:") and value["stopped"] is False and value["nodes"] >= 20000
+    # The same search again gives the same answer: nodes and one thread are repeatable.
+    assert json.loads(_run("analyse", "chess", "--fen", fen, "--engine", STOCKFISH, "--nodes", "20000",
+                           "--format", "json")[1]) == value
+    status, text, _ = _run("analyse", "chess", "--fen", fen, "--engine", STOCKFISH, "--nodes", "20000")
+    assert status == 0
+    lines = text.splitlines()
+    assert lines[0].startswith("best move: ") and value["bestmove"] in lines[0]
+    assert lines[1].startswith("score: ") and "centipawns, for the side to move" in lines[1]
+    assert lines[-1].endswith(value["engine"]) and f"{value['nodes']:,} nodes" in lines[-1]
+
+
+@needs_stockfish
+def test_analyse_a_finished_game_and_a_mate() -> None:
+    assert STOCKFISH is not None
+    status, out, _ = _run("analyse", "chess", "--fen", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "--engine",
+                          STOCKFISH, "--depth", "3", "--format", "json")
+    value = json.loads(out)
+    assert status == 0 and value["bestmove"] is None and value["pv"] == [] and value["score"] == {"cp": 0}
+    status, out, _ = _run("analyse", "chess", "--fen", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "--engine",
+                          STOCKFISH, "--depth", "3")
+    assert out.splitlines()[0] == "best move: none (draw by stalemate)"
+    status, out, _ = _run("analyse", "chess", "--fen", "7k/8/5QK1/8/8/8/8/8 w - - 0 1", "--engine",
+                          STOCKFISH, "--depth", "5", "--format", "json")
+    assert json.loads(out)["score"] == {"mate": 1}
+
+
+@needs_fairy
+def test_analyse_an_ini_variant_with_fairy_stockfish(tmp_path: Path) -> None:
+    pyffish = pytest.importorskip("pyffish")
+    pyffish.load_variant_config(TINY_INI)
+    ini = tmp_path / "tiny.ini"
+    ini.write_text(TINY_INI)
+    assert FAIRY is not None
+    status, out, err = _run("analyse", "sixranks", "--ini", str(ini), "--engine", FAIRY, "--nodes", "5000",
+                            "--format", "json")
+    assert status == 0, err
+    value = json.loads(out)
+    start = pyffish.start_fen("sixranks")
+    assert value["fen"] == start
+    assert value["bestmove"] in pyffish.legal_moves("sixranks", start, [])
+    moves: list[str] = []
+    for move in value["pv"]:
+        assert move in pyffish.legal_moves("sixranks", start, moves)
+        moves.append(move)
+
+
+@needs_fairy
+def test_analyse_shogi_over_usi_and_xiangqi_over_ucci() -> None:
+    shogi = pytest.importorskip("shogi")
+    assert FAIRY is not None
+    status, out, err = _run("analyse", "shogi", "--engine", FAIRY, "--protocol", "usi", "--depth", "5",
+                            "--format", "json")
+    assert status == 0, err
+    value = json.loads(out)
+    board = shogi.Board()
+    for move in value["pv"]:  # UCI strings of Fairy-Stockfish, read back from USI
+        usi = to_engine(move, "usi", 9, 9)
+        assert shogi.Move.from_usi(usi) in board.legal_moves
+        board.push_usi(usi)
+    pyffish = pytest.importorskip("pyffish")
+    status, out, err = _run("analyse", "xiangqi", "--engine", FAIRY, "--protocol", "ucci", "--depth", "5",
+                            "--format", "json")
+    assert status == 0, err
+    value = json.loads(out)
+    start = pyffish.start_fen("xiangqi")
+    assert value["bestmove"] in pyffish.legal_moves("xiangqi", start, [])
+
+
+def test_analyse_says_what_is_wrong_with_the_engine(tmp_path: Path) -> None:
+    assert _run("analyse", "chess", "--engine", str(tmp_path / "none"))[::2] == (
+        2, f"ggn analyse: --engine {str(tmp_path / 'none')!r}: no such program; Debian's packages "
+           "fairy-stockfish and stockfish install engines in /usr/games\n")
+    assert _run("analyse", "chess", "--engine", "no-such-engine-here")[2].startswith(
+        "ggn analyse: --engine 'no-such-engine-here': no such program (looked for on PATH and in /usr/games)")
+    text = tmp_path / "text"
+    text.write_text("hello")
+    assert _run("analyse", "chess", "--engine", str(text))[::2] == (
+        2, f"ggn analyse: --engine {str(text)!r}: not an executable file\n")
+    assert _run("analyse", "chess", "--engine", str(tmp_path))[0] == 2
+    exit_mode = tmp_path / "exit"
+    exit_mode.symlink_to(FAKE)
+    status, _, err = _run("analyse", "chess", "--engine", str(exit_mode))
+    assert status == 1
+    assert err == (f"ggn analyse: {exit_mode}: exited (status 3) while ggn waited for it to answer 'uci' "
+                   "with 'uciok'; its standard error: fake: cannot load my network\n")
+    illegal = tmp_path / "illegal"
+    illegal.symlink_to(FAKE)
+    status, _, err = _run("analyse", "chess", "--engine", str(illegal), "--depth", "1")
+    assert (status, err) == (1, f"ggn analyse: {illegal}: gave a best move that is not one in UCI: 'z9z9'\n")
+    status, _, err = _run("analyse", "chess", "--engine", FAKE, "--option", "Nope=1")
+    assert status == 1 and err.startswith("ggn analyse: Fake good has no option 'Nope'; it has: Hash, Style")
+    status, _, err = _run("analyse", "shogi", "--engine", FAKE)
+    assert status == 1 and "has no UCI_Variant option: it plays chess only, not 'shogi'" in err
+    assert _run("analyse", "chess", "--engine", FAKE, "--depth", "1", "--nodes", "2")[0] == 2
+    assert _run("analyse", "chess", "--engine", FAKE, "--timeout", "nan")[0] == 2
+
+
+@needs_stockfish
+def test_analyse_with_the_wrong_protocol() -> None:
+    assert STOCKFISH is not None
+    status, _, err = _run("analyse", "chess", "--engine", STOCKFISH, "--protocol", "usi")
+    assert status == 1
+    assert err.startswith(f"ggn analyse: {STOCKFISH}: does not speak USI: it answered isready without "
+                          "answering 'usi' with 'usiok'")

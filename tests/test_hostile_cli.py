@@ -24,6 +24,7 @@ import ggn.cli._output
 from ggn.cli import run
 from ggn.errors import GGNError
 
+FAKE_ENGINE = str(Path(__file__).with_name("fake_engine.py"))  # a UCI engine of the tests: e2e4
 CHESS_START = "+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c"
 E2E4 = '{"board_diff": {"e2": null, "e4": "C:P"}, "toggle": true}'
 LEGACY = {"CHESS:PAWN": {"e2": {"e4": [{
@@ -210,6 +211,7 @@ EVERY_COMMAND = [
     ("position", "chess", "--feen", CHESS_START, "--to", "feen"),
     ("serve", "chess", "--port", "0"),  # any free port; ends at its URL's write, before serving
     ("show", "chess"),
+    ("analyse", "chess", "--engine", FAKE_ENGINE, "--depth", "1"),
     ("completion", "bash"),
     ("--help",),
 ]

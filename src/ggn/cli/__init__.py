@@ -32,7 +32,8 @@ This module assembles the parser and runs a command; the rest is private:
 - one module a group of commands: ``_notation`` (parse, schema), ``_documents`` (validate,
   lint, generate, demo), ``_convert`` (convert), ``_positions`` (moves, apply, diff), ``_games``
   (variants, legal, perft, play, position), ``_show`` (show), ``_serve`` (serve: the explorer
-  of :mod:`ggn.web`), ``_completion`` (completion).
+  of :mod:`ggn.web`), ``_engine`` (analyse: an engine of :mod:`ggn.engine`), ``_completion``
+  (completion).
 
 Adding a command
 ----------------
@@ -96,7 +97,7 @@ from ggn.errors import GGNError
 __all__ = ["main", "run"]
 
 _MODULES: Final = ("_notation", "_documents", "_convert", "_positions", "_games", "_show", "_serve",
-                   "_completion")
+                   "_engine", "_completion")
 """The modules of the commands (under ``ggn.cli``), each with a ``register(commands)``
 function, in help order."""
 
@@ -108,6 +109,7 @@ _COMMANDS: Final = {
     "variants": "_games", "legal": "_games", "perft": "_games", "play": "_games", "position": "_games",
     "show": "_show",
     "serve": "_serve",
+    "analyse": "_engine",
     "completion": "_completion",
 }
 """The module of each command: a run imports only its command's module (each reads the library
@@ -150,6 +152,7 @@ examples:
   ggn completion bash              shell completion (the cli extra: shtab)
   ggn demo                         a tour on an embedded example
   ggn serve shogi                  explore a game in the browser (the [web] extra)
+  ggn analyse chess --engine /usr/games/stockfish --depth 12   an engine's best move
 
 how arguments are read:
   FILE       a path, or - for standard input (which a command reads at most once).

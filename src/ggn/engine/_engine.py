@@ -72,7 +72,9 @@ _NONE_MOVES: Final = frozenset({"(none)", "0000", "none", "resign", "win", "null
 class Search:
     """What a search ended with: the best move and the ponder move in the engine's own
     notation (``bestmove`` None: the engine named none, ``(none)``, ``resign``, ``win``; the raw
-    word is ``said``), the last :class:`~ggn.engine.Info` of its principal variation, and
+    word is ``said``), the :class:`~ggn.engine.Info` of its principal variation (the last line
+    of an exact score that starts with the best move, else the last line: a search cut off in
+    the middle of an iteration ends on a bound and a variation of one move), and
     whether it was stopped (``stopped``: by :meth:`Engine.stop` or a timeout) rather than
     ended by its limit."""
 
@@ -549,6 +551,10 @@ class Engine:
                 if pv:
                     info["pv"] = pv
                     changed = True
+                if changed and "pv" in info and info.get("score") is not None and info["score"].bound is None:
+                    # The last line of an exact score: a search cut off mid-iteration (by its
+                    # nodes or time) ends on a bound and a variation of one move.
+                    info["exact"] = dict(info)
                 if changed and on_info is not None:
                     on_info(_info(info))
             elif head == "bestmove":
@@ -558,6 +564,9 @@ class Engine:
                     raise EngineError(f"wrote 'bestmove' without a move{self._said()}", self._label)
                 best = words[1]
                 ponder = words[3] if len(words) >= 4 and words[2] == "ponder" else None
+                exact = info.get("exact")
+                if exact is not None and exact["pv"][:1] == (best,):
+                    info = exact  # the deepest exact line, when it ends on the move given
                 return Search(None if best in _NONE_MOVES else best, ponder, _info(info), said=best)
         raise EngineError(f"wrote {MAX_SEARCH_LINES:,} lines in one search without its best move"
                           f"{self._said()}", self._label)
