@@ -47,6 +47,7 @@ from ggn import (
 )
 from ggn import cache as ggn_cache
 from ggn.errors import GGNError, NotationTypeError
+from ggn.game import Game
 from ggn.games import chess as chess_game
 from ggn.games import makruk as makruk_game
 from ggn.games import shogi as shogi_game
@@ -64,7 +65,7 @@ MODULES = (
     "ggn.variants.betza", "ggn.variants.description", "ggn.variants.document", "ggn.variants.fen",
     "ggn.variants.ini", "ggn.variants.pieces", "ggn.variants.registry", "ggn.variants.uci", "ggn.rules",
     "ggn.svg", "ggn.textboard", "ggn.cache", "ggn.games", "ggn.games.chess", "ggn.games.shogi",
-    "ggn.games.xiangqi", "ggn.games.makruk", "ggn.notation.usi",
+    "ggn.games.xiangqi", "ggn.games.makruk", "ggn.notation.usi", "ggn.game",
 )
 
 
@@ -233,6 +234,14 @@ def _calls() -> Iterator[Call]:
     yield Call("ggn.rules.perft", rules.perft, ("chess", 1, position))
     yield Call("ggn.rules.rule_system", rules.rule_system, ("chess",))
     yield Call("ggn.rules.Outcome", rules.Outcome, ("first", rules.Ending.CHECKMATE))
+    # --- ggn.game
+    yield Call("ggn.game.Game", Game, ("chess", START), {"halfmove": 0, "fullmove": 1})
+    yield Call("ggn.game.Game", Game, (system,), {"fen": FEN})
+    game = Game("chess")
+    yield Call("ggn.game.Game.push", Game("chess").push, ("e2e4",))
+    yield Call("ggn.game.Game.position_at", game.position_at, (0,))
+    yield Call("ggn.game.Game.fen", game.fen, (0,))
+    yield Call("ggn.game.Game.feen", game.feen, (0,))
     # --- pictures
     yield Call("ggn.svg.board", svg.board, (position,), {
         "highlight": ["a1"], "arrows": [("e2", "e4")], "coordinates": True, "flipped": False, "size": 8,
@@ -305,7 +314,7 @@ def _records(s: dict[str, Any]) -> Iterator[Call]:
     for name, record in (
         ("Variant", variant), ("PieceType", variant.pieces[0]), ("Castling", variant.castling),
         ("DoubleStep", variant.double_step), ("Promotion", variant.promotion), ("Ends", variant.ends),
-        ("Drops", crazyhouse.drops),
+        ("Drops", crazyhouse.drops), ("History", registry.variant("shogi").history),
     ):
         yield Call(f"ggn.variants.description.{name}", type(record), (), _fields(record))
     yield Call("ggn.variants.document.Castle", document.Castle, (4, 6, 7, 5, (5, 6)))

@@ -27,7 +27,7 @@ from ggn.errors import GGNError, NotFoundError, VariantError
 from ggn.variants import betza, ini, registry, uci
 from ggn.variants import fen as fens
 from ggn.variants.betza import PREDEFINED
-from ggn.variants.description import Variant
+from ggn.variants.description import History, Variant
 from ggn.variants.pieces import View, destinations
 from oracle_boards import placement
 
@@ -582,7 +582,7 @@ def test_per_side_options_the_description_keeps_once(option: str, value: str, me
     assert "flag pieces differ" in str(error)
 
 
-def test_xboard_options_and_history_rules_are_recorded_as_unapplied() -> None:
+def test_xboard_options_are_recorded_as_unapplied_and_history_rules_read() -> None:
     text = """
 [recorded:chess]
 pieceToCharTable = PNBRQ.....Kpnbrq.....k
@@ -590,21 +590,38 @@ pocketSize = 3
 variantTemplate = shogi
 pieceValueMg = p:150 n:800
 nMoveRule = 70
+nMoveRuleTypes = pn
 nFoldRule = 4
 nFoldValue = loss
+nFoldValueAbsolute = true
 perpetualCheckIllegal = true
+moveRepetitionIllegal = true
 chasingRule = axf
 countingRule = makruk
 materialCounting = janggi
+adjudicateFullBoard = true
 [child:recorded]
 """
     variants = _load(text)
     unapplied = dict(variants["child"].unapplied)
-    assert set(unapplied) == {
-        "pieceToCharTable", "pocketSize", "variantTemplate", "pieceValueMg", "nMoveRule", "nFoldRule",
-        "nFoldValue", "perpetualCheckIllegal", "chasingRule", "countingRule", "materialCounting"}
-    assert "history" in unapplied["nFoldRule"] and "XBoard" in unapplied["pocketSize"]
+    assert set(unapplied) == {"pieceToCharTable", "pocketSize", "variantTemplate", "pieceValueMg"}
+    assert "XBoard" in unapplied["pocketSize"]
+    assert variants["child"].history == History(
+        n_move_rule=70, n_move_types=(frozenset("pn"), frozenset("pn")), n_fold_rule=4, n_fold_value="loss",
+        n_fold_value_absolute=True, perpetual_check_illegal=True, move_repetition_illegal=True,
+        chasing_rule="axf", counting_rule="makruk", material_counting="janggi", adjudicate_full_board=True)
     assert _load(CHESS.replace("[chess]", "[plain]"), source="x.ini")["plain"].unapplied == ()
+    assert _load(CHESS.replace("[chess]", "[plain]"), source="x.ini")["plain"].history == History()
+
+
+def test_history_rules_per_colour_and_pawn_types() -> None:
+    text = "[sides:chess]\nnMoveRuleTypesWhite = n\nnMoveRuleTypesBlack = -\n[pawns:chess]\npawnTypes = pn\n"
+    variants = _load(text)
+    assert variants["sides"].history.n_move_types == (frozenset("n"), frozenset())
+    # pawnTypes sets the n-move rule's types too, as in Fairy-Stockfish's parser.
+    assert variants["pawns"].history.n_move_types == (frozenset("pn"), frozenset("pn"))
+    error = _error("[none:chess]\nnFoldValue = none\n")
+    assert (error.line, error.option) == (2, "nFoldValue") and "'none' is no result" in str(error)
 
 
 @pytest.mark.parametrize(("line", "feature"), [
@@ -1102,7 +1119,8 @@ def test_fairy_stockfish_examples_load_and_their_pieces_move_as_in_pyffish(per_p
     assert variants["khans"].promotion is not None
     assert variants["khans"].promotion.pawn_types == (frozenset("p"), frozenset("ps"))
     assert variants["khans"].promotion.choices[1] == ("t",)
-    assert dict(variants["chak"].unapplied).keys() == {"nMoveRule", "nFoldRule", "nFoldValue"}
+    assert variants["chak"].unapplied == ()
+    assert (variants["chak"].history.n_move_rule, variants["chak"].history.n_fold_rule) == (50, 3)
     assert variants["blackletter"].castling is not None and variants["blackletter"].castling.rank == 1
 
 

@@ -90,6 +90,25 @@ class Ending(enum.Enum):
     """A player has given the number of checks the game asks for (three-check)."""
     BARE_KING = "bare king"
     """A player has nothing left but its royal piece (shatranj's baring)."""
+    MOVE_RULE = "the n-move rule"
+    """The n-move rule (chess's fifty moves): so many moves without a capture, a drop, a
+    promotion or a pawn's move (:class:`ggn.game.Game`, claimed)."""
+    REPETITION = "repetition"
+    """The same position for the n-th time (:class:`ggn.game.Game`, claimed)."""
+    PERPETUAL_CHECK = "perpetual check"
+    """A repetition in which one player checked at every move, and loses for it
+    (shogi, xiangqi; :class:`ggn.game.Game`, claimed)."""
+    CHASING = "perpetual chasing"
+    """A repetition in which one player chased an unprotected piece at every move, and loses
+    for it (xiangqi's rules of the Asian Xiangqi Federation; :class:`ggn.game.Game`, claimed)."""
+    MOVE_REPETITION = "repeated moves"
+    """A piece moved back and forth while the other player passed or did the same (janggi's
+    rule; :class:`ggn.game.Game`, claimed)."""
+    COUNTING = "counting"
+    """The count of moves of makruk, cambodian or ASEAN chess ran out (:class:`ggn.game.Game`,
+    claimed)."""
+    FULL_BOARD = "a full board"
+    """No empty square is left, and the game is adjudicated (:class:`ggn.game.Game`)."""
 
     def __str__(self) -> str:
         return self.value

@@ -29,11 +29,12 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from ggn._types import check_fields
+from ggn.errors import GGNError
 from ggn.variants.pieces import Movement, Square
 
 __all__ = [
-    "Castling", "DoubleStep", "Drops", "Ends", "PieceType", "Promotion", "Region", "Value", "Variant",
-    "from_data", "to_data",
+    "Castling", "DoubleStep", "Drops", "Ends", "History", "PieceType", "Promotion", "Region", "Value",
+    "Variant", "from_data", "to_data",
 ]
 
 Region = frozenset[Square]
@@ -194,6 +195,49 @@ class Ends:
 
 
 @dataclass(frozen=True, slots=True)
+class History:
+    """The rules on a game's history (Fairy-Stockfish's options of the same names, with its
+    defaults): what a position alone does not hold, and :class:`ggn.game.Game` applies.
+
+    - the n-move rule: after ``n_move_rule`` moves of each player (``2 * n_move_rule``
+      plies; 0: no such rule) without a capture, a drop, a promotion or an irreversible move
+      of a piece of ``n_move_types`` (per side, letters), the player to move may claim the
+      end (a draw, or by ``material_counting``);
+    - repetition: when a position occurs for the ``n_fold_rule``-th time, the player to move
+      may claim the end, ``n_fold_value`` for the player to move (for the first player with
+      ``n_fold_value_absolute``; for the second it is the opposite); with
+      ``perpetual_check_illegal``, a player who checked at every move of the repetition loses,
+      and with ``chasing_rule`` ``"axf"``, one who chased (xiangqi's rules of the Asian
+      Xiangqi Federation); ``move_repetition_illegal``: janggi's rule on moving a piece back
+      and forth;
+    - counting (``counting_rule``: ``"makruk"``, ``"cambodian"``, ``"asean"``): a count of
+      moves, started when one side has no pawn left or only its king, after which the game is
+      drawn;
+    - ``material_counting`` (``"janggi"``, ``"unweighted"``, ``"whitedrawodds"``,
+      ``"blackdrawodds"``): who wins an adjudicated end (the n-move rule, a repetition that
+      draws, ``adjudicate_full_board``: a board with no empty square ends the game).
+    """
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        for name in ("n_move_rule", "n_fold_rule"):
+            if getattr(self, name) < 0:
+                raise GGNError(f"History.{name} is 0 (no such rule) or more, not {getattr(self, name)}")
+
+    n_move_rule: int = 50
+    n_move_types: tuple[frozenset[str], frozenset[str]] = (frozenset("p"), frozenset("p"))
+    n_fold_rule: int = 3
+    n_fold_value: Value = "draw"
+    n_fold_value_absolute: bool = False
+    perpetual_check_illegal: bool = False
+    move_repetition_illegal: bool = False
+    chasing_rule: Literal["axf"] | None = None
+    counting_rule: Literal["makruk", "cambodian", "asean"] | None = None
+    material_counting: Literal["janggi", "unweighted", "whitedrawodds", "blackdrawodds"] | None = None
+    adjudicate_full_board: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Variant:
     """A game of the chess family, as data. ``start`` is the start position in
     Fairy-Stockfish's FEN of the variant; ``style`` the SIN letter of the first player (the
@@ -225,13 +269,14 @@ class Variant:
     immobility_illegal: bool = False
     """A move (or drop) may not leave a piece where it could never move again."""
     chess960: bool = False
+    history: History = field(default_factory=History)
+    """The rules on the game's history (:class:`ggn.game.Game` applies them)."""
     description: str = ""
     unapplied: tuple[tuple[str, str], ...] = ()
     """Options of the description's source that this library does not apply, each with why it
     cannot change the legal moves from a position: ``(option, why)``. Fairy-Stockfish's piece
-    values and XBoard options (``pieceToCharTable``, ``pocketSize``, ``variantTemplate``), and
-    its rules on a game's history (``nMoveRule``, ``nFoldRule``, ``perpetualCheckIllegal``,
-    counting and adjudication), which a position does not hold. Recorded, never dropped."""
+    values and XBoard options (``pieceToCharTable``, ``pocketSize``, ``variantTemplate``).
+    Recorded, never dropped."""
 
 
 # --- as plain data ---------------------------------------------------------------------------------
@@ -241,7 +286,8 @@ _ATOMS: Final = (type(None), bool, int, str)
 
 
 _RECORDS: Final = {kind.__name__: (kind, frozenset(found.name for found in dataclasses.fields(kind)))
-                   for kind in (Variant, PieceType, Movement, Promotion, Castling, DoubleStep, Drops, Ends)}
+                   for kind in (Variant, PieceType, Movement, Promotion, Castling, DoubleStep, Drops, Ends,
+                             History)}
 """The records of a variant's data by name, each with its fields' names."""
 
 

@@ -24,9 +24,12 @@ is no option, an option Fairy-Stockfish does not know, a value it could not read
 movement :func:`ggn.variants.betza.parse` refuses, and a rule the description cannot say
 (forced captures, explosions, gating, walls, passing, flipping, two boards, check counting,
 setup phases, ...; such an option set to its default value says nothing and is accepted). The
-options that cannot change the legal moves from a position (piece values, XBoard's display
-options, and the rules on a game's history: the n-move rule, repetitions, counting) are
-recorded in :attr:`Variant.unapplied <ggn.variants.description.Variant.unapplied>`, with why.
+options that cannot change the legal moves from a position (piece values and XBoard's display
+options) are recorded in :attr:`Variant.unapplied <ggn.variants.description.Variant.unapplied>`,
+with why. The rules on a game's history (the n-move rule, repetitions, perpetual checks,
+chasing, counting, adjudication by material) are read into
+:attr:`Variant.history <ggn.variants.description.Variant.history>`, which
+:class:`ggn.game.Game` applies.
 
 Where Fairy-Stockfish keeps a rule per colour and the description once, the two must agree:
 the castling pieces, the en passant takers, the flag piece (of the sides with a flag region);
@@ -77,6 +80,7 @@ from ggn.variants.description import (
     DoubleStep,
     Drops,
     Ends,
+    History,
     PieceType,
     Promotion,
     Region,
@@ -322,6 +326,10 @@ _DEFAULTS: Final[dict[str, Any]] = {
     "connectVertical": True, "connectDiagonal": True, "connectRegion1": (frozenset(), frozenset()),
     "connectRegion2": (frozenset(), frozenset()), "connectNxN": 0, "collinearN": 0, "connectValue": "win",
     "castlingWins": frozenset(),
+    "nMoveRuleTypes": (frozenset({"pawn"}), frozenset({"pawn"})), "nMoveRule": 50, "nFoldRule": 3,
+    "nFoldValue": "draw", "nFoldValueAbsolute": False, "perpetualCheckIllegal": False,
+    "moveRepetitionIllegal": False, "chasingRule": "none", "materialCounting": "none",
+    "adjudicateFullBoard": False, "countingRule": "none",
 }
 
 # Rules the description cannot say: the field, and the feature a rule system would need. A
@@ -377,7 +385,6 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "castlingWins": "castling as a way to win",
 }
 
-_HISTORY: Final = "a rule on the game's history, which a position does not hold"
 _UNAPPLIED: Final[dict[str, str]] = {
     "pieceValueMg": "piece values, for an engine's evaluation",
     "pieceValueEg": "piece values, for an engine's evaluation",
@@ -385,19 +392,6 @@ _UNAPPLIED: Final[dict[str, str]] = {
     "pieceToCharTable": "XBoard's display only",
     "pocketSize": "XBoard's display only",
     "nnueAlias": "an engine's evaluation network",
-    "nMoveRule": f"the n-move rule: {_HISTORY} (FEEN has no move counters)",
-    "nMoveRuleTypes": f"the n-move rule: {_HISTORY} (FEEN has no move counters)",
-    "nMoveRuleTypesWhite": f"the n-move rule: {_HISTORY} (FEEN has no move counters)",
-    "nMoveRuleTypesBlack": f"the n-move rule: {_HISTORY} (FEEN has no move counters)",
-    "nFoldRule": f"repetitions: {_HISTORY}",
-    "nFoldValue": f"repetitions: {_HISTORY}",
-    "nFoldValueAbsolute": f"repetitions: {_HISTORY}",
-    "perpetualCheckIllegal": f"perpetual checks: {_HISTORY}",
-    "moveRepetitionIllegal": f"repeated moves: {_HISTORY}",
-    "chasingRule": f"chasing: {_HISTORY}",
-    "countingRule": f"counting: {_HISTORY}",
-    "materialCounting": f"adjudication by material at a move limit: {_HISTORY}",
-    "adjudicateFullBoard": "adjudication by material, for an engine",
 }
 
 # The options in Fairy-Stockfish's order of reading (src/parser.cpp), each with how its value
@@ -420,6 +414,7 @@ whiteDropRegion bitboard dropRegion.0
 blackDropRegion bitboard dropRegion.1
 dropOnTop bool @dropOnTop
 pawnTypes pieceset promotionPawnTypes.0 promotionPawnTypes.1 enPassantTypes.0 enPassantTypes.1
+pawnTypes pieceset nMoveRuleTypes.0 nMoveRuleTypes.1
 variantTemplate string
 pieceToCharTable string
 pocketSize int
@@ -512,16 +507,16 @@ makpongRule bool makpongRule
 flyingGeneral bool flyingGeneral
 soldierPromotionRank rank soldierPromotionRank
 flipEnclosedPieces enclosing flipEnclosedPieces
-nMoveRuleTypes pieceset
-nMoveRuleTypesWhite pieceset
-nMoveRuleTypesBlack pieceset
-nMoveRule int
-nFoldRule int
-nFoldValue value
-nFoldValueAbsolute bool
-perpetualCheckIllegal bool
-moveRepetitionIllegal bool
-chasingRule chasing
+nMoveRuleTypes pieceset nMoveRuleTypes.0 nMoveRuleTypes.1
+nMoveRuleTypesWhite pieceset nMoveRuleTypes.0
+nMoveRuleTypesBlack pieceset nMoveRuleTypes.1
+nMoveRule int nMoveRule
+nFoldRule int nFoldRule
+nFoldValue value nFoldValue
+nFoldValueAbsolute bool nFoldValueAbsolute
+perpetualCheckIllegal bool perpetualCheckIllegal
+moveRepetitionIllegal bool moveRepetitionIllegal
+chasingRule chasing chasingRule
 stalemateValue value stalemateValue
 stalematePieceCount bool stalematePieceCount
 checkmateValue value checkmateValue
@@ -558,9 +553,9 @@ connectRegion2Black bitboard connectRegion2.1
 connectNxN int connectNxN
 collinearN int collinearN
 connectValue value connectValue
-materialCounting material
-adjudicateFullBoard bool
-countingRule counting
+materialCounting material materialCounting
+adjudicateFullBoard bool adjudicateFullBoard
+countingRule counting countingRule
 castlingWins castlingrights castlingWins
 """
 _TABLE: Final = tuple(
@@ -999,7 +994,7 @@ class _Maker:
             drops=self.drops(), ends=self.ends(), holes=self.holes(),
             flying_general=values["flyingGeneral"], checking=values["checking"],
             immobility_illegal=values["immobilityIllegal"], chess960=values["chess960"],
-            unapplied=tuple(self.state.unapplied.items()),
+            history=self.history(), unapplied=tuple(self.state.unapplied.items()),
         )
         self.check_marks(variant)
         self.check_start(variant)
@@ -1214,6 +1209,24 @@ class _Maker:
             extinction_claim=values["extinctionClaim"],
             flag_pieces=flag_pieces, flag_regions=regions,
             flag_move=values["flagMove"],
+        )
+
+    def history(self) -> History:
+        values = self.values
+        if values["nFoldValue"] is None:
+            raise self.error("nFoldValue", "'none' is no result: expected win, loss or draw")
+        types = values["nMoveRuleTypes"]
+        return History(
+            n_move_rule=values["nMoveRule"],
+            n_move_types=(self.letters(types[0], "nMoveRuleTypes"), self.letters(types[1], "nMoveRuleTypes")),
+            n_fold_rule=values["nFoldRule"], n_fold_value=values["nFoldValue"],
+            n_fold_value_absolute=values["nFoldValueAbsolute"],
+            perpetual_check_illegal=values["perpetualCheckIllegal"],
+            move_repetition_illegal=values["moveRepetitionIllegal"],
+            chasing_rule=None if values["chasingRule"] == "none" else values["chasingRule"],
+            counting_rule=None if values["countingRule"] == "none" else values["countingRule"],
+            material_counting=None if values["materialCounting"] == "none" else values["materialCounting"],
+            adjudicate_full_board=values["adjudicateFullBoard"],
         )
 
     def holes(self) -> Region:

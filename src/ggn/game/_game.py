@@ -1,0 +1,630 @@
+"""The :class:`Game`: a start position, the plays made from it, and the rules on its history.
+
+The rules follow Fairy-Stockfish (``src/position.cpp``: ``do_move``'s counters,
+``is_optional_game_end`` and ``is_immediate_game_end``), written again from what they do:
+
+- the halfmove clock (Fairy-Stockfish's ``rule50``) starts again after a capture, a drop, a
+  promotion (a shogi-style one unless promoted pieces may demote) and a move of a piece of the
+  n-move rule's types (``nMoveRuleTypes``, the pawn by default) that it could not move back
+  by a move without capture (a pawn's step; not a sideways step of pawnsideways' pawns);
+- a position repeats when its board, its hands (in a game with drops), the side to move, the
+  castling rights and the en passant squares are those of an earlier one, as Fairy-Stockfish's
+  key compares them: a shogi-style promoted piece counts as the type it moves as (a tokin as a
+  gold), a promoted pawn of crazyhouse as the piece it became, and an en passant square only
+  where Fairy-Stockfish writes one (an enemy pawn could take);
+- only positions since the last irreversible move count (in a game with drops, every position
+  since the start), at least four plies back, with the same side to move;
+- with the counting rules, the count starts, and starts again, where Fairy-Stockfish's does.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Final
+
+from ggn._json import quote
+from ggn._types import Side, expect
+from ggn.cell import Cell
+from ggn.errors import GGNError, IllegalMoveError
+from ggn.position import Position
+from ggn.qpi import Qpi
+from ggn.rules._records import Ending, Outcome, Play
+from ggn.rules._system import RuleSystem
+from ggn.variants.description import History, PieceType, Value, Variant
+
+__all__ = ["Game"]
+
+_SHOWN: Final = 12  # legal moves an error lists
+_PROMOTED: Final = re.compile(r"\+([A-Za-z])")
+_SUDDEN: Final = frozenset({Ending.EXTINCTION, Ending.FLAG, Ending.BARE_KING, Ending.CHECKS})
+
+
+class Game:
+    """A game: a start position and the plays made from it, with the rules on its history.
+
+    ``rules`` is the name of a built-in game, or a rule system: a
+    :class:`~ggn.rules.variant.VariantRules` (a built-in's, or one of ``--ini`` text) plays
+    the history rules of its variant; any other :class:`~ggn.rules.RuleSystem` (a GGN
+    document's) has none. The start is ``start`` (a Position or FEEN; default: the game's
+    start position) with the move counters ``halfmove`` and ``fullmove``, or ``fen``, a
+    position in the game's Fairy-Stockfish FEN whose counters are read from it.
+
+    >>> game = Game("chess", fen="4k3/8/8/8/8/8/8/R3K3 w Q - 99 80")
+    >>> game.halfmove, game.fullmove, game.claim()
+    (99, 80, None)
+    >>> str(game.push("a1a7")), game.halfmove, str(game.claim())
+    ('C:+R a1-a7', 100, 'draw by the n-move rule')
+    >>> game.result()
+    '*'
+    """
+
+    __slots__ = ("_checks", "_counting", "_fullmoves", "_history", "_keys", "_legal", "_plays", "_positions",
+                 "_rule50", "_rules", "_types", "_variant")
+
+    def __init__(self, rules: str | RuleSystem, start: Position | str | None = None, *,
+                 fen: str | None = None, halfmove: int = 0, fullmove: int = 1) -> None:
+        expect(rules, (str, RuleSystem), "rules", "a game's name or a RuleSystem")
+        if isinstance(rules, str):
+            from ggn.variants import registry  # noqa: PLC0415  (the registry's games, on first use)
+
+            entry = registry.entry(rules)
+            system: RuleSystem = entry.rules
+            variant: Variant | None = entry.variant
+        else:
+            system = rules
+            variant = _variant_of(rules)
+        self._rules = system
+        self._variant = variant
+        self._history: History | None = None if variant is None else variant.history
+        self._types: dict[str, PieceType] = {} if variant is None else {
+            (kind.pin or kind.letter).upper(): kind for kind in variant.pieces}
+        expect(halfmove, int, "halfmove", "an int")
+        expect(fullmove, int, "fullmove", "an int")
+        if halfmove < 0 or fullmove < 1:
+            raise GGNError(f"the move counters are a halfmove clock of 0 or more and a move number of 1 or "
+                           f"more, not {halfmove} and {fullmove}")
+        limit = 0
+        if fen is not None:
+            expect(fen, str, "fen", "a FEN string or None")
+            if start is not None:
+                raise GGNError("a game starts from a position or from a FEN, not both")
+            if variant is None:
+                raise GGNError(f"the {system.name} rule system has no FEN: give its start position in FEEN")
+            position, halfmove, fullmove, limit = _read_fen(system, variant, fen)
+        else:
+            if start is not None:
+                expect(start, (Position, str), "start", "a Position, a FEEN string or None")
+            position = system.position(start)
+        self._positions: list[Position] = [position]
+        self._plays: list[Play] = []
+        self._fullmoves = [fullmove]
+        # Fairy-Stockfish's rule50 and, for the counting rules, (countingLimit, countingPly):
+        # read from a FEN, a halfmove clock is the count's ply once a count has started.
+        counting = (limit, 0)
+        if limit and halfmove:
+            counting, halfmove = (limit, halfmove), 0
+        self._rule50 = [halfmove]
+        self._counting = [counting]
+        self._checks: list[bool | None] = [None]
+        self._keys: list[str | None] = [None]
+        self._legal: list[Play] | None = None
+
+    def __repr__(self) -> str:
+        return f"<Game of {self._rules.name}: {len(self._plays)} plies, {self.feen()!r}>"
+
+    def __len__(self) -> int:
+        return len(self._plays)
+
+    # --- what the game holds ------------------------------------------------------------------
+    @property
+    def rules(self) -> RuleSystem:
+        """The rule system the game is played under."""
+        return self._rules
+
+    @property
+    def variant(self) -> Variant | None:
+        """The game's description, None for a rule system made from a GGN document alone."""
+        return self._variant
+
+    @property
+    def start(self) -> Position:
+        """The start position."""
+        return self._positions[0]
+
+    @property
+    def position(self) -> Position:
+        """The position after the last play."""
+        return self._positions[-1]
+
+    @property
+    def plays(self) -> tuple[Play, ...]:
+        """The plays made from the start, in order."""
+        return tuple(self._plays)
+
+    @property
+    def halfmove(self) -> int:
+        """The halfmove clock of the current position, as Fairy-Stockfish's FEN writes it: the
+        plies since the last capture, drop, promotion or pawn move, or, while a count of the
+        counting rules runs, the count's ply."""
+        return self._halfmove(len(self._plays))
+
+    @property
+    def fullmove(self) -> int:
+        """The move number of the current position (it grows after the second player's move)."""
+        return self._fullmoves[-1]
+
+    def _halfmove(self, ply: int) -> int:
+        limit, counted = self._counting[ply]
+        return counted if limit else self._rule50[ply]
+
+    def _ply(self, ply: int | None) -> int:
+        if ply is None:
+            return len(self._plays)
+        expect(ply, int, "ply", "an int or None")
+        if not 0 <= ply <= len(self._plays):
+            raise GGNError(f"ply {ply} is not one of the game's: 0 (the start) to {len(self._plays)}")
+        return ply
+
+    def position_at(self, ply: int) -> Position:
+        """The position after ``ply`` plies (0: the start)."""
+        return self._positions[self._ply(expect(ply, int, "ply", "an int"))]
+
+    def feen(self, ply: int | None = None) -> str:
+        """The FEEN of the position after ``ply`` plies (default: the current one)."""
+        return self._positions[self._ply(ply)].to_feen()
+
+    def fen(self, ply: int | None = None) -> str:
+        """Fairy-Stockfish's FEN of the position after ``ply`` plies (default: the current one),
+        with its move counters (and, while a count of the counting rules runs, its limit)."""
+        number = self._ply(ply)
+        variant = self._variant
+        if variant is None:
+            raise GGNError(f"the {self._rules.name} rule system has no FEN: its positions are written in "
+                           "FEEN")
+        from ggn.variants.fen import from_feen  # noqa: PLC0415
+
+        text = from_feen(variant, self._positions[number], halfmove=self._halfmove(number),
+                         fullmove=self._fullmoves[number])
+        limit = self._counting[number][0]
+        if limit:
+            fields = text.split(" ")
+            fields[-3] = str(limit)
+            text = " ".join(fields)
+        return text
+
+    # --- play and undo ------------------------------------------------------------------------
+    def legal_moves(self) -> list[Play]:
+        """The legal plays of the current position (a new list). As in Fairy-Stockfish, the
+        history rules make no move illegal: a repetition that loses (perpetual check, shogi's
+        sennichite) is an end the other player may claim (:meth:`claim`)."""
+        found = self._legal
+        if found is None:
+            found = self._legal = self._rules.legal_moves(self.position)
+        return list(found)
+
+    def push(self, play: Play | str) -> Play:
+        """Make a legal play, given as a :class:`~ggn.rules.Play` or as text: GGN's move
+        (``C:P e2-e4``), Fairy-Stockfish's UCI (``e2e4``) or any notation
+        ``ggn.notation`` reads (SAN...), where it is installed. Return the play made; raise
+        :class:`~ggn.errors.IllegalMoveError` naming the move and the legal ones if it is not
+        legal here."""
+        expect(play, (Play, str), "play", "a Play or a move's text")
+        made = self._find(play)
+        ply = len(self._plays)
+        position = self._positions[ply]
+        child = position.apply(made.transition)
+        rule50, reset = self._rule50[ply] + 1, self._resets(position, made)
+        self._positions.append(child)
+        self._plays.append(made)
+        self._rule50.append(0 if reset else rule50)
+        self._fullmoves.append(self._fullmoves[ply] + (position.active == "second"))
+        self._counting.append(self._count(position, made, child, self._counting[ply]))
+        self._checks.append(None)
+        self._keys.append(None)
+        self._legal = None
+        return made
+
+    def pop(self) -> Play:
+        """Undo the last play and return it."""
+        if not self._plays:
+            raise GGNError("there is no play to undo: the game is at its start")
+        for kept in (self._positions, self._rule50, self._fullmoves, self._counting, self._checks,
+                     self._keys):
+            kept.pop()
+        self._legal = None
+        return self._plays.pop()
+
+    def _find(self, play: Play | str) -> Play:
+        legal = self.legal_moves()
+        if isinstance(play, Play):
+            for candidate in legal:
+                if candidate == play:
+                    return candidate
+            return self._illegal(str(play), legal)
+        text = play
+        by_text = [candidate for candidate in legal if str(candidate) == text]
+        if len(by_text) == 1:
+            return by_text[0]
+        if by_text:
+            raise IllegalMoveError(f"{quote(text)} names {len(by_text)} legal moves at ply "
+                                   f"{len(self._plays)}; give the play itself")
+        return self._read(text, legal)
+
+    def _read(self, text: str, legal: list[Play]) -> Play:
+        # The notations of ggn.notation, where it is installed (it reads SAN and the others).
+        try:
+            notation = importlib.import_module("ggn.notation")
+        except ImportError:
+            notation = None
+        parse = getattr(notation, "parse", None)
+        if parse is not None:
+            try:
+                found = parse(self._rules, self.position, text)
+            except GGNError:
+                return self._illegal(text, legal)
+            if isinstance(found, Play):
+                return found
+        if self._variant is not None:
+            from ggn.variants.uci import parse as parse_uci  # noqa: PLC0415
+
+            try:
+                return parse_uci(self._rules, self.position, text)
+            except GGNError:
+                pass
+        return self._illegal(text, legal)
+
+    def _illegal(self, text: str, legal: list[Play]) -> Play:
+        shown = ", ".join(str(play) for play in legal[:_SHOWN])
+        more = f", ... ({len(legal)} in all)" if len(legal) > _SHOWN else ""
+        where = self.fen() if self._variant is not None else self.feen()
+        raise IllegalMoveError(f"{quote(text)} is not a legal move at ply {len(self._plays)} of this "
+                               f"{self._rules.name} game ({where}); legal moves: {shown or 'none'}{more}")
+
+    # --- the ends -----------------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        """How the game has ended, if it has: by a rule of the position (checkmate, stalemate,
+        extinction, a flag reached...; as pyffish's ``is_immediate_game_end`` and
+        ``game_result``), or by a full board where the game adjudicates it. An end a player
+        may claim is :meth:`claim`'s, not this."""
+        position = self.position
+        ended = self._rules.outcome(position)
+        if ended is not None and ended.ending in _SUDDEN:
+            return ended
+        history = self._history
+        if history is not None and history.adjudicate_full_board and self._full(position):
+            return self._adjudicated(position, Ending.FULL_BOARD)
+        return ended
+
+    def claim(self) -> Outcome | None:
+        """The end the player to move may claim, if any (pyffish's ``is_optional_game_end``):
+        the n-move rule, an n-fold repetition (won or lost by perpetual check or chasing, or
+        as the game values a repetition), or the end of a count of the counting rules."""
+        history = self._history
+        if history is None:
+            return None
+        ply = len(self._plays)
+        rule50 = self._rule50[ply]
+        limit = 2 * history.n_move_rule
+        if history.n_move_rule and rule50 >= limit and self._may_claim(ply) \
+                and rule50 - self._axf_offset(ply) >= limit:
+            return self._adjudicated(self.position, Ending.MOVE_RULE)
+        if history.n_fold_rule:
+            repeated = self._repetition(ply, history)
+            if repeated is not None:
+                return repeated
+        counting_limit, counting_ply = self._counting[ply]
+        if history.counting_rule is not None and counting_limit and counting_ply > counting_limit \
+                and self._may_claim(ply):
+            return Outcome(None, Ending.COUNTING)
+        return None
+
+    def result(self) -> str:
+        """The result of the game as PGN writes it: ``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` for a
+        game that has ended (:meth:`outcome`), else ``"*"`` (an end that may be claimed is not
+        one until claimed)."""
+        return _result(self.outcome())
+
+    # --- the rules ----------------------------------------------------------------------------
+    def _in_check(self, ply: int) -> bool:
+        found = self._checks[ply]
+        if found is None:
+            found = self._checks[ply] = self._rules.in_check(self._positions[ply])
+        return found
+
+    def _may_claim(self, ply: int) -> bool:
+        """A player in check may claim only if it has a move (a mate is no draw)."""
+        return not self._in_check(ply) or bool(self.legal_moves())
+
+    def _key(self, ply: int) -> str:
+        """The position after ``ply`` plies as Fairy-Stockfish's key compares positions: its FEN
+        without counters, each shogi-style promoted piece written as the type it moves as, no
+        ``~`` (a promoted pawn of crazyhouse), no hands in a game without drops."""
+        found = self._keys[ply]
+        if found is None:
+            variant = self._variant
+            assert variant is not None
+            from ggn.variants.fen import from_feen  # noqa: PLC0415
+
+            fields = from_feen(variant, self._positions[ply]).split(" ")[:-2]
+            placement = fields[0].replace("~", "")
+            promotion = variant.promotion
+            if promotion is not None and promotion.promoted:
+                promoted = dict(promotion.promoted)
+
+                def plain(match: re.Match[str]) -> str:
+                    letter = match[1]
+                    becomes = promoted.get(letter.lower(), letter.lower())
+                    return becomes.upper() if letter.isupper() else becomes
+
+                placement = _PROMOTED.sub(plain, placement)
+            found = self._keys[ply] = " ".join((placement, *fields[1:]))
+        return found
+
+    def _repetition(self, ply: int, history: History) -> Outcome | None:
+        """Fairy-Stockfish's n-fold rule, with ply 0 as pyffish asks it: the current position
+        occurs for the n-th time among those since the last irreversible move (or the start)."""
+        variant = self._variant
+        assert variant is not None
+        drops = variant.drops is not None and variant.drops.captures_to_hand
+        end = ply if drops else min(self._rule50[ply], ply)
+        if end < 4:
+            return None
+        perpetual = history.perpetual_check_illegal
+        check = self._in_check
+        them = perpetual and check(ply) and check(ply - 2)
+        us = perpetual and check(ply - 1) and check(ply - 3)
+        key = self._key(ply)
+        count = 0
+        for back in range(4, end + 1, 2):
+            them = them and check(ply - back)
+            if self._key(ply - back) == key:
+                count += 1
+                if count + 1 >= history.n_fold_rule:
+                    return self._repeated(ply, history, them, us)
+            if back + 1 <= end:
+                us = us and check(ply - back - 1)
+        return None
+
+    def _repeated(self, ply: int, history: History, them: bool, us: bool) -> Outcome:
+        position = self._positions[ply]
+        if them or us:
+            if not us:
+                return Outcome(position.active, Ending.PERPETUAL_CHECK)
+            if not them:
+                return Outcome(position.inactive, Ending.PERPETUAL_CHECK)
+            return self._valued(position, "draw", Ending.REPETITION)
+        value = history.n_fold_value
+        if history.n_fold_value_absolute and position.active == "second":
+            value = _opposite(value)
+        return self._valued(position, value, Ending.REPETITION)
+
+    def _valued(self, position: Position, value: Value, ending: Ending) -> Outcome:
+        """The outcome of a result for the player to move; a draw decided by material where
+        the game counts it."""
+        if value == "draw":
+            history = self._history
+            if history is not None and history.material_counting is not None:
+                return self._adjudicated(position, ending)
+            return Outcome(None, ending)
+        return Outcome(position.active if value == "win" else position.inactive, ending)
+
+    def _adjudicated(self, position: Position, ending: Ending) -> Outcome:
+        """A draw, or the winner by material where the game counts it (Fairy-Stockfish's
+        ``material_counting_result``)."""
+        history = self._history
+        counting = None if history is None else history.material_counting
+        if counting is None:
+            return Outcome(None, ending)
+        if counting == "whitedrawodds":
+            return Outcome("first", ending)
+        if counting == "blackdrawodds":
+            return Outcome("second", ending)
+        first, second = self._material(position, counting)
+        if counting == "janggi":
+            return Outcome("first" if first - second - 1 > 0 else "second", ending)
+        return Outcome(None if first == second else "first" if first > second else "second", ending)
+
+    def _material(self, position: Position, counting: str) -> tuple[int, int]:
+        weights = {"rook": 13, "janggiCannon": 7, "horse": 5, "janggiElephant": 3, "wazir": 3, "soldier": 2}
+        totals = {"first": 0, "second": 0}
+        for piece in position.board.values():
+            kind = self._type(piece)
+            if counting == "janggi":
+                totals[piece.side] += weights.get("" if kind is None else kind.name or "", 0)
+            else:
+                totals[piece.side] += 1
+        return totals["first"], totals["second"]
+
+    def _full(self, position: Position) -> bool:
+        variant = self._variant
+        assert variant is not None
+        return len(position.board) >= variant.files * variant.ranks - len(variant.holes)
+
+    def _axf_offset(self, ply: int) -> int:
+        """Xiangqi's n-move rule under the AXF rules leaves out checks beyond ten of a side
+        (Fairy-Stockfish counts the positions in check of each side since the last capture)."""
+        history = self._history
+        if history is None or history.chasing_rule != "axf" or ply < 20:
+            return 0
+        end = min(self._rule50[ply], ply)
+        them, us = int(self._in_check(ply)), int(self._in_check(ply - 1))
+        for back in range(2, end, 2):
+            them += self._in_check(ply - back)
+            us += self._in_check(ply - back - 1)
+        return 2 * max(max(them, us) - 10, 0)
+
+    def _type(self, piece: Qpi) -> PieceType | None:
+        """The piece type a piece is of, a shogi-style promoted one its promoted type's."""
+        kind = self._types.get(piece.pin.name)
+        variant = self._variant
+        if kind is not None and piece.state == "enhanced" and variant is not None and variant.promotion:
+            becomes = dict(variant.promotion.promoted).get(kind.letter)
+            if becomes is not None:
+                return next((other for other in variant.pieces if other.letter == becomes), kind)
+        return kind
+
+    def _resets(self, position: Position, play: Play) -> bool:
+        """Whether ``play`` starts the halfmove clock again (Fairy-Stockfish's rule50)."""
+        if not isinstance(play.source, Cell):
+            return True  # a drop
+        mover = position.active
+        for cell, piece in play.transition.board.items():
+            before = position.piece_at(cell)
+            if before is not None and before.side != mover and (piece is None or piece.side == mover):
+                return True  # a capture
+        choice, piece = play.choice, play.piece
+        if choice is not None and choice != piece:
+            if choice.pin.name != piece.pin.name:
+                return True  # a pawn's promotion
+            if choice.state == "enhanced" and piece.state != "enhanced":
+                variant = self._variant
+                return variant is None or variant.promotion is None or not variant.promotion.demotion
+            return False  # a demotion
+        variant = self._variant
+        if variant is None:
+            return False
+        kind = self._type(piece)
+        side = 0 if mover == "first" else 1
+        if kind is None or kind.letter not in variant.history.n_move_types[side]:
+            return False
+        destination = play.destination
+        assert isinstance(destination, Cell)
+        return not _reversible(kind, mover, play.source, destination)
+
+    def _count(self, position: Position, play: Play, child: Position,
+               counting: tuple[int, int]) -> tuple[int, int]:
+        """The counting rules' (limit, ply) after ``play``, as Fairy-Stockfish's do_move sets
+        them (both in plies)."""
+        history = self._history
+        if history is None or history.counting_rule is None:
+            return counting
+        limit, counted = counting
+        if limit:
+            counted += 1
+        rule = history.counting_rule
+        mover, other = position.active, position.inactive
+        taken = self._taken(position, play)
+        pawns = self._count_type(child, "pawn")
+        if rule != "asean" and taken is not None and taken == "pawn" and self._pieces(child, mover) == 1 \
+                and not pawns:
+            mover_limit = self._count_limit(child, mover, rule)
+            if mover_limit:
+                limit, counted = 2 * mover_limit, 2 * (len(child.board)) - 1
+        promoted = play.choice is not None and play.choice.pin.name != play.piece.pin.name
+        if (not limit or ((taken is not None or promoted) and self._pieces(child, other) == 1)):
+            other_limit = self._count_limit(child, other, rule)
+            if other_limit:
+                limit = 2 * other_limit
+                counted = 0 if rule == "asean" or self._pieces(child, other) > 1 else 2 * len(child.board)
+        return limit, counted
+
+    def _taken(self, position: Position, play: Play) -> str | None:
+        """The name of the type of the piece ``play`` takes ("" for one of no known type), or None."""
+        mover = position.active
+        for cell, piece in play.transition.board.items():
+            before = position.piece_at(cell)
+            if before is not None and before.side != mover and (piece is None or piece.side == mover):
+                kind = self._type(before)
+                return "" if kind is None else kind.name or ""
+        return None
+
+    def _pieces(self, position: Position, side: Side) -> int:
+        return sum(1 for piece in position.board.values() if piece.side == side)
+
+    def _count_type(self, position: Position, name: str, side: Side | None = None) -> int:
+        total = 0
+        for piece in position.board.values():
+            if side is None or piece.side == side:
+                kind = self._type(piece)
+                total += kind is not None and kind.name == name
+        return total
+
+    def _count_limit(self, position: Position, side: Side, rule: str) -> int:
+        """Fairy-Stockfish's count_limit: the moves the side ``side`` counts to (0: none)."""
+        other: Side = "second" if side == "first" else "first"
+        own, theirs = self._pieces(position, side), self._pieces(position, other)
+        pawns = self._count_type(position, "pawn")
+        rooks, khons = self._count_type(position, "rook", other), self._count_type(position, "silver", other)
+        knights = self._count_type(position, "knight", other)
+        if rule == "makruk":
+            if pawns or theirs == 1:
+                return 0
+            if own > 1:
+                return 64
+            return 8 if rooks > 1 else 16 if rooks == 1 else 22 if khons > 1 else 32 if knights > 1 \
+                else 44 if khons == 1 else 64
+        if rule == "cambodian":
+            if own > 3 or theirs == 1:
+                return 0
+            if own > 1:
+                return 63
+            if pawns:
+                return 0
+            return 7 if rooks > 1 else 15 if rooks == 1 else 21 if khons > 1 else 31 if knights > 1 \
+                else 43 if khons == 1 else 63
+        if pawns or own > 1:
+            return 0
+        return 16 if rooks else 44 if khons else 64 if knights else 0
+
+
+def _variant_of(rules: RuleSystem) -> Variant | None:
+    from ggn.rules.variant import VariantRules  # noqa: PLC0415
+
+    return rules.variant if isinstance(rules, VariantRules) else None
+
+
+def _read_fen(rules: RuleSystem, variant: Variant, fen: str) -> tuple[Position, int, int, int]:
+    """The position and counters of a FEN: (position, halfmove, fullmove, counting limit)."""
+    from ggn.variants.fen import to_feen  # noqa: PLC0415
+    from ggn.variants.registry import Entry  # noqa: PLC0415
+
+    limit = 0
+    fields = fen.split(" ")
+    if variant.history.counting_rule is not None and len(fields) >= 6 and fields[3].isdigit() \
+            and len(fields[3]) <= 6:
+        # A count under way: its limit stands where the en passant square would.
+        limit = int(fields[3])
+        fields[3] = "-"
+        fen = " ".join(fields)
+    position = rules.position(to_feen(variant, fen))
+    halfmove, fullmove = Entry(variant.name, "fen", variant).counters(fen)
+    return position, halfmove, max(fullmove, 1), limit
+
+
+def _reversible(kind: PieceType, mover: Side, source: Cell, destination: Cell) -> bool:
+    """Whether a piece of ``kind`` could go back from ``destination`` to ``source`` by a move
+    without capture on an empty board (Fairy-Stockfish's ``PseudoMoves[0]``: no initial move)."""
+    (from_file, from_rank), (to_file, to_rank) = source.indices, destination.indices
+    back = (from_file - to_file, from_rank - to_rank)
+    if mover == "second":  # the second side's frame is the first's turned half a circle
+        back = (-back[0], -back[1])
+    for movement in kind.movements:
+        if movement.mode == "capture" or movement.sources is not None or movement.hops:
+            continue
+        for vector in movement.vectors:
+            steps = _steps(vector, back)
+            if steps and movement.first <= steps and (movement.last is None or steps <= movement.last):
+                return True
+    return False
+
+
+def _steps(vector: tuple[int, int], displacement: tuple[int, int]) -> int:
+    """How many steps of ``vector`` make ``displacement`` (0: none)."""
+    for along, total in zip(vector, displacement, strict=True):
+        if along:
+            steps, rest = divmod(total, along)
+            if rest or steps <= 0:
+                return 0
+            return steps if (vector[0] * steps, vector[1] * steps) == displacement else 0
+    return 0
+
+
+def _opposite(value: Value) -> Value:
+    return "loss" if value == "win" else "win" if value == "loss" else "draw"
+
+
+def _result(outcome: Outcome | None) -> str:
+    if outcome is None:
+        return "*"
+    return "1/2-1/2" if outcome.winner is None else "1-0" if outcome.winner == "first" else "0-1"

@@ -1,0 +1,186 @@
+"""The history rules of :class:`ggn.game.Game` against Fairy-Stockfish (pyffish), the oracle.
+
+For every built-in game, seeded random games are played by ggn's :class:`~ggn.game.Game` and
+compared, ply by ply, with pyffish given the same start FEN and move list:
+
+- ``Game.claim()`` with ``pyffish.is_optional_game_end`` (whether the player to move may claim
+  an end, and who wins it: the n-move rule, n-fold repetition and its values, perpetual check,
+  xiangqi's chasing, the counting rules);
+- ``Game.outcome()`` with ``pyffish.is_immediate_game_end`` and, where no move is left,
+  ``pyffish.game_result`` (the winner);
+- the move counters of ``Game.fen()`` (and, while a count runs, its limit) with
+  ``pyffish.get_fen``'s.
+
+The games are steered where the rules are: a player takes back its last move most of the time
+(the same positions come back: repetitions, perpetual checks and chases), prefers moves that
+keep the halfmove clock running, and some games start with the clock near the n-move limit.
+The makruk-family games also start from endgames, where the counts start and run out.
+
+By default one game of each kind a game runs (:data:`PLIES` plies); ``pytest -m full`` adds
+:data:`FULL_GAMES` games of :data:`FULL_PLIES` plies with other seeds.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pytest
+
+from ggn.game import Game
+from ggn.rules import Play
+from ggn.variants import registry
+from ggn.variants.uci import moves as uci_moves
+
+pytestmark = pytest.mark.slow  # not in the README's quick run: every game against pyffish, ply by ply
+
+sf = pytest.importorskip("pyffish")
+
+SEED = 20261127
+PLIES, FULL_GAMES, FULL_PLIES = 40, 4, 120
+BACK = 0.6  # the chance a player takes back its last move, where it can
+QUIET = 0.9  # the chance a move that starts the halfmove clock again is put aside for another
+NAMES = registry.names()
+
+# Endgames of the counting games, with the counts ahead (Fairy-Stockfish's FEN of each game).
+ENDGAMES = {
+    "makruk": ("8/8/3k4/8/8/2K5/8/R3M3 w - - 0 40", "8/8/3k4/1s6/8/2K5/8/RN6 b - - 0 40",
+               "4k3/8/8/8/2p5/8/1S2K3/R7 w - - 0 30"),
+    "ai-wok": ("8/8/3k4/8/8/2K5/8/R3A3 w - - 0 40", "8/8/3k4/1s6/8/2K5/8/RN6 b - - 0 40"),
+    "asean": ("8/8/3k4/8/8/2K5/8/R3Q3 w - - 0 40", "8/8/3k4/1b6/8/2K5/8/RN6 b - - 0 40",
+              "4k3/8/8/8/2p5/8/1B2K3/R7 w - - 0 30"),
+}
+
+
+@dataclass
+class _Tally:
+    plies: int = 0
+    claims: int = 0
+    outcomes: int = 0
+
+
+def _winner(fen: str, value: int) -> str | None:
+    """The winner of pyffish's result ``value``, given for the side to move of ``fen``."""
+    if value == 0:
+        return None
+    mover = "first" if fen.split(" ")[1] == "w" else "second"
+    return mover if value > 0 else ("second" if mover == "first" else "first")
+
+
+def _back(move: str) -> str | None:
+    """The move that takes ``move`` back (``g1f3`` for ``f3g1``), None for a drop."""
+    squares = re.findall(r"[a-z][0-9]+", move)
+    return None if "@" in move or len(squares) != 2 else squares[1] + squares[0]
+
+
+def _counters(fen: str, counting: bool) -> list[str]:
+    """The FEN's counters (and the count's limit, which stands where the en passant square
+    would, in a counting game)."""
+    fields = fen.split(" ")
+    return fields[-3:] if counting else fields[-2:]
+
+
+def _play(name: str, start: str, plies: int, rng: random.Random, tally: _Tally, back: float = BACK) -> None:
+    game = Game(name, fen=start)
+    variant = game.variant
+    assert variant is not None
+    is960, counting = variant.chess960, variant.history.counting_rule is not None
+    moves: list[str] = []
+    for ply in range(plies):
+        fen = sf.get_fen(name, start, moves, is960)
+        where = f"{name} from {start!r} after {moves} (ply {ply}, {fen!r})"
+        assert _counters(game.fen(), counting) == _counters(fen, counting), f"{where}: ggn {game.fen()!r}"
+        claimable, value = sf.is_optional_game_end(name, start, moves, is960)
+        claim = game.claim()
+        assert claimable == (claim is not None), f"{where}: ggn's claim {claim}, pyffish's {claimable, value}"
+        if claim is not None:
+            assert claim.winner == _winner(fen, value), f"{where}: ggn's claim {claim}, pyffish's {value}"
+            tally.claims += 1
+        ended, value = sf.is_immediate_game_end(name, start, moves, is960)
+        legal = sf.legal_moves(name, start, moves, is960)
+        outcome = game.outcome()
+        if ended or not legal:
+            if not ended:
+                value = sf.game_result(name, start, moves, is960)
+            assert outcome is not None, f"{where}: the game has ended ({value}) and ggn has no outcome"
+            assert outcome.winner == _winner(fen, value), f"{where}: ggn's {outcome}, pyffish's {value}"
+            assert game.result() == {None: "1/2-1/2", "first": "1-0", "second": "0-1"}[outcome.winner]
+            tally.outcomes += 1
+            break
+        assert outcome is None, f"{where}: ggn's outcome {outcome}, the game goes on for pyffish"
+        mine = uci_moves(game.rules, game.position, variant=variant)
+        # pyffish lists the pawn drops that would mate where they are illegal (shogi): not ggn.
+        choices = sorted(move for move in legal if move in mine)
+        assert choices, f"{where}: no move of pyffish's {legal[:8]} is ggn's"
+        move = _choose(game, mine, choices, moves, rng, back)
+        game.push(mine[move])
+        moves.append(move)
+        tally.plies += 1
+
+
+def _choose(game: Game, mine: Mapping[str, Play], choices: list[str], moves: list[str],
+            rng: random.Random, back: float) -> str:
+    if len(moves) >= 2 and rng.random() < back:
+        taken_back = _back(moves[-2])
+        if taken_back in choices:
+            return taken_back
+    order = list(choices)
+    rng.shuffle(order)
+    for move in order[:6]:
+        game.push(mine[move])
+        reset = game.halfmove == 0 and game._counting[-1][0] == 0
+        game.pop()
+        if not reset or rng.random() > QUIET:
+            return move
+    return order[0]
+
+
+def _near_the_limit(name: str) -> str | None:
+    """The game's start FEN with the halfmove clock ten plies short of the n-move limit."""
+    rule = registry.variant(name).history.n_move_rule
+    if not rule:
+        return None
+    fields = sf.start_fen(name).split(" ")
+    fields[-2] = str(2 * rule - 10)
+    return " ".join(fields)
+
+
+def _games(name: str, games: int, plies: int, seed: int) -> _Tally:
+    rng = random.Random(f"{seed}:{name}")
+    tally = _Tally()
+    starts = [sf.start_fen(name)]
+    near = _near_the_limit(name)
+    if near is not None:
+        starts.append(near)
+    starts.extend(ENDGAMES.get(name, ()))
+    for _ in range(games):
+        for start in starts:
+            _play(name, start, plies, rng, tally)
+    return tally
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_history_rules_against_pyffish(name: str) -> None:
+    tally = _games(name, 1, PLIES, SEED)
+    assert tally.plies >= PLIES // 2
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("name", NAMES)
+def test_history_rules_against_pyffish_full(name: str) -> None:
+    tally = _games(name, FULL_GAMES, FULL_PLIES, SEED + 1)
+    assert tally.plies >= FULL_PLIES
+
+
+def test_the_steered_games_reach_the_rules() -> None:
+    """The default run meets each kind of claim somewhere (else the steering is broken)."""
+    seen = {}
+    for name in ("chess", "shogi", "makruk"):
+        rng = random.Random(f"{SEED}:{name}")
+        tally = _Tally()
+        for start in [sf.start_fen(name), *ENDGAMES.get(name, ())]:
+            _play(name, start, PLIES, rng, tally, back=0.9)
+        seen[name] = tally.claims
+    assert all(seen.values()), seen
