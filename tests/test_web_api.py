@@ -88,7 +88,7 @@ def test_the_page_files_are_package_data() -> None:
 
 def test_config_lists_every_built_in_game(client: TestClient) -> None:
     config = client.get("/api/config").json()
-    assert config == {"games": list(registry.names()), "initial": {"game": "chess"}}
+    assert config == {"games": list(registry.names()), "initial": {"game": "chess"}, "engine": None}
     with TestClient(ggn.web.create_app({"document": KING, "position": LONE_KING})) as other:
         assert other.get("/api/config").json()["initial"] == {"document": KING, "position": LONE_KING}
 

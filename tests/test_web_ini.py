@@ -58,7 +58,7 @@ def uci_moves(view: dict[str, Any]) -> dict[str, str]:
 
 def test_the_variants_of_the_file_are_offered_after_the_built_ins(client: TestClient) -> None:
     assert client.get("/api/config").json() == {
-        "games": [*registry.names(), NAME], "initial": {"game": NAME}}
+        "games": [*registry.names(), NAME], "initial": {"game": NAME}, "engine": None}
     # Without the catalogue, the explorer knows only the built-in games.
     with TestClient(ggn.web.create_app()) as plain:
         response = plain.post("/api/view", json={"game": NAME})

@@ -19,7 +19,7 @@ from ggn.cli import run
 
 if TYPE_CHECKING:
     from ggn.variants.registry import Catalogue
-    from ggn.web import Limits
+    from ggn.web import EngineSettings, Limits
 
 __all__ = ["WIZARD", "WIZARD_INI", "call", "recorded", "running"]
 
@@ -52,9 +52,10 @@ def recorded() -> Iterator[list[dict[str, Any]]]:
 
     def serve(initial: dict[str, Any] | None = None, host: str = ggn.web.DEFAULT_HOST,
               port: int = ggn.web.DEFAULT_PORT, *, ready: Callable[[str], object] | None = None,
-              catalogue: Catalogue | None = None, limits: Limits | None = None) -> None:
+              catalogue: Catalogue | None = None, limits: Limits | None = None,
+              engine: EngineSettings | None = None) -> None:
         calls.append({"initial": initial, "host": host, "port": port, "catalogue": catalogue,
-                      "limits": limits})
+                      "limits": limits, "engine": engine})
         if ready is not None:
             ready(ggn.web.address(host, port))
 
@@ -67,10 +68,11 @@ def recorded() -> Iterator[list[dict[str, Any]]]:
 
 @contextmanager
 def running(initial: dict[str, Any] | None = None, host: str = "127.0.0.1",
-            catalogue: Catalogue | None = None, limits: Limits | None = None) -> Iterator[str]:
+            catalogue: Catalogue | None = None, limits: Limits | None = None,
+            engine: EngineSettings | None = None) -> Iterator[str]:
     """Run the explorer with uvicorn on a free port of ``host``, offering the games of
-    ``catalogue`` (None: the built-ins) within ``limits`` (None: the defaults); yield its base
-    URL. Its worker processes start and stop with it.
+    ``catalogue`` (None: the built-ins) within ``limits`` (None: the defaults), asking
+    ``engine`` (None: none); yield its base URL. Its worker processes start and stop with it.
 
     The socket is bound here, before uvicorn starts, so no other process can take the port
     between choosing it and listening on it.
@@ -83,7 +85,7 @@ def running(initial: dict[str, Any] | None = None, host: str = "127.0.0.1",
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind((host, 0))
     port = listener.getsockname()[1]
-    app = create_app(initial, catalogue, limits=limits)
+    app = create_app(initial, catalogue, limits=limits, engine=engine)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
                                                 timeout_graceful_shutdown=ggn.web.SHUTDOWN_SECONDS))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)

@@ -9,6 +9,8 @@ socket is bound (an address in use: exit 2), the explorer's URL is written on st
 and the server runs until Ctrl-C or SIGTERM. A GGN document is played under the generic rule
 system (:class:`ggn.rules.RuleSystem`). Each request's work is done by a worker process,
 within the limits of :mod:`ggn.web._limits` (``--time-limit`` and ``--workers`` set two).
+With ``--engine``, the engine is started once before anything listens (its handshake read, its
+name kept), then for each position the page asks it about (:mod:`ggn.web._analysis`).
 """
 
 from __future__ import annotations
@@ -36,11 +38,12 @@ from ggn.ruleset import Ruleset
 from ggn.variants.registry import Catalogue
 
 if TYPE_CHECKING:
-    from ggn.web import Limits
+    from ggn.web import EngineSettings, Limits
 
 PORT: Final = Bounded(0, 65535)
 SECONDS: Final = Bounded(1, 3600)
 WORKERS: Final = Bounded(1, 64)
+MOVETIME: Final = Bounded(1, 60_000)
 
 
 def register(commands: Commands) -> None:
@@ -76,7 +79,9 @@ def register(commands: Commands) -> None:
                "  ggn serve xiangqi --fen "
                "'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1'\n"
                "  ggn serve rules.json '8/8/8/8/8/8/8/4K^3 / C/c'\n"
-               "  ggn serve wizardchess --ini wizard.ini   # and every built-in game",
+               "  ggn serve wizardchess --ini wizard.ini   # and every built-in game\n"
+               "  ggn serve chess --engine /usr/games/stockfish   # its best move as an arrow\n"
+               "  ggn serve shogi --engine fairy-stockfish --engine-movetime 3000",
     )
     add_rules(serve, at=True)
     add_position(serve, positional=True)
@@ -92,6 +97,15 @@ def register(commands: Commands) -> None:
     serve.add_argument("--workers", type=WORKERS, default=None, metavar="N",
                        help=f"the worker processes doing the requests' work, 1 to 64; while one is "
                             f"busy, another answers (default {limits.workers})")
+    serve.add_argument("--engine", metavar="PATH",
+                       help="an engine (UCI, USI or UCCI: Stockfish, Fairy-Stockfish) whose best move "
+                            "the page shows as an arrow on the board, with its score: a path, or a name "
+                            "on PATH or in /usr/games (see ggn analyse)")
+    serve.add_argument("--engine-protocol", choices=["uci", "usi", "ucci"], default="uci",
+                       help="the engine's protocol (default uci)")
+    serve.add_argument("--engine-movetime", type=MOVETIME, default=1000, metavar="MS",
+                       help="the engine's time for each position, 1 to 60,000 milliseconds (default "
+                            "1000); at most half the time limit of a request")
     add_ini(serve)
     add_format(serve, "a line with the explorer's URL, once it listens",
                '{"url": URL}, one line, once it listens')
@@ -148,6 +162,7 @@ def _serve(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
               if value is not None}
     limits = web.Limits(**chosen)
     initial = _initial(args, stdin, err, games, limits)
+    engine = _engine(args, limits)
 
     def ready(url: str) -> None:
         out.write(json.dumps({"url": url}) + "\n" if args.format == "json"
@@ -159,10 +174,28 @@ def _serve(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
                       "can use the explorer\n")
 
     try:
-        web.serve(initial, args.host, args.port, ready=ready, catalogue=games, limits=limits)
+        web.serve(initial, args.host, args.port, ready=ready, catalogue=games, limits=limits, engine=engine)
     except OSError as error:
         raise Exit(2, f"cannot listen on {args.host} port {args.port}: {reason(error)}") from None
     return 0
+
+
+def _engine(args: argparse.Namespace, limits: Limits) -> EngineSettings | None:
+    """The engine of --engine, started once to read its handshake (an engine that cannot be
+    run or does not speak its protocol ends the command, before anything listens)."""
+    if args.engine is None:
+        return None
+    from ggn.cli._engine import engine_path  # noqa: PLC0415
+    from ggn.engine import Engine  # noqa: PLC0415
+    from ggn.web import EngineSettings  # noqa: PLC0415
+
+    program = engine_path(args.engine)
+    if args.engine_movetime > limits.seconds * 1000 / 2:
+        raise Exit(2, f"--engine-movetime {args.engine_movetime} is over half the time limit of a "
+                      f"request ({limits.seconds:g} s): give a shorter one, or a longer --time-limit")
+    with Engine(program, protocol=args.engine_protocol) as engine:
+        name = engine.name
+    return EngineSettings(program, args.engine_protocol, args.engine_movetime, name)
 
 
 def _local(host: str) -> bool:

@@ -514,6 +514,12 @@ class Catalogue:
         """The names of the games added with :meth:`add_ini`, in order."""
         return tuple(self._added)
 
+    def texts(self) -> tuple[tuple[str, str], ...]:
+        """The ``variants.ini`` texts added, each with its source, in order (what an engine
+        is given to play the games added: :meth:`ggn.engine.Engine.load_variants`)."""
+        with self._lock:
+            return tuple(self._texts)
+
     def entry(self, name: str) -> Entry:
         """The entry of a game; raise :class:`~ggn.errors.NotFoundError` for an unknown name."""
         expect(name, str, "name", "a str")

@@ -4,7 +4,9 @@ Choose a game (a built-in one, or a variant added from a ``variants.ini`` text: 
 :func:`create_app`) or paste a GGN document and a FEEN; click a piece to see its
 destinations and, for each, the possibilities (``must``/``deny``) that allow it; play legal
 moves (a promotion's choices offered), undo and redo; read the FEEN, and a game's FEN, of the
-position; see every fault of a pasted document with its JSON Pointer.
+position; see every fault of a pasted document with its JSON Pointer; with an engine
+(:class:`EngineSettings`, ``ggn serve --engine``), see its best move as an arrow on the board and
+its score.
 
 The page is one static HTML file, a plain script and a style sheet shipped with the package
 (no front-end build step). The server is a Starlette application over a small JSON API
@@ -30,6 +32,7 @@ from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any, Final
 
 from ggn._types import expect
+from ggn.web._analysis import EngineSettings
 from ggn.web._limits import SHUTDOWN_SECONDS, LimitError, Limits
 
 if TYPE_CHECKING:
@@ -40,7 +43,7 @@ if TYPE_CHECKING:
     from ggn.variants.registry import Catalogue
 
 __all__ = [
-    "DEFAULT_HOST", "DEFAULT_PORT", "INSTALL", "SHUTDOWN_SECONDS", "LimitError", "Limits",
+    "DEFAULT_HOST", "DEFAULT_PORT", "INSTALL", "SHUTDOWN_SECONDS", "EngineSettings", "LimitError", "Limits",
     "address", "create_app", "listen",
     "local_hosts", "missing", "require", "serve",
 ]
@@ -71,21 +74,23 @@ def require() -> None:
 
 
 def create_app(initial: dict[str, Any] | None = None, catalogue: Catalogue | None = None,
-               *, hosts: Collection[str] | None = None, limits: Limits | None = None) -> Starlette:
+               *, hosts: Collection[str] | None = None, limits: Limits | None = None,
+               engine: EngineSettings | None = None) -> Starlette:
     """The explorer's Starlette application: it opens with ``initial`` (``{"game": NAME}`` or
     ``{"document": TEXT}``, with an optional ``"position"``; None: chess) and offers the games
     of ``catalogue`` (None: the built-in games; a
     :class:`~ggn.variants.registry.Catalogue` adds the variants of ``variants.ini`` texts).
     With ``hosts``, a request whose ``Host`` header names none of them is answered 400
     (:func:`serve` gives :func:`local_hosts`). ``limits`` bounds what one request may cost
-    (None: :class:`Limits`'s defaults). Its worker processes start and stop with its lifespan
+    (None: :class:`Limits`'s defaults). ``engine`` is the engine whose best move and score the
+    page shows (None: none). Its worker processes start and stop with its lifespan
     (see :func:`ggn.web._app.create_app`); they are started with Python's ``spawn`` method, so a
     script that runs the explorer starts it under ``if __name__ == "__main__":``, as
     :mod:`multiprocessing` asks."""
     require()
     from ggn.web._app import create_app as make  # noqa: PLC0415  (imports Starlette)
 
-    return make(initial, catalogue, hosts=hosts, limits=limits)
+    return make(initial, catalogue, hosts=hosts, limits=limits, engine=engine)
 
 
 def local_hosts(host: str) -> frozenset[str] | None:
@@ -128,10 +133,10 @@ def listen(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> socket.socket:
 
 def serve(initial: dict[str, Any] | None = None, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
           *, ready: Callable[[str], object] | None = None, catalogue: Catalogue | None = None,
-          limits: Limits | None = None) -> None:
+          limits: Limits | None = None, engine: EngineSettings | None = None) -> None:
     """Run the explorer on ``host`` and ``port`` (uvicorn) until it is stopped (Ctrl-C,
-    SIGTERM); it offers the games of ``catalogue`` and bounds each request by ``limits`` (see
-    :func:`create_app`). Stopped, it waits at most
+    SIGTERM); it offers the games of ``catalogue``, bounds each request by ``limits`` and asks
+    ``engine`` for each position's best move (see :func:`create_app`). Stopped, it waits at most
     :data:`~ggn.web._limits.SHUTDOWN_SECONDS` for the requests still open, then closes their
     connections and its workers.
 
@@ -142,7 +147,7 @@ def serve(initial: dict[str, Any] | None = None, host: str = DEFAULT_HOST, port:
     require()
     import uvicorn  # noqa: PLC0415  (the [web] extra, on first use)
 
-    app = create_app(initial, catalogue, hosts=local_hosts(host), limits=limits)
+    app = create_app(initial, catalogue, hosts=local_hosts(host), limits=limits, engine=engine)
     listener = listen(host, port)
     try:
         port = listener.getsockname()[1]

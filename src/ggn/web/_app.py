@@ -13,7 +13,10 @@ loop, so one request's work never holds up another client:
   turned round); a document is played under the generic rule system
   (:class:`ggn.rules.RuleSystem`), and its answer says whether a terminal piece is in play
   (``"terminal"``) and, when none is, what that means (``"note"``);
-- ``POST /api/play``: the same and ``"move"`` (a move as the view lists it): the position after it.
+- ``POST /api/play``: the same and ``"move"`` (a move as the view lists it): the position after it;
+- ``POST /api/analyse``: the same request as ``view``: the engine's best move, score and
+  principal variation (:func:`ggn.web._analysis.analysis`), when the explorer has an engine
+  (``/api/config``'s ``"engine"``; else 404); an engine that fails is answered 502.
 
 A request the API cannot read is answered 400 (every field is read before any work, so a
 field it cannot read wins over what the rest would give); an unknown game 404; a bad position or
@@ -44,6 +47,7 @@ from contextlib import asynccontextmanager
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
+from ggn.web._analysis import EngineSettings
 from ggn.web._explorer import games
 from ggn.web._limits import MAX_BODY, LimitError, Limits
 from ggn.web._work import ROUTES, Workers, error, limited
@@ -160,13 +164,15 @@ class _Guard:
 
 
 def create_app(initial: dict[str, Any] | None = None, catalogue: Catalogue | None = None,
-               *, hosts: Collection[str] | None = None, limits: Limits | None = None) -> Starlette:
+               *, hosts: Collection[str] | None = None, limits: Limits | None = None,
+               engine: EngineSettings | None = None) -> Starlette:
     """The explorer's application. ``initial`` is what the page opens with:
     ``{"game": NAME}`` or ``{"document": TEXT}``, with an optional ``"position"`` (FEEN);
     None opens chess. ``catalogue`` holds the games it offers: the built-ins and the variants
     added to it from ``variants.ini`` texts (None: the built-ins only). ``hosts``: the host
     names a request's ``Host`` header may give (others are answered 400); None: any.
     ``limits``: what one request may cost (None: :class:`~ggn.web._limits.Limits`'s defaults).
+    ``engine``: the engine ``/api/analyse`` asks (None: none, and the page shows no engine).
 
     The application's worker processes (``app.state.workers``, a :class:`~ggn.web._work.Workers`)
     start with its lifespan and stop with it; run without one, they start with the first
@@ -184,8 +190,10 @@ def create_app(initial: dict[str, Any] | None = None, catalogue: Catalogue | Non
         raise TypeError(f"hosts must be a collection of host names or None, got {hosts!r}"[:200])
     if limits is not None and not isinstance(limits, Limits):
         raise TypeError(f"limits must be a ggn.web.Limits or None, got {type(limits).__name__}")
+    if engine is not None and not isinstance(engine, EngineSettings):
+        raise TypeError(f"engine must be a ggn.web.EngineSettings or None, got {type(engine).__name__}")
     opening = dict(initial) if initial is not None else {"game": "chess"}
-    workers = Workers(catalogue, limits or Limits())
+    workers = Workers(catalogue, limits or Limits(), engine)
 
     async def page(_: Request) -> Response:
         return HTMLResponse(_static("index.html"), headers={"Cache-Control": "no-store"})
@@ -197,7 +205,8 @@ def create_app(initial: dict[str, Any] | None = None, catalogue: Catalogue | Non
         return PlainResponse(_static(name), media_type=_STATIC[name], headers={"Cache-Control": "no-store"})
 
     async def config(_: Request) -> Response:
-        return JSONResponse({"games": games(catalogue), "initial": opening})
+        return JSONResponse({"games": games(catalogue), "initial": opening,
+                             "engine": None if engine is None else engine.to_json()})
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from ggn._json import quote
-from ggn.errors import DocumentError, GGNError, NotFoundError
+from ggn.errors import DocumentError, EngineError, GGNError, NotFoundError
+from ggn.web._analysis import EngineSettings, analysis
 from ggn.web._explorer import Subject, forget, play, view
 from ggn.web._limits import LimitError, Limits
 
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ROUTES", "Workers", "answer", "error"]
 
-ROUTES: Final = ("view", "play")
+ROUTES: Final = ("view", "play", "analyse")
 """The routes whose work the workers do (``POST /api/ROUTE``)."""
 
 _COUNTER_MAX: Final = 2**31 - 1
@@ -153,6 +154,16 @@ def _play(body: dict[str, Any], catalogue: Catalogue | None, limits: Limits) -> 
     return answered
 
 
+def _analyse(body: dict[str, Any], catalogue: Catalogue | None, limits: Limits,
+             engine: EngineSettings | None) -> dict[str, Any]:
+    request = _Request.read(body)
+    if engine is None:
+        raise NotFoundError("the explorer was started without an engine (ggn serve --engine PATH)")
+    subject = request.subject(catalogue, limits)
+    state = subject.state(request.position, request.halfmove, request.fullmove, limits)
+    return analysis(subject, state, engine, catalogue, limits)
+
+
 def dumps(value: Any) -> bytes:
     """``value`` as JSON bytes, as Starlette's JSONResponse writes them."""
     return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode()
@@ -181,14 +192,15 @@ def _written(value: Any, limits: Limits) -> bytes:
 
 
 def answer(route: str, data: bytes, catalogue: Catalogue | None = None,
-           limits: Limits = _LIMITS) -> tuple[int, bytes]:
+           limits: Limits = _LIMITS, engine: EngineSettings | None = None) -> tuple[int, bytes]:
     """The answer to ``POST /api/ROUTE`` (``route``: one of :data:`ROUTES`) with body ``data``:
-    a status and JSON bytes (see :mod:`ggn.web._app` for what each status means).
+    a status and JSON bytes (see :mod:`ggn.web._app` for what each status means); ``engine``
+    is the engine that ``analyse`` asks (None: it is answered 404).
 
     A request that runs out of memory is answered 503 (the documents kept are let go first);
     a failure of the explorer itself 500, its traceback on standard error."""
     try:
-        return _answer(route, data, catalogue, limits)
+        return _answer(route, data, catalogue, limits, engine)
     except MemoryError:
         pass
     # Out of the except clause: its traceback, and what its frames held, are gone.
@@ -196,10 +208,15 @@ def answer(route: str, data: bytes, catalogue: Catalogue | None = None,
     return limited(out_of_memory(limits))
 
 
-def _answer(route: str, data: bytes, catalogue: Catalogue | None, limits: Limits) -> tuple[int, bytes]:
+def _answer(route: str, data: bytes, catalogue: Catalogue | None, limits: Limits,
+            engine: EngineSettings | None) -> tuple[int, bytes]:
     try:
         body = _body(data, limits)
-        written = _written((_view if route == "view" else _play)(body, catalogue, limits), limits)
+        if route == "analyse":
+            value = _analyse(body, catalogue, limits, engine)
+        else:
+            value = (_view if route == "view" else _play)(body, catalogue, limits)
+        written = _written(value, limits)
     except BadRequest as failure:
         return error(400, str(failure))
     except LimitError as failure:
@@ -209,6 +226,8 @@ def _answer(route: str, data: bytes, catalogue: Catalogue | None, limits: Limits
     except DocumentError as failure:
         violations = [{"path": v.path, "message": v.message} for v in failure.violations]
         return error(422, str(failure).split("\n", 1)[0], violations=violations, truncated=failure.truncated)
+    except EngineError as failure:  # the engine failed (it is ended): the server behind this one
+        return error(502, str(failure))
     except GGNError as failure:  # a bad FEEN or FEN, a board of the wrong shape, an illegal move
         return error(422, str(failure))
     except MemoryError:
@@ -247,7 +266,8 @@ def _bound_memory(most: int) -> None:
         return
 
 
-def _serve(connection: Connection, catalogue: Catalogue | None, limits: Limits, cache: bool) -> None:
+def _serve(connection: Connection, catalogue: Catalogue | None, limits: Limits, cache: bool,
+           engine: EngineSettings | None = None) -> None:
     """A worker's life: answer each request it is sent, until its server goes."""
     import atexit  # noqa: PLC0415
     import os  # noqa: PLC0415
@@ -272,7 +292,7 @@ def _serve(connection: Connection, catalogue: Catalogue | None, limits: Limits, 
             return
         try:
             try:
-                status, written = answer(route, data, catalogue, limits)
+                status, written = answer(route, data, catalogue, limits, engine)
             except MemoryError:
                 status, written = exhausted
             # Out of memory, what it holds may be in a bad way; past ``recycle``, it holds memory
@@ -301,6 +321,28 @@ def _resident() -> int:
     return pages * os.sysconf("SC_PAGE_SIZE")
 
 
+def _kill_children(pid: int | None) -> None:
+    """Kill the process groups led by the children of the worker ``pid`` (its engines, each in a
+    session of its own: :mod:`ggn.engine`), where the system lists a process's children (Linux's
+    ``/proc``). An engine not killed so reads the end of its input when its worker goes, and quits."""
+    import os  # noqa: PLC0415
+    import signal  # noqa: PLC0415
+
+    if pid is None:
+        return
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as listed:
+            children = [int(word) for word in listed.read().split()]
+    except (OSError, ValueError):
+        return
+    for child in children:
+        try:
+            if os.getpgid(child) == child:  # an engine leads its own group: it and what it started
+                os.killpg(child, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            continue
+
+
 class _Gone(Exception):  # noqa: N818  (internal)
     """A worker ended before it answered."""
 
@@ -309,10 +351,11 @@ class _Worker:
     """One worker process, and this end of its pipe."""
 
     def __init__(self, context: SpawnContext, catalogue: Catalogue | None, limits: Limits,
-                 cache: bool) -> None:
+                 cache: bool, engine: EngineSettings | None = None) -> None:
         mine, theirs = context.Pipe()
         self.process: SpawnProcess = context.Process(
-            target=_serve, args=(theirs, catalogue, limits, cache), name="ggn-explorer-worker", daemon=True)
+            target=_serve, args=(theirs, catalogue, limits, cache, engine), name="ggn-explorer-worker",
+            daemon=True)
         self.process.start()
         theirs.close()
         self.connection = mine
@@ -338,8 +381,10 @@ class _Worker:
         return status, written, retire
 
     def stop(self) -> None:
-        """Stop the worker now (killed: it may be in the middle of a request) and let it go."""
+        """Stop the worker now (killed: it may be in the middle of a request) and let it go;
+        the engines it runs (in process groups of their own) are killed first."""
         if self.process.is_alive():
+            _kill_children(self.process.pid)
             self.process.kill()
         self.process.join(_STOP_SECONDS)
         self.connection.close()
@@ -349,9 +394,11 @@ class Workers:
     """The worker processes of one explorer (:data:`~ggn.web._limits.Limits.workers` of them,
     started when first needed), and the answers they give."""
 
-    def __init__(self, catalogue: Catalogue | None = None, limits: Limits = _LIMITS) -> None:
+    def __init__(self, catalogue: Catalogue | None = None, limits: Limits = _LIMITS,
+                 engine: EngineSettings | None = None) -> None:
         self.catalogue = catalogue
         self.limits = limits
+        self.engine = engine
         self._idle: list[_Worker] = []
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()
@@ -407,7 +454,8 @@ class Workers:
 
         compile_cache = sys.modules.get("ggn.cache")  # used here already: its settings go too
         cache = compile_cache is None or compile_cache.enabled()
-        worker = _Worker(multiprocessing.get_context("spawn"), self.catalogue, self.limits, cache)
+        worker = _Worker(multiprocessing.get_context("spawn"), self.catalogue, self.limits, cache,
+                         self.engine)
         self._all.add(worker)
         return worker
 

@@ -1,5 +1,6 @@
 // The ggn explorer's page. Every rule of play is the library's: this script only asks the
-// server's JSON API (/api/view, /api/play) and shows its answers. It keeps the page's own
+// server's JSON API (/api/view, /api/play, and /api/analyse when the explorer has an engine)
+// and shows its answers. It keeps the page's own
 // state: what is played (a game or a pasted document), and the positions played so far, for
 // undo and redo.
 "use strict";
@@ -12,6 +13,8 @@ const page = {
   selected: null,    // {source: CELL or "*", piece: QPI}
   pending: null,     // the move group waiting for a choice
   flipped: false,    // the board turned round: the second player at the bottom
+  engine: null,      // the explorer's engine ({name, protocol, movetime}), or null
+  asked: 0,          // the number of the last analysis asked for: older answers are dropped
 };
 
 const $ = (id) => document.getElementById(id);
@@ -138,6 +141,7 @@ function show(view) {
   $("note").hidden = !view.note;
   $("note").textContent = view.note ? `Note: ${view.note}.` : "";
   drawBoard(view);
+  analyse();
   showMoves();
   showHistory();
   $("undo").disabled = page.at <= 0;
@@ -157,6 +161,93 @@ function drawBoard(view) {
     return;
   }
   board.innerHTML = view.svg;
+}
+
+// -- the engine ---------------------------------------------------------------------------
+
+function describeScore(score) {
+  if (!score) return "no score";
+  if (score.mate !== undefined) {
+    if (score.mate > 0) return `mate in ${score.mate}`;
+    return score.mate < 0 ? `mated in ${-score.mate}` : "mated";
+  }
+  const pawns = (score.cp / 100).toFixed(2);
+  return `${score.cp >= 0 ? "+" : ""}${pawns}`;
+}
+
+async function analyse() {
+  if (!page.engine) return;
+  const number = ++page.asked;
+  const answer = $("engine-answer");
+  if (!$("engine-on").checked || !page.view || page.view.game === null) {
+    answer.textContent = page.view && page.view.game === null ? "(an engine plays games, not GGN documents)" : "";
+    return;
+  }
+  answer.textContent = "thinking...";
+  answer.removeAttribute("data-bestmove");
+  try {
+    const found = await ask("/api/analyse", request(page.history[page.at]));
+    if (number !== page.asked) return;  // another position is shown now
+    answer.setAttribute("data-bestmove", found.bestmove || "");
+    answer.setAttribute("data-score", JSON.stringify(found.score));
+    if (!found.bestmove) {
+      answer.textContent = `no move (${describeScore(found.score)})`;
+      return;
+    }
+    const line = found.pv.slice(0, 8).join(" ");
+    answer.textContent = `best ${found.bestmove} (${found.move}), score ${describeScore(found.score)}` +
+      (found.depth !== null ? `, depth ${found.depth}` : "") + (line ? `; line: ${line}` : "");
+    drawArrow(found.source, found.destination);
+  } catch (error) {
+    if (number === page.asked) answer.textContent = `the engine failed: ${error.message}`;
+  }
+}
+
+function centre(svg, cell) {
+  const square = svg.querySelector(`[data-cell="${CSS.escape(cell)}"]`);
+  if (!square) return null;
+  const box = square.getBBox();
+  return {x: box.x + box.width / 2, y: box.y + box.height / 2, size: Math.min(box.width, box.height)};
+}
+
+function drawArrow(source, destination) {
+  // The engine's move on the library's picture: an arrow from the source's square to the
+  // destination's (a ring on the destination for a drop), drawn over the pieces.
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  for (const old of svg.querySelectorAll(".engine-arrow")) old.remove();
+  const to = centre(svg, destination);
+  if (!to) return;
+  const ns = "http://www.w3.org/2000/svg";
+  const group = document.createElementNS(ns, "g");
+  group.setAttribute("class", "engine-arrow");
+  group.setAttribute("data-move", `${source}-${destination}`);
+  const colour = "rgba(30, 110, 220, 0.75)";
+  const from = source === "*" ? null : centre(svg, source);
+  if (!from) {
+    const ring = document.createElementNS(ns, "circle");
+    ring.setAttribute("cx", to.x); ring.setAttribute("cy", to.y); ring.setAttribute("r", to.size * 0.42);
+    ring.setAttribute("fill", "none"); ring.setAttribute("stroke", colour);
+    ring.setAttribute("stroke-width", to.size * 0.1);
+    group.append(ring);
+  } else {
+    const dx = to.x - from.x, dy = to.y - from.y;
+    const length = Math.hypot(dx, dy) || 1;
+    const ux = dx / length, uy = dy / length;
+    const head = to.size * 0.38, width = to.size * 0.14;
+    const endX = to.x - ux * head, endY = to.y - uy * head;
+    const line = document.createElementNS(ns, "line");
+    line.setAttribute("x1", from.x); line.setAttribute("y1", from.y);
+    line.setAttribute("x2", endX); line.setAttribute("y2", endY);
+    line.setAttribute("stroke", colour); line.setAttribute("stroke-width", width);
+    line.setAttribute("stroke-linecap", "round");
+    const tip = document.createElementNS(ns, "polygon");
+    const px = -uy * head * 0.6, py = ux * head * 0.6;
+    tip.setAttribute("points", `${to.x},${to.y} ${endX + px},${endY + py} ${endX - px},${endY - py}`);
+    tip.setAttribute("fill", colour);
+    group.append(line, tip);
+  }
+  svg.append(group);
 }
 
 function showHistory() {
@@ -273,6 +364,17 @@ async function start() {
   const select = $("game");
   for (const name of config.games) select.append(make("option", {"value": name}, name));
   const initial = config.initial;
+  if (config.engine) {
+    page.engine = config.engine;
+    $("engine").hidden = false;
+    $("engine-name").textContent = `(${config.engine.name}, ${config.engine.movetime} ms a position)`;
+    $("engine-on").addEventListener("change", () => {
+      if (!$("engine-on").checked) {
+        for (const old of document.querySelectorAll("#board .engine-arrow")) old.remove();
+      }
+      analyse();
+    });
+  }
   if (initial.document !== undefined) {
     $("mode-document").checked = true;
     $("document").value = initial.document;
