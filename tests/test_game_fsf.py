@@ -26,12 +26,15 @@ import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 
 import pytest
 
 from ggn.game import Game
-from ggn.rules import Play
+from ggn.rules import Play, RuleSystem
 from ggn.variants import registry
+from ggn.variants.description import Variant
+from ggn.variants.registry import Catalogue
 from ggn.variants.uci import moves as uci_moves
 
 pytestmark = pytest.mark.slow  # not in the README's quick run: every game against pyffish, ply by ply
@@ -40,6 +43,7 @@ sf = pytest.importorskip("pyffish")
 
 SEED = 20261127
 PLIES, FULL_GAMES, FULL_PLIES = 40, 4, 120
+CHASE_GAMES, CHASE_PLIES = 10, 60
 BACK = 0.6  # the chance a player takes back its last move, where it can
 QUIET = 0.9  # the chance a move that starts the halfmove clock again is put aside for another
 NAMES = registry.names()
@@ -58,6 +62,7 @@ ENDGAMES = {
 class _Tally:
     plies: int = 0
     claims: int = 0
+    decisive: int = 0
     outcomes: int = 0
 
 
@@ -82,8 +87,9 @@ def _counters(fen: str, counting: bool) -> list[str]:
     return fields[-3:] if counting else fields[-2:]
 
 
-def _play(name: str, start: str, plies: int, rng: random.Random, tally: _Tally, back: float = BACK) -> None:
-    game = Game(name, fen=start)
+def _play(name: str, start: str, plies: int, rng: random.Random, tally: _Tally, back: float = BACK,
+          chase: bool = False) -> None:
+    game = Game(_rules(name), fen=start)
     variant = game.variant
     assert variant is not None
     is960, counting = variant.chess960, variant.history.counting_rule is not None
@@ -98,6 +104,7 @@ def _play(name: str, start: str, plies: int, rng: random.Random, tally: _Tally, 
         if claim is not None:
             assert claim.winner == _winner(fen, value), f"{where}: ggn's claim {claim}, pyffish's {value}"
             tally.claims += 1
+            tally.decisive += claim.winner is not None
         ended, value = sf.is_immediate_game_end(name, start, moves, is960)
         legal = sf.legal_moves(name, start, moves, is960)
         outcome = game.outcome()
@@ -114,7 +121,10 @@ def _play(name: str, start: str, plies: int, rng: random.Random, tally: _Tally, 
         # pyffish lists the pawn drops that would mate where they are illegal (shogi): not ggn.
         choices = sorted(move for move in legal if move in mine)
         assert choices, f"{where}: no move of pyffish's {legal[:8]} is ggn's"
-        move = _choose(game, mine, choices, moves, rng, back)
+        if chase:
+            move = _chase(game, mine, choices, moves, rng)
+        else:
+            move = _choose(game, mine, choices, moves, rng, back)
         game.push(mine[move])
         moves.append(move)
         tally.plies += 1
@@ -137,19 +147,40 @@ def _choose(game: Game, mine: Mapping[str, Play], choices: list[str], moves: lis
     return order[0]
 
 
+def _chase(game: Game, mine: Mapping[str, Play], choices: list[str], moves: list[str],
+           rng: random.Random) -> str:
+    """A move that chases a piece where one does (taking back the player's last move first),
+    else the last move taken back: the cycles of xiangqi's chasing rule."""
+    chasing = []
+    for move in choices:
+        game.push(mine[move])
+        if game._chased_at(len(game)):
+            chasing.append(move)
+        game.pop()
+    back = _back(moves[-2]) if len(moves) >= 2 else None
+    if back in chasing and rng.random() < 0.9:
+        return back
+    if chasing and rng.random() < 0.5:
+        return rng.choice(chasing)
+    if back in choices and rng.random() < 0.8:
+        return back
+    return rng.choice(choices)
+
+
 def _near_the_limit(name: str) -> str | None:
     """The game's start FEN with the halfmove clock ten plies short of the n-move limit."""
-    rule = registry.variant(name).history.n_move_rule
+    rule = _variant(name).history.n_move_rule
     if not rule:
         return None
     fields = sf.start_fen(name).split(" ")
-    fields[-2] = str(2 * rule - 10)
+    fields[-2] = str(max(2 * rule - 10, 1))
     return " ".join(fields)
 
 
 def _games(name: str, games: int, plies: int, seed: int) -> _Tally:
     rng = random.Random(f"{seed}:{name}")
     tally = _Tally()
+    _own()  # pyffish knows the variants of OWN
     starts = [sf.start_fen(name)]
     near = _near_the_limit(name)
     if near is not None:
@@ -161,14 +192,66 @@ def _games(name: str, games: int, plies: int, seed: int) -> _Tally:
     return tally
 
 
-@pytest.mark.parametrize("name", NAMES)
+# Variants of this file's own, in Fairy-Stockfish's syntax, with history options of their own:
+# loaded into both pyffish and ggn (an --ini file's variants).
+OWN = """\
+# Short limits: ten moves, and the first repetition loses for the first player.
+[ggn-rushed:chess]
+nMoveRule = 10
+nFoldRule = 2
+nFoldValue = loss
+nFoldValueAbsolute = true
+
+# Xiangqi with janggi's rule on moving a piece back and forth, and four-fold repetition.
+[ggn-shuffle:xiangqi]
+moveRepetitionIllegal = true
+nFoldRule = 4
+
+# Makruk counted as ASEAN chess counts, with the n-move rule back.
+[ggn-counted:makruk]
+countingRule = asean
+nMoveRule = 20
+
+# An n-move limit and repetitions adjudicated by the number of pieces; pawns may step back.
+[ggn-material:chess]
+nMoveRule = 6
+materialCounting = unweighted
+nMoveRuleTypes = -
+
+# The n-move rule, counted on the knights only; repetitions are a win for black, drawn by odds.
+[ggn-odds:chess]
+nMoveRule = 4
+nMoveRuleTypes = n
+materialCounting = blackdrawodds
+"""
+OWN_NAMES = tuple(re.findall(r"^\[([^\]:]+)", OWN, flags=re.MULTILINE))
+ENDGAMES["ggn-counted"] = ENDGAMES["makruk"]
+
+
+@cache
+def _own() -> Catalogue:
+    sf.load_variant_config(OWN)
+    catalogue = Catalogue()
+    assert catalogue.add_ini(OWN, source="test_game_fsf.py") == OWN_NAMES
+    return catalogue
+
+
+def _rules(name: str) -> RuleSystem:
+    return _own().rules(name) if name in OWN_NAMES else registry.rules(name)
+
+
+def _variant(name: str) -> Variant:
+    return _own().variant(name) if name in OWN_NAMES else registry.variant(name)
+
+
+@pytest.mark.parametrize("name", [*NAMES, *OWN_NAMES])
 def test_history_rules_against_pyffish(name: str) -> None:
     tally = _games(name, 1, PLIES, SEED)
     assert tally.plies >= PLIES // 2
 
 
 @pytest.mark.full
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [*NAMES, *OWN_NAMES])
 def test_history_rules_against_pyffish_full(name: str) -> None:
     tally = _games(name, FULL_GAMES, FULL_PLIES, SEED + 1)
     assert tally.plies >= FULL_PLIES
@@ -184,3 +267,35 @@ def test_the_steered_games_reach_the_rules() -> None:
             _play(name, start, PLIES, rng, tally, back=0.9)
         seen[name] = tally.claims
     assert all(seen.values()), seen
+
+
+# Sparse xiangqi middlegames, where chariots, horses and cannons chase.
+CHASES = (
+    "3ak4/9/4b4/9/2n6/9/9/4B4/9/R3K4 w - - 0 1",
+    "4k4/9/9/4c4/9/2R6/9/9/4A4/4K4 w - - 0 1",
+    "3k5/9/9/9/1n2r4/9/2R6/9/9/4K4 b - - 0 1",
+    "2bk5/4a4/9/p8/9/9/3N5/9/4C4/3K5 w - - 0 1",
+    "4k4/4a4/4b4/9/3n5/9/9/2C6/9/3AK4 w - - 0 1",
+)
+
+
+def _chases(name: str, games: int, seed: int) -> _Tally:
+    rng = random.Random(f"{seed}:{name}:chases")
+    tally = _Tally()
+    for number in range(games):
+        _play(name, CHASES[number % len(CHASES)], CHASE_PLIES, rng, tally, chase=True)
+    return tally
+
+
+@pytest.mark.parametrize("name", ["xiangqi", "ggn-shuffle"])
+def test_xiangqi_chases_against_pyffish(name: str) -> None:
+    tally = _chases(name, CHASE_GAMES, SEED)
+    assert tally.decisive, "no chase was claimed: the steering is broken"
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("name", ["xiangqi", "ggn-shuffle", "manchu"])
+def test_xiangqi_chases_against_pyffish_full(name: str) -> None:
+    # Manchu has xiangqi's rules without the chasing rule: its chases are repetitions.
+    tally = _chases(name, 30, SEED + 1)
+    assert tally.claims

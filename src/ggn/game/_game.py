@@ -27,6 +27,7 @@ from ggn._json import quote
 from ggn._types import Side, expect
 from ggn.cell import Cell
 from ggn.errors import GGNError, IllegalMoveError
+from ggn.game._chase import Chasing, undo_move
 from ggn.position import Position
 from ggn.qpi import Qpi
 from ggn.rules._records import Ending, Outcome, Play
@@ -59,8 +60,8 @@ class Game:
     '*'
     """
 
-    __slots__ = ("_checks", "_counting", "_fullmoves", "_history", "_keys", "_legal", "_plays", "_positions",
-                 "_rule50", "_rules", "_types", "_variant")
+    __slots__ = ("_chased", "_chasing", "_checks", "_counting", "_fullmoves", "_history", "_keys", "_legal",
+                 "_plays", "_positions", "_rule50", "_rules", "_types", "_variant")
 
     def __init__(self, rules: str | RuleSystem, start: Position | str | None = None, *,
                  fen: str | None = None, halfmove: int = 0, fullmove: int = 1) -> None:
@@ -109,6 +110,11 @@ class Game:
         self._checks: list[bool | None] = [None]
         self._keys: list[str | None] = [None]
         self._legal: list[Play] | None = None
+        self._chasing: Chasing | None = None
+        if self._history is not None and self._history.chasing_rule == "axf":
+            assert variant is not None
+            self._chasing = Chasing(variant, self._type)
+        self._chased: list[frozenset[tuple[int, int]] | None] = [frozenset()]
 
     def __repr__(self) -> str:
         return f"<Game of {self._rules.name}: {len(self._plays)} plies, {self.feen()!r}>"
@@ -222,6 +228,7 @@ class Game:
         self._counting.append(self._count(position, made, child, self._counting[ply]))
         self._checks.append(None)
         self._keys.append(None)
+        self._chased.append(None)
         self._legal = None
         return made
 
@@ -230,7 +237,7 @@ class Game:
         if not self._plays:
             raise GGNError("there is no play to undo: the game is at its start")
         for kept in (self._positions, self._rule50, self._fullmoves, self._counting, self._checks,
-                     self._keys):
+                     self._keys, self._chased):
             kept.pop()
         self._legal = None
         return self._plays.pop()
@@ -374,26 +381,97 @@ class Game:
         check = self._in_check
         them = perpetual and check(ply) and check(ply - 2)
         us = perpetual and check(ply - 1) and check(ply - 3)
+        # The pieces chased at every move of the cycle, followed back through their moves.
+        chasing = self._chasing is not None
+        chased, move = self._chased_at, self._move
+        chase_them = undo_move(chased(ply), move(ply - 1)) & chased(ply - 2) if chasing else frozenset()
+        chase_us = undo_move(chased(ply - 1), move(ply - 2)) & chased(ply - 3) if chasing else frozenset()
+        repeating = self._moves_back(ply) if history.move_repetition_illegal else 0
         key = self._key(ply)
         count = 0
         for back in range(4, end + 1, 2):
+            if repeating:
+                # Janggi's rule: the same piece moved back and forth (over four plies of the
+                # player) while the other player did the same, with no check: the mover loses.
+                if back + 1 <= end and check(ply - back - 1):
+                    repeating = 0
+                elif repeating < 4:
+                    later = move(ply if repeating == 1 else ply - back + 2)
+                    repeating = repeating + 1 if _reverses(move(ply - back), later) else 0
+                else:
+                    earlier, later = move(ply - back), move(ply - back + 2)
+                    if earlier is not None and later is not None and not self._captures(ply - back) \
+                            and later.source == earlier.destination:
+                        return Outcome(self._positions[ply].active, Ending.MOVE_REPETITION)
+                    repeating = 0
+            if chasing and back != ply:
+                chase_them = undo_move(chase_them, move(ply - back + 1)) & chased(ply - back)
             them = them and check(ply - back)
             if self._key(ply - back) == key:
                 count += 1
                 if count + 1 >= history.n_fold_rule:
-                    return self._repeated(ply, history, them, us)
+                    return self._repeated(ply, history, (them, us), (bool(chase_them), bool(chase_us)))
             if back + 1 <= end:
                 us = us and check(ply - back - 1)
+                if chasing:
+                    chase_us = undo_move(chase_us, move(ply - back)) & chased(ply - back - 1)
         return None
 
-    def _repeated(self, ply: int, history: History, them: bool, us: bool) -> Outcome:
+    def _moves_back(self, ply: int) -> int:
+        """Where janggi's rule on repeated moves starts its count (Fairy-Stockfish's
+        ``moveRepetition``): 2 when the last move took back the player's move before it, in a
+        plain move (no promotion, castling, drop...) of a piece that may enter the other
+        general's palace, with no check in between; else 0."""
+        last, before = self._move(ply), self._move(ply - 2)
+        if last is None or before is None or not self._plain(ply) or self._in_check(ply - 1) \
+                or self._in_check(ply - 3):
+            return 0
+        variant = self._variant
+        assert variant is not None
+        mover = self._positions[ply].inactive
+        kind = self._type(last.choice or last.piece)
+        king = next((piece for piece in variant.pieces if piece.letter == variant.king), None)
+        if not _meets(variant, kind, mover, king):
+            return 0
+        return 2 if _reverses(before, last) else 0
+
+    def _plain(self, ply: int) -> bool:
+        """Whether the play that led to ``ply`` moves one piece from its square to another,
+        and nothing else (Fairy-Stockfish's NORMAL moves: captures too)."""
+        play = self._plays[ply - 1]
+        if not isinstance(play.source, Cell) or not isinstance(play.destination, Cell):
+            return False
+        if play.choice is not None and play.choice != play.piece:
+            return False
+        return set(play.transition.board) <= {play.source, play.destination}
+
+    def _captures(self, ply: int) -> bool:
+        """Whether the play that led to ``ply`` took a piece."""
+        return ply > 0 and self._taken(self._positions[ply - 1], self._plays[ply - 1]) is not None
+
+    def _move(self, ply: int) -> Play | None:
+        """The play that led to the position after ``ply`` plies (None for the start)."""
+        return self._plays[ply - 1] if ply > 0 else None
+
+    def _chased_at(self, ply: int) -> frozenset[tuple[int, int]]:
+        """The pieces the play that led to the position after ``ply`` plies chases."""
+        found = self._chased[ply]
+        if found is None:
+            assert self._chasing is not None
+            found = self._chased[ply] = self._chasing.chased(self._positions[ply - 1], self._positions[ply],
+                                                             self._plays[ply - 1])
+        return found
+
+    def _repeated(self, ply: int, history: History, checks: tuple[bool, bool],
+                  chases: tuple[bool, bool]) -> Outcome:
         position = self._positions[ply]
-        if them or us:
-            if not us:
-                return Outcome(position.active, Ending.PERPETUAL_CHECK)
-            if not them:
-                return Outcome(position.inactive, Ending.PERPETUAL_CHECK)
-            return self._valued(position, "draw", Ending.REPETITION)
+        for (them, us), ending in ((checks, Ending.PERPETUAL_CHECK), (chases, Ending.CHASING)):
+            if them or us:
+                if not us:
+                    return Outcome(position.active, ending)
+                if not them:
+                    return Outcome(position.inactive, ending)
+                return self._valued(position, "draw", Ending.REPETITION)
         value = history.n_fold_value
         if history.n_fold_value_absolute and position.active == "second":
             value = _opposite(value)
@@ -618,6 +696,27 @@ def _steps(vector: tuple[int, int], displacement: tuple[int, int]) -> int:
                 return 0
             return steps if (vector[0] * steps, vector[1] * steps) == displacement else 0
     return 0
+
+
+def _reverses(earlier: Play | None, later: Play | None) -> bool:
+    """Whether ``earlier`` is ``later`` taken back (from its destination to its source)."""
+    return earlier is not None and later is not None and isinstance(later.source, Cell) \
+        and (earlier.source, earlier.destination) == (later.destination, later.source)
+
+
+def _meets(variant: Variant, kind: PieceType | None, mover: Side, king: PieceType | None) -> bool:
+    """Whether a piece of ``kind`` of ``mover`` may stand somewhere the other player's king
+    may (Fairy-Stockfish's board_bb of both, intersected)."""
+    def region(piece: PieceType | None, side: Side) -> set[tuple[int, int]]:
+        squares = {(file, rank) for file in range(variant.files) for rank in range(variant.ranks)}
+        if piece is None or piece.stands is None:
+            return squares
+        if side == "first":
+            return set(piece.stands) & squares
+        return {(variant.files - 1 - file, variant.ranks - 1 - rank) for file, rank in piece.stands} & squares
+
+    other: Side = "second" if mover == "first" else "first"
+    return bool(region(kind, mover) & region(king, other))
 
 
 def _opposite(value: Value) -> Value:
