@@ -41,6 +41,7 @@ from ggn import (
     Sin,
     Transition,
     games,
+    notation,
     rules,
     svg,
     textboard,
@@ -52,7 +53,7 @@ from ggn.games import chess as chess_game
 from ggn.games import makruk as makruk_game
 from ggn.games import shogi as shogi_game
 from ggn.games import xiangqi as xiangqi_game
-from ggn.notation import usi
+from ggn.notation import san, usi
 from ggn.variants import betza, description, document, fen, ini, pieces, registry, uci
 
 START = "+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c"
@@ -65,7 +66,8 @@ MODULES = (
     "ggn.variants.betza", "ggn.variants.description", "ggn.variants.document", "ggn.variants.fen",
     "ggn.variants.ini", "ggn.variants.pieces", "ggn.variants.registry", "ggn.variants.uci", "ggn.rules",
     "ggn.svg", "ggn.textboard", "ggn.cache", "ggn.games", "ggn.games.chess", "ggn.games.shogi",
-    "ggn.games.xiangqi", "ggn.games.makruk", "ggn.notation.usi", "ggn.game",
+    "ggn.games.xiangqi", "ggn.games.makruk", "ggn.notation", "ggn.notation.san", "ggn.notation.usi",
+    "ggn.game",
 )
 
 
@@ -224,6 +226,15 @@ def _calls() -> Iterator[Call]:
     yield Call("ggn.notation.usi.moves", usi.moves, (shogi, shogi_start))
     yield Call("ggn.notation.usi.to_sfen", usi.to_sfen, (shogi, shogi_start, 1))
     yield Call("ggn.notation.usi.from_sfen", usi.from_sfen, (shogi, sfen))
+    yield Call("ggn.notation.default", notation.default, (system,))
+    yield Call("ggn.notation.notations", notation.notations, (system,))
+    yield Call("ggn.notation.write", notation.write, (system, position, play, "san"))
+    yield Call("ggn.notation.moves", notation.moves, (system, position, "lan"))
+    yield Call("ggn.notation.parse", notation.parse, (system, position, "e4", "san"))
+    yield Call("ggn.notation.san.default", san.default, (variant,))
+    yield Call("ggn.notation.san.write", san.write, (system, position, play, "wxf"))
+    yield Call("ggn.notation.san.moves", san.moves, (system, position, "lan"))
+    yield Call("ggn.notation.san.parse", san.parse, (system, position, "e4", "san"))
     # --- ggn.rules
     yield Call("ggn.rules.RuleSystem", rules.RuleSystem, (ruleset, START, (8, 8)))
     yield Call("ggn.rules.RuleSystem.position", system.position, (START,))

@@ -604,12 +604,14 @@ adjudicateFullBoard = true
 """
     variants = _load(text)
     unapplied = dict(variants["child"].unapplied)
-    assert set(unapplied) == {"pieceToCharTable", "pocketSize", "variantTemplate", "pieceValueMg"}
+    assert set(unapplied) == {"pieceToCharTable", "pocketSize", "pieceValueMg"}
     assert "XBoard" in unapplied["pocketSize"]
     assert variants["child"].history == History(
         n_move_rule=70, n_move_types=(frozenset("pn"), frozenset("pn")), n_fold_rule=4, n_fold_value="loss",
         n_fold_value_absolute=True, perpetual_check_illegal=True, move_repetition_illegal=True,
         chasing_rule="axf", counting_rule="makruk", material_counting="janggi", adjudicate_full_board=True)
+    # variantTemplate picks Fairy-Stockfish's default move notation (ggn.notation): kept, inherited.
+    assert variants["child"].template == "shogi" and variants["recorded"].template == "shogi"
     assert _load(CHESS.replace("[chess]", "[plain]"), source="x.ini")["plain"].unapplied == ()
     assert _load(CHESS.replace("[chess]", "[plain]"), source="x.ini")["plain"].history == History()
 

@@ -271,11 +271,15 @@ class Variant:
     chess960: bool = False
     history: History = field(default_factory=History)
     """The rules on the game's history (:class:`ggn.game.Game` applies them)."""
+    template: str | None = None
+    """Fairy-Stockfish's ``variantTemplate`` (``"shogi"``, ``"xiangqi"``, ...): XBoard's display
+    template, which also picks Fairy-Stockfish's default move notation (a game of the shogi
+    template writes its moves in shogi notation; see :func:`ggn.notation.default`)."""
     description: str = ""
     unapplied: tuple[tuple[str, str], ...] = ()
     """Options of the description's source that this library does not apply, each with why it
     cannot change the legal moves from a position: ``(option, why)``. Fairy-Stockfish's piece
-    values and XBoard options (``pieceToCharTable``, ``pocketSize``, ``variantTemplate``).
+    values and XBoard options (``pieceToCharTable``, ``pocketSize``).
     Recorded, never dropped."""
 
 

@@ -291,7 +291,8 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
 # squares on the 12x10 board, a rank or a file one-based (as written: maxRank 8 is 8 ranks), a
 # pair (first's, second's) for options per colour.
 _DEFAULTS: Final[dict[str, Any]] = {
-    "maxRank": 8, "maxFile": 8, "chess960": False, "twoBoards": False, "startFen": _CHESS_START,
+    "maxRank": 8, "maxFile": 8, "chess960": False, "variantTemplate": None, "twoBoards": False,
+    "startFen": _CHESS_START,
     "promotionRegion": (frozenset((f, 7) for f in range(_FILES)), frozenset((f, 0) for f in range(_FILES))),
     "promotionPawnTypes": (frozenset({"pawn"}), frozenset({"pawn"})),
     "promotionPieceTypes": (frozenset(), frozenset()),
@@ -388,7 +389,6 @@ _UNSUPPORTED: Final[dict[str, str]] = {
 _UNAPPLIED: Final[dict[str, str]] = {
     "pieceValueMg": "piece values, for an engine's evaluation",
     "pieceValueEg": "piece values, for an engine's evaluation",
-    "variantTemplate": "XBoard's display only",
     "pieceToCharTable": "XBoard's display only",
     "pocketSize": "XBoard's display only",
     "nnueAlias": "an engine's evaluation network",
@@ -415,7 +415,7 @@ blackDropRegion bitboard dropRegion.1
 dropOnTop bool @dropOnTop
 pawnTypes pieceset promotionPawnTypes.0 promotionPawnTypes.1 enPassantTypes.0 enPassantTypes.1
 pawnTypes pieceset nMoveRuleTypes.0 nMoveRuleTypes.1
-variantTemplate string
+variantTemplate string variantTemplate
 pieceToCharTable string
 pocketSize int
 nnueAlias string
@@ -994,7 +994,8 @@ class _Maker:
             drops=self.drops(), ends=self.ends(), holes=self.holes(),
             flying_general=values["flyingGeneral"], checking=values["checking"],
             immobility_illegal=values["immobilityIllegal"], chess960=values["chess960"],
-            history=self.history(), unapplied=tuple(self.state.unapplied.items()),
+            template=values["variantTemplate"], history=self.history(),
+            unapplied=tuple(self.state.unapplied.items()),
         )
         self.check_marks(variant)
         self.check_start(variant)
