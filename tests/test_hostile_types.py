@@ -54,6 +54,7 @@ from ggn.games import makruk as makruk_game
 from ggn.games import shogi as shogi_game
 from ggn.games import xiangqi as xiangqi_game
 from ggn.notation import san, usi
+from ggn.records import csa, kif
 from ggn.variants import betza, description, document, fen, ini, pieces, registry, uci
 
 START = "+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c"
@@ -235,6 +236,20 @@ def _calls() -> Iterator[Call]:
     yield Call("ggn.notation.san.write", san.write, (system, position, play, "wxf"))
     yield Call("ggn.notation.san.moves", san.moves, (system, position, "lan"))
     yield Call("ggn.notation.san.parse", san.parse, (system, position, "e4", "san"))
+    # --- ggn.records: KIF and CSA
+    shogi_played = Game(shogi)
+    kif_text = "手合割：平手\n   1 ７六歩(77)\n"  # noqa: RUF001  (KIF's full-width colon)
+    csa_text = "PI\n+\n+7776FU\n"
+    yield Call("ggn.records.kif.read", lambda source: list(kif.read(source)), (kif_text,))
+    yield Call("ggn.records.kif.parse_move", kif.parse_move, (shogi_played, "７六歩(77)"))
+    yield Call("ggn.records.kif.write", kif.write, (shogi_played,), {"tags": {"先手": "A"}})
+    yield Call("ggn.records.kif.write_record", kif.write_record, (next(kif.read(kif_text)),),
+               {"tags": {"先手": "A"}})
+    yield Call("ggn.records.csa.read", lambda source: list(csa.read(source)), (csa_text,))
+    yield Call("ggn.records.csa.parse_move", csa.parse_move, (shogi_played, "+7776FU"))
+    yield Call("ggn.records.csa.write", csa.write, (shogi_played,), {"tags": {"White": "A"}})
+    yield Call("ggn.records.csa.write_record", csa.write_record, (next(csa.read(csa_text)),),
+               {"tags": {"White": "A"}})
     # --- ggn.rules
     yield Call("ggn.rules.RuleSystem", rules.RuleSystem, (ruleset, START, (8, 8)))
     yield Call("ggn.rules.RuleSystem.position", system.position, (START,))
