@@ -45,6 +45,7 @@ from ggn.engine import (
     to_engine,
 )
 from ggn.errors import GGNError
+from ggn.game import Game
 from ggn.rules import Play, RuleSystem, rule_system
 from ggn.variants import registry, uci
 from ggn.variants.fen import from_feen
@@ -263,58 +264,62 @@ def _replay(rules: RuleSystem, moves: list[str]) -> list[Play]:
 
 
 @needs_fairy
-def test_shogi_over_usi(no_leaks: None) -> None:
+def test_a_game_of_shogi_over_usi_to_its_end(no_leaks: None) -> None:
     shogi = pytest.importorskip("shogi")
-    rules = rule_system("shogi")
     rng = random.Random(9)
     board = shogi.Board()
-    plays: list[Play] = []
-    position = rules.position()
+    game = Game("shogi")
     assert FAIRY is not None
     with Engine(FAIRY, protocol="usi") as engine:
         assert engine.protocol == "usi"
-        for ply in range(24):
-            if ply % 2 == 0:
-                analysis = engine.analyse(rules, None, plays, limit=Limit(depth=4))
+        for ply in range(400):
+            if game.outcome() is not None:
+                break
+            if ply % 2 == 0:  # Fairy-Stockfish, given the whole game (SFEN and USI moves)
+                analysis = engine.analyse(game, limit=Limit(nodes=3000))
                 play = analysis.bestmove
                 assert play is not None and analysis.uci is not None
                 usi = to_engine(analysis.uci, "usi", 9, 9)
-                assert shogi.Move.from_usi(usi) in board.legal_moves
+                assert shogi.Move.from_usi(usi) in board.legal_moves, (usi, board.sfen())
                 assert len(analysis.pv) == len(analysis.pv_uci) >= 1
             else:
-                play = rng.choice(rules.legal_moves(position))
+                play = rng.choice(game.legal_moves())
             board.push_usi(to_engine(uci.write(registry.variant("shogi"), play), "usi", 9, 9))
-            position = rules.play(position, play)
-            plays.append(play)
-    sfen = board.sfen().split(" ")
-    assert from_feen(registry.variant("shogi"), position).split("[")[0] == sfen[0]
+            game.push(play)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == "first", (outcome, len(game))
+    assert board.is_checkmate()  # python-shogi says so too
+    assert from_feen(registry.variant("shogi"), game.position).split("[")[0] == board.sfen().split(" ")[0]
 
 
 @needs_fairy
-def test_xiangqi_over_ucci(no_leaks: None) -> None:
+def test_a_game_of_xiangqi_over_ucci_to_its_end(no_leaks: None) -> None:
     pyffish = pytest.importorskip("pyffish")
-    rules = rule_system("xiangqi")
     rng = random.Random(10)
     start = pyffish.start_fen("xiangqi")
     moves: list[str] = []
-    position = rules.position()
+    game = Game("xiangqi")
     assert FAIRY is not None
     with Engine(FAIRY, protocol="ucci") as engine:
-        for ply in range(24):
+        for ply in range(400):
             legal = pyffish.legal_moves("xiangqi", start, moves)
-            if not legal:
+            if game.outcome() is not None:
                 break
             if ply % 2 == 0:
-                analysis = engine.analyse(rules, None, _replay(rules, moves), limit=Limit(depth=4))
+                analysis = engine.analyse(game, limit=Limit(nodes=3000))
                 move = analysis.uci
                 assert move in legal
             else:
                 move = rng.choice(legal)
             assert move is not None
-            position = rules.play(position, uci.parse(rules, position, move))
+            game.push(move)
             moves.append(move)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == "first", (outcome, len(game))
+    assert pyffish.legal_moves("xiangqi", start, moves) == []
+    assert pyffish.game_result("xiangqi", start, moves) < 0  # the side to move (second) lost
     fen = pyffish.get_fen("xiangqi", start, moves).split(" ")
-    assert from_feen(registry.variant("xiangqi"), position).split(" ")[:4] == fen[:4]
+    assert game.fen().split(" ")[:4] == fen[:4]
 
 
 @needs_fairy
@@ -694,3 +699,24 @@ def test_analyse_with_the_wrong_protocol() -> None:
     assert status == 1
     assert err.startswith(f"ggn analyse: {STOCKFISH}: does not speak USI: it answered isready without "
                           "answering 'usi' with 'usiok'")
+
+
+def test_analyse_after_moves_given_in_any_notation() -> None:
+    after = "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2"
+    for argv in (["chess", "g1f3", "c:n g8-f6", "--engine", FAKE],
+                 ["chess", "--engine", FAKE, "g1f3", "g8f6"],
+                 ["chess", "--fen", chess_start(), "--engine", FAKE, "g1f3", "g8f6"]):
+        status, out, err = _run("analyse", *argv, "--depth", "1", "--format", "json")
+        assert status == 0, err
+        value = json.loads(out)
+        assert value["fen"] == after and value["bestmove"] == "e2e4"  # the fake's answer, whatever is asked
+    status, _, err = _run("analyse", "chess", "e2e5", "--engine", FAKE)
+    assert status == 1
+    assert err.startswith("ggn analyse: 'e2e5' is not a legal move at ply 0 of this chess game")
+    feen = registry.start("chess")
+    status, _, err = _run("analyse", "chess", feen, "--feen", feen, "--engine", FAKE)
+    assert status == 2 and "give the FEEN once" in err
+
+
+def chess_start() -> str:
+    return registry.entry("chess").fen

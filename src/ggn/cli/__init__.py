@@ -258,7 +258,8 @@ def run(
         parser = _build_parser(out, err, _command(arguments))
         try:
             args, extra = parser.parse_known_args(arguments)
-            if extra and args.command == "play" and not any(text.startswith("-") for text in extra):
+            moving = args.command in ("play", "analyse")
+            if extra and moving and not any(text.startswith("-") for text in extra):
                 # Moves after an option (ggn play chess --fen FEN e2e4): argparse gives the
                 # positional arguments it meets after an option to no one.
                 args.moves += extra

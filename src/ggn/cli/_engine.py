@@ -11,7 +11,7 @@ import shutil
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from ggn._json import quote
-from ggn.cli._arguments import FEN_EXAMPLE, Bounded, Commands, add_format, add_game, add_position, feen
+from ggn.cli._arguments import DASHED, FEN_EXAMPLE, Bounded, Commands, add_feen_option, add_format, add_game
 from ggn.cli._catalogue import catalogue_of, entry, ini_texts, position
 from ggn.cli._streams import Exit, Stream
 from ggn.errors import GGNError
@@ -31,6 +31,7 @@ _DEBIAN: Final = "/usr/games"  # where Debian installs fairy-stockfish and stock
 _EPILOG: Final = f"""\
 examples:
   ggn analyse chess --engine /usr/games/stockfish --depth 12
+  ggn analyse chess e2e4 e7e5 g1f3 --engine stockfish   # after these moves
   ggn analyse chess --fen '{FEN_EXAMPLE}' --engine stockfish --nodes 100000
   ggn analyse shogi --engine fairy-stockfish --movetime 2000 --format json
   ggn analyse shogi --engine fairy-stockfish --protocol usi   # over USI
@@ -50,8 +51,9 @@ output:
   side to move's point of view (centipawns, or mate in N moves: negative, the
   side to move is mated), the principal variation, the depth and the nodes.
   json: {{"bestmove": uci, "san": ..., "score": {{"cp": n}} | {{"mate": n}}, "pv": [uci...],
-  "pv_san": [...], "move": GGN's, "depth", "nodes", "stopped", "engine", "game", "fen"}};
-  bestmove and score are null where the engine gives none (the game is over).
+  "pv_san": [...], "move": GGN's, "depth", "nodes", "stopped", "engine", "game", "fen"}}
+  (fen: the position analysed, after the moves given); bestmove and score are null
+  where the engine gives none (the game is over).
 """
 
 
@@ -59,7 +61,9 @@ def register(commands: Commands) -> None:
     analyse = commands.add(
         "analyse", _analyse, summary="ask an engine (UCI, USI, UCCI) for a position's best move and score",
         description="Ask an engine for the best move of a position of a game (its start position "
-                    "unless FEEN or --fen is given), with its score and principal variation. The "
+                    "unless FEEN or --fen is given, and after the MOVEs given: SAN where ggn reads "
+                    "it, Fairy-Stockfish's UCI, or GGN's; they go to the engine as moves, so that "
+                    "it sees the game's repetitions), with its score and principal variation. The "
                     "engine is a program that speaks UCI (Stockfish, Fairy-Stockfish), USI (shogi "
                     "engines) or UCCI (xiangqi engines): it is started, given the game's variant "
                     "(and the --ini files' text, through Fairy-Stockfish's VariantPath) and the "
@@ -72,7 +76,12 @@ def register(commands: Commands) -> None:
         epilog=_EPILOG,
     )
     add_game(analyse)
-    add_position(analyse, positional=True)
+    analyse.add_argument("moves", nargs="*", metavar="[FEEN] MOVE",
+                         help="the position in FEEN (default: the game's start), then the moves played "
+                              "from it; " + DASHED)
+    add_feen_option(analyse)
+    analyse.add_argument("--fen", metavar="FEN",
+                         help="the position in Fairy-Stockfish's FEN of the game (standard FEN for chess)")
     analyse.add_argument("--engine", required=True, metavar="PATH",
                          help="the engine's program: a path, or a name on PATH or in /usr/games")
     analyse.add_argument("--protocol", choices=["uci", "usi", "ucci"], default="uci",
@@ -129,25 +138,35 @@ def _analyse(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes
     options = _options(args.option)
     if args.timeout is not None and not 0 < args.timeout <= 7 * 24 * 3600:
         raise Exit(2, f"--timeout is a number of seconds above 0 and at most a week, not {args.timeout}")
+    from ggn.game import Game  # noqa: PLC0415
+    from ggn.variants.fen import is_feen  # noqa: PLC0415
+
     texts = ini_texts(args, stdin)
     games = catalogue_of(texts)
     game = entry(games, args.game)
-    where = position(game, feen(args), args.fen)
-    halfmove, fullmove = game.counters(args.fen) if args.fen is not None else (0, 1)
+    moves = list(args.moves)
+    first = moves.pop(0) if moves and is_feen(moves[0]) else None
+    if first is not None and args.feen_option is not None:
+        raise Exit(2, "give the FEEN once: as the first argument or with --feen, not both")
+    given = first if first is not None else args.feen_option
+    start = position(game, given, args.fen)
+    played = Game(game.rules, fen=args.fen) if args.fen is not None else Game(game.rules, start)
+    for move in moves:
+        played.push(move)
     movetime = args.movetime
     if args.depth is None and args.nodes is None and movetime is None:
         movetime = DEFAULT_MOVETIME
     limit = Limit(depth=args.depth, movetime=movetime, nodes=args.nodes)
     rules = game.rules
+    where = played.position
     with Engine(program, protocol=args.protocol) as engine:
         for option, setting in options.items():
             engine.setoption(option, setting)
         if game.source != BUILTIN:
             engine.load_variants("\n".join(text for _, text in texts))
-        analysis = engine.analyse(rules, where, limit=limit, halfmove=halfmove, fullmove=fullmove,
-                                  timeout=args.timeout)
+        analysis = engine.analyse(played, limit=limit, timeout=args.timeout)
         name = engine.name
-    fen = game.from_feen(where, halfmove=halfmove, fullmove=fullmove)
+    fen = played.fen()
     san = _writer(rules)
     best_san = None if analysis.bestmove is None or san is None else san(where, analysis.bestmove)
     pv_san = _variation_san(san, rules, where, analysis.pv)

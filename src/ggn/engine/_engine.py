@@ -37,6 +37,7 @@ from ggn.position import Position
 from ggn.rules._records import Play
 
 if TYPE_CHECKING:
+    from ggn.game import Game
     from ggn.rules import RuleSystem
     from ggn.variants.description import Variant
 
@@ -572,40 +573,57 @@ class Engine:
                           f"{self._said()}", self._label)
 
     # -- in ggn's terms ----------------------------------------------------------------------------
-    def analyse(self, rules: RuleSystem, position: Position | Feen | str | None = None,
+    def analyse(self, rules: RuleSystem | Game, position: Position | Feen | str | None = None,
                 plays: Sequence[Play | str] = (), *, limit: Limit, halfmove: int = 0, fullmove: int = 1,
                 timeout: float | None = None) -> Analysis:
         """Analyse a position of a game: ``rules`` is the game's rule system (a built-in
         game's, or one of a variant given to :meth:`load_variants` too; its ``variant`` names it
         to the engine), ``position`` the start (FEEN, a Position; None: the game's start), with
         its move counters, and ``plays`` the plays made from it (:class:`~ggn.rules.Play` or
-        GGN's move text), sent as moves so that the engine sees the history. The engine's best
-        move and principal variation are read back as ggn's plays (a best move that is not
+        GGN's move text), sent as moves so that the engine sees the history. Or ``rules`` is a
+        :class:`ggn.game.Game`, whose start (its FEN, counters and all) and plays are sent, and
+        whose last position is analysed (give no ``position`` nor ``plays`` then). The engine's
+        best move and principal variation are read back as ggn's plays (a best move that is not
         legal under ggn's rules is an :class:`~ggn.errors.EngineError`)."""
+        from ggn.game import Game  # noqa: PLC0415
         from ggn.rules import RuleSystem  # noqa: PLC0415
         from ggn.variants import uci  # noqa: PLC0415
         from ggn.variants.fen import from_feen  # noqa: PLC0415
 
-        expect(rules, RuleSystem, "rules", "a RuleSystem")
+        expect(rules, (RuleSystem, Game), "rules", "a RuleSystem or a Game")
         expect(limit, Limit, "limit", "a Limit")
         expect(plays, (list, tuple), "plays", "a list or tuple of Play or their str()")
         _check_wait(timeout, None)
-        variant = _variant_of(rules)
         expect(halfmove, int, "halfmove", "an int")
         expect(fullmove, int, "fullmove", "an int")
-        start = rules.position(position)
-        fen = from_feen(variant, start, halfmove=halfmove, fullmove=fullmove)
+        game = rules if isinstance(rules, Game) else None
+        system: RuleSystem
+        if game is not None:
+            if position is not None or plays:
+                raise GGNError("a Game gives its own start and plays: give no position nor plays with it")
+            system, plays = game.rules, game.plays
+        else:
+            assert isinstance(rules, RuleSystem)
+            system = rules
+        variant = _variant_of(system)
+        start = game.start if game is not None else system.position(position)
+        fen = game.fen(0) if game is not None else from_feen(variant, start, halfmove=halfmove,
+                                                             fullmove=fullmove)
         files, ranks = variant.files, variant.ranks
         moves = []
         where = start
-        for play in plays:
-            chosen = _legal(rules, where, play)
+        for ply, play in enumerate(plays):
+            if game is not None:  # legal by the game's own checks: its positions are kept
+                assert isinstance(play, Play)
+                chosen = play
+            else:
+                chosen = _legal(system, where, play)
             moves.append(to_engine(uci.write(variant, chosen, position=where), self.protocol, files, ranks))
-            where = where.apply(chosen.transition)
+            where = game.position_at(ply + 1) if game is not None else where.apply(chosen.transition)
         self.set_variant(variant)
         self.position(fen, moves)
         search = self.go(limit, timeout=timeout)
-        legal = rules.legal_moves(where)
+        legal = system.legal_moves(where)
         best: Play | None = None
         best_uci: str | None = None
         if search.bestmove is not None:
@@ -614,7 +632,7 @@ class Engine:
                 raise EngineError(f"gave a best move that is not one in {self.protocol.upper()}: "
                                   f"{quote(search.bestmove)}", self._label)
             try:
-                best = uci.parse(rules, where, best_uci)
+                best = uci.parse(system, where, best_uci)
             except IllegalMoveError as error:
                 raise EngineError(f"gave a best move that is not legal under ggn's rules of "
                                   f"{variant.name}: {error}", self._label) from None
@@ -622,7 +640,7 @@ class Engine:
             raise EngineError(f"gave no best move ({quote(search.said)}) where ggn's rules of {variant.name} "
                               f"have {len(legal)} legal moves (such as {legal[0]}): its rules are not ggn's",
                               self._label)
-        pv_uci, pv = _variation(rules, variant, where, search.info.pv, self.protocol)
+        pv_uci, pv = _variation(system, variant, where, search.info.pv, self.protocol)
         return Analysis(best, best_uci, search.info.score, pv, pv_uci, where, search.info.depth,
                         search.info.nodes, search.info.time, search.stopped)
 
