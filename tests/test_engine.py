@@ -44,12 +44,15 @@ from ggn.engine import (
     from_engine,
     to_engine,
 )
+from ggn.engine._protocol import position_command
 from ggn.errors import GGNError
 from ggn.game import Game
 from ggn.rules import Play, RuleSystem, rule_system
 from ggn.variants import registry, uci
 from ggn.variants.fen import from_feen
 from ggn.variants.registry import Catalogue
+from test_docs import run_examples
+from test_docs_site import blocks, commands, shell
 
 pytestmark = pytest.mark.slow  # not in the README's quick run: it starts engine processes, real and fake
 
@@ -720,3 +723,50 @@ def test_analyse_after_moves_given_in_any_notation() -> None:
 
 def chess_start() -> str:
     return registry.entry("chess").fen
+
+
+def test_usi_positions_go_as_sfen_where_sfen_holds_them() -> None:
+    shogi = pytest.importorskip("shogi")
+    game = Game("shogi")
+    board = shogi.Board()
+    for move in ["c3c4", "g7g6", "b2h8+", "g9h8", "B@e5"]:
+        game.push(move)
+        board.push_usi(to_engine(move, "usi", 9, 9))
+    command = position_command("usi", game.fen(0), ("7g7f",))
+    start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    assert command == f"position sfen {start} moves 7g7f"
+    sfen = position_command("usi", game.fen(), ()).removeprefix("position sfen ")
+    assert sfen.split(" ") == board.sfen().split(" ")  # placement, side, hands, ply: python-shogi's
+    assert position_command("usi", registry.entry("chess").fen, ()).startswith("position fen ")
+
+
+ENGINES_PAGE = Path(__file__).parent.parent / "docs" / "engines.md"
+
+
+DEBIAN_ENGINES = all(os.access(f"/usr/games/{name}", os.X_OK) for name in ("stockfish", "fairy-stockfish"))
+
+
+@pytest.mark.skipif(not DEBIAN_ENGINES,
+                    reason="docs/engines.md runs Debian's stockfish and fairy-stockfish from /usr/games "
+                           "(.ci/run installs them)")
+def test_the_engines_page_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/engines.md, as tests/test_docs_pages.py runs the other guide pages: a titled block is
+    saved under its name, each console command must print the lines shown, the python blocks
+    run as one session; sh blocks (the explorer, which serves until stopped) are not run."""
+    monkeypatch.chdir(tmp_path)
+    session: dict[str, object] = {}
+    ran = 0
+    for block in blocks(ENGINES_PAGE):
+        where = f"engines.md:{block.line}"
+        if block.title:
+            (tmp_path / block.title).write_text(block.body, encoding="utf-8")
+        elif block.language == "console":
+            for command, expected in commands(block.body):
+                assert shell(command, where) == expected, f"{where}: {command}"
+                ran += 1
+        elif block.language == "python":
+            assert run_examples(block.body, where, ENGINES_PAGE, session, block.line) == 0, where
+            ran += 1
+        else:
+            assert block.language == "sh", f"{where}: a {block.language} block the test does not run"
+    assert ran >= 10

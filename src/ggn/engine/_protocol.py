@@ -379,9 +379,13 @@ def _sfen(fen: str) -> str | None:
     'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1'
     >>> _sfen("4k4/9/9/9/9/9/9/9/4K4[PPpR] b 0 7")
     '4k4/9/9/9/9/9/9/9/4K4 w R2Pp 14'
+    >>> _sfen("4k4/9/9/9/9/9/9/9/4K4[] w - - 0 1"), _sfen("8/8/8/8/8/8/8/8 w KQ - 0 1")
+    ('4k4/9/9/9/9/9/9/9/4K4 b - 1', None)
     """
     fields = fen.split(" ")
-    if len(fields) != 4 or fields[1] not in ("w", "b"):
+    if len(fields) == 6 and fields[2:4] == ["-", "-"]:  # no castling, no en passant: nothing lost
+        fields = [*fields[:2], *fields[4:]]
+    if len(fields) != 4 or fields[1] not in ("w", "b") or not fields[3].isdigit():
         return None
     placement, turn, _halfmove, fullmove = fields
     hand = ""
