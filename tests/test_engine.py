@@ -44,7 +44,7 @@ from ggn.engine import (
     from_engine,
     to_engine,
 )
-from ggn.engine._protocol import position_command
+from ggn.engine._protocol import parse_info, position_command
 from ggn.errors import GGNError
 from ggn.game import Game
 from ggn.rules import Play, RuleSystem, rule_system
@@ -419,12 +419,15 @@ def test_a_fake_engine_that_answers(fake: str, no_leaks: None) -> None:
 )
 def test_a_fake_engine_that_fails_its_handshake(fake: str, mode: str, message: str, no_leaks: None) -> None:
     with pytest.raises(EngineError, match=message) as caught:
-        Engine(_fake(fake, mode), timeout=0.5)
+        # Half a second where the engine is to time out; else time enough for Python to start
+        # on a busy machine.
+        Engine(_fake(fake, mode), timeout=0.5 if mode in ("silent", "unread") else 30)
     assert caught.value.engine == f"{sys.executable} {fake} {mode}"
 
 
 def test_a_fake_engine_that_hangs_in_a_search(fake: str, no_leaks: None) -> None:
-    engine = Engine(_fake(fake, "hang"), timeout=0.5)
+    engine = Engine(_fake(fake, "hang"))
+    engine.timeout = 0.5  # once it has started: a wait for an answer, from now on
     pid = engine.pid
     engine.position(None)
     with pytest.raises(EngineError, match=r"did not give its best move within 0.5 s of being told to stop "
@@ -770,3 +773,32 @@ def test_the_engines_page_runs_as_written(tmp_path: Path, monkeypatch: pytest.Mo
         else:
             assert block.language == "sh", f"{where}: a {block.language} block the test does not run"
     assert ran >= 10
+
+
+def test_info_lines_in_each_protocol() -> None:
+    line = "info depth 7 seldepth 9 multipv 1 score mate 3 nodes 1200 time 5 pv 7g7f 3c3d 8h2b+"
+    assert parse_info(line, "usi") == ({"depth": 7, "seldepth": 9, "multipv": 1, "nodes": 1200, "time": 5},
+                                       Score(mate=2), ("7g7f", "3c3d", "8h2b+"))  # 3 plies: 2 moves
+    assert parse_info(line, "uci")[1] == Score(mate=3)
+    assert parse_info("info score mate -4 pv a", "usi")[1] == Score(mate=-2)
+    bounded = parse_info("info score cp 15 upperbound depth 3", "uci")
+    assert bounded[:2] == ({"depth": 3}, Score(cp=15, bound="upper"))
+    assert parse_info("info string depth 5 score cp 1", "uci") == ({}, None, None)
+    assert parse_info("info depth " + "9" * 30 + " score cp x", "uci") == ({}, None, None)
+
+
+@needs_stockfish
+def test_chess960_with_stockfish() -> None:
+    chess = pytest.importorskip("chess")
+    rules = rule_system("fischerandom")
+    fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"  # castling possible
+    board = chess.Board(fen, chess960=True)
+    start = rules.position(registry.entry("fischerandom").to_feen(fen))
+    assert STOCKFISH is not None
+    with Engine(STOCKFISH) as engine:
+        analysis = engine.analyse(rules, start, limit=Limit(depth=10), halfmove=2, fullmove=9)
+        assert engine.options["UCI_Chess960"].type == "check"
+    assert chess.Move.from_uci(analysis.uci) in board.legal_moves
+    for move in analysis.pv_uci:  # king-takes-rook castling, as python-chess reads chess960
+        board.push_uci(move)
+    assert len(analysis.pv) == len(analysis.pv_uci)

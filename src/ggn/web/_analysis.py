@@ -19,6 +19,7 @@ from ggn.errors import GGNError
 from ggn.web._limits import Limits
 
 if TYPE_CHECKING:
+    from ggn.rules import Play, RuleSystem
     from ggn.variants.registry import Catalogue
     from ggn.web._explorer import State, Subject
 
@@ -58,10 +59,10 @@ def analysis(subject: Subject, state: State, settings: EngineSettings, catalogue
     """What the engine says of a position: ``bestmove`` (Fairy-Stockfish's UCI string), ``move``
     (the play, as the view lists it), its ``source`` and ``destination`` (``*`` for the hand:
     the page draws the arrow), ``score`` (``{"cp": n}`` or ``{"mate": n}``, from the side to
-    move's point of view), ``pv`` (UCI strings) and ``pv_moves`` (plays), ``depth``, ``nodes``
-    and ``engine`` (its name). ``bestmove`` is null where the game is over. A GGN document is
-    refused (an engine plays a game it knows by name); an engine that fails is an
-    :class:`~ggn.errors.EngineError`."""
+    move's point of view), ``pv`` (UCI strings) and ``pv_moves`` (plays), ``san`` and ``pv_san``
+    (the same in SAN, null where ggn writes none), ``depth``, ``nodes`` and ``engine`` (its
+    name). ``bestmove`` is null where the game is over. A GGN document is refused (an engine
+    plays a game it knows by name); an engine that fails is an :class:`~ggn.errors.EngineError`."""
     from ggn.engine import DEFAULT_TIMEOUT, Engine, Limit  # noqa: PLC0415  (on use)
     from ggn.variants.registry import BUILTIN  # noqa: PLC0415
 
@@ -78,6 +79,7 @@ def analysis(subject: Subject, state: State, settings: EngineSettings, catalogue
                                timeout=settings.movetime / 1000 + timeout)
         name = engine.name
     best = found.bestmove
+    san, pv_san = _san(entry.rules, state, found.pv)
     return {
         "bestmove": found.uci,
         "move": None if best is None else str(best),
@@ -86,8 +88,26 @@ def analysis(subject: Subject, state: State, settings: EngineSettings, catalogue
         "score": None if found.score is None else found.score.to_json(),
         "pv": list(found.pv_uci),
         "pv_moves": [str(play) for play in found.pv],
+        "san": san,
+        "pv_san": pv_san,
         "depth": found.depth,
         "nodes": found.nodes,
         "stopped": found.stopped,
         "engine": name,
     }
+
+
+def _san(rules: RuleSystem, state: State, pv: tuple[Play, ...]) -> tuple[str | None, list[str] | None]:
+    """The principal variation in the game's SAN (its first move, and all of it), or None where
+    ggn writes no SAN for the game."""
+    from ggn.notation import write  # noqa: PLC0415  (on use)
+
+    where = state.position
+    written: list[str] = []
+    try:
+        for play in pv:
+            written.append(write(rules, where, play))
+            where = rules.play(where, play)
+    except GGNError:
+        return None, None
+    return (written[0] if written else None), written

@@ -194,8 +194,9 @@ async function analyse() {
       answer.textContent = `no move (${describeScore(found.score)})`;
       return;
     }
-    const line = found.pv.slice(0, 8).join(" ");
-    answer.textContent = `best ${found.bestmove} (${found.move}), score ${describeScore(found.score)}` +
+    const line = (found.pv_san || found.pv).slice(0, 8).join(" ");
+    const named = found.san ? `${found.san} (${found.bestmove})` : `${found.bestmove} (${found.move})`;
+    answer.textContent = `best ${named}, score ${describeScore(found.score)}` +
       (found.depth !== null ? `, depth ${found.depth}` : "") + (line ? `; line: ${line}` : "");
     drawArrow(found.source, found.destination);
   } catch (error) {
