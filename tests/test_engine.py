@@ -802,3 +802,14 @@ def test_chess960_with_stockfish() -> None:
     for move in analysis.pv_uci:  # king-takes-rook castling, as python-chess reads chess960
         board.push_uci(move)
     assert len(analysis.pv) == len(analysis.pv_uci)
+
+
+def test_analyse_with_an_engine_that_hangs_in_its_search(tmp_path: Path) -> None:
+    hang = tmp_path / "hang"
+    hang.symlink_to(FAKE)
+    started = time.monotonic()
+    status, out, err = _run("analyse", "chess", "--engine", str(hang), "--depth", "5", "--timeout", "0.5")
+    assert (status, out) == (1, "")
+    assert err.startswith(f"ggn analyse: {hang}: did not give its best move within 10 s of being told to "
+                          "stop (after 0.5 s of search); its last lines: ")
+    assert time.monotonic() - started < 60
