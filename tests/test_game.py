@@ -167,3 +167,34 @@ def test_a_variant_of_ini_text_plays_its_history_options() -> None:
     for move in ["b8c6", "c3b1", "c6b8"]:
         patient.push(move)
     assert patient.claim() == Outcome("first", Ending.REPETITION)  # second to move
+
+
+def test_xiangqi_perpetual_chasing_loses() -> None:
+    # The red chariot chases the black horse between b6 and c4 at every move; the fourth time
+    # the position stands (xiangqi repeats three times), black may claim the win (pyffish agrees).
+    moves = ["e6e10", "c4e4", "e10e6", "e4e6", "b6c4", "e6e4", "c4b6", "e4e6", "b6c4", "e6e4", "c4b6",
+             "e4e6"]
+    game = Game("xiangqi", fen="3k5/9/9/9/1n2r4/9/2R6/9/9/4K4 b - - 0 1")
+    for move in moves[:-4]:
+        game.push(move)
+        assert game.claim() is None
+    for move in moves[-4:]:
+        game.push(move)
+    assert game.claim() == Outcome("second", Ending.CHASING)
+    # Manchu plays xiangqi's rules without the chasing rule: a draw.
+    assert game.variant is not None and game.variant.history.chasing_rule == "axf"
+    assert registry.variant("manchu").history.chasing_rule is None
+
+
+def test_makruk_counts_as_fairy_stockfish_writes_them() -> None:
+    # A lone king counts to 16 moves against a rook (32 plies), from 8 plies on.
+    game = Game("makruk", fen="8/8/3k4/8/8/2K5/8/R3M3 w - - 0 40")
+    game.push("a1a2")
+    assert game.fen() == "8/8/3k4/8/8/2K5/R7/4M3 b - 32 8 40" and game.halfmove == 8
+    again = Game("makruk", fen=game.fen())  # the count read back from the FEN
+    assert (again.fen(), again.halfmove) == (game.fen(), 8)
+    for _ in range(6):
+        for move in ["d6d5", "a2a1", "d5d6", "a1a2"]:
+            again.push(move)
+    assert (again.halfmove, again.claim()) == (32, Outcome(None, Ending.REPETITION))
+    assert Game("makruk", fen="8/8/3k4/8/8/2K5/R7/4M3 b - 32 33 53").claim() == Outcome(None, Ending.COUNTING)

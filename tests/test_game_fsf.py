@@ -31,7 +31,7 @@ from functools import cache
 import pytest
 
 from ggn.game import Game
-from ggn.rules import Play, RuleSystem
+from ggn.rules import Ending, Play, RuleSystem
 from ggn.variants import registry
 from ggn.variants.description import Variant
 from ggn.variants.registry import Catalogue
@@ -223,6 +223,20 @@ nMoveRuleTypes = -
 nMoveRule = 4
 nMoveRuleTypes = n
 materialCounting = blackdrawodds
+
+# A 4x3 board that fills with drops: a full board ends the game, decided by the number of
+# pieces, as is a stalemate.
+[ggn-full]
+maxRank = 3
+maxFile = 4
+king = k
+customPiece1 = a:mW
+pieceDrops = true
+startFen = k3/4/3K[AAAAAaaaaa] w - - 0 1
+adjudicateFullBoard = true
+materialCounting = unweighted
+castling = false
+doubleStep = false
 """
 OWN_NAMES = tuple(re.findall(r"^\[([^\]:]+)", OWN, flags=re.MULTILINE))
 ENDGAMES["ggn-counted"] = ENDGAMES["makruk"]
@@ -299,3 +313,35 @@ def test_xiangqi_chases_against_pyffish_full(name: str) -> None:
     # Manchu has xiangqi's rules without the chasing rule: its chases are repetitions.
     tally = _chases(name, 30, SEED + 1)
     assert tally.claims
+
+
+def test_a_full_board_is_adjudicated_by_material() -> None:
+    """Games of ggn-full that drop most of the time, to the end: ``outcome()`` against
+    ``is_immediate_game_end`` (the full board) and ``game_result`` (a stalemate)."""
+    _own()
+    name = "ggn-full"
+    start = sf.start_fen(name)
+    rng = random.Random(f"{SEED}:{name}")
+    endings = set()
+    for _ in range(12):
+        game = Game(_rules(name), fen=start)
+        moves: list[str] = []
+        for _ in range(100):  # bounded: the game ends long before
+            ended, value = sf.is_immediate_game_end(name, start, moves)
+            legal = sf.legal_moves(name, start, moves)
+            fen = sf.get_fen(name, start, moves)
+            outcome = game.outcome()
+            if ended or not legal:
+                if not ended:
+                    value = sf.game_result(name, start, moves)
+                assert outcome is not None and outcome.winner == _winner(fen, value), (moves, outcome, value)
+                endings.add(outcome.ending)
+                break
+            assert outcome is None, (moves, outcome)
+            mine = uci_moves(game.rules, game.position, variant=game.variant)
+            assert set(mine) == set(legal), moves
+            drops = sorted(move for move in legal if "@" in move)
+            move = rng.choice(drops if drops and rng.random() < 0.9 else sorted(legal))
+            game.push(mine[move])
+            moves.append(move)
+    assert Ending.FULL_BOARD in endings

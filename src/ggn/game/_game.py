@@ -292,7 +292,8 @@ class Game:
     def outcome(self) -> Outcome | None:
         """How the game has ended, if it has: by a rule of the position (checkmate, stalemate,
         extinction, a flag reached...; as pyffish's ``is_immediate_game_end`` and
-        ``game_result``), or by a full board where the game adjudicates it. An end a player
+        ``game_result``), or by a full board where the game adjudicates it; a stalemate that
+        draws is decided by material where the game counts it (``materialCounting``). An end a player
         may claim is :meth:`claim`'s, not this."""
         position = self.position
         ended = self._rules.outcome(position)
@@ -301,6 +302,8 @@ class Game:
         history = self._history
         if history is not None and history.adjudicate_full_board and self._full(position):
             return self._adjudicated(position, Ending.FULL_BOARD)
+        if ended is not None and ended.ending is Ending.STALEMATE and ended.winner is None:
+            return self._adjudicated(position, Ending.STALEMATE)  # a draw, unless material decides
         return ended
 
     def claim(self) -> Outcome | None:
