@@ -18,11 +18,14 @@ promotion declined), which Kifu for Windows and ggn write.
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ggn import records
 from ggn.errors import GGNError, RecordError
@@ -70,6 +73,11 @@ def _starts() -> Iterator[str | None]:
         yield (None, handicaps[number % len(handicaps)], MIDDLE)[number % 3]
 
 
+def _full(first: int, last: int) -> list[object]:
+    """Game numbers run only under ``pytest -m full``."""
+    return [pytest.param(number, marks=pytest.mark.full) for number in range(first, last)]
+
+
 def _replayed(record: Record) -> tuple[Game, list[str]]:
     """A record played with the module's parse_move: the game and its moves in USI."""
     module = kif if record.format == "kif" else csa
@@ -87,7 +95,7 @@ def _replayed(record: Record) -> tuple[Game, list[str]]:
 
 
 # --- ggn writes, python-shogi and cshogi read ----------------------------------------------------
-@pytest.mark.parametrize("number", range(6))
+@pytest.mark.parametrize("number", [*range(6), *_full(6, 60)])
 def test_python_shogi_reads_ggn_kif(number: int) -> None:
     start = list(_starts())[number]
     game, moves = _game(SEED + number, 120, start)
@@ -100,7 +108,7 @@ def test_python_shogi_reads_ggn_kif(number: int) -> None:
     assert _replayed(record)[1] == moves
 
 
-@pytest.mark.parametrize("number", range(6))
+@pytest.mark.parametrize("number", [*range(6), *_full(6, 60)])
 def test_python_shogi_and_cshogi_read_ggn_csa(number: int) -> None:
     start = list(_starts())[number]
     game, moves = _game(SEED + 10 + number, 120, start)
@@ -130,7 +138,7 @@ def test_a_mate_is_written_as_the_end_python_shogi_reads() -> None:
 
 
 # --- python-shogi and cshogi write, ggn reads ----------------------------------------------------
-@pytest.mark.parametrize("number", range(4))
+@pytest.mark.parametrize("number", [*range(4), *_full(4, 40)])
 def test_ggn_reads_cshogi_kif_and_csa(number: int, tmp_path: Path) -> None:
     start = list(_starts())[number]
     game, moves = _game(SEED + 20 + number, 120, start)
@@ -351,3 +359,39 @@ def test_hostile_records_are_refused_in_bounded_time() -> None:
         list(kif.read(truncated))
     with pytest.raises(RecordError, match=r"1,000,000 pieces|no piece in hand"):
         list(kif.read("後手の持駒：歩百万\n"))
+
+
+# --- any text: records or a RecordError, nothing else ----------------------------------------------
+_KIF_PARTS = ["手合割：平手\n", "手合割：香落ち\n", "先手：A\n", "   1 ７六歩(77)\n", "   2 ３四歩(33)\n",
+              "   2 同　歩(23)\n", "   3 ２二角成(88)+\n", "変化：2手\n", "変化：1手\n", "*note\n",
+              "   3 投了\n",
+              "まで2手で後手の勝ち\n", "後手番\n", "|v香 ・|一\n", "+------+\n", "先手の持駒：歩二\n",
+              "  ９ ８\n", "手数＝3\n", "#x\n", "   1 ５五角打\n", "   1 ７六歩\n", "\x00", "(", "：", "同"]
+_CSA_PARTS = ["V2.2\n", "PI\n", "PI82HI\n", "+\n", "-\n", "+7776FU\n", "-3334FU\n", "T12\n",
+              "%TORYO\n", "'c\n", "/\n", "N+A\n", "$EVENT:e\n", "P1-KY\n", "P+00AL\n", "P-00FU\n",
+              "+7776FU,T1\n", "+00\n",
+              "%\n", ","]
+
+
+@given(st.lists(st.sampled_from(_KIF_PARTS) | st.text(max_size=8), max_size=12))
+@settings(max_examples=200, deadline=None)
+def test_any_kif_text_is_records_or_a_record_error(parts: list[str]) -> None:
+    _records_or_error("".join(parts), kif.read)
+
+
+@given(st.lists(st.sampled_from(_CSA_PARTS) | st.text(max_size=8), max_size=12))
+@settings(max_examples=200, deadline=None)
+def test_any_csa_text_is_records_or_a_record_error(parts: list[str]) -> None:
+    _records_or_error("".join(parts), csa.read)
+
+
+def _records_or_error(text: str, read: Callable[[str], Iterator[Record]]) -> None:
+    try:
+        found = list(read(text))
+    except RecordError:
+        return
+    for record in found:
+        with contextlib.suppress(RecordError):
+            _replayed(record)
+        module = kif if record.format == "kif" else csa
+        assert next(module.read(module.write_record(record))).moves == record.moves

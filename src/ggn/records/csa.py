@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ENDS", "parse_move", "read", "write", "write_record"]
 
+_UNKNOWN: Final = frozenset({"?", "????.??.??", "-", ""})
+
 _CODES: Final = {"FU": "p", "KY": "l", "KE": "n", "GI": "s", "KI": "g", "KA": "b", "HI": "r", "OU": "k",
                  "TO": "+p", "NY": "+l", "NK": "+n", "NG": "+s", "UM": "+b", "RY": "+r"}
 _NAMES: Final = {piece_code: code for code, piece_code in _CODES.items()}
@@ -373,6 +375,8 @@ def _tags_of(tags: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> list
             raise TypeError("tags must be a mapping of tag names to values, or (name, value) pairs, of str")
     found: dict[str, str] = {}
     for key, value in pairs:
+        if value in _UNKNOWN:
+            continue  # PGN's "?": nothing known
         found[str(_FROM_TAGS.get(key) or key)] = value
     return list(found.items())
 

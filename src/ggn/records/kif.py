@@ -67,6 +67,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ENDS", "parse_move", "read", "write", "write_record"]
 
+_UNKNOWN: Final = frozenset({"?", "????.??.??", "-", ""})
+
 _PIECES: Final = {"p": "歩", "l": "香", "n": "桂", "s": "銀", "g": "金", "b": "角", "r": "飛", "k": "玉"}
 _PROMOTED: Final = {"p": "と", "l": "成香", "n": "成桂", "s": "成銀", "b": "馬", "r": "龍"}
 _PROMOTED_BOARD: Final = {"p": "と", "l": "杏", "n": "圭", "s": "全", "b": "馬", "r": "龍"}
@@ -535,6 +537,8 @@ def _tags_of(tags: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> list
             raise TypeError("tags must be a mapping of tag names to values, or (name, value) pairs, of str")
     found: dict[str, str] = {}
     for key, value in pairs:
+        if value in _UNKNOWN:
+            continue  # PGN's "?": nothing known
         found[str(_FROM_PGN.get(key) or key)] = value
     return list(found.items())
 
