@@ -377,6 +377,11 @@ def _tags_of(tags: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> list
     for key, value in pairs:
         if value in _UNKNOWN:
             continue  # PGN's "?": nothing known
+        if key == "Date":
+            date = re.fullmatch(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})", value)
+            if date is None:
+                continue  # a date PGN knows in part ("2023.??.??")
+            value = "/".join(date.groups())  # noqa: PLW2901  (KIF's and CSA's way of writing it)
         found[str(_FROM_TAGS.get(key) or key)] = value
     return list(found.items())
 

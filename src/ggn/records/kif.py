@@ -92,7 +92,7 @@ nothing decided (``中断``, interrupted)."""
 
 # PGN's tags and KIF's names for them.
 _FROM_PGN: Final = {"White": "先手", "Black": "後手", "Event": "棋戦", "Site": "場所", "Date": "開始日時"}
-_SKIPPED: Final = frozenset({"Result", "Variant", "FEN", "SetUp", "手合割"})
+_SKIPPED: Final = frozenset({"Result", "Variant", "FEN", "SetUp", "手合割", "V"})  # V: CSA's version
 _FIRST_NAMES: Final = ("先手", "下手")
 _SECOND_NAMES: Final = ("後手", "上手")
 
@@ -539,6 +539,11 @@ def _tags_of(tags: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> list
     for key, value in pairs:
         if value in _UNKNOWN:
             continue  # PGN's "?": nothing known
+        if key == "Date":
+            date = re.fullmatch(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})", value)
+            if date is None:
+                continue  # a date PGN knows in part ("2023.??.??")
+            value = "/".join(date.groups())  # noqa: PLW2901  (KIF's and CSA's way of writing it)
         found[str(_FROM_PGN.get(key) or key)] = value
     return list(found.items())
 
