@@ -124,17 +124,24 @@ def test_python_shogi_and_cshogi_read_ggn_csa(number: int) -> None:
     assert _replayed(next(csa.read(text)))[1] == moves
 
 
-def test_a_mate_is_written_as_the_end_python_shogi_reads() -> None:
+def test_a_resignation_and_a_mate_are_written_as_ends_python_shogi_reads() -> None:
     game = Game("shogi")
-    for move in ("7g7f", "5c5d", "8h3c+", "5a6b", "3c4b"):  # not a mate yet: the bishop is taken
+    for move in ("7g7f", "5c5d", "8h3c+", "5a6b", "3c4b"):
         game.push(usi.parse(game.rules, game.position, move))
     text = kif.write(game, {"Result": "1-0"})
     assert text.endswith("   6 投了\nまで5手で先手の勝ち\n")
     assert shogi_kif.Parser.parse_str(text)[0]["win"] == "b"
     assert next(kif.read(text)).verdict == "1-0"
-    assert csa.write(game, {"Result": "1-0"}).endswith("+4142UM\n%TORYO\n") is False
     assert csa.write(game, {"Result": "1-0"}).endswith("\n%TORYO\n")
     assert shogi_csa.Parser.parse_str(csa.write(game, {"Result": "1-0"}))[0]["win"] == "b"
+    mated, moves = _game(SEED + 101, 400)  # a random game that ends in mate
+    assert str(mated.outcome()) == "second player wins by checkmate"
+    text = kif.write(mated)
+    assert text.endswith(f"{len(moves) + 1:>4} 詰み\nまで{len(moves)}手で後手の勝ち\n")
+    assert shogi_kif.Parser.parse_str(text)[0]["win"] == "w"
+    assert next(kif.read(text)).verdict == "0-1"
+    assert csa.write(mated).endswith("\n%TSUMI\n")
+    assert next(csa.read(csa.write(mated))).verdict == "0-1"
 
 
 # --- python-shogi and cshogi write, ggn reads ----------------------------------------------------
@@ -395,3 +402,17 @@ def _records_or_error(text: str, read: Callable[[str], Iterator[Record]]) -> Non
             _replayed(record)
         module = kif if record.format == "kif" else csa
         assert next(module.read(module.write_record(record))).moves == record.moves
+
+
+def test_a_repetition_is_written_as_sennichite() -> None:
+    game = Game("shogi")
+    for _ in range(3):
+        for move in ("2h3h", "8b7b", "3h2h", "7b8b"):
+            game.push(usi.parse(game.rules, game.position, move))
+    assert game.claim() is not None and game.claim().winner is None  # type: ignore[union-attr]
+    text = kif.write(game)
+    assert text.endswith("  13 千日手\nまで12手で千日手\n")
+    assert next(kif.read(text)).verdict == "1/2-1/2"
+    assert csa.write(game).endswith("\n%SENNICHITE\n")
+    assert next(csa.read(csa.write(game))).verdict == "1/2-1/2"
+    assert shogi_csa.Parser.parse_str(csa.write(game))[0]["win"] == "-"

@@ -462,6 +462,10 @@ def _write(game: Game, tags: Mapping[str, str] | Iterable[tuple[str, str]] | Non
             lines.append("%TORYO")
     elif result == "1/2-1/2":
         lines.append("%SENNICHITE" if game.claim() is not None else "%JISHOGI")
+    elif result is None and (claim := game.claim()) is not None:
+        # Sennichite ends a game of shogi: a draw, or a loss for perpetual check.
+        loser = {None: None, "first": "-", "second": "+"}[claim.winner]
+        lines.append("%SENNICHITE" if loser is None else f"%{loser}ILLEGAL_ACTION")
     return "\n".join(lines) + "\n"
 
 

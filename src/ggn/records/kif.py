@@ -555,7 +555,9 @@ def _clean(value: str) -> str:
 def write(game: Game, tags: Mapping[str, str] | Iterable[tuple[str, str]] | None = None) -> str:
     """A game of the shogi family as KIF: the tags' header lines, ``手合割`` (or a board
     diagram), the numbered moves, the end (``詰み`` for a game ended by mate, ``投了`` where
-    ``tags`` give a ``Result`` that the player to move lost) and the summary line.
+    ``tags`` give a ``Result`` that the player to move lost; where they give none, a repetition
+    the game may be ended by: ``千日手``, or ``反則勝ち``/``反則負け`` for a perpetual check) and
+    the summary line.
 
     >>> from ggn.game import Game
     >>> from ggn.notation import usi
@@ -620,6 +622,13 @@ def _write(game: Game, tags: Mapping[str, str] | Iterable[tuple[str, str]] | Non
             end = "投了"
     elif result == "1/2-1/2":
         end = "千日手" if game.claim() is not None else "持将棋"
+    elif result is None and (claim := game.claim()) is not None:
+        # Sennichite ends a game of shogi: a draw, or a loss for perpetual check.
+        if claim.winner is None:
+            end = "千日手"
+        else:
+            verdict = "1-0" if claim.winner == "first" else "0-1"
+            end = "反則勝ち" if claim.winner == game.position.active else "反則負け"
     if end is not None:
         lines.append(f"{plies + 1:>4} {end}")
     lines.extend(_summary(plies, verdict, end, handicap))
