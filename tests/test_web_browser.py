@@ -156,7 +156,7 @@ def test_chess_pawn_shows_its_two_destinations_and_plays(page: Page) -> None:
     board.push_uci("e2e4")
     wait_feen(page, "+rnbq+k^bn+r/pppppppp/8/8/4-P3/8/PPPP1PPP/+RNBQ+K^BN+R / c/C")
     assert text(page, "#fen") == board.fen()
-    assert text(page, "#history") == "C:P e2-e4"
+    assert text(page, "#history") == "e4"  # in SAN
     assert targets(page) == []
     shoot(page, "chess-after-e4")
 
@@ -195,7 +195,32 @@ def test_undo_and_redo(page: Page) -> None:
     board.push_uci("b8c6")
     wait_fen(page, board.fen())
     assert page.locator("#redo").is_disabled()
-    assert page.locator("#history li").all_inner_texts() == ["C:N g1-f3", "c:n b8-c6"]
+    assert page.locator("#history li").all_inner_texts() == ["Nf3", "Nc6"]
+
+
+def test_a_move_typed_in_any_notation_is_played(page: Page) -> None:
+    """SAN, UCI and GGN's notation typed into the move box; the history in SAN, the FEN as
+    python-chess has it; a move that is not legal says why and plays nothing."""
+    board = chess.Board()
+    for typed, uci in (("e4", "e2e4"), ("e7e5", "e7e5"), ("C:N g1-f3", "g1f3"), ("Nc6", "b8c6"),
+                       ("Bb5", "f1b5"), ("a7a6", "a7a6")):
+        page.fill("#move", typed)
+        page.click("#play-move")
+        board.push_uci(uci)
+        wait_fen(page, board.fen())
+        assert page.locator("#move").input_value() == ""
+    assert page.locator("#history li").all_inner_texts() == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
+    page.fill("#move", "Qh5")
+    page.press("#move", "Enter")
+    page.wait_for_selector("#errors:not([hidden])")
+    assert "'Qh5'" in text(page, "#error")
+    assert text(page, "#fen") == board.fen() and page.locator("#move").input_value() == "Qh5"
+    page.fill("#move", "Bxc6")
+    page.press("#move", "Enter")
+    board.push_san("Bxc6")
+    wait_fen(page, board.fen())
+    assert page.locator("#errors").is_hidden()
+    assert page.locator("#history li").all_inner_texts()[-1] == "Bxc6"
 
 
 def test_promotion_offers_its_choices(page: Page) -> None:

@@ -13,7 +13,10 @@ loop, so one request's work never holds up another client:
   turned round); a document is played under the generic rule system
   (:class:`ggn.rules.RuleSystem`), and its answer says whether a terminal piece is in play
   (``"terminal"``) and, when none is, what that means (``"note"``);
-- ``POST /api/play``: the same and ``"move"`` (a move as the view lists it): the position after it;
+- ``POST /api/play``: the same and ``"move"``: a move in any of the game's notations, recognised
+  without a flag (SAN, UCI, USI for the shogi family, GGN's as the view lists it; a document's
+  in GGN's): the position after it, with ``"played"`` (the move in GGN's notation) and
+  ``"san"`` (in the game's own: SAN, or Hodges's for the shogi family; GGN's for a document);
 - ``POST /api/analyse``: the same request as ``view``: the engine's best move, score and
   principal variation (:func:`ggn.web._analysis.analysis`), when the explorer has an engine
   (``/api/config``'s ``"engine"``; else 404); an engine that fails is answered 502.

@@ -285,35 +285,66 @@ def view(subject: Subject, state: State, *, flipped: bool = False,
 
 
 def _find(subject: Subject, state: State, wanted: str) -> Play:
+    """The legal play ``wanted`` names: for a game, in any of its notations (SAN and
+    Fairy-Stockfish's others, UCI, USI, GGN's), recognised without a flag
+    (:func:`ggn.notation.parse`); for a document, in GGN's."""
     position = state.position
+    entry = subject.entry
+    if entry is not None:
+        return read_move(entry, position, wanted)
     legal = subject.rules.legal_moves(position)
     for candidate in legal:
         if str(candidate) == wanted:
             return candidate
     names = [str(candidate) for candidate in legal]
     shown = ", ".join(names[:_SHOWN_MOVES]) + (", ..." if len(names) > _SHOWN_MOVES else "")
-    of = "" if subject.entry is not None else " of the document under the generic rule"
-    raise IllegalMoveError(f"{quote(wanted, 200)} is not a legal move{of} in "
-                           f"{quote(position.to_feen(), 200)}; "
-                           f"legal moves: {shown or 'none'}")
+    raise IllegalMoveError(f"{quote(wanted, 200)} is not a legal move of the document under the generic "
+                           f"rule in {quote(position.to_feen(), 200)}; legal moves: {shown or 'none'}")
 
 
 @dataclass(frozen=True, slots=True)
 class Played(State):
-    """The state after a move, and the move's STN transition."""
+    """The state after a move, the move's STN transition, and the move itself: as GGN's
+    notation writes it (``move``) and in the game's own notation (``san``: SAN, or Hodges's for
+    the shogi family, as Fairy-Stockfish writes them; a document's in GGN's)."""
 
     transition: Transition | None = None
+    move: str = ""
+    san: str = ""
 
 
 def play(subject: Subject, state: State, move: str) -> Played:
-    """The state after ``move``, a legal play as ``str()`` writes it (a game's, such as
-    ``C:P e7-e8=C:Q``; or a pasted document's under the generic rule, such as ``C:P e2-e4``).
-    Raise :class:`~ggn.errors.IllegalMoveError` naming the legal moves there are when it is
-    not one."""
+    """The state after ``move``, a legal play of a game in any of its notations (``e4``,
+    ``e2e4``, ``C:P e2-e4``; ``7g7f`` for shogi), or a pasted document's in GGN's notation
+    (such as ``C:P e2-e4``, under the generic rule). Raise
+    :class:`~ggn.errors.IllegalMoveError` naming the candidates, or the legal moves there are,
+    when it names none, or several.
+
+    >>> chess = Subject.game("chess")
+    >>> after = play(chess, chess.state(), "g1f3")
+    >>> after.move, after.san
+    ('C:N g1-f3', 'Nf3')
+    """
     legal = _find(subject, state, move)
     transition = legal.transition
     position = state.position.apply(transition)
-    if subject.entry is None:  # a document has no FEN, and no counters of its own
-        return Played(position, state.halfmove, state.fullmove, transition)
-    halfmove, fullmove = subject.entry.advance(state.position, legal, state.halfmove, state.fullmove)
-    return Played(position, halfmove, fullmove, transition)
+    entry = subject.entry
+    if entry is None:  # a document has no FEN, and no counters of its own
+        return Played(position, state.halfmove, state.fullmove, transition, str(legal), str(legal))
+    san = write_move(entry, state.position, legal)
+    halfmove, fullmove = entry.advance(state.position, legal, state.halfmove, state.fullmove)
+    return Played(position, halfmove, fullmove, transition, str(legal), san)
+
+
+def read_move(entry: Entry, position: Position, text: str) -> Play:
+    """The legal play of a game's ``position`` that ``text`` names, in any of its notations."""
+    from ggn.notation import parse  # noqa: PLC0415  (on use: the server starts faster)
+
+    return parse(entry.rules, position, text)
+
+
+def write_move(entry: Entry, position: Position, legal: Play) -> str:
+    """A legal play of a game's ``position`` in the game's own notation."""
+    from ggn.notation import default, write  # noqa: PLC0415  (on use: the server starts faster)
+
+    return write(entry.rules, position, legal, default(entry.rules))

@@ -149,7 +149,8 @@ def _play(body: dict[str, Any], catalogue: Catalogue | None, limits: Limits) -> 
     state = subject.state(request.position, request.halfmove, request.fullmove, limits)
     after = play(subject, state, request.move)
     answered = view(subject, after, flipped=request.flipped, limits=limits)
-    answered["played"] = request.move
+    answered["played"] = after.move
+    answered["san"] = after.san
     answered["transition"] = None if after.transition is None else after.transition.to_value()
     return answered
 

@@ -7,7 +7,7 @@
 
 const page = {
   subject: null,     // {game: NAME} or {document: TEXT}
-  history: [],       // [{position: FEEN, halfmove, fullmove, played: MOVE or null}]
+  history: [],       // [{position: FEEN, halfmove, fullmove, played: MOVE in the game's notation, or null}]
   at: -1,            // the index in history of the position shown
   view: null,        // the server's answer for that position
   selected: null,    // {source: CELL or "*", piece: QPI}
@@ -111,17 +111,28 @@ async function goTo(index) {
 }
 
 async function playMove(name) {
+  // name: a move in any of the game's notations (SAN, UCI, USI, GGN's); the server reads it,
+  // and answers it in the game's own notation (san), which the history shows.
   const entry = page.history[page.at];
   try {
     const view = await ask("/api/play", request(entry, {move: name}));
     hideError();
     page.history = page.history.slice(0, page.at + 1);
-    page.history.push({position: view.feen, halfmove: view.halfmove, fullmove: view.fullmove, played: name});
+    page.history.push({position: view.feen, halfmove: view.halfmove, fullmove: view.fullmove, played: view.san});
     page.at = page.history.length - 1;
     show(view);
+    return true;
   } catch (error) {
     showError(error);
+    return false;
   }
+}
+
+async function typed(event) {
+  event.preventDefault();
+  const text = $("move").value.trim();
+  if (!text || !page.view) return;
+  if (await playMove(text)) $("move").value = "";
 }
 
 function show(view) {
@@ -387,6 +398,7 @@ async function start() {
   $("game").addEventListener("change", () => { $("mode-game").checked = true; $("position").value = ""; });
   $("document").addEventListener("input", () => { $("mode-document").checked = true; });
   $("play").addEventListener("click", clicked);
+  $("move-form").addEventListener("submit", typed);
   $("undo").addEventListener("click", () => goTo(page.at - 1));
   $("redo").addEventListener("click", () => goTo(page.at + 1));
   $("choice-cancel").addEventListener("click", closeChoices);
