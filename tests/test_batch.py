@@ -98,7 +98,7 @@ def test_a_ggn_document_reads_feen_only() -> None:
     assert [result.json for result in generic] == [result.json for result in batch.legal(
         Recipe(document=rules.dumps()), lines)]
     assert Recipe.of(RuleSystem(rules)) == Recipe(document=rules.dumps())
-    with pytest.raises(TypeError, match="UCI moves need a game's description"):
+    with pytest.raises(TypeError, match="uci moves need a game's description"):
         batch.legal(RuleSystem(rules), lines, notation="uci")
 
 
@@ -163,8 +163,8 @@ def test_memory_does_not_grow_with_the_number_of_lines() -> None:
 def test_arguments_are_checked_at_the_call() -> None:
     with pytest.raises(GGNError, match="no game 'go'"):
         batch.moves("go", [])
-    with pytest.raises(GGNError, match="notation is 'ggn' or 'uci'"):
-        batch.legal("chess", [], notation="san")  # type: ignore[arg-type]
+    with pytest.raises(GGNError, match="notation is None or one of san, lan, "):
+        batch.legal("chess", [], notation="nope")  # type: ignore[arg-type]
     with pytest.raises(GGNError, match="a chunk holds 1 line or more"):
         batch.moves("chess", [], chunk=0)
     with pytest.raises(TypeError, match="lines must be str or bytes, not int"):

@@ -337,7 +337,9 @@ def test_perft_counts_divides_and_reports_errors() -> None:
     status, out, err = call("perft", "chess", "2", "--divide")
     lines = out.splitlines()
     assert (status, err, len(lines), lines[-1]) == (0, "", 21, "total: 400")
-    assert "C:P e2-e4: 20" in lines
+    assert "e4: 20" in lines and "Nf3: 20" in lines
+    status, out, err = call("perft", "chess", "2", "--divide", "--notation", "ggn")
+    assert "C:P e2-e4: 20" in out.splitlines()
     status, out, err = call("perft", "chess", "1", "--feen", "8/8/8/8/8/8/8/8 / C/")
     assert (status, out) == (1, "") and err.startswith("ggn perft: invalid FEEN")
     status, _, err = call("perft", "chess", "1", "--feen", "9/9/9/9/9/9/9/9/9 / C/c")

@@ -172,19 +172,20 @@ def test_perft_json_matches_python_chess_divide() -> None:
 
 
 def test_play_and_position_json() -> None:
-    _, out, _ = call("play", "chess", "f2f3", "e7e5", "g2g4", "d8h4", "--notation", "uci", "--to", "fen",
-                     "--format", "json")
+    _, out, _ = call("play", "chess", "f2f3", "e7e5", "g2g4", "d8h4", "--format", "json")
     board = chess.Board()
     for move in ("f2f3", "e7e5", "g2g4", "d8h4"):
         board.push_uci(move)
     outcome = board.outcome()
     assert outcome is not None and outcome.winner is chess.BLACK
     assert json.loads(out) == {
-        "game": "chess", "position": board.fen(), "to": "fen", "moves": 4,
-        "outcome": {"winner": "second", "ending": "checkmate", "text": "second player wins by checkmate"},
+        "game": "chess", "fen": board.fen(),
+        "feen": "+rnb1+k^bn+r/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/+RNBQ+K^BN+R / C/c",
+        "moves": ["f3", "e5", "g4", "Qh4#"], "outcome": {"result": outcome.result(), "reason": "checkmate"},
+        "claim": None,
     }
     _, out, _ = call("play", "chess", "e2e4", "--notation", "uci", "--format", "json")
-    assert json.loads(out)["outcome"] is None
+    assert json.loads(out)["outcome"] is None and json.loads(out)["moves"] == ["e2e4"]
     _, out, _ = call("position", "chess", "--fen", KIWIPETE, "--to", "fen", "--format", "json")
     assert json.loads(out) == {"game": "chess", "position": KIWIPETE, "to": "fen"}
 
@@ -357,7 +358,9 @@ def test_bash_completion_is_valid_and_completes(tmp_path: Path) -> None:
               'complete_words ggn legal chess --notation ""\n'
               f"complete_words ggn validate {shlex.quote(str(tmp_path / 'ggn.b'))}\n")
     result = subprocess.run(["bash", "-c", driver], capture_output=True, text=True, check=True, timeout=60)
-    assert result.stdout.splitlines() == ["perft", "xiangqi", "--notation", "ggn uci", str(path)]
+    notations = ("san lan uci usi ggn shogi-hosking shogi-hodges shogi-hodges-number janggi wxf thai-san "
+                 "thai-lan")
+    assert result.stdout.splitlines() == ["perft", "xiangqi", "--notation", notations, str(path)]
 
 
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")

@@ -128,23 +128,24 @@ def test_a_document_recipe_travels_compressed_and_is_made_once(chess_document: P
 def test_legal_and_play_on_the_generated_document(chess_document: Path) -> None:
     status, out, err = call("legal", str(chess_document), CHESS)
     assert (status, err) == (0, "")
-    assert sorted(out.splitlines()) == sorted(call("legal", "chess")[1].splitlines())
+    assert sorted(out.splitlines()) == sorted(call("legal", "chess", "--notation", "ggn")[1].splitlines())
     # Fool's mate: the generic rule says checkmate as chess does.
     fools = ["C:P f2-f3", "c:p e7-e5", "C:P g2-g4", "c:q d8-h4"]
     status, out, err = call("play", str(chess_document), CHESS, *fools)
     assert (status, err) == (0, "")
-    assert out == call("play", "chess", *fools)[1] == (
+    assert out == call("play", "chess", *fools, "--to", "feen", "--notation", "ggn")[1] == (
         "+rnb1+k^bn+r/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/+RNBQ+K^BN+R / C/c\n"
-        "second player wins by checkmate\n")
+        "C:P f2-f3, c:p e7-e5, C:P g2-g4, c:q d8-h4\n"
+        "0-1 second player wins by checkmate\n")
     status, out, _ = call("play", str(chess_document), "--feen", CHESS, *fools, "--format", "json")
     answer = json.loads(out)
-    assert status == 0 and answer["outcome"] == {"winner": "second", "ending": "checkmate",
-                                                 "text": "second player wins by checkmate"}
-    assert (answer["game"], answer["document"], answer["moves"], answer["to"]) == (
-        None, str(chess_document), 4, "feen")
+    assert status == 0 and answer["outcome"] == {"result": "0-1", "reason": "checkmate"}
+    assert (answer["game"], answer["document"], answer["moves"], answer["fen"], answer["claim"]) == (
+        None, str(chess_document), fools, None, None)
     # An illegal move is invalid input, with the legal ones listed.
     status, _, err = call("play", str(chess_document), CHESS, "C:K^ e1-e2")
-    assert status == 1 and "move 1, 'C:K^ e1-e2', is not a legal move" in err and "C:P e2-e4" in err
+    assert status == 1 and "move 1: 'C:K^ e1-e2' is not a legal move" in err
+    assert "C:P e2-e4" in err
 
 
 def test_what_a_document_cannot_express_is_not_played(chess_document: Path) -> None:
@@ -152,11 +153,13 @@ def test_what_a_document_cannot_express_is_not_played(chess_document: Path) -> N
     pawn, and an en passant capture takes nothing (docs/documents.md says so)."""
     castle = "+r3+k^2+r/8/8/8/8/8/8/+R3+K^2+R / C/c"
     status, out, _ = call("play", str(chess_document), castle, "C:+K^ e1-g1")
-    assert (status, out) == (0, "+r3+k^2+r/8/8/8/8/8/8/+R5+K^+R / c/C\n")  # the rook stays on h1
-    assert call("play", "chess", castle, "C:+K^ e1-g1")[1] == "+r3+k^2+r/8/8/8/8/8/8/R4RK^1 / c/C\n"
+    assert (status, out) == (0, "+r3+k^2+r/8/8/8/8/8/8/+R5+K^+R / c/C\nC:+K^ e1-g1\n")  # the rook stays on h1
+    assert call("play", "chess", castle, "C:+K^ e1-g1", "--to", "feen")[1] == (
+        "+r3+k^2+r/8/8/8/8/8/8/R4RK^1 / c/C\nO-O\n")
     status, out, _ = call("legal", str(chess_document), "k^7/4P3/8/8/8/8/8/K^7 / C/c")
     assert status == 0 and "C:P e7-e8" in out.splitlines()  # one play, no choice of piece
-    assert "C:P e7-e8=C:Q" in call("legal", "chess", "k^7/4P3/8/8/8/8/8/K^7 / C/c")[1]
+    promoting = call("legal", "chess", "k^7/4P3/8/8/8/8/8/K^7 / C/c", "--notation", "ggn")[1]
+    assert "C:P e7-e8=C:Q" in promoting
 
 
 # --- the seeds' example documents -------------------------------------------------------------
@@ -205,16 +208,15 @@ def test_a_game_ends_when_the_player_to_move_has_no_move() -> None:
     document = str(VALID / "spec-11.2-move-or-capture.json")
     status, out, err = call("play", document, ROOKS, "C:R a1-a4", "--format", "json")
     answer = json.loads(out)
-    assert status == 0 and answer["outcome"] == {
-        "winner": "first", "ending": "no legal move", "text": "first player wins by no legal move"}
+    assert status == 0 and answer["outcome"] == {"result": "1-0", "reason": "no legal move"}
     assert answer["terminal"] is False and NO_TERMINAL in answer["note"]
     assert err == f"ggn play: note: {answer['note']}\n"
     assert "never ends by checkmate" in answer["note"]
     assert "has no move, and that player loses" in answer["note"]
     status, out, _ = call("play", document, ROOKS, "C:R a1-a4")
-    assert out == "r7/8/8/8/R7/8/8/8 / c/C\nfirst player wins by no legal move\n"
+    assert out == "r7/8/8/8/R7/8/8/8 / c/C\nC:R a1-a4\n1-0 first player wins by no legal move\n"
     status, _, err = call("play", document, ROOKS, "C:R a1-a4", "c:r a8-a5")
-    assert status == 1 and "the game has ended (first player wins by no legal move)" in err
+    assert status == 1 and "comes after the end of the game (first player wins by no legal move)" in err
 
 
 def test_a_terminal_piece_silences_the_note(tmp_path: Path) -> None:
@@ -256,7 +258,7 @@ def test_standard_input_and_at_file(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     status, out, _ = call("play", "-", ROOKS, "C:R a1-a4", stdin=document)
     assert (status, out.splitlines()[0]) == (0, "r7/8/8/8/R7/8/8/8 / c/C")
     status, out, _ = call("show", "@chess", ROOKS, "--moves-from", "a1")
-    assert status == 0 and out.endswith("moves from a1: a4\n")
+    assert status == 0 and out.endswith("moves from a1: C:R a1-a4\n")
 
 
 def test_batch_on_a_document(tmp_path: Path) -> None:
@@ -284,7 +286,8 @@ def test_batch_on_the_generated_document_spread(chess_document: Path, tmp_path: 
     assert one[0] == 0 and one[2] == ""
     answers = [json.loads(line) for line in one[1].splitlines()]
     assert [len(answer) for answer in answers] == [20, 5 + 9]  # king, rook: no castling right (+)
-    games = [json.loads(line) for line in call("legal", "chess", "--batch", str(positions))[1].splitlines()]
+    games = [json.loads(line) for line in
+             call("legal", "chess", "--batch", str(positions), "--notation", "ggn")[1].splitlines()]
     key = lambda play: (play["source"], play["destination"])  # noqa: E731
     assert sorted(answers[1], key=key) == sorted(games[1], key=key)  # the same plays and transitions
     # The start: the same moves; chess's double step leaves a pawn marked '-' (en passant), a
@@ -309,10 +312,11 @@ def test_usage_errors(tmp_path: Path) -> None:
                                     "after a GGN file\n"), argv
     for argv in (["legal", document, ROOKS], ["perft", document, "1", "--feen", ROOKS, "--divide"],
                  ["play", document, ROOKS, "a1a4"], ["legal", document, "--batch", "-"]):
-        status, _, err = call(*argv, "--notation", "uci", stdin=ROOKS.encode())
-        assert status == 2 and err.startswith(f"ggn {argv[0]}: --notation uci writes a built-in game's "
-                                              "moves as Fairy-Stockfish's strings"), argv
-        assert "'C:P e2-e4'" in err
+        for notation in ("uci", "san", "usi"):
+            status, _, err = call(*argv, "--notation", notation, stdin=ROOKS.encode())
+            assert status == 2 and err.startswith(f"ggn {argv[0]}: --notation {notation} writes a built-in "
+                                                  "game's moves, from its variant's pieces"), argv
+            assert "'C:P e2-e4'" in err
     status, _, err = call("play", document, ROOKS, "C:R a1-a4", "--to", "fen")
     assert (status, err) == (2, "ggn play: --to fen writes a built-in game's FEN: a GGN document's "
                                 "positions are written in FEEN (--to feen, the default)\n")
@@ -429,5 +433,5 @@ def test_the_library_counts_a_batch_by_a_documents_generic_rule(chess_document: 
         batch.perft(rules, [CHESS], 65)
     with pytest.raises(TypeError, match="depth"):
         batch.perft(rules, [CHESS], "3")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="UCI moves need a game's description"):
+    with pytest.raises(TypeError, match="uci moves need a game's description"):
         batch.perft(rules, [CHESS], 1, notation="uci")

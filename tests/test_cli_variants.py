@@ -136,11 +136,18 @@ def test_legal_from_a_fen_of_a_random_game_equals_pyffish(variant: str) -> None:
 
 def test_legal_text_and_ggn_json() -> None:
     status, out, _ = call("legal", "chess")
+    assert status == 0 and len(out.splitlines()) == 20 and "e4\n" in out and "Nf3\n" in out
+    status, out, _ = call("legal", "chess", "--notation", "ggn")
     assert status == 0 and len(out.splitlines()) == 20 and "C:P e2-e4\n" in out
     status, out, _ = call("legal", "chess", "--format", "json")
     listed = json.loads(out)
-    assert {"piece": "C:P", "source": "e2", "destination": "e4", "choice": None,
+    assert {"san": "e4", "uci": "e2e4", "piece": "C:P", "source": "e2", "destination": "e4", "choice": None,
             "transition": {"board_diff": {"e2": None, "e4": "C:-P"}, "toggle": True}} in listed
+    status, out, _ = call("legal", "chess", "--notation", "ggn", "--format", "json")
+    assert json.loads(out) == [{key: value for key, value in move.items() if key not in ("san", "uci")}
+                               for move in listed]
+    status, out, _ = call("legal", "chess", "--notation", "san", "--format", "json")
+    assert sorted(json.loads(out)) == sorted(move["san"] for move in listed)
     feen = "7k^/1P6/8/8/8/8/8/K^7 / C/c"
     status, out, _ = call("legal", "chess", feen, "--notation", "uci")
     assert set(out.split()) == {"b7b8q", "b7b8r", "b7b8b", "b7b8n", "a1a2", "a1b1", "a1b2"}
@@ -205,16 +212,19 @@ def test_perft_from_a_fen_and_of_an_ini_variant(mini: Path) -> None:
 
 # --- ggn play ---------------------------------------------------------------------------------
 def test_play_prints_the_position_and_the_outcome() -> None:
-    status, out, err = call("play", "chess", "f2f3", "e7e5", "g2g4", "d8h4", "--notation", "uci")
+    status, out, err = call("play", "chess", "f2f3", "e7e5", "g2g4", "d8h4", "--to", "feen")
     assert (status, err) == (0, "")
-    feen, outcome = out.splitlines()
-    assert outcome == "second player wins by checkmate"
+    feen, moves, outcome = out.splitlines()
+    assert (moves, outcome) == ("f3 e5 g4 Qh4#", "0-1 second player wins by checkmate")
     assert feen == "+rnb1+k^bn+r/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/+RNBQ+K^BN+R / C/c"
-    status, out, _ = call("play", "chess", "C:P e2-e4", "c:p e7-e5")
-    assert out == "+rnbq+k^bn+r/pppp1ppp/8/4-p3/4P3/8/PPPP1PPP/+RNBQ+K^BN+R / C/c\n"
+    status, out, _ = call("play", "chess", "C:P e2-e4", "c:p e7-e5", "--to", "feen", "--notation", "ggn")
+    assert out == "+rnbq+k^bn+r/pppp1ppp/8/4-p3/4P3/8/PPPP1PPP/+RNBQ+K^BN+R / C/c\nC:P e2-e4, c:p e7-e5\n"
     # A FEEN before the moves is the position they start from.
-    status, out, _ = call("play", "chess", "7k^/1P6/8/8/8/8/8/K^7 / C/c", "b7b8q", "--notation", "uci")
-    assert out == "1Q5k^/8/8/8/8/8/8/K^7 / c/C\n"
+    status, out, _ = call("play", "chess", "7k^/1P6/8/8/8/8/8/K^7 / C/c", "b7b8q", "--notation", "uci",
+                          "--to", "feen")
+    assert out == "1Q5k^/8/8/8/8/8/8/K^7 / c/C\nb7b8q\n"
+    status, out, _ = call("play", "chess", "7k^/1P6/8/8/8/8/8/K^7 / C/c", "b8=Q+")
+    assert out == "1Q5k/8/8/8/8/8/8/K7 b - - 0 1\nb8=Q+\n"
 
 
 @pytest.mark.parametrize("variant", split(["chess", "crazyhouse", "xiangqi", "kingofthehill"],
@@ -224,9 +234,10 @@ def test_play_to_fen_equals_pyffish_after_a_random_game(variant: str) -> None:
     start = sf.start_fen(variant)
     for _ in range(2):
         moves = _random_game(variant, rng.randrange(1, 60), rng)
-        status, out, err = call("play", variant, *moves, "--notation", "uci", "--to", "fen")
+        status, out, err = call("play", variant, *moves, "--notation", "uci")
         assert (status, err) == (0, ""), moves
-        fen, *outcome = out.splitlines()
+        fen, written, *outcome = out.splitlines()
+        assert written.split() == moves
         expected = sf.get_fen(variant, start, moves)
         assert _fields(fen) == _fields(expected), moves
         if variant in ("chess", "crazyhouse", "capablanca"):
@@ -238,23 +249,20 @@ def test_play_to_fen_equals_pyffish_after_a_random_game(variant: str) -> None:
 def test_play_from_a_fen_carries_its_counters_on() -> None:
     fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     moves = ["e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6"]
-    status, out, _ = call("play", "chess", "--fen", fen, *moves, "--notation", "uci", "--to", "fen")
-    assert (status, out) == (0, sf.get_fen("chess", fen, moves) + "\n")
+    status, out, _ = call("play", "chess", "--fen", fen, *moves, "--format", "json")
+    assert (status, json.loads(out)["fen"]) == (0, sf.get_fen("chess", fen, moves))
 
 
 def test_an_illegal_move_is_invalid_input_naming_it_and_the_legal_ones() -> None:
-    status, out, err = call("play", "chess", "e2e4", "e2e4", "--notation", "uci")
+    status, out, err = call("play", "chess", "e2e4", "e2e4")
     assert (status, out) == (1, "")
-    assert err.startswith("ggn play: move 2, 'e2e4', is not a legal move of ")
-    legal = sf.legal_moves("chess", sf.start_fen("chess"), ["e2e4"])
-    listed = err.rstrip("\n").split("the legal moves: ")[1].split(", ")
-    assert set(listed) == set(legal) and err.count("\n") == 1
+    assert err.startswith("ggn play: move 2: 'e2e4' is not a legal move") and err.count("\n") == 1
     status, _, err = call("play", "chess", "C:P e2-e5")
-    assert status == 1 and "'C:P e2-e5'" in err and "C:P e2-e4" in err
+    assert status == 1 and err.startswith("ggn play: move 1: 'C:P e2-e5' is not a legal move")
     # After the end of the game, a move says so.
-    status, _, err = call("play", "chess", "f2f3", "e7e5", "g2g4", "d8h4", "a2a3", "--notation", "uci")
-    assert status == 1 and "move 5, 'a2a3'" in err
-    assert "the game has ended (second player wins by checkmate)" in err
+    status, _, err = call("play", "chess", "f3", "e5", "g4", "Qh4#", "a3")
+    assert (status, err) == (1, "ggn play: move 5, 'a3', comes after the end of the game (second "
+                                "player wins by checkmate)\n")
 
 
 # --- ggn position -----------------------------------------------------------------------------

@@ -98,7 +98,13 @@ def test_moves_from_highlights_the_legal_destinations() -> None:
     assert status == 0
     assert highlights(out) == {"g1": HIGHLIGHT, "f3": TARGET, "h3": TARGET}
     status, out, _ = call("show", "chess", "--moves-from", "g1")
-    assert out.rstrip().endswith("moves from g1: h3 f3")
+    assert out.rstrip().endswith("moves from g1: Nh3, Nf3")
+    status, out, _ = call("show", "chess", "--moves-from", "g1", "--notation", "uci")
+    assert out.rstrip().endswith("moves from g1: g1h3, g1f3")
+    status, out, _ = call("show", "chess", "7k^/1P6/8/8/8/8/8/K^7 / C/c", "--moves-from", "b7",
+                          "--format", "json")
+    answer = json.loads(out)
+    assert (answer["destinations"], sorted(answer["moves"])) == (["b8"], ["b8=B", "b8=N", "b8=Q+", "b8=R+"])
     # A pinned piece has no legal destination: only its square.
     pinned = "4k^3/4r3/8/8/8/8/4N3/4K^3 / C/c"
     status, out, _ = call("show", "chess", pinned, "--moves-from", "e2", "--format", "svg")

@@ -4,9 +4,9 @@ Each line holds one position: in FEEN, or in the game's Fairy-Stockfish FEN (a l
 of three space-separated fields is two style letters around a slash, ``C/c``, is FEEN; any
 other line is read as FEN, where the rules come from a game). The answer of a line is one JSON
 list, the same text ``ggn moves RULES FEEN --format json`` or ``ggn legal GAME FEEN --format
-json`` writes for that position alone (with ``notation="uci"``: the list of the moves' UCI
-strings); for :func:`perft`, one object: the position, the depth and the count (and with
-``divide``, the count under each first move).
+json`` writes for that position alone (with a ``notation``: the list of the moves written in
+it, ``"uci"`` for their UCI strings, ``"san"``...); for :func:`perft`, one object: the
+position, the depth and the count (and with ``divide``, the count under each first move).
 
 :func:`moves`, :func:`legal` and :func:`perft` read the lines as they go and yield a :class:`Result` a line,
 in the lines' order, as soon as it is known: however many lines there are, what is held at
@@ -51,7 +51,9 @@ line, and is not kept in memory."""
 CHUNK: Final = 32
 """The lines a task of a worker answers (with ``jobs`` or ``scheduler``)."""
 
-Notation = Literal["ggn", "uci"]
+Notation = Literal["san", "lan", "shogi-hosking", "shogi-hodges", "shogi-hodges-number", "janggi", "wxf",
+                   "thai-san", "thai-lan", "uci", "usi", "ggn"]
+"""A notation's name (:data:`ggn.notation.NAMES`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,18 +190,19 @@ class _Query:
     written, and for perft the depth and whether the count is divided by first move."""
 
     kind: str
-    notation: str = "ggn"
+    notation: str | None = None
     depth: int = 0
     divide: bool = False
 
 
-def _written(rules: _Rules, position: Position, play: Play, notation: str) -> str:
-    if notation != "uci":
+def _written(rules: _Rules, position: Position, play: Play, notation: str | None) -> str:
+    """A play as ``notation`` writes it (None: the game's own, :func:`ggn.notation.default`)."""
+    if notation == "ggn" or rules.system is None or rules.variant is None:
         return str(play)
-    from ggn.variants import uci  # noqa: PLC0415
+    from ggn import notation as notations  # noqa: PLC0415  (on use: the module imports fast)
 
-    assert rules.variant is not None
-    return uci.write(rules.variant, play, position=position)
+    return notations.write(rules.system, position, play, notations.default(rules.system)
+                           if notation is None else notation)
 
 
 def _answer(rules: _Rules, query: _Query, text: str) -> str:
@@ -225,10 +228,14 @@ def _answer(rules: _Rules, query: _Query, text: str) -> str:
     else:
         assert rules.system is not None
         plays = rules.system.legal_moves(position)
-        if query.notation == "uci":
-            listed = [_written(rules, position, play, "uci") for play in plays]
+        if query.notation not in (None, "ggn"):
+            listed = [_written(rules, position, play, query.notation) for play in plays]
         else:
-            listed = [{"piece": str(play.piece), "source": str(play.source),
+            # The seeds' form; without a notation, a game's own (SAN) and UCI beside it.
+            named = query.notation is None and rules.variant is not None
+            listed = [{**({"san": _written(rules, position, play, None),
+                           "uci": _written(rules, position, play, "uci")} if named else {}),
+                       "piece": str(play.piece), "source": str(play.source),
                        "destination": str(play.destination),
                        "choice": None if play.choice is None else str(play.choice),
                        "transition": play.transition.to_value()} for play in plays]
@@ -289,12 +296,25 @@ def _run(rules: str | Recipe | RuleSystem | Ruleset, lines: Iterable[str | bytes
             for result in answered)
 
 
-def _check_legal(rules: _Rules, notation: str) -> None:
+def _check_legal(rules: _Rules, notation: str | None) -> None:
     if rules.system is None:
         raise TypeError("legal moves need a rule system, not a GGN document alone: give "
                         "RuleSystem(ruleset), the generic one")
-    if notation == "uci" and rules.variant is None:
-        raise TypeError("UCI moves need a game's description (a rule system made from a Variant)")
+    if notation not in (None, "ggn") and rules.variant is None:
+        raise TypeError(f"{notation} moves need a game's description (a rule system made from a "
+                        "Variant): a GGN document's moves are GGN's ('ggn')")
+
+
+def _notation(notation: object) -> str | None:
+    """``notation`` checked: None or a name of :data:`ggn.notation.NAMES`."""
+    if notation is None:
+        return None
+    from ggn.notation import NAMES  # noqa: PLC0415  (on use: the module imports fast)
+
+    expect(notation, str, "notation", "a notation's name or None")
+    if notation not in NAMES:
+        raise GGNError(f"notation is None or one of {', '.join(NAMES)}, not {str(notation)[:40]!r}")
+    return str(notation)
 
 
 def moves(rules: str | Recipe | RuleSystem | Ruleset, lines: Iterable[str | bytes], *,
@@ -317,37 +337,36 @@ def moves(rules: str | Recipe | RuleSystem | Ruleset, lines: Iterable[str | byte
     return _run(rules, lines, query=_Query("moves"), jobs=jobs, scheduler=scheduler, chunk=chunk)
 
 
-def legal(game: str | Recipe | RuleSystem, lines: Iterable[str | bytes], *, notation: Notation = "ggn",
+def legal(game: str | Recipe | RuleSystem, lines: Iterable[str | bytes], *, notation: Notation | None = None,
           jobs: Jobs = None, scheduler: str | Any | None = None,
           chunk: int = CHUNK) -> Iterator[Result]:
-    """The legal moves of each line's position, as ``ggn legal --format json`` lists them
-    (each play's piece, source, destination, choice and STN transition), or with ``notation
-    ="uci"`` as the list of their UCI strings (a game's only: a GGN document has no UCI form).
-    ``game`` is a game's name, a :class:`~ggn.parallel.Recipe` or a rule system: for a GGN
-    document, its generic rule system ``RuleSystem(ruleset)`` (positions in FEEN only). The
-    rest as :func:`moves`."""
-    expect(notation, str, "notation", "'ggn' or 'uci'")
-    if notation not in ("ggn", "uci"):
-        raise GGNError(f"notation is 'ggn' or 'uci', not {notation!r}")
-    return _run(game, lines, query=_Query("legal", notation), jobs=jobs, scheduler=scheduler, chunk=chunk)
+    """The legal moves of each line's position, as ``ggn legal --format json`` lists them:
+    each play's piece, source, destination, choice and STN transition, and for a game, its
+    own notation (``san``: SAN, or Hodges's for the shogi family) and ``uci`` before them; with
+    ``notation="ggn"``, those of GGN only; with another ``notation`` (a name of
+    :data:`ggn.notation.NAMES`: ``"uci"``, ``"san"``...), the list of the moves written in it
+    (a game's only: a GGN document has no other form). ``game`` is a game's name, a
+    :class:`~ggn.parallel.Recipe` or a rule system: for a GGN document, its generic rule system
+    ``RuleSystem(ruleset)`` (positions in FEEN only). The rest as :func:`moves`."""
+    return _run(game, lines, query=_Query("legal", _notation(notation)), jobs=jobs, scheduler=scheduler,
+                chunk=chunk)
 
 
 def perft(game: str | Recipe | RuleSystem, lines: Iterable[str | bytes], depth: int, *,
-          divide: bool = False, notation: Notation = "ggn", jobs: Jobs = None,
+          divide: bool = False, notation: Notation | None = None, jobs: Jobs = None,
           scheduler: str | Any | None = None, chunk: int = 1) -> Iterator[Result]:
     """The perft count of ``depth`` plies of each line's position (:func:`ggn.rules.perft`), as
     one object: ``{"position": FEEN, "depth": ..., "nodes": ...}``, and with ``divide`` (and a
-    depth of 1 or more) ``"divide"``, each legal play (written in ``notation``) with its count.
+    depth of 1 or more) ``"divide"``, each legal play (written in ``notation``; None: the
+    game's own, SAN, or a document's GGN) with its count.
     ``game`` as :func:`legal` takes it; a task of a worker is ``chunk`` lines (one by default:
     a line's count may be long). The rest as :func:`moves`."""
     from ggn.rules import MAX_PERFT_DEPTH  # noqa: PLC0415
 
     expect(depth, int, "depth", "an int")
     expect(divide, bool, "divide", "a bool")
-    expect(notation, str, "notation", "'ggn' or 'uci'")
+    checked = _notation(notation)
     if not 0 <= depth <= MAX_PERFT_DEPTH:
         raise GGNError(f"perft counts 0 to {MAX_PERFT_DEPTH} plies, not {depth}")
-    if notation not in ("ggn", "uci"):
-        raise GGNError(f"notation is 'ggn' or 'uci', not {notation!r}")
-    return _run(game, lines, query=_Query("perft", notation, depth, divide), jobs=jobs,
+    return _run(game, lines, query=_Query("perft", checked, depth, divide), jobs=jobs,
                 scheduler=scheduler, chunk=chunk)

@@ -142,9 +142,11 @@ examples:
   ggn convert old.json --mapping chess --effects effects.json > rules.json
   ggn perft chess 3                legal move paths of 3 plies: 8902
   ggn variants                     the games: Fairy-Stockfish's variants, by name
-  ggn legal capablanca --notation uci  the legal moves of a game's start
+  ggn legal capablanca             the legal moves of a game's start, in SAN
   ggn perft rules.json 3 --feen FEEN   a GGN document played by the generic rule
-  ggn play chess e2e4 e7e5 --notation uci --to fen
+  ggn play chess e4 e5 Nf3         moves in any notation (SAN, UCI, USI, GGN's);
+                                   the FEN, the moves in SAN, the end of the game
+  ggn play shogi 7g7f 3c3d --notation usi
   ggn position shogi --fen FEN --to feen
   ggn perft mygame 3 --ini my.ini  a variant of your own (variants.ini syntax)
   ggn perft chess 4 --format json  every command takes --format text|json
@@ -168,8 +170,14 @@ how arguments are read:
              name, else a GGN document (a FILE, - or @FILE), played by the
              generic rule (the Game Protocol's displacement; a play is illegal if
              the opponent can then move onto a terminal piece of the mover's)
-             from a FEEN given: a document has no start, no FEN and no UCI moves
-             (docs/documents.md).
+             from a FEEN given: a document has no start, no FEN, and no moves but
+             GGN's (docs/documents.md).
+  MOVE       (play; the explorer of serve) a move in any notation, recognised
+             without a flag: SAN (e4, Nf3, O-O, e8=Q), Fairy-Stockfish's named
+             notations, UCI (e2e4), USI for shogi (7g7f, P*5e) or GGN's (C:P e2-e4).
+  --notation how moves are written: a game's own by default (SAN, or for the
+             shogi family P-76), or san, lan, uci, usi, ggn, shogi-hosking,
+             shogi-hodges, shogi-hodges-number, janggi, wxf, thai-san, thai-lan.
   FEN        a position in Fairy-Stockfish's FEN of the game (--fen); FEEN is
              GGN's own (an argument, or --feen). A FEEN that starts with '-'
              (-p^7/... , a diminished piece on the first square) is an argument

@@ -235,11 +235,28 @@ def feen(args: argparse.Namespace) -> str | None:
     return option if option is not None else given
 
 
+NOTATIONS: Final = ("san", "lan", "uci", "usi", "ggn", "shogi-hosking", "shogi-hodges",
+                     "shogi-hodges-number", "janggi", "wxf", "thai-san", "thai-lan")
+"""What --notation names: SAN and Fairy-Stockfish's other named notations
+(:data:`ggn.notation.NAMES`, written here so that the parser is built without importing the
+notations: tests/test_cli_notation.py checks that they agree), Fairy-Stockfish's UCI strings,
+USI (the shogi family's) and GGN's own move text."""
+
+NOTATION_HELP: Final = (
+    "san (Standard Algebraic Notation as Fairy-Stockfish writes it: e4, Nxf7+, exd6, O-O, e8=Q, "
+    "P@e5; the default for a built-in game is the game's own notation, its SAN, or for the shogi "
+    "family Hodges's numbers, P-76, as Fairy-Stockfish writes it), lan (long algebraic, "
+    "Ng1-f3), uci (Fairy-Stockfish's strings: e2e4, e7e8q, P@e5, b2h8+), usi (the shogi "
+    "family's: 7g7f, P*5e, 8h2b+), ggn (GGN's own: 'C:P e2-e4', 'C:P e7-e8=C:Q'; the only one a "
+    "GGN document has, and its default), or one of Fairy-Stockfish's named notations: "
+    "shogi-hosking, shogi-hodges, shogi-hodges-number, janggi, wxf, thai-san, thai-lan")
+
+
 def add_notation(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("--notation", choices=["ggn", "uci"], default="ggn",
-                        help=f"how {what}: ggn, 'PIECE SOURCE-DESTINATION[=CHOICE]' such as "
-                             "'C:P e2-e4' (default); uci, Fairy-Stockfish's strings such as "
-                             "e2e4, e7e8q, P@e5, b2h8+")
+    """--notation: how a command writes moves (None, the default: the game's own notation,
+    or GGN's for a document; see :func:`ggn.cli._catalogue.Played.notation`)."""
+    parser.add_argument("--notation", choices=NOTATIONS, default=None, metavar="NOTATION",
+                        help=f"how {what}: " + NOTATION_HELP)
 
 
 def add_common(parser: argparse.ArgumentParser, *, warnings: bool = False) -> None:

@@ -14,7 +14,7 @@ from ggn._json import quote
 from ggn.cli._arguments import feen
 from ggn.cli._inputs import check_file, document, read, shown
 from ggn.cli._streams import Exit, Stream
-from ggn.errors import GGNError, NotFoundError
+from ggn.errors import GGNError, IllegalMoveError, NotFoundError
 from ggn.feen import Feen
 from ggn.position import TERMINAL_CODES, Position
 from ggn.ruleset import Ruleset
@@ -123,20 +123,20 @@ def rules_document(args: argparse.Namespace, name: str, stdin: IO[bytes] | None,
 
 def document_position(
     args: argparse.Namespace, name: str, stdin: IO[bytes] | None, err: Stream, *, fen: str | None = None,
-    given: str | _Unset | None = UNSET, notation: str = "ggn",
+    given: str | _Unset | None = UNSET, notation: str | None = None,
 ) -> tuple[Ruleset, Position]:
     """RULES given as a GGN file (``name``, no game's: the caller has looked: a file, ``-`` or
     ``@PATH``) and the FEEN position under it (``given``, else its argument or ``--feen``:
     :func:`ggn.cli._arguments.feen`). Usage errors (exit 2) first: no such file, standard input
-    asked for twice, a ``fen`` given (only a game has a FEN), ``notation`` uci (only a game has
-    Fairy-Stockfish's move strings), no FEEN (only a game has a start); then the FEEN is read,
+    asked for twice, a ``fen`` given (only a game has a FEN), a ``notation`` other than ggn (only a
+    game has SAN, UCI and the others), no FEEN (only a game has a start); then the FEEN is read,
     the document (its violations: exit 1), and last the board is built."""
     check_rules_file(name)
     if name == "-" and "-" in args.ini:
         raise Exit(2, "standard input is read once: give RULES or --ini as a file")
     if fen is not None:
         raise Exit(2, "--fen reads a built-in game's FEN: give a FEEN after a GGN file")
-    refuse_uci(notation)
+    refuse_notation(notation)
     position_feen = feen(args) if isinstance(given, _Unset) else given
     if position_feen is None:
         raise Exit(2, "give a FEEN position after a GGN file (only a built-in game has a "
@@ -146,12 +146,12 @@ def document_position(
     return rules, Position.from_feen(parsed)
 
 
-def refuse_uci(notation: str) -> None:
-    """``--notation uci`` for a GGN document: a usage error (exit 2)."""
-    if notation == "uci":
-        raise Exit(2, "--notation uci writes a built-in game's moves as Fairy-Stockfish's strings, "
-                      "which a GGN document has none of (no variant, no promotion letters): give "
-                      "its moves in GGN's notation, 'C:P e2-e4' (--notation ggn, the default)")
+def refuse_notation(notation: str | None) -> None:
+    """A --notation other than ggn for a GGN document: a usage error (exit 2)."""
+    if notation not in (None, "ggn"):
+        raise Exit(2, f"--notation {notation} writes a built-in game's moves, from its variant's "
+                      "pieces and letters, which a GGN document has none of: give and read its "
+                      "moves in GGN's notation, 'C:P e2-e4' (--notation ggn, a document's default)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,9 +176,30 @@ class Played:
             return Recipe.of(self.rules)
         return Recipe(game=self.game.name, ini=() if self.game.source == BUILTIN else self.texts)
 
-    def move(self, where: Position, play: Play, notation: str) -> str:
-        """A play as --notation writes it (a document's always in GGN's notation)."""
-        return str(play) if self.game is None else move(self.game, where, play, notation)
+    def notation(self, notation: str | None) -> str:
+        """The notation --notation names (None: the game's own, :func:`ggn.notation.default`;
+        a document's is GGN's, its only one)."""
+        if notation is not None:
+            return notation
+        return "ggn" if self.game is None else default_notation(self.game)
+
+    def move(self, where: Position, play: Play, notation: str | None) -> str:
+        """A play as --notation writes it (None: the game's own notation; a document's is
+        always GGN's)."""
+        return str(play) if self.game is None else move(self.game, where, play, self.notation(notation))
+
+    def read(self, where: Position, text: str) -> Play:
+        """The legal play of ``where`` that ``text`` names, in any notation the game has (SAN
+        and Fairy-Stockfish's others, UCI, USI, GGN's), recognised without a flag; a document's
+        in GGN's notation. A text that names no legal play (or several) raises
+        :class:`~ggn.errors.IllegalMoveError`, naming the candidates."""
+        if self.game is not None:
+            return read_move(self.game, where, text)
+        for play in self.rules.legal_moves(where):
+            if str(play) == text:
+                return play
+        raise IllegalMoveError(f"{quote(text)} is not a legal move of the document under the generic "
+                               f"rule in {quote(where.to_feen(), 200)}; {listed(self, where)}")
 
     def described(self, where: Position | None) -> dict[str, Any]:
         """What --format json says of the rules played: nothing more for a game; for a
@@ -192,7 +213,7 @@ class Played:
 
 def played(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream, *,
            given: str | _Unset | None = UNSET, fen: str | None = None,
-           notation: str = "ggn", to: str = "feen") -> tuple[Played, Position]:
+           notation: str | None = None, to: str | None = None) -> tuple[Played, Position]:
     """The game or GGN document of ``args.game`` (a name first, else a file, ``-`` or ``@PATH``)
     and the position given (``given``, else its FEEN argument or --feen; or ``fen``); a
     game's start when none is given, while a document needs a FEEN (exit 2). What only a game
@@ -241,13 +262,45 @@ def note(played: Played, where: Position | None) -> str | None:
             "move, and that player loses")
 
 
-def move(game: Entry, where: Position, play: Play, notation: str) -> str:
-    """A play as the --notation option writes it."""
-    if notation != "uci":
-        return str(play)
-    from ggn.variants import uci  # noqa: PLC0415  (on use: the command starts faster)
+def default_notation(game: Entry) -> str:
+    """The notation a game's moves are written in when --notation is not given: its own (SAN,
+    or for the shogi family Hodges's numbers, as Fairy-Stockfish writes them by default)."""
+    from ggn.notation import default  # noqa: PLC0415  (on use: the command starts faster)
 
-    return uci.write(game.variant, play, position=where)
+    return default(game.rules)
+
+
+def move(game: Entry, where: Position, play: Play, notation: str) -> str:
+    """A play as the --notation option writes it (``notation`` resolved: :meth:`Played.notation`)."""
+    if notation == "ggn":
+        return str(play)
+    from ggn.notation import write  # noqa: PLC0415  (on use: the command starts faster)
+
+    return write(game.rules, where, play, notation)
+
+
+def read_move(game: Entry, where: Position, text: str) -> Play:
+    """The legal play of ``where`` that ``text`` names, in any of the game's notations (SAN and
+    Fairy-Stockfish's others, UCI, USI for the shogi family, GGN's), recognised without a flag:
+    :func:`ggn.notation.parse`, whose error names the candidates."""
+    from ggn.notation import parse  # noqa: PLC0415  (on use: the command starts faster)
+
+    return parse(game.rules, where, text)
+
+
+_LISTED: Final = 60  # the most legal moves an illegal move's message lists
+
+
+def listed(played: Played, where: Position, notation: str | None = None) -> str:
+    """The legal moves of ``where``, as an illegal move's message lists them (at most
+    :data:`_LISTED`), or that the game has ended."""
+    plays = played.rules.legal_moves(where)
+    if not plays:
+        ended = played.rules.outcome(where)
+        return "there is no legal move" if ended is None else f"the game has ended ({ended})"
+    names = [played.move(where, play, notation) for play in plays[:_LISTED]]
+    more = f", ... ({len(plays)} in all)" if len(plays) > _LISTED else ""
+    return f"the legal moves: {', '.join(names)}{more}"
 
 
 def tell(err: Stream, label: str, played: Played, where: Position | None) -> None:

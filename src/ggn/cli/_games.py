@@ -35,7 +35,7 @@ from ggn.cli._parallel import (
 from ggn.cli._progress import progress
 from ggn.cli._streams import Exit, Stream
 from ggn.errors import GGNError
-from ggn.rules import MAX_PERFT_DEPTH, perft
+from ggn.rules import MAX_PERFT_DEPTH, Outcome, perft
 
 DEPTH: Final = Bounded(0, MAX_PERFT_DEPTH)
 """perft's DEPTH (here, not in ggn.cli._arguments: the rule systems are this module's to import,
@@ -77,13 +77,20 @@ def register(commands: Commands) -> None:
                     "choices, castling, en passant, drops, check. Or of a FEEN position under a "
                     "GGN document (a file, - or @FILE) played by the generic rule: "
                     + GENERIC + " A position whose game has ended has none. Text: one move a "
-                    "line. JSON: with --notation uci, a list of Fairy-Stockfish's move strings "
-                    "(a game's only: a GGN document has no such form, so uci is refused for "
-                    "one); with ggn, a list of objects (piece, source, destination, choice, "
-                    "transition as STN).",
-        epilog="examples:\n  ggn legal chess\n  ggn legal capablanca --notation uci --format json\n"
+                    "line, in the game's own notation (SAN, as Fairy-Stockfish writes it: e4, "
+                    "Nf3, O-O, e8=Q, P@e5; Hodges's for the shogi family: P-76) unless --notation "
+                    "names another (uci, usi, ggn, ...); a GGN document's in GGN's notation ('C:P "
+                    "e2-e4'), its only one. JSON: without --notation, a list of objects: for a "
+                    "game, san (its own notation) and uci, then piece, source, destination, "
+                    "choice and transition (STN), the seeds' form; with --notation ggn, the "
+                    "seeds' form alone; with another --notation, a list of strings in it.",
+        epilog="examples:\n  ggn legal chess                      # a3, a4, b3, ..., Nf3, Nh3\n"
+               "  ggn legal chess --notation san --format json   # [\"a3\", \"a4\", ...]\n"
+               "  ggn legal capablanca --notation uci --format json\n"
+               "  ggn legal chess --notation ggn      # C:P a2-a3, ...\n"
                f"  ggn legal chess --fen '{FEN_EXAMPLE}'\n"
-               "  ggn legal shogi '4k^4/9/9/9/9/9/9/9/4K^4 P/ S/s' --notation uci\n"
+               "  ggn legal shogi --notation usi     # 1g1f, ..., 7g7f, ...\n"
+               "  ggn legal shogi '4k^4/9/9/9/9/9/9/9/4K^4 P/ S/s'   # a FEEN: P*... drops too\n"
                "  ggn legal shogi '-p^8/9/9/9/9/9/9/9/4K^4 / S/s'   # a FEEN that starts with -\n"
                "  ggn legal chess --batch positions.txt --notation uci --jobs 2 > moves.jsonl\n"
                f"  ggn legal my-game.json '{DOCUMENT_FEEN}'   # a GGN document: FEEN needed\n"
@@ -94,8 +101,9 @@ def register(commands: Commands) -> None:
     add_ini(legal)
     add_position(legal, positional=True)
     add_notation(legal, "moves are written")
-    add_format(legal, "one move a line", "a list: of move strings with --notation uci, else of "
-               "objects (piece, source, destination, choice, transition); --batch writes JSON either way")
+    add_format(legal, "one move a line", "a list: of strings with --notation (other than ggn), "
+               "else of objects (piece, source, destination, choice, transition, and without "
+               "--notation, a game's san and uci); --batch writes JSON either way")
     add_batch(legal)
 
     perft_cmd = commands.add(
@@ -107,13 +115,15 @@ def register(commands: Commands) -> None:
                     "generic rule: " + GENERIC + " With --batch FILE, each line's position "
                     "is counted (a JSON object a line). The count is "
                     "the last line. With --divide, each legal move comes first with the paths "
-                    "after it ('C:P e2-e4: 20', or 'e2e4: 20' with --notation uci, as engines "
-                    "print it), and the last line is 'total: N'. The position must have the "
+                    "after it, in the game's own notation ('e4: 20'; 'e2e4: 20' with --notation uci, "
+                    "as engines print it; 'C:P e2-e4: 20' with --notation ggn, a GGN document's "
+                    "only one), and the last line is 'total: N'. The position must have the "
                     "game's board shape (exit 1 otherwise, before any board is built). On a terminal, "
                     "a progress bar on stderr counts the first moves done, the nodes and the "
                     "nodes per second (with the cli extra; GGN_NO_PROGRESS=1 turns it off).",
         epilog="examples:\n  ggn perft chess 3          # 8902\n"
-               "  ggn perft chess 3 --divide --notation uci\n"
+               "  ggn perft chess 3 --divide          # a3: 380, ..., Nh3: 399, total: 8902\n"
+               "  ggn perft chess 3 --divide --notation uci   # a2a3: 380, ...\n"
                "  ggn perft shogi 2 --divide\n"
                "  ggn perft chess 2 --feen '+r3+k^2+r/8/8/8/8/8/8/+R3+K^2+R / C/c'\n"
                "  ggn perft chess 2 --fen 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1'\n"
@@ -151,19 +161,34 @@ def register(commands: Commands) -> None:
         "play", _play, summary="play moves in a game or a GGN document and print the position after them",
         description="Play MOVEs, one after the other, from a position of a game (its start "
                     "position unless one is given, as FEEN before the moves or with --fen), and "
-                    "print the position after them: FEEN, or with --to fen Fairy-Stockfish's FEN "
-                    "(the move counters carried on from --fen's, or 0 and 1). If the game has "
-                    "ended, a second line says how. A move that is not legal where it is played "
-                    "is invalid input (exit 1): the message names it and lists the legal moves. "
-                    "Or play from a FEEN position under a GGN document (a file, - or @FILE), by "
-                    "the generic rule: " + GENERIC + " Its moves are in GGN's notation ('C:P "
-                    "e2-e4'), its positions FEEN only (no --fen, --to fen or --notation uci).",
-        epilog="examples:\n  ggn play chess e2e4 e7e5 g1f3 --notation uci\n"
-               "  ggn play chess 'C:P e2-e4' 'c:p e7-e5'\n"
-               "  ggn play chess f2f3 e7e5 g2g4 d8h4 --notation uci  # second player wins by checkmate\n"
-               f"  ggn play chess --fen '{FEN_EXAMPLE}' e7e5 --notation uci --to fen\n"
-               "  ggn play crazyhouse e2e4 d7d5 e4d5 d8d5 --notation uci --to fen\n"
-               "  ggn play chess e2e4 e7e5 --notation uci --format json\n"
+                    "print the position after them in Fairy-Stockfish's FEN (standard FEN for "
+                    "chess; --to feen: FEEN), the move counters carried on from --fen's, or from "
+                    "0 and 1; then the moves in the game's own notation (SAN as Fairy-Stockfish "
+                    "writes it; --notation names another); then, if the game has ended, its "
+                    "result and how, and if the player to move may claim an end (a draw by "
+                    "repetition or by the n-move rule), that. A move is read in any of the "
+                    "game's notations, recognised without a flag: SAN (e4, Nf3, exd5, O-O, e8=Q, "
+                    "P@e5, tolerant as python-chess's parse_san is: 0-0, e8Q, Ng1f3, check "
+                    "marks), Fairy-Stockfish's other named notations, UCI (e2e4, e7e8q), USI for "
+                    "the shogi family (7g7f, P*5e, 8h2b+) and GGN's ('C:P e2-e4'). A move that is "
+                    "not legal where it is played, or names several legal moves, is invalid "
+                    "input (exit 1): the message names it and its number, and the candidates or "
+                    "the legal moves. JSON: one object, game, fen, feen, moves (in the --notation),"
+                    " outcome (an end that has happened) and claim (an end the player to move may "
+                    "claim), each null or {result: 1-0, 0-1 or 1/2-1/2, reason}. Or play from a "
+                    "FEEN position under a GGN document (a file, - or @FILE), by the generic "
+                    "rule: " + GENERIC + " Its moves are in GGN's notation ('C:P e2-e4'), its "
+                    "positions FEEN only (no --fen, --to fen, or --notation other than ggn).",
+        epilog="examples:\n  ggn play chess e4 e5 Nf3\n"
+               "  ggn play chess e2e4 e7e5 g1f3             # UCI: the same game\n"
+               "  ggn play chess 'C:P e2-e4' 'c:p e7-e5'    # GGN's notation\n"
+               "  ggn play chess f3 e5 g4 Qh4#               # 0-1 second player wins by checkmate\n"
+               "  ggn play chess e4 e5 --notation uci --to feen\n"
+               "  ggn play chess e4 e5 Nf3 --format json     # fen, feen, moves, outcome, claim\n"
+               f"  ggn play chess --fen '{FEN_EXAMPLE}' e5 Nf3\n"
+               "  ggn play shogi 7g7f 3c3d 8h2b+             # USI; written P-76 P-34 Bx22+\n"
+               "  ggn play crazyhouse e4 d5 exd5 Qxd5 --notation uci\n"
+               "  ggn play xiangqi h3e3 h10g8 --notation wxf     # C2=5 H8+7\n"
                f"  ggn play my-game.json '{DOCUMENT_FEEN}' 'C:R h1-h8'   # a GGN document\n"
                f"  ggn play chess.json '{CHESS_FEEN}' 'C:P f2-f3' 'c:p e7-e5' 'C:P g2-g4' "
                "'c:q d8-h4'",
@@ -171,19 +196,22 @@ def register(commands: Commands) -> None:
     add_rules(play, "game", default=None, at=True)
     add_ini(play)
     play.add_argument("moves", nargs="*", metavar="MOVE",
-                      help="the moves, in the --notation's form; the first argument is the "
-                           "starting position instead when it is a FEEN (" + DASHED + ")")
+                      help="the moves, each in any of the game's notations (SAN, UCI, USI, "
+                           "GGN's, ...); the first argument is the starting position instead "
+                           "when it is a FEEN (" + DASHED + ")")
     play.add_argument("--feen", dest="feen_option", metavar="FEEN",
                       help="the starting position in FEEN, as an option")
     play.add_argument("--fen", metavar="FEN",
                       help="the starting position in Fairy-Stockfish's FEN of the game")
-    add_notation(play, "the moves are written")
-    play.add_argument("--to", choices=["feen", "fen"], default="feen",
-                      help="how the position after the moves is written: feen (default) or fen")
-    add_format(play, "the position after the moves, then how the game ended if it has",
-               "one object: game, position (in the --to form), to, moves (how many were played) "
-               "and outcome (null, or winner, ending and text); for a GGN document, game is "
-               "null, and document, terminal and note say so, as perft's do")
+    add_notation(play, "the moves are written (they are read in any)")
+    play.add_argument("--to", choices=["feen", "fen"], default=None,
+                      help="how the position after the moves is written: fen (a game's default: "
+                           "Fairy-Stockfish's FEN) or feen (a GGN document's only form)")
+    add_format(play, "the position after the moves, the moves, then how the game ended if it "
+               "has, and the end the player to move may claim if there is one",
+               "one object: game, fen (null for a GGN document), feen, moves (in the --notation), "
+               "outcome and claim (each null or {result, reason}); for a GGN document, "
+               "document, terminal and note say so, as perft's do")
 
     position_cmd = commands.add(
         "position", _position, summary="rewrite a position of a game between FEN and FEEN",
@@ -234,15 +262,19 @@ def _legal(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
     game, where = played(args, stdin, err, fen=args.fen, notation=args.notation)
     tell(err, "ggn legal", game, where)
     plays = game.rules.legal_moves(where)
-    if args.notation == "uci":
-        written: list[Any] = [game.move(where, play, "uci") for play in plays]
-    elif args.format == "json":
-        written = [{"piece": str(play.piece), "source": str(play.source),
-                    "destination": str(play.destination),
-                    "choice": None if play.choice is None else str(play.choice),
-                    "transition": play.transition.to_value()} for play in plays]
+    if args.format == "json" and args.notation in (None, "ggn"):
+        # The seeds' form (each play's piece, squares, choice and STN transition), and a game's
+        # own notation and Fairy-Stockfish's UCI beside it.
+        written: list[Any] = []
+        for play in plays:
+            named = {} if game.game is None or args.notation == "ggn" else {
+                "san": game.move(where, play, None), "uci": game.move(where, play, "uci")}
+            written.append({**named, "piece": str(play.piece), "source": str(play.source),
+                            "destination": str(play.destination),
+                            "choice": None if play.choice is None else str(play.choice),
+                            "transition": play.transition.to_value()})
     else:
-        written = [str(play) for play in plays]
+        written = [game.move(where, play, args.notation) for play in plays]
     if args.format == "json":
         out.write(json.dumps(written) + "\n")
     else:
@@ -272,7 +304,9 @@ def _perft(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
         with progress(err, total=len(plays), unit="move", work="node",
                       description=f"perft {game.name} {args.depth}") as bar:
             for play in plays:
-                written = game.move(where, play, args.notation)
+                # The --divide lines in the notation; the bar's note, without --divide, in GGN's
+                # (no SAN to work out for a count that does not show it).
+                written = game.move(where, play, args.notation) if args.divide else str(play)
                 count = perft(rules, args.depth - 1, where.apply(play.transition))
                 split.append((written, count))
                 bar.advance(work=count, note=written)
@@ -292,9 +326,6 @@ def _perft(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
     return 0
 
 
-_LISTED: Final = 60  # the most legal moves an illegal move's message lists
-
-
 def _play(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
     moves = list(args.moves)
     from ggn.variants.fen import is_feen  # noqa: PLC0415
@@ -306,37 +337,58 @@ def _play(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
                            fen=args.fen, notation=args.notation, to=args.to)
     tell(err, "ggn play", game, current)
     described = game.described(current)
-    halfmove, fullmove = (0, 1) if args.fen is None or game.game is None else game.game.counters(args.fen)
-    rules = game.rules
+    from ggn.game import Game  # noqa: PLC0415  (on use: the command starts faster)
+
+    # The game's history (the FEN's counters carried on, the rules on repetition, the n-move
+    # rule and counting): a FEN given is read by the game, which reads a count's limit too.
+    record = Game(game.rules, fen=args.fen) if args.fen is not None else Game(game.rules, current)
+    written: list[str] = []
     for number, text in enumerate(moves, 1):
-        plays = {game.move(current, play, args.notation): play for play in rules.legal_moves(current)}
-        play = plays.get(text)
-        if play is None:
-            listed = ", ".join(list(plays)[:_LISTED]) or "none"
-            if len(plays) > _LISTED:
-                listed += f", ... ({len(plays)} in all)"
-            ended = rules.outcome(current)
-            reason = f"the game has ended ({ended})" if ended is not None and not plays else (
-                f"the legal moves: {listed}")
-            raise GGNError(f"move {number}, {quote(text)}, is not a legal move of {current.to_feen()!r}; "
-                           f"{reason}")
-        if args.to == "fen" and game.game is not None:  # the counters FEN holds and FEEN does not
-            halfmove, fullmove = game.game.advance(current, play, halfmove, fullmove)
-        current = rules.play(current, play)
-    written = (game.game.from_feen(current, halfmove=halfmove, fullmove=fullmove)
-               if args.to == "fen" and game.game is not None else current.to_feen())
-    outcome = rules.outcome(current)
+        ended = record.outcome()
+        if ended is not None:
+            raise GGNError(f"move {number}, {quote(text)}, comes after the end of the game ({ended})")
+        where = record.position
+        try:
+            play = game.read(where, text)
+        except GGNError as error:
+            raise GGNError(f"move {number}: {error}") from None
+        written.append(game.move(where, play, args.notation))
+        record.push(play)
+    current = record.position
+    fen: str | None = None
+    if game.game is not None:
+        try:
+            fen = record.fen()
+        except GGNError:
+            if args.to == "fen":
+                raise
+            fen = None  # a position the game's FEN cannot say (FEEN can): FEEN, and null in JSON
+    outcome = record.outcome()
+    claim = None if outcome is not None else record.claim()
     if args.format == "json":
-        how = None if outcome is None else {"winner": outcome.winner, "ending": outcome.ending.value,
-                                            "text": str(outcome)}
         out.write(json.dumps({"game": None if game.game is None else game.name, **described,
-                              "position": written, "to": args.to, "moves": len(moves),
-                              "outcome": how}) + "\n")
+                              "fen": fen, "feen": current.to_feen(), "moves": written,
+                              "outcome": _end(outcome), "claim": _end(claim)}) + "\n")
         return 0
-    out.write(written + "\n")
+    to = args.to or ("feen" if fen is None else "fen")
+    out.write(f"{fen if to == 'fen' else current.to_feen()}\n")
+    if written:
+        out.write((", " if game.notation(args.notation) == "ggn" else " ").join(written) + "\n")
     if outcome is not None:
-        out.write(f"{outcome}\n")
+        out.write(f"{_result(outcome)} {outcome}\n")
+    if claim is not None:
+        out.write(f"the player to move may claim: {_result(claim)} {claim}\n")
     return 0
+
+
+def _result(outcome: Outcome) -> str:
+    """A game's result as PGN writes it: 1-0 (the first player wins), 0-1 or 1/2-1/2."""
+    return {"first": "1-0", "second": "0-1", None: "1/2-1/2"}[outcome.winner]
+
+
+def _end(outcome: Outcome | None) -> dict[str, str] | None:
+    """An end of the game as --format json writes it: its result and its reason."""
+    return None if outcome is None else {"result": _result(outcome), "reason": outcome.ending.value}
 
 
 def _position(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:

@@ -23,7 +23,7 @@ from ggn.cli._catalogue import (
     catalogue_of,
     entry,
     ini_texts,
-    refuse_uci,
+    refuse_notation,
     rules_document,
     rules_file,
     tell,
@@ -170,7 +170,8 @@ def perft_split(args: argparse.Namespace, err: Stream, *, game: Played, where: P
         with _failures():
             split = parallel.divide(rules, args.depth, where, jobs=args.jobs,
                                     scheduler=args.scheduler, progress=told)
-    return [(game.move(where, play, args.notation), count) for play, count in split]
+    return [(game.move(where, play, args.notation) if args.divide else str(play), count)
+            for play, count in split]
 
 
 # --- batches -----------------------------------------------------------------------------------
@@ -243,7 +244,7 @@ def batch_rules(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream, 
         return recipe_of(game, texts) if spread(args) else game.rules
     if not args.game.startswith("@") and args.game != "-" and not os.path.exists(args.game):
         entry(games, args.game, files=True)  # no game, no file: the games it is close to
-    refuse_uci(args.notation)
+    refuse_notation(args.notation)
     from ggn.rules import RuleSystem  # noqa: PLC0415  (on use: ggn moves imports no rule system)
 
     document = Played(RuleSystem(rules_document(args, args.game, stdin, err)),

@@ -9,16 +9,19 @@ import os
 import re
 import shutil
 import subprocess
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ggn.cell import Cell, parse_location
-from ggn.cli._arguments import Commands, add_ini, add_position, add_rules
+from ggn.cli._arguments import Commands, add_ini, add_notation, add_position, add_rules
 from ggn.cli._catalogue import played, rules_file, tell
 from ggn.cli._inputs import shown
 from ggn.cli._output import check_output, write_atomically
 from ggn.cli._streams import Exit, Output, Stream
 from ggn.errors import GGNError
 from ggn.svg import HIGHLIGHT, MAX_PNG_ELEMENTS, TARGET
+
+if TYPE_CHECKING:
+    from ggn.rules import Play
 
 _PNG_HINT = "pip install 'ggn[png]'"
 _FAMILY = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,63}")
@@ -34,7 +37,9 @@ def register(commands: Commands) -> None:
                     "pieces. text: a Unicode board (coloured when standard output is a "
                     "terminal); svg: an SVG picture; png: a PNG picture, drawn by cairosvg (pip "
                     "install 'ggn[png]', and the system's cairo library). With --moves-from, "
-                    "the square and the destinations of its piece are highlighted: its legal "
+                    "the square and the destinations of its piece are highlighted, and the text "
+                    "lists its legal moves (in the game's own notation, SAN as Fairy-Stockfish "
+                    "writes it, unless --notation names another; a GGN document's in GGN's): its legal "
                     "moves, under a game's rules or under a GGN document's generic rule (the "
                     "Game Protocol's displacement; a play is illegal if the opponent can then "
                     "move onto one of the mover's terminal pieces: docs/documents.md). Kanji and "
@@ -42,21 +47,24 @@ def register(commands: Commands) -> None:
         epilog="examples:\n  ggn show chess\n  ggn show shogi --format svg -o shogi.svg\n"
                "  ggn show chess --fen 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'\n"
                "  ggn show xiangqi --format png -o xiangqi.png\n"
-               "  ggn show chess --moves-from g1\n"
+               "  ggn show chess --moves-from g1             # moves from g1: Nf3, Nh3\n"
+               "  ggn show chess --moves-from g1 --notation uci\n"
                "  ggn show rules.json '8/8/8/8/8/8/4P3/8 / C/c' --moves-from e2",
     )
     add_rules(show, "game", default=None, at=True)
     add_position(show, positional=True)
     show.add_argument("--format", choices=["text", "json", "svg", "png"], default="text",
                       help="text: a Unicode board (default); json: one object with game, position "
-                           "(FEEN), moves_from, destinations and svg (the SVG picture), and for "
-                           "a GGN document (game null) document, terminal and note, as perft's; svg: an "
+                           "(FEEN), moves_from, destinations, moves (in the --notation) and svg "
+                           "(the SVG picture), and for a GGN document (game null) document, terminal and "
+                           "note, as perft's; svg: an "
                            "SVG picture; png: a PNG picture (needs ggn[png]; at most "
                            f"{MAX_PNG_ELEMENTS:,} drawn elements, a few seconds of cairosvg: a board "
                            "of more pieces is refused)")
     show.add_argument("--moves-from", metavar="SQUARE",
                       help="highlight SQUARE and its piece's destinations (* for the pieces in "
                            "the hand of the player to move)")
+    add_notation(show, "--moves-from lists the moves")
     show.add_argument("-o", "--output", metavar="FILE",
                       help="write the picture to FILE (whole or not at all) rather than to "
                            "standard output")
@@ -74,22 +82,27 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
         raise Exit(2, f"--size is 8 to 512 pixels, not {args.size}")
     if args.output is not None:
         check_output(args.output, [args.game, rules_file(args.game), *args.ini], stdin, "-o")
-    game, where = played(args, stdin, err, fen=args.fen)
+    game, where = played(args, stdin, err, fen=args.fen, notation=args.notation)
     drawing: dict[str, Any] = {} if game.game is None else game.game.drawing()
-    moves: list[tuple[object, object]] = []
+    moves: list[Play] = []
     if args.moves_from is not None:  # a game's legal moves, or a document's under the generic rule
         tell(err, "ggn show", game, where)
-        moves = [(play.source, play.destination) for play in game.rules.legal_moves(where)]
+        moves = game.rules.legal_moves(where)
     highlight: dict[Cell, str] = {}
     destinations: list[str] = []
+    written: list[str] = []
     if args.moves_from is not None:
         source = parse_location(args.moves_from)
         if isinstance(source, Cell):
             if where._geometry.index.get(source) is None:
                 raise GGNError(f"--moves-from {source} is not a square of the board")
             highlight[source] = HIGHLIGHT
-        for start, end in moves:
-            if start == source and isinstance(end, Cell):
+        for play in moves:
+            if play.source != source:
+                continue
+            written.append(game.move(where, play, args.notation))
+            end = play.destination
+            if isinstance(end, Cell):
                 highlight.setdefault(end, TARGET)
                 if str(end) not in destinations:
                     destinations.append(str(end))
@@ -100,7 +113,7 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
         text = text_board(where, highlight=highlight, coordinates=not args.no_coordinates,
                           flipped=args.flip, colour=colour, **drawing)
         if args.moves_from is not None:
-            text += f"\nmoves from {args.moves_from}: {' '.join(destinations) or 'none'}"
+            text += f"\nmoves from {args.moves_from}: {', '.join(written) or 'none'}"
         _emit(args, out, text + "\n")
         return 0
     from ggn.svg import board, png  # noqa: PLC0415  (on use)
@@ -118,7 +131,8 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
                 "game": None if game.game is None else game.name, **game.described(where),
                 "position": where.to_feen(),
                 "moves_from": args.moves_from,
-                "destinations": destinations if args.moves_from is not None else None, "svg": picture,
+                "destinations": destinations if args.moves_from is not None else None,
+                "moves": written if args.moves_from is not None else None, "svg": picture,
             }) + "\n")
         return 0
     try:  # bounded by the work it takes (ggn.svg.MAX_PNG_ELEMENTS) before any is done
