@@ -198,3 +198,12 @@ def test_makruk_counts_as_fairy_stockfish_writes_them() -> None:
             again.push(move)
     assert (again.halfmove, again.claim()) == (32, Outcome(None, Ending.REPETITION))
     assert Game("makruk", fen="8/8/3k4/8/8/2K5/R7/4M3 b - 32 33 53").claim() == Outcome(None, Ending.COUNTING)
+
+
+def test_a_fen_s_counters_are_its_own_and_bounded() -> None:
+    with pytest.raises(GGNError, match="reads its move counters from the FEN"):
+        Game("chess", fen=registry.variant("chess").start, halfmove=3)
+    with pytest.raises(GGNError, match=r"a count's limit is at most 2,147,483,647"):
+        Game("makruk", fen="8/8/3k4/8/8/2K5/R7/4M3 b - 99999999999 8 40")
+    with pytest.raises(GGNError, match="a move counter is at most"):
+        Game("chess", fen="4k3/8/8/8/8/8/8/4K3 w - - 0 " + "9" * 5000)

@@ -23,7 +23,7 @@ import importlib
 import re
 from typing import Final
 
-from ggn._json import quote
+from ggn._json import clip, quote
 from ggn._types import Side, expect
 from ggn.cell import Cell
 from ggn.errors import GGNError, IllegalMoveError
@@ -37,6 +37,7 @@ from ggn.variants.description import History, PieceType, Value, Variant
 __all__ = ["Game"]
 
 _SHOWN: Final = 12  # legal moves an error lists
+_COUNTER_MAX: Final = 2**31 - 1  # Fairy-Stockfish reads its FEN's numbers as 32-bit ones
 _PROMOTED: Final = re.compile(r"\+([A-Za-z])")
 _SUDDEN: Final = frozenset({Ending.EXTINCTION, Ending.FLAG, Ending.BARE_KING, Ending.CHECKS})
 
@@ -92,6 +93,9 @@ class Game:
                 raise GGNError("a game starts from a position or from a FEN, not both")
             if variant is None:
                 raise GGNError(f"the {system.name} rule system has no FEN: give its start position in FEEN")
+            if (halfmove, fullmove) != (0, 1):
+                raise GGNError("a game from a FEN reads its move counters from the FEN: give no halfmove "
+                               "or fullmove")
             position, halfmove, fullmove, limit = _read_fen(system, variant, fen)
         else:
             if start is not None:
@@ -662,9 +666,12 @@ def _read_fen(rules: RuleSystem, variant: Variant, fen: str) -> tuple[Position, 
 
     limit = 0
     fields = fen.split(" ")
-    if variant.history.counting_rule is not None and len(fields) >= 6 and fields[3].isdigit() \
-            and len(fields[3]) <= 6:
+    if variant.history.counting_rule is not None and len(fields) >= 6 and fields[3].isascii() \
+            and fields[3].isdigit():
         # A count under way: its limit stands where the en passant square would.
+        if len(fields[3]) > 10 or int(fields[3]) > _COUNTER_MAX:
+            raise GGNError(f"a count's limit is at most {_COUNTER_MAX:,}, the most Fairy-Stockfish reads, "
+                           f"not {clip(fields[3])}")
         limit = int(fields[3])
         fields[3] = "-"
         fen = " ".join(fields)
