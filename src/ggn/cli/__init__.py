@@ -31,9 +31,9 @@ This module assembles the parser and runs a command; the rest is private:
   them (``moves``, ``legal``, ``perft``) and run through :mod:`ggn.batch` and :mod:`ggn.parallel`.
 - one module a group of commands: ``_notation`` (parse, schema), ``_documents`` (validate,
   lint, generate, demo), ``_convert`` (convert), ``_positions`` (moves, apply, diff), ``_games``
-  (variants, legal, perft, play, position), ``_show`` (show), ``_serve`` (serve: the explorer
-  of :mod:`ggn.web`), ``_engine`` (analyse: an engine of :mod:`ggn.engine`), ``_completion``
-  (completion).
+  (variants, legal, perft, play, position), ``_records`` (replay, record), ``_show`` (show),
+  ``_serve`` (serve: the explorer of :mod:`ggn.web`), ``_engine`` (analyse: an engine of
+  :mod:`ggn.engine`), ``_completion`` (completion).
 
 Adding a command
 ----------------
@@ -96,8 +96,8 @@ from ggn.errors import GGNError
 
 __all__ = ["main", "run"]
 
-_MODULES: Final = ("_notation", "_documents", "_convert", "_positions", "_games", "_show", "_serve",
-                   "_engine", "_completion")
+_MODULES: Final = ("_notation", "_documents", "_convert", "_positions", "_games", "_records", "_show",
+                   "_serve", "_engine", "_completion")
 """The modules of the commands (under ``ggn.cli``), each with a ``register(commands)``
 function, in help order."""
 
@@ -107,6 +107,7 @@ _COMMANDS: Final = {
     "convert": "_convert",
     "moves": "_positions", "apply": "_positions", "diff": "_positions",
     "variants": "_games", "legal": "_games", "perft": "_games", "play": "_games", "position": "_games",
+    "replay": "_records", "record": "_records",
     "show": "_show",
     "serve": "_serve",
     "analyse": "_engine",
@@ -147,6 +148,8 @@ examples:
   ggn play chess e4 e5 Nf3         moves in any notation (SAN, UCI, USI, GGN's);
                                    the FEN, the moves in SAN, the end of the game
   ggn play shogi 7g7f 3c3d --notation usi
+  ggn replay games.pgn             check every move and result of a PGN, KIF or CSA file
+  ggn record convert game.kif --to pgn  a record in another format
   ggn position shogi --fen FEN --to feen
   ggn perft mygame 3 --ini my.ini  a variant of your own (variants.ini syntax)
   ggn perft chess 4 --format json  every command takes --format text|json

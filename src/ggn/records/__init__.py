@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import importlib
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from types import ModuleType
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from ggn._types import expect
 from ggn.errors import GGNError, RecordError
@@ -41,6 +41,10 @@ from ggn.records._record import (
     lines_of,
 )
 
+if TYPE_CHECKING:
+    from ggn.game import Game
+    from ggn.variants.registry import Catalogue
+
 __all__ = [
     "FORMATS",
     "MAX_DEPTH",
@@ -53,6 +57,8 @@ __all__ = [
     "decode",
     "detect",
     "read",
+    "replay",
+    "write",
 ]
 
 Source = str | bytes | bytearray | memoryview | IO[str] | IO[bytes]
@@ -112,3 +118,121 @@ def _bounded(lines: Iterable[str]) -> Iterator[str]:
             raise RecordError(f"the record is longer than {MAX_GAME_CHARS:,} characters, more than a "
                               "KIF or CSA record may be", 1)
         yield line
+
+
+Tags = Mapping[str, str] | Iterable[tuple[str, str]]
+"""Tags given to :func:`write`: a mapping of names to values, or (name, value) pairs."""
+
+
+def replay(record: Record, games: Catalogue | None = None) -> Game:
+    """The game a record writes, every move checked under its game's rules and the stated
+    result checked against the game's end: a :class:`ggn.game.Game`.
+
+    ``games`` is the catalogue the record's game is looked up in (default: the built-in games;
+    a :class:`~ggn.variants.registry.Catalogue` with ``--ini`` variants plays theirs, found by
+    the names Fairy-Stockfish and lichess give them, as :func:`ggn.records.pgn.game_of` reads).
+
+    A move that is illegal, ambiguous or unreadable, a move after the game has ended, an
+    unknown game or start position, and a stated result that the game's end contradicts
+    (``1-0`` where the second player has mated) raise a :class:`~ggn.errors.RecordError`
+    naming the game's number, the ply and the move as written. A decided result where the game
+    has not ended (a resignation, a draw agreed or claimed, a loss on time) is taken as written.
+    Variations are not played: they are alternatives, kept in the record as written.
+
+    >>> game = replay(next(read("1. f3 e5 2. g4 Qh4# 0-1")))
+    >>> len(game), str(game.outcome()), game.result()
+    (4, 'second player wins by checkmate', '0-1')
+    """
+    expect(record, Record, "record", "a Record")
+    from ggn.game import Game  # noqa: PLC0415  (ggn.game imports nothing of records; loaded when played)
+
+    module = _module(record.format)
+    name = _game_name(record, games)
+    try:
+        rules = games.rules(name) if games is not None else name
+        game = Game(rules, fen=record.fen)
+    except GGNError as error:
+        what = f"its start position {record.fen!r}" if record.fen else f"its game {record.game!r}"
+        raise record.error(f"{what} cannot be played: {error}") from None
+    for ply, move in enumerate(record.moves, 1):
+        ended = game.outcome()
+        if ended is not None:
+            raise record.error(f"the game has already ended ({ended}), yet a move follows", ply, move)
+        try:
+            play = module.parse_move(game, move.text)
+        except RecordError:
+            raise
+        except GGNError as error:
+            raise record.error(str(error), ply, move) from None
+        game.push(play)
+    _check_result(record, game)
+    return game
+
+
+def _game_name(record: Record, games: Catalogue | None) -> str:
+    from ggn.records.pgn import game_of  # noqa: PLC0415
+
+    if games is None:
+        from ggn.variants import registry  # noqa: PLC0415
+
+        names = registry.names()
+    else:
+        names = games.names()
+    if record.game in names:
+        return record.game
+    found = game_of(record.game, names)
+    if found is None:
+        raise record.error(f"its game {record.game[:40]!r} is not one ggn plays (ggn variants lists them; "
+                           "--ini adds more)")
+    return found
+
+
+def _check_result(record: Record, game: Game) -> None:
+    outcome = game.outcome()
+    if outcome is None or record.verdict is None:
+        return
+    happened = game.result()
+    if happened != record.verdict:
+        raise record.error(f"the record's result {record.result!r} says {_said(record.verdict)}, "
+                           f"but the game ended in {happened}: {outcome}")
+
+
+def _said(verdict: Verdict) -> str:
+    return {"1-0": "the first player won", "0-1": "the second player won", "1/2-1/2": "a draw"}[verdict]
+
+
+def write(game: Game | Record, format: Format = "pgn", tags: Tags | None = None,  # noqa: A002
+          games: Catalogue | None = None) -> str:
+    """A game as a record of ``format`` (``"pgn"``, ``"kif"`` or ``"csa"``).
+
+    ``game`` is a :class:`ggn.game.Game` (its moves written in the format's notation: SAN as
+    Fairy-Stockfish writes it for PGN), or a :class:`Record`: one of the same format is written
+    back as read, with its comments, NAGs and variations; one of another format is replayed
+    (in ``games``, see :func:`replay`) and written anew, its tags kept. ``tags`` add to, or
+    replace, the record's tags (PGN: the Seven Tag Roster is always written, ``?`` where unknown).
+
+    >>> from ggn.game import Game
+    >>> game = Game("chess")
+    >>> for move in ("e2e4", "e7e5", "g1f3"):
+    ...     _ = game.push(move)
+    >>> print(write(game, tags={"White": "Morphy"}).split("\n\n")[1])
+    1. e4 e5 2. Nf3 *
+    <BLANKLINE>
+    """
+    expect(format, str, "format", "'pgn', 'kif' or 'csa'")
+    module = _module(format)
+    if isinstance(game, Record):
+        if game.format == format:
+            return module.write_record(game, tags=tags)  # type: ignore[no-any-return]
+        return module.write(replay(game, games), tags=_carried(game, tags))  # type: ignore[no-any-return]
+    from ggn.game import Game  # noqa: PLC0415
+
+    expect(game, Game, "game", "a Game or a Record")
+    return module.write(game, tags=tags)  # type: ignore[no-any-return]
+
+
+def _carried(record: Record, tags: Tags | None) -> dict[str, str]:
+    carried = dict(record.headers)
+    if tags is not None:
+        carried.update(tags.items() if isinstance(tags, Mapping) else tags)
+    return carried

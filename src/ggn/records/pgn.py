@@ -34,11 +34,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from ggn._types import expect
-from ggn.errors import RecordError
+from ggn.errors import GGNError, RecordError
 from ggn.records._record import MAX_DEPTH, MAX_GAME_CHARS, Record, RecordMove, Verdict, lines_of
 
 if TYPE_CHECKING:
-    from ggn.records import Source
+    from ggn.game import Game
+    from ggn.records import Source, Tags
+    from ggn.rules import Play
 
 __all__ = [
     "RESULTS",
@@ -46,9 +48,11 @@ __all__ = [
     "SUFFIXES",
     "WIDTH",
     "game_of",
+    "parse_move",
     "read",
     "read_lines",
     "variant_of",
+    "write",
     "write_record",
 ]
 
@@ -408,7 +412,110 @@ def _movetext(game: _Game, text: str, start: int, at: int) -> tuple[str, str] | 
 
 # --- writing ---------------------------------------------------------------------------------
 
-def write_record(record: Record, tags: Mapping[str, str] | Iterable[tuple[str, str]] | None = None) -> str:
+def parse_move(game: Game, text: str) -> Play:
+    """The play a PGN move names in the game's current position: SAN as Fairy-Stockfish writes
+    it in the game's default notation (``shogi-hodges-number`` for the shogi family), read as
+    tolerantly as python-chess reads SAN, or else LAN or UCI (some programs write those in PGN).
+    A move that names no legal play, or several, is an :class:`~ggn.errors.IllegalMoveError`
+    naming the candidates."""
+    from ggn.game import Game  # noqa: PLC0415  (records read without the games' rules)
+    from ggn.notation import san  # noqa: PLC0415
+
+    expect(game, Game, "game", "a Game")
+    expect(text, str, "text", "a str")
+    variant = game.variant
+    if variant is None:
+        raise GGNError("a PGN move is read in a game of Fairy-Stockfish's variants, not one played from a "
+                       "GGN document")
+    notations = tuple(dict.fromkeys((san.default(variant), "san", "lan")))
+    try:
+        return san.parse(game.rules, game.position, text, notations)
+    except GGNError as error:
+        if _UCI.fullmatch(text):
+            from ggn.variants import uci  # noqa: PLC0415
+
+            try:
+                return uci.parse(game.rules, game.position, text)
+            except GGNError:
+                pass
+        raise error from None
+
+
+_UCI = re.compile(r"[a-z]\d{1,2}[a-z]\d{1,2}[a-z+]?|[A-Za-z]@[a-z]\d{1,2}")
+
+
+def write(game: Game, tags: Tags | None = None) -> str:
+    """A game as PGN: the Seven Tag Roster (``?`` where ``tags`` give nothing; ``Result`` the
+    game's, unless ``tags`` give one: a resignation, a draw agreed), ``[Variant]`` for a game other
+    than chess (:func:`variant_of`), ``[SetUp "1"]`` and ``[FEN]`` when the game does not start
+    from its usual position, ``tags``' others in their order, then the moves in SAN as
+    Fairy-Stockfish writes them in the game's default notation, numbered, in lines of at most
+    :data:`WIDTH` characters.
+
+    >>> from ggn.game import Game
+    >>> game = Game("crazyhouse", fen="4k3/8/8/8/8/8/8/4K3[Qq] w - - 0 30")
+    >>> _ = game.push("Q@e7")
+    >>> print(write(game, {"Event": "Blitz"}))
+    [Event "Blitz"]
+    [Site "?"]
+    [Date "????.??.??"]
+    [Round "?"]
+    [White "?"]
+    [Black "?"]
+    [Result "*"]
+    [Variant "Crazyhouse"]
+    [SetUp "1"]
+    [FEN "4k3/8/8/8/8/8/8/4K3[Qq] w - - 0 30"]
+    <BLANKLINE>
+    30. Q@e7+ *
+    <BLANKLINE>
+    """
+    from ggn.game import Game  # noqa: PLC0415
+    from ggn.notation import san  # noqa: PLC0415
+
+    expect(game, Game, "game", "a Game")
+    variant = game.variant
+    if variant is None:
+        raise GGNError("PGN writes a game of Fairy-Stockfish's variants (a built-in game or an --ini one), "
+                       "not one played from a GGN document: it has no FEN and no SAN")
+    given = _pgn_tags(_merged((), tags))
+    result = _value(given, "Result") or game.result()
+    merged: list[tuple[str, str]] = [(name, value) for name, value in given
+                                     if name not in ("Variant", "SetUp", "FEN", "Result")]
+    merged.append(("Result", result))
+    variant_tag = variant_of(variant.name)
+    if variant_tag is not None:
+        merged.append(("Variant", _value(given, "Variant") or variant_tag))
+    start = game.fen(0)
+    if start != variant.start:
+        merged += [("SetUp", "1"), ("FEN", start)]
+    notation = san.default(variant)
+    moves = tuple(RecordMove(san.write(game.rules, game.position_at(ply), play, notation))
+                  for ply, play in enumerate(game.plays))
+    tokens: list[str] = []
+    _line(moves, *_numbering(start), tokens, forced=True)
+    tokens.append(result)
+    return _document(merged, tokens)
+
+
+# The tags of KIF and CSA records that PGN has under other names (a KIF/CSA game converted).
+_CARRIED: Final = {"先手": "White", "下手": "White", "後手": "Black", "上手": "Black", "棋戦": "Event",
+                   "場所": "Site", "N+": "White", "N-": "Black", "$EVENT": "Event", "$SITE": "Site"}
+_NAME: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_+#=:-]*")
+
+
+def _pgn_tags(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The tags PGN can write: KIF's and CSA's players, event and site under PGN's names; a
+    name that is no PGN symbol left out."""
+    found: list[tuple[str, str]] = []
+    for written, value in tags:
+        name = _CARRIED.get(written, written)
+        if _NAME.fullmatch(name) and all(name != known for known, _ in found):
+            found.append((name, value))
+    return found
+
+
+def write_record(record: Record, tags: Tags | None = None) -> str:
     """A PGN record written back: its tags (the Seven Tag Roster first, ``?`` where it has
     none), its leading comment, its moves as written with their NAGs, comments and variations,
     numbered from its start position, and its result; ``tags`` add to or replace its tags.
@@ -449,8 +556,7 @@ def _result(record: Record, tags: list[tuple[str, str]]) -> str:
     return tag if tag is not None and tag in RESULTS else "*"
 
 
-def _merged(tags: Iterable[tuple[str, str]], extra: Mapping[str, str] | Iterable[tuple[str, str]] | None,
-            ) -> list[tuple[str, str]]:
+def _merged(tags: Iterable[tuple[str, str]], extra: Tags | None) -> list[tuple[str, str]]:
     merged = [(str(key), str(value)) for key, value in tags]
     if extra is None:
         return merged
