@@ -65,6 +65,8 @@ def files(tmp_path: Path) -> dict[str, str]:
         paths[name] = str(path)
     (tmp_path / "tiny.ini").write_text(TINY_INI)
     paths["ini"] = str(tmp_path / "tiny.ini")
+    (tmp_path / "game.pgn").write_text('[White "Tal"]\n1. e4 e5 2. Nf3 Nc6 1-0\n')
+    paths["pgn"] = str(tmp_path / "game.pgn")
     return paths
 
 
@@ -105,6 +107,8 @@ def json_runs(paths: dict[str, str]) -> dict[str, list[str]]:
         "perft": ["perft", "chess", "2", "--fen", KIWIPETE, "--divide", "--notation", "uci"],
         "play": ["play", "chess", "f2f3", "e7e5", "g2g4", "d8h4", "--notation", "uci"],
         "position": ["position", "chess", "--fen", KIWIPETE, "--to", "feen"],
+        "replay": ["replay", paths["pgn"]],
+        "record": ["record", "convert", paths["pgn"], "--to", "pgn"],
         "completion": ["completion", "bash"],
         "show": ["show", "shogi", "--moves-from", "c3"],
         "analyse": ["analyse", "chess", "--engine", FAKE_ENGINE, "--depth", "1"],
@@ -114,7 +118,7 @@ def json_runs(paths: dict[str, str]) -> dict[str, list[str]]:
 _NOT_RUN = {"serve"}  # it serves until stopped: its JSON line is tested on its own
 
 
-@pytest.mark.parametrize("command", sorted(json_runs({"wide": "", "legacy": "", "king": ""})))
+@pytest.mark.parametrize("command", sorted(json_runs({"wide": "", "legacy": "", "king": "", "pgn": ""})))
 def test_json_is_one_value_alone_on_stdout(command: str, files: dict[str, str]) -> None:
     argv = json_runs(files)[command]
     status, out, err = call(*argv, "--format", "json")
@@ -131,7 +135,8 @@ def test_json_is_one_value_alone_on_stdout(command: str, files: dict[str, str]) 
 
 
 def test_every_command_has_a_json_run() -> None:
-    assert sorted(json_runs({"wide": "", "legacy": "", "king": ""})) == sorted(set(subparsers()) - _NOT_RUN)
+    assert sorted(json_runs({"wide": "", "legacy": "", "king": "", "pgn": ""})) == sorted(
+        set(subparsers()) - _NOT_RUN)
 
 
 def test_serve_writes_its_url_as_json(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -395,7 +400,8 @@ def _examples(command: str) -> list[str]:
     return [line.strip() for line in block.splitlines() if line.startswith("  ggn ")]
 
 
-_NEEDS_A_FILE = (".json", ".ini", "...", "|", "<", ">", "@", "FEEN", "rules", "old", "./")
+_NEEDS_A_FILE = (".json", ".ini", "...", "|", "<", ">", "@", "FEEN", "rules", "old", "./", ".pgn", ".kif",
+                 ".csa")
 
 
 @pytest.mark.parametrize("command", sorted(subparsers()))

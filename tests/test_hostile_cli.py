@@ -209,6 +209,8 @@ EVERY_COMMAND = [
     ("legal", "chess"),
     ("play", "chess", "C:P e2-e4"),
     ("position", "chess", "--feen", CHESS_START, "--to", "feen"),
+    ("replay", "-"),
+    ("record", "convert", "-", "--to", "pgn"),
     ("serve", "chess", "--port", "0"),  # any free port; ends at its URL's write, before serving
     ("show", "chess"),
     ("analyse", "chess", "--engine", FAKE_ENGINE, "--depth", "1"),
@@ -222,6 +224,8 @@ def _label(argv: tuple[str, ...]) -> str:
 
 
 def _input(argv: tuple[str, ...]) -> bytes:
+    if argv[0] in ("replay", "record"):
+        return b"1. e4 e5 2. Nf3 *\n"
     return json.dumps(LEGACY).encode() if argv[0] == "convert" else b"{}"
 
 

@@ -37,13 +37,13 @@ def register(commands: Commands) -> None:
             "game's [Variant] names its game (lichess's or Fairy-Stockfish's name), [FEN] its start."),
         epilog=(
             "examples:\n"
-            "  ggn replay games.pgn                 each game's end and final position (FEN)\n"
-            "  ggn replay games.pgn --to feen       the final positions in FEEN\n"
-            "  ggn replay - --format json < g.pgn   one object a game: moves (SAN), fen, feen,\n"
-            "                                       outcome, claim, result as written\n"
-            "  ggn replay game.kif                  a shogi game from its KIF record\n"
-            "  ggn replay games.pgn --game crazyhouse   PGN without [Variant] played as crazyhouse\n"
-            "  ggn replay my.pgn --ini my.ini       games of your own variants ([Variant \"mygame\"])"),
+            "  ggn replay games.pgn                 # each game's end and final position (FEN)\n"
+            "  ggn replay games.pgn --to feen       # the final positions in FEEN\n"
+            "  ggn replay - --format json < g.pgn   # a list, an object a game: moves (SAN), fen,\n"
+            "                                       # feen, outcome, claim, result as written\n"
+            "  ggn replay game.kif                  # a shogi game from its KIF record\n"
+            "  ggn replay games.pgn --game crazyhouse  # games without [Variant] as crazyhouse\n"
+            "  ggn replay my.pgn --ini my.ini       # your own variants ([Variant \"mygame\"])"),
     )
     file_argument(replay.add_argument(
         "file", metavar="FILE", help="the record file (PGN, KIF or CSA), or - for standard input"))
@@ -69,10 +69,10 @@ def register(commands: Commands) -> None:
             "format has them (KIF's 先手 and 後手 are PGN's White and Black)."),
         epilog=(
             "examples:\n"
-            "  ggn record convert game.kif --to pgn      a shogi game from KIF to PGN\n"
-            "  ggn record convert game.pgn --to kif      and back\n"
+            "  ggn record convert game.kif --to pgn       # a shogi game from KIF to PGN\n"
+            "  ggn record convert game.pgn --to kif       # and back\n"
             "  ggn record convert game.csa --to kif\n"
-            "  ggn record convert - --to pgn < games.pgn PGN rewritten: SAN, tags, lines of 80"),
+            "  ggn record convert - --to pgn < games.pgn  # PGN rewritten: tags, lines of 80"),
     )
     record.add_argument("action", choices=["convert"], help="what to do: convert, the only action")
     file_argument(record.add_argument("input", metavar="IN",
