@@ -57,6 +57,36 @@ from ggn.notation import san, usi
 from ggn.records import csa, kif
 from ggn.variants import betza, description, document, fen, ini, pieces, registry, uci
 
+
+def _record_calls() -> Iterator[Call]:
+    """The rows of ggn.records and ggn.records.pgn (games, records and the PGN reader)."""
+    from ggn import records  # noqa: PLC0415
+    from ggn.game import Game  # noqa: PLC0415
+    from ggn.records import pgn  # noqa: PLC0415
+
+    record = next(records.read("1. e4 e5 *"))
+    fields = {"tags": (("White", "x"),), "game": "chess", "fen": FEN, "moves": record.moves, "result": "1-0",
+              "verdict": "1-0", "comment": "c", "number": 1, "line": 1, "format": "pgn"}
+    yield Call("ggn.records.Record", records.Record, (), fields)
+    yield Call("ggn.records.Record.tag", record.tag, ("White", "?"), free=frozenset({1}))  # as dict.get
+    yield Call("ggn.records.Record.error", record.error, ("why", 1, record.moves[0]))
+    yield Call("ggn.records.RecordMove", records.RecordMove, ("e4",), {
+        "nags": (1,), "comments": ("c",), "before": ("b",), "variations": ((record.moves[0],),), "clock": "T1",
+        "line": 3})
+    yield Call("ggn.records.read", records.read, ("1. e4 *",), {"format": "pgn"})
+    yield Call("ggn.records.detect", records.detect, ("1. e4 *",))
+    yield Call("ggn.records.decode", records.decode, (b"1. e4 *",))
+    yield Call("ggn.records.replay", records.replay, (record,), {"games": registry.Catalogue()})
+    game = records.replay(record)
+    yield Call("ggn.records.write", records.write, (game, "pgn", {"White": "x"}), {"games": registry.Catalogue()})
+    yield Call("ggn.records.pgn.read", pgn.read, ("1. e4 *",))
+    yield Call("ggn.records.pgn.read_lines", pgn.read_lines, (["1. e4 *"],))
+    yield Call("ggn.records.pgn.game_of", pgn.game_of, ("Crazyhouse", ("chess", "crazyhouse")))
+    yield Call("ggn.records.pgn.variant_of", pgn.variant_of, ("crazyhouse",))
+    yield Call("ggn.records.pgn.write", pgn.write, (game, {"White": "x"}))
+    yield Call("ggn.records.pgn.write_record", pgn.write_record, (record, {"White": "x"}))
+    yield Call("ggn.records.pgn.parse_move", pgn.parse_move, (Game("chess"), "e4"))
+
 START = "+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c"
 FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 TINY = "[tiny]\nking = k\nstartFen = 8/8/8/8/8/8/8/K6k w - - 0 1\n"
@@ -68,7 +98,7 @@ MODULES = (
     "ggn.variants.ini", "ggn.variants.pieces", "ggn.variants.registry", "ggn.variants.uci", "ggn.rules",
     "ggn.svg", "ggn.textboard", "ggn.cache", "ggn.games", "ggn.games.chess", "ggn.games.shogi",
     "ggn.games.xiangqi", "ggn.games.makruk", "ggn.notation", "ggn.notation.san", "ggn.notation.usi",
-    "ggn.game",
+    "ggn.game", "ggn.records", "ggn.records.pgn",
 )
 
 
@@ -358,6 +388,7 @@ def _records(s: dict[str, Any]) -> Iterator[Call]:
     yield Call("ggn.cache.Entries.get", entries.get, ("name",), free=frozenset({0}))
     yield Call("ggn.cache.Entries.put", entries.put, ("name", 1), free=frozenset({0, 1}))
     yield Call("ggn.variants.registry.Entry.position", s["chess"].position, (START,))
+    yield from _record_calls()
 
 
 def _wrong(value: object) -> list[object]:

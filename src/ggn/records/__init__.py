@@ -88,10 +88,10 @@ def read(source: Source, format: Format | None = None) -> Iterator[Record]:  # n
     >>> [record.moves[0].text for record in read("1. e4 e5 *\\n\\n1. d4 d5 *\\n")]
     ['e4', 'd4']
     """
+    lines = lines_of(source)
     if format is not None:
         expect(format, str, "format", "'pgn', 'kif', 'csa' or None")
         _module(format)
-    lines = lines_of(source)
     if format is None:
         peeked: list[str] = []
         size = 0
@@ -144,6 +144,7 @@ def replay(record: Record, games: Catalogue | None = None) -> Game:
     (4, 'second player wins by checkmate', '0-1')
     """
     expect(record, Record, "record", "a Record")
+    _check_games(games)
     from ggn.game import Game  # noqa: PLC0415  (ggn.game imports nothing of records; loaded when played)
 
     module = _module(record.format)
@@ -167,6 +168,25 @@ def replay(record: Record, games: Catalogue | None = None) -> Game:
         game.push(play)
     _check_result(record, game)
     return game
+
+
+def _check_games(games: object) -> None:
+    if games is not None:
+        from ggn.variants.registry import Catalogue  # noqa: PLC0415
+
+        expect(games, Catalogue, "games", "a Catalogue or None")
+
+
+def _check_tags(tags: object) -> None:
+    if tags is None:
+        return
+    pairs = tags.items() if isinstance(tags, Mapping) else tags
+    if isinstance(tags, (str, bytes)) or not isinstance(pairs, Iterable):
+        raise TypeError(f"tags must be a mapping of tag names to values, or (name, value) pairs, got "
+                        f"{type(tags).__name__}")
+    for pair in pairs:
+        if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(part, str) for part in pair)):
+            raise TypeError("tags must be a mapping of tag names to values, or (name, value) pairs, of str")
 
 
 def _game_name(record: Record, games: Catalogue | None) -> str:
@@ -220,6 +240,8 @@ def write(game: Game | Record, format: Format = "pgn", tags: Tags | None = None,
     <BLANKLINE>
     """
     expect(format, str, "format", "'pgn', 'kif' or 'csa'")
+    _check_tags(tags)
+    _check_games(games)
     module = _module(format)
     if isinstance(game, Record):
         if game.format == format:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
-from ggn._types import check_fields
+from ggn._types import check_fields, expect
 from ggn.errors import RecordError
 
 __all__ = [
@@ -143,6 +143,7 @@ class Record:
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag ``name`` (PGN's tag names are case-sensitive), or ``default``."""
+        expect(name, str, "name", "a tag's name (str)")
         for key, value in self.tags:
             if key == name:
                 return value
@@ -162,6 +163,11 @@ class Record:
 
     def error(self, reason: str, ply: int | None = None, move: RecordMove | None = None) -> RecordError:
         """The :class:`~ggn.errors.RecordError` of this game, at ``ply`` and ``move`` if given."""
+        expect(reason, str, "reason", "a str")
+        if ply is not None:
+            expect(ply, int, "ply", "an int or None")
+        if move is not None:
+            expect(move, RecordMove, "move", "a RecordMove or None")
         line = move.line if move is not None and move.line else self.line
         return RecordError(reason, self.number, ply, None if move is None else move.text, line)
 
@@ -208,6 +214,7 @@ def decode(data: bytes | bytearray | memoryview) -> str:
     >>> decode("1. e4 {Réti} *".encode()), decode("1. e4 {Réti} *".encode("latin-1"))
     ('1. e4 {Réti} *', '1. e4 {Réti} *')
     """
+    expect(data, (bytes, bytearray, memoryview), "data", "bytes")
     raw = bytes(data)
     sample = raw[:65536]
     controls = sum(1 for byte in sample if byte < 32 and byte not in (9, 10, 12, 13))
@@ -228,20 +235,28 @@ def decode(data: bytes | bytearray | memoryview) -> str:
 
 
 def lines_of(source: object) -> Iterator[str]:
-    """The lines of a record's source (text, bytes or a stream of either), each with its end."""
+    """The lines of a record's source (text, bytes or a stream of either), each with its end.
+    A source of another type is a :class:`TypeError` at once; bytes that are no text a
+    :class:`~ggn.errors.RecordError` when read."""
     if isinstance(source, str):
-        yield from source.splitlines(keepends=True)
-        return
+        return iter(source.splitlines(keepends=True))
     if isinstance(source, (bytes, bytearray, memoryview)):
-        yield from decode(source).splitlines(keepends=True)
-        return
-    read = getattr(source, "readline", None)
-    if read is None:
+        return _decoded(source)
+    if not callable(getattr(source, "readline", None)):
         raise TypeError("source must be a str, bytes or a file opened for reading, "
                         f"got {type(source).__name__}")
+    return _streamed(source)
+
+
+def _decoded(data: bytes | bytearray | memoryview) -> Iterator[str]:
+    yield from decode(data).splitlines(keepends=True)
+
+
+def _streamed(source: Any) -> Iterator[str]:
+    read = source.readline
     first = read()
     if isinstance(first, (bytes, bytearray)):
-        rest = source.read()  # type: ignore[attr-defined]
+        rest = source.read()
         yield from decode(bytes(first) + bytes(rest)).splitlines(keepends=True)
         return
     if not isinstance(first, str):

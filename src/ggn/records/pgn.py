@@ -114,6 +114,8 @@ def game_of(variant: str, names: Iterable[str] | None = None) -> str | None:
         from ggn.variants import registry  # noqa: PLC0415  (the registry's names only when asked)
 
         names = registry.names()
+    if isinstance(names, str) or not isinstance(names, Iterable):
+        raise TypeError(f"names must be an iterable of games' names (str), got {type(names).__name__}")
     known = tuple(names)
     folded = variant.strip().lower().translate(_FOLD)
     alias = _ALIASES.get(folded)
@@ -232,7 +234,14 @@ def read(source: Source) -> Iterator[Record]:
 
 
 def read_lines(lines: Iterable[str]) -> Iterator[Record]:
-    """The games of PGN given line by line (each line with or without its end)."""
+    """The games of PGN given line by line (each line with or without its end), as read."""
+    expect(lines, Iterable, "lines", "an iterable of str (the lines of a PGN text)")
+    if isinstance(lines, (str, bytes)):
+        raise TypeError(f"lines must be an iterable of lines, not one {type(lines).__name__}: use read()")
+    return _games(lines)
+
+
+def _games(lines: Iterable[str]) -> Iterator[Record]:
     number = 0
     game: _Game | None = None
     comment: list[str] | None = None  # the open brace comment's parts
@@ -474,6 +483,7 @@ def write(game: Game, tags: Tags | None = None) -> str:
     from ggn.notation import san  # noqa: PLC0415
 
     expect(game, Game, "game", "a Game")
+    _check_tags(tags)
     variant = game.variant
     if variant is None:
         raise GGNError("PGN writes a game of Fairy-Stockfish's variants (a built-in game or an --ini one), "
@@ -534,6 +544,7 @@ def write_record(record: Record, tags: Tags | None = None) -> str:
     <BLANKLINE>
     """
     expect(record, Record, "record", "a Record")
+    _check_tags(tags)
     merged = _merged(record.tags, tags)
     result = _result(record, merged)
     merged = _put(merged, "Result", result)
@@ -554,6 +565,12 @@ def _result(record: Record, tags: list[tuple[str, str]]) -> str:
         return record.verdict
     tag = _value(tags, "Result")
     return tag if tag is not None and tag in RESULTS else "*"
+
+
+def _check_tags(tags: object) -> None:
+    from ggn.records import _check_tags as check  # noqa: PLC0415  (the package's one check)
+
+    check(tags)
 
 
 def _merged(tags: Iterable[tuple[str, str]], extra: Tags | None) -> list[tuple[str, str]]:
@@ -644,13 +661,19 @@ def _wrapped(tokens: list[str]) -> str:
     comment). A variation's parentheses touch what they enclose."""
     words: list[str] = []
     glue: list[bool] = []  # whether a word is written with no space before it
+    joined: list[str] = []  # a move number stays on the line of its move
     for token in tokens:
+        if joined and joined[-1][-1:] == "." and joined[-1][:1].isdigit():
+            joined[-1] += " " + token
+        else:
+            joined.append(token)
+    for token in joined:
         if token == ")":  # noqa: S105  (a token of PGN, no password)
             words.append(")")
             glue.append(True)
         else:
             words.append(token)
-            glue.append(bool(words) and len(words) > 1 and words[-2] == "(")
+            glue.append(len(words) > 1 and words[-2] == "(")
     lines: list[str] = []
     current = ""
     for word, touching in zip(words, glue, strict=True):
