@@ -81,6 +81,23 @@ class RecordMove:
     def __post_init__(self) -> None:
         check_fields(self)
 
+    @classmethod
+    def _trusted(cls, text: str, nags: tuple[int, ...], comments: tuple[str, ...],  # noqa: PLR0917
+                 before: tuple[str, ...], variations: tuple[tuple[RecordMove, ...], ...], clock: str | None,
+                 line: int) -> RecordMove:
+        """A move a reader made from what it has checked itself, without the check of its fields'
+        types (which would be most of the cost of reading a file)."""
+        move = object.__new__(cls)
+        put = object.__setattr__
+        put(move, "text", text)
+        put(move, "nags", nags)
+        put(move, "comments", comments)
+        put(move, "before", before)
+        put(move, "variations", variations)
+        put(move, "clock", clock)
+        put(move, "line", line)
+        return move
+
     def depth(self) -> int:
         """How deeply variations nest under this move (0: it has none).
 

@@ -169,9 +169,9 @@ class _Node:
     variations: list[list[_Node]] = field(default_factory=list)
 
     def frozen(self) -> RecordMove:
-        return RecordMove(self.text, tuple(self.nags), tuple(self.comments), tuple(self.before),
-                          tuple(tuple(node.frozen() for node in line) for line in self.variations if line),
-                          None, self.line)
+        return RecordMove._trusted(
+            self.text, tuple(self.nags), tuple(self.comments), tuple(self.before),
+            tuple(tuple(node.frozen() for node in line) for line in self.variations if line), None, self.line)
 
 
 class _Game:
