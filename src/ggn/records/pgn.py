@@ -515,14 +515,24 @@ _NAME: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_+#=:-]*")
 
 
 def _pgn_tags(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The tags PGN can write: KIF's and CSA's players, event and site under PGN's names; a
-    name that is no PGN symbol left out."""
+    """The tags PGN can write: KIF's and CSA's players, event, site and start date under PGN's
+    names (``開始日時：2023/01/02 10:00`` is ``[Date "2023.01.02"]``); a name that is no PGN
+    symbol left out."""
     found: list[tuple[str, str]] = []
-    for written, value in tags:
-        name = _CARRIED.get(written, written)
+    for written, given in tags:
+        name, value = _CARRIED.get(written, written), given
+        if written in _DATES:
+            date = _DATE.match(value.strip())
+            if date is None:
+                continue
+            name, value = "Date", ".".join((date[1], date[2].zfill(2), date[3].zfill(2)))
         if _NAME.fullmatch(name) and all(name != known for known, _ in found):
             found.append((name, value))
     return found
+
+
+_DATES: Final = frozenset({"開始日時", "対局日", "$START_TIME"})
+_DATE: Final = re.compile(r"(\d{4})\s*[/年.-]\s*(\d{1,2})\s*[/月.-]\s*(\d{1,2})")
 
 
 def write_record(record: Record, tags: Tags | None = None) -> str:
