@@ -26,6 +26,8 @@ from ggn.records import RecordError
 from ggn.records.pgn import write
 from ggn.variants import uci
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: hundreds of random games written and replayed
+
 chess = pytest.importorskip("chess")
 chess_pgn = pytest.importorskip("chess.pgn")
 chess_variant = pytest.importorskip("chess.variant")
@@ -188,3 +190,34 @@ def test_write_of_a_record_in_another_format_replays_it() -> None:
     record = next(records.read('[White "Tal"]\n1. e4 {a comment} e5 *'))
     text = records.write(record, "pgn", {"Black": "Botvinnik"})
     assert '[White "Tal"]' in text and '[Black "Botvinnik"]' in text and "{ a comment }" in text
+
+
+# --- every game: ggn's PGN holds Fairy-Stockfish's SAN, and reads back ----------------------------
+# By default a game of each family; under -m full, every game of the registry.
+QUICK = ("chess", "normal", "crazyhouse", "shogi", "minishogi", "xiangqi", "makruk", "capablanca", "grand",
+         "shako", "clobber", "fox-and-hounds", "janus", "manchu", "torishogi", "horde")
+
+
+def _every_game() -> list[Any]:
+    from ggn.variants import registry  # noqa: PLC0415
+
+    return [name if name in QUICK else pytest.param(name, marks=pytest.mark.full) for name in registry.names()]
+
+
+@pytest.mark.parametrize("name", _every_game())
+def test_the_pgn_of_every_game_holds_fairy_stockfishs_san_and_replays(name: str) -> None:
+    sf = pytest.importorskip("pyffish")
+    pick = random.Random(f"every:{name}")
+    game = Game(name)
+    for _ in range(40):
+        legal = game.legal_moves()
+        if game.outcome() is not None or not legal:
+            break
+        game.push(pick.choice(legal))
+    text = write(game)
+    record = next(records.read(text))
+    moves = _uci_of(game)
+    is960 = name in ("fischerandom", "caparandom")
+    assert [move.text for move in record.moves] == sf.get_san_moves(name, game.fen(0), moves, is960), text
+    again = records.replay(record)  # normal is written as chess (no [Variant]): the same game
+    assert _uci_of(again) == moves and again.result() == game.result()
