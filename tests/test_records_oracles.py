@@ -141,17 +141,22 @@ def test_real_files_replay(path: Path) -> None:
 def test_the_real_games_end_as_their_records_say() -> None:
     molinari = records.replay(next(records.read((DATA / "molinari-bordais-1979.pgn").read_bytes())))
     assert (str(molinari.outcome()), molinari.result()) == ("second player wins by checkmate", "0-1")
-    lichess = records.replay(next(records.read((DATA / "knightvuillaume-jannlee-zh-lichess.pgn").read_bytes())))
+    lichess_pgn = (DATA / "knightvuillaume-jannlee-zh-lichess.pgn").read_bytes()
+    lichess = records.replay(next(records.read(lichess_pgn)))
     assert (lichess.rules.name, lichess.result()) == ("crazyhouse", "0-1")
 
 
 def test_an_illegal_move_names_the_game_the_ply_and_the_move() -> None:
     text = "1. e4 e5 1-0\n\n1. d4 d5 2. Ke3 *\n\n1. c4 *\n"
     given = []
-    with pytest.raises(RecordError) as caught:
+
+    def replay_all() -> None:
         for record in records.read(text):
             records.replay(record)
             given.append(record.number)
+
+    with pytest.raises(RecordError) as caught:
+        replay_all()
     assert given == [1]
     error = caught.value
     assert (error.game, error.ply, error.move, error.line) == (2, 3, "Ke3", 3)
@@ -166,8 +171,8 @@ def test_an_ambiguous_move_is_refused_naming_the_candidates() -> None:
 
 
 def test_a_result_the_game_contradicts_is_refused() -> None:
-    with pytest.raises(RecordError, match=r"^game 1 \(line 1\): the record's result '1-0' says the first player won, but "
-                                          r"the game ended in 0-1: second player wins by checkmate"):
+    with pytest.raises(RecordError, match=r"^game 1 \(line 1\): the record's result '1-0' says the first player "
+                                          r"won, but the game ended in 0-1: second player wins by checkmate"):
         records.replay(next(records.read("1. f3 e5 2. g4 Qh4# 1-0")))
     with pytest.raises(RecordError, match=r"^game 1, ply 5 'a3' \(line 1\): the game has already ended"):
         records.replay(next(records.read("1. f3 e5 2. g4 Qh4# 3. a3 0-1")))
@@ -201,7 +206,8 @@ QUICK = ("chess", "normal", "crazyhouse", "shogi", "minishogi", "xiangqi", "makr
 def _every_game() -> list[Any]:
     from ggn.variants import registry  # noqa: PLC0415
 
-    return [name if name in QUICK else pytest.param(name, marks=pytest.mark.full) for name in registry.names()]
+    return [name if name in QUICK else pytest.param(name, marks=pytest.mark.full)
+            for name in registry.names()]
 
 
 @pytest.mark.parametrize("name", _every_game())

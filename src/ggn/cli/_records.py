@@ -111,7 +111,8 @@ def _moves(game: Game) -> list[str]:
     if variant is None:  # pragma: no cover - a record's game is always a variant's
         return [str(play) for play in game.plays]
     notation = san.default(variant)
-    return [san.write(game.rules, game.position_at(ply), play, notation) for ply, play in enumerate(game.plays)]
+    return [san.write(game.rules, game.position_at(ply), play, notation)
+            for ply, play in enumerate(game.plays)]
 
 
 def _replay(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
