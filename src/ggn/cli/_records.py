@@ -105,14 +105,9 @@ def _ended(outcome: Outcome | None) -> dict[str, str] | None:
 
 
 def _moves(game: Game) -> list[str]:
-    from ggn.notation import san  # noqa: PLC0415
+    from ggn import notation  # noqa: PLC0415
 
-    variant = game.variant
-    if variant is None:  # pragma: no cover - a record's game is always a variant's
-        return [str(play) for play in game.plays]
-    notation = san.default(variant)
-    return [san.write(game.rules, game.position_at(ply), play, notation)
-            for ply, play in enumerate(game.plays)]
+    return [notation.write(game.rules, game.position_at(ply), play) for ply, play in enumerate(game.plays)]
 
 
 def _replay(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:

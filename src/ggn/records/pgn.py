@@ -423,34 +423,19 @@ def _movetext(game: _Game, text: str, start: int, at: int) -> tuple[str, str] | 
 
 def parse_move(game: Game, text: str) -> Play:
     """The play a PGN move names in the game's current position: SAN as Fairy-Stockfish writes
-    it in the game's default notation (``shogi-hodges-number`` for the shogi family), read as
-    tolerantly as python-chess reads SAN, or else LAN or UCI (some programs write those in PGN).
-    A move that names no legal play, or several, is an :class:`~ggn.errors.IllegalMoveError`
-    naming the candidates."""
-    from ggn.game import Game  # noqa: PLC0415  (records read without the games' rules)
-    from ggn.notation import san  # noqa: PLC0415
+    it (the game's own: ``shogi-hodges-number`` for the shogi family), read as tolerantly as
+    python-chess reads SAN, or any other notation of the game :func:`ggn.notation.parse`
+    recognises (LAN, UCI: some programs write those in PGN). A move that names no legal play,
+    or several, is an :class:`~ggn.errors.IllegalMoveError` naming the candidates."""
+    from ggn import notation  # noqa: PLC0415  (records are read without the games' rules)
+    from ggn.game import Game  # noqa: PLC0415
 
     expect(game, Game, "game", "a Game")
     expect(text, str, "text", "a str")
-    variant = game.variant
-    if variant is None:
+    if game.variant is None:
         raise GGNError("a PGN move is read in a game of Fairy-Stockfish's variants, not one played from a "
                        "GGN document")
-    notations = tuple(dict.fromkeys((san.default(variant), "san", "lan")))
-    try:
-        return san.parse(game.rules, game.position, text, notations)
-    except GGNError as error:
-        if _UCI.fullmatch(text):
-            from ggn.variants import uci  # noqa: PLC0415
-
-            try:
-                return uci.parse(game.rules, game.position, text)
-            except GGNError:
-                pass
-        raise error from None
-
-
-_UCI = re.compile(r"[a-z]\d{1,2}[a-z]\d{1,2}[a-z+]?|[A-Za-z]@[a-z]\d{1,2}")
+    return notation.parse(game.rules, game.position, text)
 
 
 def write(game: Game, tags: Tags | None = None) -> str:
@@ -479,8 +464,8 @@ def write(game: Game, tags: Tags | None = None) -> str:
     30. Q@e7+ *
     <BLANKLINE>
     """
+    from ggn import notation  # noqa: PLC0415
     from ggn.game import Game  # noqa: PLC0415
-    from ggn.notation import san  # noqa: PLC0415
 
     expect(game, Game, "game", "a Game")
     _check_tags(tags)
@@ -499,8 +484,7 @@ def write(game: Game, tags: Tags | None = None) -> str:
     start = game.fen(0)
     if start != variant.start:
         merged += [("SetUp", "1"), ("FEN", start)]
-    notation = san.default(variant)
-    moves = tuple(RecordMove(san.write(game.rules, game.position_at(ply), play, notation))
+    moves = tuple(RecordMove(notation.write(game.rules, game.position_at(ply), play))
                   for ply, play in enumerate(game.plays))
     tokens: list[str] = []
     _line(moves, *_numbering(start), tokens, forced=True)
