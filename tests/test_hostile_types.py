@@ -71,14 +71,15 @@ def _record_calls() -> Iterator[Call]:
     yield Call("ggn.records.Record.tag", record.tag, ("White", "?"), free=frozenset({1}))  # as dict.get
     yield Call("ggn.records.Record.error", record.error, ("why", 1, record.moves[0]))
     yield Call("ggn.records.RecordMove", records.RecordMove, ("e4",), {
-        "nags": (1,), "comments": ("c",), "before": ("b",), "variations": ((record.moves[0],),), "clock": "T1",
-        "line": 3})
+        "nags": (1,), "comments": ("c",), "before": ("b",), "variations": ((record.moves[0],),),
+        "clock": "T1", "line": 3})
     yield Call("ggn.records.read", records.read, ("1. e4 *",), {"format": "pgn"})
     yield Call("ggn.records.detect", records.detect, ("1. e4 *",))
     yield Call("ggn.records.decode", records.decode, (b"1. e4 *",))
     yield Call("ggn.records.replay", records.replay, (record,), {"games": registry.Catalogue()})
     game = records.replay(record)
-    yield Call("ggn.records.write", records.write, (game, "pgn", {"White": "x"}), {"games": registry.Catalogue()})
+    yield Call("ggn.records.write", records.write, (game, "pgn", {"White": "x"}),
+               {"games": registry.Catalogue()})
     yield Call("ggn.records.pgn.read", pgn.read, ("1. e4 *",))
     yield Call("ggn.records.pgn.read_lines", pgn.read_lines, (["1. e4 *"],))
     yield Call("ggn.records.pgn.game_of", pgn.game_of, ("Crazyhouse", ("chess", "crazyhouse")))

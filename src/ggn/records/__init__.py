@@ -235,9 +235,8 @@ def write(game: Game | Record, format: Format = "pgn", tags: Tags | None = None,
     >>> game = Game("chess")
     >>> for move in ("e2e4", "e7e5", "g1f3"):
     ...     _ = game.push(move)
-    >>> print(write(game, tags={"White": "Morphy"}).split("\n\n")[1])
+    >>> print(write(game, tags={"White": "Morphy"}).splitlines()[-1])
     1. e4 e5 2. Nf3 *
-    <BLANKLINE>
     """
     expect(format, str, "format", "'pgn', 'kif' or 'csa'")
     _check_tags(tags)
