@@ -137,3 +137,26 @@ def test_the_help_gives_examples() -> None:
     for command in (("replay",), ("record",)):
         status, out, _ = call(*command, "--help")
         assert status == 0 and "examples:" in out
+
+
+KIF = """手合割：平手
+先手：Habu
+後手：Moriuchi
+手数----指手---------消費時間--
+   1 ７六歩(77)
+   2 ３四歩(33)
+   3 投了
+まで2手で後手の勝ち
+"""
+
+
+def test_a_shogi_game_goes_from_kif_to_pgn_and_back() -> None:
+    status, pgn, err = call("record", "convert", "-", "--to", "pgn", stdin=KIF.encode("cp932"))
+    assert (status, err) == (0, "")
+    assert '[White "Habu"]' in pgn and '[Black "Moriuchi"]' in pgn and '[Result "0-1"]' in pgn
+    assert '[Variant "shogi"]' in pgn and "[FEN" not in pgn  # the usual start: no FEN
+    assert pgn.endswith("\n1. P-76 P-34 0-1\n")  # Fairy-Stockfish's shogi notation
+    status, kif, err = call("record", "convert", "-", "--to", "kif", stdin=pgn.encode())
+    assert (status, err, kif) == (0, "", KIF)
+    status, out, _ = call("replay", "-", stdin=pgn.encode())
+    assert status == 0 and out.startswith("game 1: shogi, 2 plies, result 0-1; not ended\n")

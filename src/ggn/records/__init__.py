@@ -24,7 +24,7 @@ import importlib
 import itertools
 from collections.abc import Iterable, Iterator, Mapping
 from types import ModuleType
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Final
 
 from ggn._types import expect
 from ggn.errors import GGNError, RecordError
@@ -245,15 +245,28 @@ def write(game: Game | Record, format: Format = "pgn", tags: Tags | None = None,
     if isinstance(game, Record):
         if game.format == format:
             return module.write_record(game, tags=tags)  # type: ignore[no-any-return]
-        return module.write(replay(game, games), tags=_carried(game, tags))  # type: ignore[no-any-return]
+        played = replay(game, games)
+        return module.write(played, tags=_carried(game, tags))  # type: ignore[no-any-return]
     from ggn.game import Game  # noqa: PLC0415
 
     expect(game, Game, "game", "a Game or a Record")
     return module.write(game, tags=tags)  # type: ignore[no-any-return]
 
 
+# A record's tags that are its own format's business, or say nothing: not carried to another format.
+_OWN: Final = frozenset({"Variant", "SetUp", "FEN", "Result", "PlyCount", "手合割"})
+_UNKNOWN: Final = frozenset({"", "?", "????.??.??"})
+
+
 def _carried(record: Record, tags: Tags | None) -> dict[str, str]:
-    carried = dict(record.headers)
+    """The tags a record written in another format keeps: those that say something and are not
+    its own format's (the start, the variant, the result, which the other format writes in its
+    own way), the stated result as PGN's ``Result`` (a resignation in KIF is ``0-1``: each
+    format's writer reads it), then ``tags``."""
+    carried = {name: value for name, value in record.headers.items()
+               if name not in _OWN and value.strip() not in _UNKNOWN}
+    if record.verdict is not None:
+        carried["Result"] = record.verdict
     if tags is not None:
         carried.update(tags.items() if isinstance(tags, Mapping) else tags)
     return carried

@@ -482,7 +482,7 @@ def write(game: Game, tags: Tags | None = None) -> str:
     if variant_tag is not None:
         merged.append(("Variant", _value(given, "Variant") or variant_tag))
     start = game.fen(0)
-    if start != variant.start:
+    if start != Game(game.rules).fen(0):  # the usual start, written as the game writes its FEN
         merged += [("SetUp", "1"), ("FEN", start)]
     moves = tuple(RecordMove(notation.write(game.rules, game.position_at(ply), play))
                   for ply, play in enumerate(game.plays))
