@@ -15,6 +15,8 @@ import pytest
 
 from ggn.cli import run
 
+# ruff: noqa: RUF001  (a KIF record is written with full-width colons)
+
 chess = pytest.importorskip("chess")
 chess_pgn = pytest.importorskip("chess.pgn")
 
