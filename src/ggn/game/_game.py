@@ -19,7 +19,6 @@ The rules follow Fairy-Stockfish (``src/position.cpp``: ``do_move``'s counters,
 
 from __future__ import annotations
 
-import importlib
 import re
 from typing import Final
 
@@ -214,11 +213,11 @@ class Game:
         return list(found)
 
     def push(self, play: Play | str) -> Play:
-        """Make a legal play, given as a :class:`~ggn.rules.Play` or as text: GGN's move
-        (``C:P e2-e4``), Fairy-Stockfish's UCI (``e2e4``) or any notation
-        ``ggn.notation`` reads (SAN...), where it is installed. Return the play made; raise
-        :class:`~ggn.errors.IllegalMoveError` naming the move and the legal ones if it is not
-        legal here."""
+        """Make a legal play, given as a :class:`~ggn.rules.Play` or as text in any notation
+        :func:`ggn.notation.parse` recognises: SAN (``e4``, ``Nf3``), the game's other
+        notations, Fairy-Stockfish's UCI (``e2e4``), USI, GGN's own (``C:P e2-e4``). Return the
+        play made; raise :class:`~ggn.errors.IllegalMoveError` naming the move and legal ones
+        if it is not legal here (or names several)."""
         expect(play, (Play, str), "play", "a Play or a move's text")
         made = self._find(play)
         ply = len(self._plays)
@@ -255,35 +254,27 @@ class Game:
             return self._illegal(str(play), legal)
         text = play
         by_text = [candidate for candidate in legal if str(candidate) == text]
-        if len(by_text) == 1:
+        if len(by_text) == 1:  # GGN's own text, at once
             return by_text[0]
         if by_text:
             raise IllegalMoveError(f"{quote(text)} names {len(by_text)} legal moves at ply "
                                    f"{len(self._plays)}; give the play itself")
-        return self._read(text, legal)
+        return self._read(text)
 
-    def _read(self, text: str, legal: list[Play]) -> Play:
-        # The notations of ggn.notation, where it is installed (it reads SAN and the others).
+    def _read(self, text: str) -> Play:
+        from ggn.notation import parse  # noqa: PLC0415  (the notations, on first use)
+
         try:
-            notation = importlib.import_module("ggn.notation")
-        except ImportError:
-            notation = None
-        parse = getattr(notation, "parse", None)
-        if parse is not None:
-            try:
-                found = parse(self._rules, self.position, text)
-            except GGNError:
-                return self._illegal(text, legal)
-            if isinstance(found, Play):
-                return found
-        if self._variant is not None:
-            from ggn.variants.uci import parse as parse_uci  # noqa: PLC0415
-
-            try:
-                return parse_uci(self._rules, self.position, text)
-            except GGNError:
-                pass
-        return self._illegal(text, legal)
+            return parse(self._rules, self.position, text)
+        except IllegalMoveError as error:
+            # The notations' message, with the game's ply and FEN (its counters too).
+            message = str(error)
+            head, found, moves = message.partition("; legal moves: ")
+            where = self.fen() if self._variant is not None else self.feen()
+            if found and head.startswith(quote(text)):
+                raise IllegalMoveError(f"{quote(text)} is not a legal move at ply {len(self._plays)} of this "
+                                       f"{self._rules.name} game ({where}); legal moves: {moves}") from None
+            raise IllegalMoveError(f"{message} (at ply {len(self._plays)} of the game, {where})") from None
 
     def _illegal(self, text: str, legal: list[Play]) -> Play:
         shown = ", ".join(str(play) for play in legal[:_SHOWN])
