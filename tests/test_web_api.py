@@ -172,6 +172,48 @@ def test_a_move_is_read_in_any_notation_and_answered_in_san(client: TestClient) 
                 "fullmove": after["fullmove"]}
 
 
+def test_the_history_brings_the_ends_a_position_alone_does_not(client: TestClient) -> None:
+    """A repetition is known from the moves that led to the position (python-chess says it may
+    be claimed), the n-move rule from the halfmove clock; a history that does not lead to the
+    position, or holds an illegal move, is refused; one over the limit 'plies' too."""
+    shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"] * 2
+    board = chess.Board()
+    body: dict[str, Any] = {"game": "chess"}
+    played: list[str] = []
+    for san in shuffle:
+        after = ok(client, "/api/play", {**body, "move": san, "history": {"moves": played}})
+        board.push_san(san)
+        played.append(after["played"])
+        assert after["claim"] == ("draw by repetition" if board.is_repetition(3) else None)
+        body = {"game": "chess", "position": after["feen"], "halfmove": after["halfmove"],
+                "fullmove": after["fullmove"]}
+    assert after["claim"] == "draw by repetition" and after["outcome"] is None
+    assert ok(client, "/api/view", {**body, "history": {"moves": played}})["claim"] == "draw by repetition"
+    assert ok(client, "/api/view", body)["claim"] is None  # the position alone holds no repetition
+    fifty = ok(client, "/api/play", {"game": "chess", "position": "4k3/8/8/8/8/8/8/R3K3 w Q - 99 80",
+                                     "move": "Ra7"})
+    board = chess.Board("4k3/8/8/8/8/8/8/R3K3 w Q - 99 80")
+    board.push_san("Ra7")
+    assert board.can_claim_fifty_moves()
+    assert (fifty["claim"], fifty["fen"]) == ("draw by the n-move rule", board.fen())
+    status, answer = post(client, "/api/view", {**body, "history": {"moves": played[:-1]}})
+    assert status == 422 and answer["error"].startswith("the history's 7 moves lead to ")
+    status, answer = post(client, "/api/view", {**body, "history": {"moves": ["C:P e2-e5"]}})
+    assert status == 422 and answer["error"].startswith("the history's move 1: ")
+    status, answer = post(client, "/api/view", {**body, "history": {"moves": "e4"}})
+    assert (status, answer) == (400, {"error": "'history': its moves must be a list of strings"})
+    status, answer = post(client, "/api/view", {**body, "history": {"moves": [], "end": 1}})
+    assert (status, answer) == (400, {"error": "'history' has no field 'end'"})
+
+
+def test_a_history_over_the_limit_plies_is_refused() -> None:
+    answered = answer("view", json.dumps({"game": "chess", "history": {"moves": ["e4"] * 3}}).encode(),
+                      limits=Limits(plies=2))
+    assert answered == (413, _work.dumps({
+        "error": "the history has 3 moves, more than the explorer replays (2, its limit 'plies')",
+        "limit": "plies", "most": 2}))
+
+
 def test_promotion_choices_and_playing_one(client: TestClient) -> None:
     fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
     view = ok(client, "/api/view", {"game": "chess", "position": fen})

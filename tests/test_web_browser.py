@@ -223,6 +223,26 @@ def test_a_move_typed_in_any_notation_is_played(page: Page) -> None:
     assert page.locator("#history li").all_inner_texts()[-1] == "Bxc6"
 
 
+def test_a_repetition_may_be_claimed_and_undo_forgets_it(page: Page) -> None:
+    """The page sends the moves that led to the position: the third time the start comes back,
+    the status says the draw may be claimed (python-chess agrees); undone, it says so no more."""
+    board = chess.Board()
+    for san in ["Nf3", "Nf6", "Ng1", "Ng8"] * 2:
+        page.fill("#move", san)
+        page.press("#move", "Enter")
+        board.push_san(san)
+        page.wait_for_function("n => document.querySelectorAll('#history li').length === n",
+                               arg=len(board.move_stack))
+    assert board.is_repetition(3)
+    assert text(page, "#status") == "First player to move; may claim: draw by repetition"
+    page.click("#undo")
+    board.pop()
+    wait_fen(page, board.fen())
+    assert text(page, "#status") == "Second player to move"
+    page.click("#redo")
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('claim')")
+
+
 def test_promotion_offers_its_choices(page: Page) -> None:
     fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
     load(page, game="chess", position=fen)

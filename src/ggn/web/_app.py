@@ -12,7 +12,11 @@ loop, so one request's work never holds up another client:
   and the FEN's move counters ``"halfmove"`` and ``"fullmove"``; ``"flipped"``: the picture
   turned round); a document is played under the generic rule system
   (:class:`ggn.rules.RuleSystem`), and its answer says whether a terminal piece is in play
-  (``"terminal"``) and, when none is, what that means (``"note"``);
+  (``"terminal"``) and, when none is, what that means (``"note"``); with ``"history"``
+  (``{"start": FEEN, FEN or null, "halfmove", "fullmove", "moves": [MOVE, ...]}``: the moves
+  that led to the position, at most ``plies`` of them), the answer's ``"claim"`` is the end
+  the player to move may claim by the game's history (a repetition, the n-move rule, a count:
+  :class:`ggn.game.Game`), and without it, by the position's halfmove clock alone;
 - ``POST /api/play``: the same and ``"move"``: a move in any of the game's notations, recognised
   without a flag (SAN, UCI, USI for the shogi family, GGN's as the view lists it; a document's
   in GGN's): the position after it, with ``"played"`` (the move in GGN's notation) and
@@ -21,17 +25,17 @@ loop, so one request's work never holds up another client:
   principal variation (:func:`ggn.web._analysis.analysis`), when the explorer has an engine
   (``/api/config``'s ``"engine"``; else 404); an engine that fails is answered 502.
 
-A request the API cannot read is answered 400 (every field is read before any work, so a
-field it cannot read wins over what the rest would give); an unknown game 404; a bad position or
+A request the API cannot read is answered 400 (every field is read before any work, so a field
+it cannot read wins over what the rest would give); an unknown game 404; a bad position or
 document, or a move that is not there to play, 422, with ``{"error": MESSAGE}`` and, for a
 document, ``"violations"``: every fault with its JSON Pointer. A request over one of the
 explorer's limits (:class:`~ggn.web._limits.Limits`) is answered with ``"limit"`` (the limit's
-name) and ``"most"`` (its value) beside its message: 413 for what it asks (a body over
-``body`` bytes, a position over ``position`` characters, ``squares`` or ``pieces``, more moves
-than ``moves``, an answer over ``answer`` bytes), 408 for a body that takes over
-``body_seconds`` to arrive, 503 for a request that works over ``seconds`` (its worker is
-killed), runs out of a worker's ``memory``, or waits over ``queue_seconds`` for a free worker
-or for one of the ``requests`` places (the requests the server holds at once).
+name) and ``"most"`` (its value) beside its message: 413 for what it asks (a body over ``body``
+bytes, a position over ``position`` characters, ``squares`` or ``pieces``, more moves than
+``moves``, a history of more than ``plies`` moves, an answer over ``answer`` bytes), 408 for a
+body that takes over ``body_seconds`` to arrive, 503 for a request that works over ``seconds``
+(its worker is killed), runs out of a worker's ``memory``, or waits over ``queue_seconds`` for a
+free worker or for one of the ``requests`` places (the requests the server holds at once).
 A failure of the explorer itself is answered 500. A 5xx answer closes its connection.
 
 POST bodies must be JSON (``Content-Type: application/json``): a page of another site cannot

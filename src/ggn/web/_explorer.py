@@ -47,11 +47,12 @@ from ggn.variants.fen import is_feen
 from ggn.web._limits import LimitError, Limits
 
 if TYPE_CHECKING:
+    from ggn.game import Game
     from ggn.rules import Play
     from ggn.stn import Transition
     from ggn.variants.registry import Catalogue, Entry
 
-__all__ = ["State", "Subject", "forget", "games", "kept", "play", "view"]
+__all__ = ["State", "Subject", "forget", "games", "history", "kept", "play", "view"]
 
 _LIMITS: Final = Limits()
 _SHOWN_MOVES: Final = 8  # the legal moves an illegal move's message lists
@@ -240,13 +241,36 @@ def _picture(subject: Subject, position: Position, flipped: bool) -> tuple[str |
         return None, str(error)
 
 
+def history(subject: Subject, start: State, moves: list[str], limits: Limits = _LIMITS) -> Game:
+    """The game played from ``start`` by ``moves`` (each in any of the game's notations; GGN's,
+    as ``play`` answers them, read fastest), which knows the ends its history brings: a
+    repetition, the n-move rule, a count (:class:`ggn.game.Game`). More moves than
+    ``limits.plies`` are a :class:`~ggn.web._limits.LimitError`, raised before any is played;
+    a move that is not legal where it comes is an :class:`~ggn.errors.IllegalMoveError`
+    naming its number."""
+    from ggn.game import Game  # noqa: PLC0415  (on use: the server starts faster)
+
+    if len(moves) > limits.plies:
+        raise LimitError(f"the history has {len(moves):,} moves, more than the explorer replays "
+                         f"({limits.plies:,}, its limit 'plies')", "plies", limits.plies)
+    game = Game(subject.rules, start.position, halfmove=start.halfmove, fullmove=start.fullmove)
+    for number, move in enumerate(moves, 1):
+        try:
+            game.push(move)
+        except GGNError as error:
+            raise IllegalMoveError(f"the history's move {number}: {error}") from None
+    return game
+
+
 def view(subject: Subject, state: State, *, flipped: bool = False,
-         limits: Limits = _LIMITS) -> dict[str, Any]:
+         limits: Limits = _LIMITS, game: Game | None = None) -> dict[str, Any]:
     """Everything the page shows of a position: its FEEN (and FEN, for a game), its picture
     (SVG; ``flipped``: the second player at the bottom), its pieces by square and the hands,
-    the side to move, the legal moves grouped by piece, source and destination, check and the
-    outcome; for a document, whether a terminal piece is in play (``terminal``) and, when none
-    is, a ``note`` saying what the generic rule then does. More legal moves than
+    the side to move, the legal moves grouped by piece, source and destination, check, the
+    outcome and the end the player to move may claim (``claim``: a repetition, the n-move
+    rule, a count; from ``game``, the history that led to the position, when it is given:
+    :func:`history`); for a document, whether a terminal piece is in play (``terminal``) and,
+    when none is, a ``note`` saying what the generic rule then does. More legal moves than
     ``limits.moves`` are a :class:`~ggn.web._limits.LimitError`."""
     position = state.position
     entry = subject.entry
@@ -259,7 +283,12 @@ def view(subject: Subject, state: State, *, flipped: bool = False,
         except GGNError:
             fen = None  # a position the game's FEN cannot say
     rules = subject.rules
-    ended = rules.outcome(position)
+    if game is None:  # no history: the position alone (its halfmove clock for the n-move rule)
+        from ggn.game import Game  # noqa: PLC0415  (on use: the server starts faster)
+
+        game = Game(rules, position, halfmove=state.halfmove, fullmove=state.fullmove)
+    ended = game.outcome()
+    claim = None if ended is not None else game.claim()
     terminal = entry is not None or subject.named_terminal or any(piece.terminal for _, piece in position)
     return {
         "game": None if entry is None else entry.name,
@@ -279,6 +308,7 @@ def view(subject: Subject, state: State, *, flipped: bool = False,
         "moves": _moves(legal),
         "check": rules.in_check(position),
         "outcome": None if ended is None else str(ended),
+        "claim": None if claim is None else str(claim),
         "terminal": terminal,
         "note": None if terminal else subject.note,
     }

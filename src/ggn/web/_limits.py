@@ -27,6 +27,7 @@ __all__ = [
     "MAX_BODY",
     "MAX_MOVES",
     "MAX_PIECES",
+    "MAX_PLIES",
     "MAX_POSITION",
     "MAX_REQUESTS",
     "MAX_SQUARES",
@@ -61,6 +62,11 @@ MAX_PIECES: Final = 1 << 12
 MAX_MOVES: Final = 20_000
 """The most moves a position's answer lists (chess has at most 218 legal moves; shogi about
 600, drops included)."""
+
+MAX_PLIES: Final = 2_000
+"""The most moves of a game's history a request may send (its ``history``: each is replayed,
+with its legal moves listed, to know the ends a repetition or the n-move rule brings; a long
+game of shogi is about 300)."""
 
 MAX_ANSWER: Final = 8 * 1024 * 1024
 """The largest answer written, in bytes of JSON: 8 MiB (the picture, the moves and the rest;
@@ -121,6 +127,7 @@ class Limits:
     squares: int = MAX_SQUARES
     pieces: int = MAX_PIECES
     moves: int = MAX_MOVES
+    plies: int = MAX_PLIES
     answer: int = MAX_ANSWER
     seconds: float = REQUEST_SECONDS
     workers: int = WORKERS

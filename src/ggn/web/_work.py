@@ -34,13 +34,14 @@ from typing import TYPE_CHECKING, Any, Final
 from ggn._json import quote
 from ggn.errors import DocumentError, EngineError, GGNError, NotFoundError
 from ggn.web._analysis import EngineSettings, analysis
-from ggn.web._explorer import Subject, forget, play, view
+from ggn.web._explorer import State, Subject, forget, history, play, view
 from ggn.web._limits import LimitError, Limits
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.context import SpawnContext, SpawnProcess
 
+    from ggn.game import Game
     from ggn.variants.registry import Catalogue
 
 __all__ = ["ROUTES", "Workers", "answer", "error"]
@@ -97,6 +98,7 @@ class _Request:
     fullmove: int
     flipped: bool
     move: str | None
+    history: _History | None = None
 
     @classmethod
     def read(cls, body: dict[str, Any], *, move: bool = False) -> _Request:
@@ -114,12 +116,52 @@ class _Request:
         if not isinstance(flipped, bool):
             raise BadRequest(f"'flipped' must be true or false, got {type(flipped).__name__}")
         played = _text(body, "move", required=True) if move else None
-        return cls(game, document, position, halfmove, fullmove, flipped, played)
+        return cls(game, document, position, halfmove, fullmove, flipped, played, _History.read(body))
 
     def subject(self, catalogue: Catalogue | None, limits: Limits) -> Subject:
         if self.game is not None:
             return Subject.game(self.game, catalogue)
         return Subject.document(self.document or "", limits)
+
+
+@dataclass(frozen=True, slots=True)
+class _History:
+    """A request's ``history``: the position the game started from (``start``, FEEN or a game's
+    FEN, null for the game's start; its counters ``halfmove`` and ``fullmove``) and the
+    ``moves`` played from it to the request's position, each a string (the moves' count is
+    bounded by the limit ``plies``, checked before any is played)."""
+
+    start: str | None
+    halfmove: int
+    fullmove: int
+    moves: list[str]
+
+    @classmethod
+    def read(cls, body: dict[str, Any]) -> _History | None:
+        value = body.get("history")
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            raise BadRequest(f"'history' must be an object (start, halfmove, fullmove, moves), got "
+                             f"{type(value).__name__}")
+        unknown = sorted(set(value) - {"start", "halfmove", "fullmove", "moves"})
+        if unknown:
+            raise BadRequest(f"'history' has no field {unknown[0]!r}"[:200])
+        moves = value.get("moves", [])
+        if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
+            raise BadRequest("'history': its moves must be a list of strings")
+        start = _text(value, "start")
+        return cls(None if start is None or not start.strip() else start,
+                   _counter(value, "halfmove", 0), _counter(value, "fullmove", 1), moves)
+
+    def game(self, subject: Subject, position: State, limits: Limits) -> Game:
+        """The game the history plays, which must lead to ``position`` (else 422)."""
+        game = history(subject, subject.state(self.start, self.halfmove, self.fullmove, limits), self.moves,
+                       limits)
+        if game.feen() != position.position.to_feen():
+            raise GGNError(f"the history's {len(self.moves)} moves lead to {quote(game.feen(), 200)}, not to "
+                           f"the position {quote(position.position.to_feen(), 200)}")
+        return game
 
 
 def _body(data: bytes, limits: Limits) -> dict[str, Any]:
@@ -139,7 +181,8 @@ def _view(body: dict[str, Any], catalogue: Catalogue | None, limits: Limits) -> 
     request = _Request.read(body)
     subject = request.subject(catalogue, limits)
     state = subject.state(request.position, request.halfmove, request.fullmove, limits)
-    return view(subject, state, flipped=request.flipped, limits=limits)
+    game = None if request.history is None else request.history.game(subject, state, limits)
+    return view(subject, state, flipped=request.flipped, limits=limits, game=game)
 
 
 def _play(body: dict[str, Any], catalogue: Catalogue | None, limits: Limits) -> dict[str, Any]:
@@ -147,8 +190,11 @@ def _play(body: dict[str, Any], catalogue: Catalogue | None, limits: Limits) -> 
     assert request.move is not None
     subject = request.subject(catalogue, limits)
     state = subject.state(request.position, request.halfmove, request.fullmove, limits)
+    game = None if request.history is None else request.history.game(subject, state, limits)
     after = play(subject, state, request.move)
-    answered = view(subject, after, flipped=request.flipped, limits=limits)
+    if game is not None:
+        game.push(after.move)
+    answered = view(subject, after, flipped=request.flipped, limits=limits, game=game)
     answered["played"] = after.move
     answered["san"] = after.san
     answered["transition"] = None if after.transition is None else after.transition.to_value()

@@ -7,7 +7,7 @@
 
 const page = {
   subject: null,     // {game: NAME} or {document: TEXT}
-  history: [],       // [{position: FEEN, halfmove, fullmove, played: MOVE in the game's notation, or null}]
+  history: [],       // [{position: FEEN, halfmove, fullmove, played: MOVE in the game's notation, move: GGN's}]
   at: -1,            // the index in history of the position shown
   view: null,        // the server's answer for that position
   selected: null,    // {source: CELL or "*", piece: QPI}
@@ -81,6 +81,17 @@ function request(entry, more) {
   }, more || {});
 }
 
+// The request for a position of the history, with the moves that led to it from the position
+// loaded: the server replays them to know the ends a history brings (a repetition, the n-move
+// rule), which the position alone does not hold.
+function requestWithHistory(entry, more) {
+  const start = page.history[0];
+  const moves = page.history.slice(1, page.history.indexOf(entry) + 1).map((played) => played.move);
+  return request(entry, Object.assign({
+    history: {start: start.position, halfmove: start.halfmove, fullmove: start.fullmove, moves: moves},
+  }, more || {}));
+}
+
 async function load(event) {
   if (event) event.preventDefault();
   const mode = $("mode-document").checked ? "document" : "game";
@@ -101,7 +112,7 @@ async function load(event) {
 async function goTo(index) {
   const entry = page.history[index];
   try {
-    const view = await ask("/api/view", request(entry));
+    const view = await ask("/api/view", requestWithHistory(entry));
     hideError();
     page.at = index;
     show(view);
@@ -115,10 +126,10 @@ async function playMove(name) {
   // and answers it in the game's own notation (san), which the history shows.
   const entry = page.history[page.at];
   try {
-    const view = await ask("/api/play", request(entry, {move: name}));
+    const view = await ask("/api/play", requestWithHistory(entry, {move: name}));
     hideError();
     page.history = page.history.slice(0, page.at + 1);
-    page.history.push({position: view.feen, halfmove: view.halfmove, fullmove: view.fullmove, played: view.san});
+    page.history.push({position: view.feen, halfmove: view.halfmove, fullmove: view.fullmove, played: view.san, move: view.played});
     page.at = page.history.length - 1;
     show(view);
     return true;
@@ -147,6 +158,7 @@ function show(view) {
   if (view.outcome) status = `Game over: ${view.outcome}`;
   else if (view.check) status += " (in check)";
   else if (view.moves.length === 0) status += ": no legal move";
+  if (!view.outcome && view.claim) status += `; may claim: ${view.claim}`;
   $("status").textContent = status;
   // A document with no terminal piece in play: the generic rule makes no play illegal.
   $("note").hidden = !view.note;
