@@ -36,6 +36,8 @@ from ggn.records import Record, csa, kif
 from ggn.records._shogi import HANDICAPS
 from ggn.variants import registry
 
+pytestmark = pytest.mark.slow  # not in the README's quick run: random games against python-shogi and cshogi
+
 shogi = pytest.importorskip("shogi")
 cshogi = pytest.importorskip("cshogi")
 shogi_kif = pytest.importorskip("shogi.KIF")
@@ -421,3 +423,27 @@ def test_a_repetition_is_written_as_sennichite() -> None:
     assert csa.write(game).endswith("\n%SENNICHITE\n")
     assert next(csa.read(csa.write(game))).verdict == "1/2-1/2"
     assert shogi_csa.Parser.parse_str(csa.write(game))[0]["win"] == "-"
+
+
+def test_records_replay_and_convert_kif_and_csa_through_pgn() -> None:
+    texts = [path.read_bytes() for path in sorted(DATA.glob("*.k*")) + sorted(DATA.glob("*.csa"))]
+    game, _ = _game(SEED + 60, 60, HANDICAPS["香落ち"])
+    texts += [kif.write(game).encode(), csa.write(game).encode()]
+    for text in texts:
+        record = next(records.read(text))
+        played = records.replay(record)
+        assert played.plays == _replayed(record)[0].plays
+        pgn = next(records.read(records.write(record, "pgn")))
+        assert records.replay(pgn).plays == played.plays
+        for back in ("kif", "csa"):
+            again = next(records.read(records.write(pgn, back)))
+            assert records.replay(again).plays == played.plays, back
+
+
+def test_replay_checks_the_stated_result() -> None:
+    mated, moves = _game(SEED + 101, 400)
+    text = kif.write(mated).replace("後手の勝ち", "先手の勝ち")
+    assert records.replay(next(records.read(text))).result() == "0-1"  # the 詰み line decides
+    wrong = kif.write(mated).replace(f"{len(moves) + 1:>4} 詰み\n", f"{len(moves) + 1:>4} 反則勝ち\n")
+    with pytest.raises(RecordError, match="the record's result '反則勝ち' says the first player won"):
+        records.replay(next(records.read(wrong)))
