@@ -16,7 +16,8 @@ import re
 
 import chess
 import pytest
-import shogi
+import shogi.CSA
+import shogi.KIF
 
 from ggn.cli import run
 from ggn.cli._arguments import NOTATIONS
@@ -309,3 +310,54 @@ def test_a_notation_a_document_lacks_is_a_usage_error() -> None:
     assert status == 2 and "--notation san writes a built-in game's moves" in err
     status, out, _ = call("play", rook, "r7/8/8/8/8/8/8/R7 / C/c", "C:R a1-a4", "--format", "json")
     assert json.loads(out)["moves"] == ["C:R a1-a4"] and json.loads(out)["fen"] is None
+
+
+# --- play --record: the game as a record, read by other libraries ---------------------------------
+@pytest.mark.parametrize("seed", range(2))
+def test_play_record_pgn_is_read_by_python_chess(seed: int) -> None:
+    import chess.pgn  # noqa: PLC0415
+
+    board = random_board(random.Random(f"record pgn {seed}"), 80)
+    status, out, err = call("play", "chess", *(move.uci() for move in board.move_stack), "--record", "pgn")
+    assert (status, err) == (0, "")
+    read = chess.pgn.read_game(io.StringIO(out))
+    assert read is not None and not read.errors
+    assert list(read.mainline_moves()) == board.move_stack
+    assert read.end().board().fen() == board.fen()
+    ended = board.outcome(claim_draw=False)
+    decided = ended is not None and ended.termination in (chess.Termination.CHECKMATE,
+                                                          chess.Termination.STALEMATE)
+    assert read.headers["Result"] == (ended.result() if decided and ended is not None else "*")
+
+
+@pytest.mark.parametrize("form", ["kif", "csa"])
+def test_play_record_kif_and_csa_are_read_by_python_shogi(form: str) -> None:
+    rng = random.Random(f"record {form}")
+    board = shogi.Board()
+    usi: list[str] = []
+    for _ in range(60):
+        if board.is_game_over():
+            break
+        move = rng.choice(sorted(board.legal_moves, key=str))
+        usi.append(move.usi())
+        board.push(move)
+    status, out, err = call("play", "shogi", *usi, "--record", form)
+    assert (status, err) == (0, "")
+    parser = shogi.KIF.Parser if form == "kif" else shogi.CSA.Parser
+    (read,) = parser.parse_str(out)
+    assert read["moves"] == usi
+    replay = shogi.Board(read["sfen"])
+    for move in read["moves"]:
+        replay.push_usi(move)
+    assert replay.sfen() == board.sfen()
+
+
+def test_play_record_is_refused_where_it_cannot_be_written() -> None:
+    status, _, err = call("play", "chess", "e4", "--record", "pgn", "--format", "json")
+    assert (status, err) == (2, "ggn play: --record prints the game as a record, not JSON: give --record or "
+                                "--format json\n")
+    rook = "tests/vectors/ggn/valid/spec-11.2-move-or-capture.json"
+    status, _, err = call("play", rook, "r7/8/8/8/8/8/8/R7 / C/c", "C:R a1-a4", "--record", "pgn")
+    assert status == 2 and err.startswith("ggn play: --record pgn writes a built-in game's moves")
+    status, _, err = call("play", "chess", "e4", "--record", "kif")
+    assert status == 1 and "KIF and CSA record games of shogi's pieces" in err

@@ -175,7 +175,8 @@ def register(commands: Commands) -> None:
                     "input (exit 1): the message names it and its number, and the candidates or "
                     "the legal moves. JSON: one object, game, fen, feen, moves (in the --notation),"
                     " outcome (an end that has happened) and claim (an end the player to move may "
-                    "claim), each null or {result: 1-0, 0-1 or 1/2-1/2, reason}. Or play from a "
+                    "claim), each null or {result: 1-0, 0-1 or 1/2-1/2, reason}. With --record, "
+                    "the game is printed instead as a record: PGN, or KIF or CSA for shogi. Or play from a "
                     "FEEN position under a GGN document (a file, - or @FILE), by the generic "
                     "rule: " + GENERIC + " Its moves are in GGN's notation ('C:P e2-e4'), its "
                     "positions FEEN only (no --fen, --to fen, or --notation other than ggn).",
@@ -185,6 +186,8 @@ def register(commands: Commands) -> None:
                "  ggn play chess f3 e5 g4 Qh4#               # 0-1 second player wins by checkmate\n"
                "  ggn play chess e4 e5 --notation uci --to feen\n"
                "  ggn play chess e4 e5 Nf3 --format json     # fen, feen, moves, outcome, claim\n"
+               "  ggn play chess e4 e5 Nf3 --record pgn      # the game as PGN\n"
+               "  ggn play shogi 7g7f 3c3d --record kif      # the game as KIF\n"
                f"  ggn play chess --fen '{FEN_EXAMPLE}' e5 Nf3\n"
                "  ggn play shogi 7g7f 3c3d 8h2b+             # USI; written P-76 P-34 Bx22+\n"
                "  ggn play crazyhouse e4 d5 exd5 Qxd5 --notation uci\n"
@@ -207,6 +210,11 @@ def register(commands: Commands) -> None:
     play.add_argument("--to", choices=["feen", "fen"], default=None,
                       help="how the position after the moves is written: fen (a game's default: "
                            "Fairy-Stockfish's FEN) or feen (a GGN document's only form)")
+    play.add_argument("--record", choices=["pgn", "kif", "csa"], metavar="FORMAT",
+                      help="print the game as a record instead, in FORMAT: pgn (the Seven Tag "
+                           "Roster, [Variant] and [FEN] where needed, the moves in SAN as "
+                           "Fairy-Stockfish writes them, the result), or kif or csa (shogi's "
+                           "formats, for the shogi family); a built-in game's only")
     add_format(play, "the position after the moves, the moves, then how the game ended if it "
                "has, and the end the player to move may claim if there is one",
                "one object: game, fen (null for a GGN document), feen, moves (in the --notation), "
@@ -333,8 +341,13 @@ def _play(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
     first = moves.pop(0) if moves and is_feen(moves[0]) else None
     if first is not None and args.feen_option is not None:
         raise Exit(2, "give the FEEN once: as the first argument or with --feen, not both")
+    if args.record is not None and args.format == "json":
+        raise Exit(2, "--record prints the game as a record, not JSON: give --record or --format json")
     game, current = played(args, stdin, err, given=first if first is not None else args.feen_option,
                            fen=args.fen, notation=args.notation, to=args.to)
+    if args.record is not None and game.game is None:
+        raise Exit(2, f"--record {args.record} writes a built-in game's moves, in the notation of its "
+                      "record (PGN's SAN, KIF's and CSA's for shogi), which a GGN document has none of")
     tell(err, "ggn play", game, current)
     described = game.described(current)
     from ggn.game import Game  # noqa: PLC0415  (on use: the command starts faster)
@@ -365,6 +378,11 @@ def _play(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
             fen = None  # a position the game's FEN cannot say (FEEN can): FEEN, and null in JSON
     outcome = record.outcome()
     claim = None if outcome is not None else record.claim()
+    if args.record is not None:
+        from ggn.records import write  # noqa: PLC0415  (on use: the command starts faster)
+
+        out.write(write(record, args.record).rstrip("\n") + "\n")
+        return 0
     if args.format == "json":
         out.write(json.dumps({"game": None if game.game is None else game.name, **described,
                               "fen": fen, "feen": current.to_feen(), "moves": written,
