@@ -234,3 +234,14 @@ def test_the_pgn_of_every_game_holds_fairy_stockfishs_san_and_replays(name: str)
     assert [move.text for move in record.moves] == sf.get_san_moves(name, game.fen(0), moves, is960), text
     again = records.replay(record)  # normal is written as chess (no [Variant]): the same game
     assert _uci_of(again) == moves and again.result() == game.result()
+
+
+def test_a_bad_move_in_a_variation_is_an_error_unless_variations_are_left_out() -> None:
+    record = next(records.read("1. e4 e5 (1... c5 2. Nf3 (2. Ke3) d6) 2. Nf3 *"))
+    with pytest.raises(RecordError, match=r"^game 1, ply 3 'Ke3' \(line 1\): in a variation: 'Ke3' is not "):
+        records.replay(record)
+    game = records.replay(record, variations=False)
+    assert _uci_of(game) == ["e2e4", "e7e5", "g1f3"]
+    # a good variation is played and taken back: the main line goes on from where it was
+    good = records.replay(next(records.read("1. e4 e5 (1... c5 2. Nf3 (2. c3) d6) 2. Nf3 *")))
+    assert _uci_of(good) == ["e2e4", "e7e5", "g1f3"]

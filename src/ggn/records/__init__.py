@@ -124,7 +124,7 @@ Tags = Mapping[str, str] | Iterable[tuple[str, str]]
 """Tags given to :func:`write`: a mapping of names to values, or (name, value) pairs."""
 
 
-def replay(record: Record, games: Catalogue | None = None) -> Game:
+def replay(record: Record, games: Catalogue | None = None, *, variations: bool = True) -> Game:
     """The game a record writes, every move checked under its game's rules and the stated
     result checked against the game's end: a :class:`ggn.game.Game`.
 
@@ -137,7 +137,11 @@ def replay(record: Record, games: Catalogue | None = None) -> Game:
     (``1-0`` where the second player has mated) raise a :class:`~ggn.errors.RecordError`
     naming the game's number, the ply and the move as written. A decided result where the game
     has not ended (a resignation, a draw agreed or claimed, a loss on time) is taken as written.
-    Variations are not played: they are alternatives, kept in the record as written.
+
+    With ``variations`` (the default), each variation is played too, from the position before
+    the move it is an alternative to, and a bad move there is an error as well (its message
+    says it is in a variation; its ply counts from the game's start). The game returned holds
+    the main line only.
 
     >>> game = replay(next(read("1. f3 e5 2. g4 Qh4# 0-1")))
     >>> len(game), str(game.outcome()), game.result()
@@ -155,19 +159,36 @@ def replay(record: Record, games: Catalogue | None = None) -> Game:
     except GGNError as error:
         what = f"its start position {record.fen!r}" if record.fen else f"its game {record.game!r}"
         raise record.error(f"{what} cannot be played: {error}") from None
-    for ply, move in enumerate(record.moves, 1):
+    _play_line(record, module, game, record.moves, 1, variations=variations, main=True)
+    _check_result(record, game)
+    return game
+
+
+def _play_line(record: Record, module: ModuleType, game: Game, moves: tuple[RecordMove, ...], first: int, *,
+               variations: bool, main: bool) -> None:
+    """Play a line of moves (whose first is ply ``first``) onto ``game``, and each variation of
+    each move, from the position before it, taken back once checked; a variation's own line is
+    taken back too (``main`` False). Variations nest at most MAX_DEPTH deep (the readers'
+    bound), so the recursion stays shallow."""
+    where = "" if main else "in a variation: "
+    for index, move in enumerate(moves):
+        ply = first + index
+        if variations:
+            for line in move.variations:
+                _play_line(record, module, game, line, ply, variations=variations, main=False)
         ended = game.outcome()
         if ended is not None:
-            raise record.error(f"the game has already ended ({ended}), yet a move follows", ply, move)
+            raise record.error(f"{where}the game has already ended ({ended}), yet a move follows", ply, move)
         try:
             play = module.parse_move(game, move.text)
         except RecordError:
             raise
         except GGNError as error:
-            raise record.error(str(error), ply, move) from None
+            raise record.error(f"{where}{error}", ply, move) from None
         game.push(play)
-    _check_result(record, game)
-    return game
+    if not main:
+        for _ in moves:
+            game.pop()
 
 
 def _check_games(games: object) -> None:
