@@ -38,6 +38,7 @@ __all__ = ["Game"]
 _SHOWN: Final = 12  # legal moves an error lists
 _COUNTER_MAX: Final = 2**31 - 1  # Fairy-Stockfish reads its FEN's numbers as 32-bit ones
 _PROMOTED: Final = re.compile(r"\+([A-Za-z])")
+_SQUARE: Final = re.compile(r"[a-z][0-9]+")
 _SUDDEN: Final = frozenset({Ending.EXTINCTION, Ending.FLAG, Ending.BARE_KING, Ending.CHECKS})
 
 
@@ -344,7 +345,8 @@ class Game:
     def _key(self, ply: int) -> str:
         """The position after ``ply`` plies as Fairy-Stockfish's key compares positions: its FEN
         without counters, each shogi-style promoted piece written as the type it moves as, no
-        ``~`` (a promoted pawn of crazyhouse), no hands in a game without drops."""
+        ``~`` (a promoted pawn of crazyhouse), no hands in a game without drops, the en
+        passant squares by file."""
         found = self._keys[ply]
         if found is None:
             variant = self._variant
@@ -363,6 +365,8 @@ class Game:
                     return becomes.upper() if letter.isupper() else becomes
 
                 placement = _PROMOTED.sub(plain, placement)
+            if len(fields) > 3:
+                fields[3] = _en_passant_files(fields[3])
             found = self._keys[ply] = " ".join((placement, *fields[1:]))
         return found
 
@@ -669,6 +673,16 @@ def _read_fen(rules: RuleSystem, variant: Variant, fen: str) -> tuple[Position, 
     position = rules.position(to_feen(variant, fen))
     halfmove, fullmove = Entry(variant.name, "fen", variant).counters(fen)
     return position, halfmove, max(fullmove, 1), limit
+
+
+def _en_passant_files(field: str) -> str:
+    """The en passant squares of a FEN as Fairy-Stockfish's key holds them: by file, each
+    square's file flipping it (two squares on one file, a pawn's triple step or a custom
+    piece's double step, cancel out)."""
+    files: set[str] = set()
+    for square in _SQUARE.findall(field):
+        files ^= {square[0]}
+    return "".join(sorted(files)) or "-"
 
 
 def _reversible(kind: PieceType, mover: Side, source: Cell, destination: Cell) -> bool:
