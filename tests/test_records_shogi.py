@@ -314,6 +314,7 @@ def test_broken_kif_lines_are_errors_naming_the_line() -> None:
         "手合割：九枚落ち\n": "the handicap '九枚落ち'",
         "手合割：平手\n   1 ７六歩(77)\n変化：5手\n   5 ７五歩(76)\n": "変化：5手 branches from no move",
         "手合割：平手\nhello\n": "'hello' is no KIF line",
+        "手合割：平手\n   1 ７六歩(77)\n変化：" + "9" * 5000 + "手\n": "branches from no move",
         "|v香v桂|一\n": "the diagram is 2 squares wide",
         "手合割：平手\n   1 投了\n   2 ７六歩(77)\n": "a move after the end",
     }

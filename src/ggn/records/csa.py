@@ -473,6 +473,8 @@ def write_record(record: Record, tags: Mapping[str, str] | Iterable[tuple[str, s
     """A CSA record written back as read: its tags, start, moves with their times and comments,
     and its end."""
     expect(record, Record, "record", "a Record")
+    if record.game != "shogi":
+        raise GGNError(f"CSA records shogi's games, not {record.game[:40]!r}'s: write KIF")
     pairs = dict(record.tags)
     pairs.update(_tags_of(tags))
     lines = _header(list(pairs.items()))
@@ -483,7 +485,7 @@ def write_record(record: Record, tags: Mapping[str, str] | Iterable[tuple[str, s
     else:
         from ggn.records.kif import _grid_of_fen  # noqa: PLC0415
 
-        lines += _start(_grid_of_fen(record.fen))
+        lines += _start(_grid_of_fen(record.game, record.fen))
     for move in record.moves:
         lines.append(move.text)
         if move.clock is not None:

@@ -174,7 +174,8 @@ class _Reader:
             return
         variation = _VARIATION.fullmatch(stripped)
         if variation is not None:
-            self.branch(int(variation[1]), at)
+            # (A number longer than any game's: no move has it, without reading it whole.)
+            self.branch(int(variation[1]) if len(variation[1]) <= 9 else 10**9, at)
             return
         if _SUMMARY.match(stripped):
             self.summary_line(stripped, at)
@@ -670,7 +671,7 @@ def write_record(record: Record, tags: Mapping[str, str] | Iterable[tuple[str, s
         lines.insert(0, "手合割：" + (MINISHOGI_NAMES[0] if record.game == "minishogi" else "平手"))
     if not usual:
         assert record.fen is not None
-        lines.extend(_diagram(_grid_of_fen(record.fen)))
+        lines.extend(_diagram(_grid_of_fen(record.game, record.fen)))
     if record.comment is not None:
         lines.extend("*" + part for part in record.comment.split("\n"))
     lines.append("手数----指手---------消費時間--")
@@ -719,18 +720,14 @@ def _write_line(moves: tuple[RecordMove, ...], first: int, lines: list[str]) -> 
         lines.extend("*" + part for comment in move.comments for part in comment.split("\n"))
 
 
-def _grid_of_fen(fen: str) -> Grid:
-    placement = fen.split(" ", maxsplit=1)[0]
-    board, _, held = placement.partition("[")
-    rows: list[list[str]] = []
-    for text in board.split("/"):
-        row: list[str] = []
-        for match in re.finditer(r"([0-9]+)|(\+?[A-Za-z])", text):
-            row.extend([""] * int(match[1]) if match[1] else [match[2]])
-        rows.append(row)
-    hands: tuple[dict[str, int], dict[str, int]] = ({}, {})
-    for letter in held.rstrip("]"):
-        if letter.isalpha():
-            mine = hands[0 if letter.isupper() else 1]
-            mine[letter.lower()] = mine.get(letter.lower(), 0) + 1
-    return Grid(rows, hands, "first" if fen.split(" ")[1] == "w" else "second")
+def _grid_of_fen(game: str, fen: str) -> Grid:
+    """The grid of a record's start (Fairy-Stockfish's FEN of its game), checked by the game's
+    FEN reader: a record made by hand may hold any text there."""
+    from ggn.variants import registry  # noqa: PLC0415
+    from ggn.variants.fen import to_feen  # noqa: PLC0415
+
+    expect(game, str, "game", "a str")
+    if game not in GAMES.values():
+        raise GGNError(f"KIF and CSA record the games {', '.join(GAMES.values())}, not {game[:40]!r}")
+    rules = registry.rules(game)
+    return grid_of(rules, rules.position(to_feen(rules.variant, fen)))  # type: ignore[attr-defined]
