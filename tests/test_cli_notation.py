@@ -27,6 +27,11 @@ sf = pytest.importorskip("pyffish")
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
+def split(ci: list[object], full: list[object]) -> list[object]:
+    """Parameters of a test: those the default run takes, then those only the full run adds."""
+    return [*ci, *(pytest.param(value, marks=pytest.mark.full) for value in full)]
+
+
 def call(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     status = run(list(argv), out, err)
@@ -56,7 +61,7 @@ def test_the_parser_names_every_notation_of_ggn_notation() -> None:
 
 
 # --- chess, against python-chess ----------------------------------------------------------------
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", split(list(range(3)), list(range(3, 40))))
 def test_play_of_a_random_games_san_gives_python_chess_fen(seed: int) -> None:
     rng = random.Random(f"play san {seed}")
     board = random_board(rng, rng.randrange(20, 120))
@@ -102,7 +107,7 @@ def test_play_text_shows_fen_and_san_and_the_seeds_forms_are_one_flag_away() -> 
     assert played("chess", "Ng1f3", "Ng8-f6")["moves"] == ["Nf3", "Nf6"]
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", split(list(range(3)), list(range(3, 30))))
 def test_legal_and_divide_in_san_equal_python_chess(seed: int) -> None:
     board = random_board(random.Random(f"legal san {seed}"), 30 + 10 * seed)
     expected = sorted(board.san(move) for move in board.legal_moves)
@@ -196,7 +201,8 @@ def _result(value: int, moves: list[str], variant: str, start: str) -> str:
     return "1-0" if (value > 0) == first_to_move else "0-1"
 
 
-@pytest.mark.parametrize("variant", ["chess", "shogi", "xiangqi", "makruk", "crazyhouse"])
+@pytest.mark.parametrize("variant", split(["chess", "shogi"], [
+    "xiangqi", "makruk", "crazyhouse", "capablanca", "minishogi", "shatranj", "minixiangqi"]))
 def test_the_ends_equal_pyffishs_in_a_game_driven_into_repetition(variant: str) -> None:
     """A random opening, then four moves that bring the position back, again and again: at
     each ply, play's outcome and claim say what pyffish's is_immediate_game_end and
@@ -262,7 +268,7 @@ def test_play_shogi_in_usi() -> None:
     assert answer["moves"] == ["P-76", "P-34"]
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", split([0], list(range(1, 20))))
 def test_a_random_shogi_game_in_usi_equals_python_shogi_and_pyffish(seed: int) -> None:
     rng = random.Random(f"usi {seed}")
     board = shogi.Board()
@@ -284,9 +290,13 @@ def test_a_random_shogi_game_in_usi_equals_python_shogi_and_pyffish(seed: int) -
 
 
 @pytest.mark.parametrize(("variant", "notation", "named"), [
-    ("xiangqi", "wxf", "NOTATION_XIANGQI_WXF"), ("xiangqi", "janggi", "NOTATION_JANGGI"),
-    ("makruk", "thai-san", "NOTATION_THAI_SAN"), ("shogi", "shogi-hosking", "NOTATION_SHOGI_HOSKING"),
-    ("capablanca", "lan", "NOTATION_LAN")])
+    ("xiangqi", "wxf", "NOTATION_XIANGQI_WXF"), ("makruk", "thai-san", "NOTATION_THAI_SAN"),
+    ("shogi", "shogi-hosking", "NOTATION_SHOGI_HOSKING"),
+    *(pytest.param(*named, marks=pytest.mark.full) for named in (
+        ("xiangqi", "janggi", "NOTATION_JANGGI"), ("capablanca", "lan", "NOTATION_LAN"),
+        ("makruk", "thai-lan", "NOTATION_THAI_LAN"), ("shogi", "shogi-hodges", "NOTATION_SHOGI_HODGES"),
+        ("minishogi", "shogi-hodges-number", "NOTATION_SHOGI_HODGES_NUMBER"),
+        ("crazyhouse", "san", "NOTATION_SAN"), ("shatranj", "san", "NOTATION_SAN")))])
 def test_a_random_game_in_a_named_notation_equals_pyffish(variant: str, notation: str, named: str) -> None:
     rng = random.Random(f"{variant} {notation}")
     start = sf.start_fen(variant)
