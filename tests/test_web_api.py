@@ -172,6 +172,21 @@ def test_a_move_is_read_in_any_notation_and_answered_in_san(client: TestClient) 
                 "fullmove": after["fullmove"]}
 
 
+def test_a_shogi_move_typed_in_usi_or_hodges_is_played(client: TestClient) -> None:
+    """USI (7g7f) and shogi's own notation (Bx22+) typed for shogi; the answer in shogi's
+    notation as pyffish's get_san writes it, the FEN as its get_fen."""
+    start = pyffish.start_fen("shogi")
+    body: dict[str, Any] = {"game": "shogi"}
+    played: list[str] = []
+    for typed, uci in (("7g7f", "c3c4"), ("3c3d", "g7g6"), ("Bx22+", "b2h8+")):
+        after = ok(client, "/api/play", {**body, "move": typed})
+        assert after["san"] == pyffish.get_san("shogi", pyffish.get_fen("shogi", start, played), uci)
+        played.append(uci)
+        assert after["fen"] == pyffish.get_fen("shogi", start, played)
+        body = {"game": "shogi", "position": after["feen"], "halfmove": after["halfmove"],
+                "fullmove": after["fullmove"]}
+
+
 def test_the_history_brings_the_ends_a_position_alone_does_not(client: TestClient) -> None:
     """A repetition is known from the moves that led to the position (python-chess says it may
     be claimed), the n-move rule from the halfmove clock; a history that does not lead to the
