@@ -26,7 +26,7 @@ from test_docs_site import DOCS, blocks, commands, install_command, shell
 ROOT = README.parent
 PAGES = [README, *(DOCS / name for name in (
     "library.md", "command-line.md", "games.md", "documents.md", "performance.md", "pictures.md",
-    "shogi.md", "records.md"))]
+    "shogi.md", "records.md", "notations.md"))]
 BUILTIN_INI = ROOT / "src" / "ggn" / "variants" / "builtin.ini"
 README_LIMIT = 200  # lines: a newcomer reads the README in five minutes
 

@@ -9,7 +9,7 @@ any of its variants in one of nine notations, each named here as in :data:`NOTAT
 - ``shogi-hodges``: Hodges' shogi notation, ranks as letters (``P-7f``, ``S*3d``);
 - ``shogi-hodges-number``: Hodges' with numbered ranks (``P-76``, ``S*34``, ``Bx22+``);
 - ``janggi``: janggi's, rank then file, both numbered (``N87-66``);
-- ``wxf``: the World Xiangqi Federation's (``C2=5``, ``H2+3``, ``+R-1``);
+- ``wxf``: the World Xiangqi Federation's (``C2=5``, ``H2+3``);
 - ``thai-san`` and ``thai-lan``: makruk's, in Thai letters (``ม-ง๒``, ``ม ข๑-ง๒``).
 
 Fairy-Stockfish writes any of them for any variant; its default (``get_san`` without a
@@ -160,6 +160,7 @@ class _Scene:
         self.plays = rules.legal_moves(position)
         self.moves = [self._move(play) for play in self.plays]
         self._after: dict[int, tuple[bool, bool]] = {}
+        self._texts: dict[Notation, dict[str, list[_Move]]] = {}
 
     # --- pieces ---------------------------------------------------------------------------
     def _letter(self, qpi: Qpi) -> str:
@@ -448,6 +449,17 @@ class _Scene:
                 text += "#" if mate else "+"
         return text
 
+    def texts(self, notation: Notation) -> dict[str, list[_Move]]:
+        """The moves by their text in ``notation``, without check marks (made once a notation:
+        reading a move is then one look-up)."""
+        made = self._texts.get(notation)
+        if made is None:
+            made = {}
+            for move in self.moves:
+                made.setdefault(self.write(notation, move, marks=False), []).append(move)
+            self._texts[notation] = made
+        return made
+
     def find(self, play: Play) -> _Move:
         for move in self.moves:
             if move.play == play:
@@ -560,15 +572,12 @@ def _found(scene: _Scene, text: str, chosen: tuple[Notation, ...]) -> list[_Move
     for notation in chosen:
         # The check marks are left out on both sides: written without them, a move costs no
         # look at the position after it.
-        wanted = bare if notation in _MARKED else squeezed
-        for move in scene.moves:
-            if scene.write(notation, move, marks=False) == wanted:
-                add(move)
-    if len(found) > 1 and bare != squeezed:
+        for move in scene.texts(notation).get(bare if notation in _MARKED else squeezed, ()):
+            add(move)
+    if len(found) > 1:
         # Texts that differ by their check marks only: the one written with the text's marks.
-        marked = [move for move in found
-                  if any(scene.write(notation, move) == squeezed for notation in chosen)]
-        found = marked or found
+        exact = [move for move in found if any(scene.write(notation, move) == squeezed for notation in chosen)]
+        found = exact or found
     if found:
         return found
     if any(notation in ("san", "lan") for notation in chosen):
