@@ -576,7 +576,8 @@ def _found(scene: _Scene, text: str, chosen: tuple[Notation, ...]) -> list[_Move
             add(move)
     if len(found) > 1:
         # Texts that differ by their check marks only: the one written with the text's marks.
-        exact = [move for move in found if any(scene.write(notation, move) == squeezed for notation in chosen)]
+        exact = [move for move in found
+                 if any(scene.write(notation, move) == squeezed for notation in chosen)]
         found = exact or found
     if found:
         return found
