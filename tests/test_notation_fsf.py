@@ -165,7 +165,7 @@ def test_moves_written_as_fairy_stockfish_writes_them(name: str) -> None:
 @pytest.mark.parametrize("name", registry.names())
 def test_every_notation_along_long_games(name: str) -> None:
     faults: list[str] = []
-    for sample in _samples(name, games=3, plies=160, every=8, seed=SEED + 1):
+    for sample in _samples(name, games=2, plies=150, every=12, seed=SEED + 1):
         faults += _compare(sample, tuple(NOTATIONS))[1]
     assert not faults, "\n".join(faults[:20])
 
