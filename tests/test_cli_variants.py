@@ -277,6 +277,8 @@ def test_position_round_trips_fen_and_feen(variant: str) -> None:
     status, back, _ = call("position", variant, "--feen", feen.strip(), "--to", "fen")
     assert _fields(back.strip()) == _fields(fen)
     assert call("position", variant, "--fen", fen, "--to", "fen") == (0, fen + "\n", "")
+    assert call("position", variant, "--fen", fen) == (0, feen, "")  # the other form by default
+    assert _fields(call("position", variant, "--feen", feen.strip())[1].strip()) == _fields(fen)
 
 
 # --- the exit contract ------------------------------------------------------------------------

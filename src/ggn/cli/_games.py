@@ -224,21 +224,25 @@ def register(commands: Commands) -> None:
     position_cmd = commands.add(
         "position", _position, summary="rewrite a position of a game between FEN and FEEN",
         description="Read a position of a game, in Fairy-Stockfish's FEN (--fen) or in FEEN "
-                    "(--feen), and write it in the form --to names. FEEN holds no move "
+                    "(--feen), and write it in the form --to names (by default the other one: "
+                    "a FEN given is written in FEEN, a FEEN in FEN). FEEN holds no move "
                     "counters: a FEN written from FEEN has 0 and 1, and one written from a FEN "
                     "keeps the FEN's. A position that is not one of the game (its board's "
                     "shape, a piece it does not have) is invalid input: exit 1.",
         epilog="examples:\n  ggn position chess --fen '" + FEN_EXAMPLE + "' --to feen\n"
                "  ggn position xiangqi --feen "
                "'rheag^aehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAG^AEHR / X/x' --to fen\n"
-               "  ggn position chess --fen '" + FEN_EXAMPLE + "' --to feen --format json",
+               "  ggn position chess --fen '" + FEN_EXAMPLE + "' --to feen --format json\n"
+               "  ggn position shogi --feen "
+               "'lnsgk^gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK^GSNL / S/s'   # its FEN",
     )
     add_game(position_cmd)
     given = position_cmd.add_mutually_exclusive_group(required=True)
     given.add_argument("--fen", metavar="FEN", help="the position in Fairy-Stockfish's FEN of the game")
     given.add_argument("--feen", metavar="FEEN", help="the position in FEEN")
-    position_cmd.add_argument("--to", choices=["feen", "fen"], required=True,
-                              help="the form to write the position in")
+    position_cmd.add_argument("--to", choices=["feen", "fen"], default=None,
+                              help="the form to write the position in (default: the other form "
+                                   "than the one given)")
     add_format(position_cmd, "the position", "one object: game, position and to")
 
 
@@ -412,12 +416,13 @@ def _end(outcome: Outcome | None) -> dict[str, str] | None:
 def _position(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
     game = entry(catalogue(args, stdin), args.game)
     where = position(game, args.feen, args.fen)
-    if args.to == "fen":
+    to = args.to or ("feen" if args.fen is not None else "fen")
+    if to == "fen":
         halfmove, fullmove = (0, 1) if args.fen is None else game.counters(args.fen)
         written = game.from_feen(where, halfmove=halfmove, fullmove=fullmove)
     else:
         written = where.to_feen()
     if args.format == "json":
-        written = json.dumps({"game": game.name, "position": written, "to": args.to})
+        written = json.dumps({"game": game.name, "position": written, "to": to})
     out.write(written + "\n")
     return 0
