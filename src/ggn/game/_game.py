@@ -31,6 +31,7 @@ from ggn.position import Position
 from ggn.qpi import Qpi
 from ggn.rules._records import Ending, Outcome, Play
 from ggn.rules._system import RuleSystem
+from ggn.variants._clock import piece_type, resets
 from ggn.variants.description import History, PieceType, Value, Variant
 
 __all__ = ["Game"]
@@ -62,7 +63,7 @@ class Game:
     """
 
     __slots__ = ("_chased", "_chasing", "_checks", "_counting", "_fullmoves", "_history", "_keys", "_legal",
-                 "_plays", "_positions", "_rule50", "_rules", "_types", "_variant")
+                 "_plays", "_positions", "_rule50", "_rules", "_variant")
 
     def __init__(self, rules: str | RuleSystem, start: Position | str | None = None, *,
                  fen: str | None = None, halfmove: int = 0, fullmove: int = 1) -> None:
@@ -79,8 +80,6 @@ class Game:
         self._rules = system
         self._variant = variant
         self._history: History | None = None if variant is None else variant.history
-        self._types: dict[str, PieceType] = {} if variant is None else {
-            (kind.pin or kind.letter).upper(): kind for kind in variant.pieces}
         expect(halfmove, int, "halfmove", "an int")
         expect(fullmove, int, "fullmove", "an int")
         if halfmove < 0 or fullmove < 1:
@@ -536,41 +535,12 @@ class Game:
 
     def _type(self, piece: Qpi) -> PieceType | None:
         """The piece type a piece is of, a shogi-style promoted one its promoted type's."""
-        kind = self._types.get(piece.pin.name)
         variant = self._variant
-        if kind is not None and piece.state == "enhanced" and variant is not None and variant.promotion:
-            becomes = dict(variant.promotion.promoted).get(kind.letter)
-            if becomes is not None:
-                return next((other for other in variant.pieces if other.letter == becomes), kind)
-        return kind
+        return None if variant is None else piece_type(variant, piece)
 
     def _resets(self, position: Position, play: Play) -> bool:
         """Whether ``play`` starts the halfmove clock again (Fairy-Stockfish's rule50)."""
-        if not isinstance(play.source, Cell):
-            return True  # a drop
-        mover = position.active
-        for cell, piece in play.transition.board.items():
-            before = position.piece_at(cell)
-            if before is not None and before.side != mover and (piece is None or piece.side == mover):
-                return True  # a capture
-        choice, piece = play.choice, play.piece
-        if choice is not None and choice != piece:
-            if choice.pin.name != piece.pin.name:
-                return True  # a pawn's promotion
-            if choice.state == "enhanced" and piece.state != "enhanced":
-                variant = self._variant
-                return variant is None or variant.promotion is None or not variant.promotion.demotion
-            return False  # a demotion
-        variant = self._variant
-        if variant is None:
-            return False
-        kind = self._type(piece)
-        side = 0 if mover == "first" else 1
-        if kind is None or kind.letter not in variant.history.n_move_types[side]:
-            return False
-        destination = play.destination
-        assert isinstance(destination, Cell)
-        return not _reversible(kind, mover, play.source, destination)
+        return resets(self._variant, position, play)
 
     def _count(self, position: Position, play: Play, child: Position,
                counting: tuple[int, int]) -> tuple[int, int]:
@@ -683,34 +653,6 @@ def _en_passant_files(field: str) -> str:
     for square in _SQUARE.findall(field):
         files ^= {square[0]}
     return "".join(sorted(files)) or "-"
-
-
-def _reversible(kind: PieceType, mover: Side, source: Cell, destination: Cell) -> bool:
-    """Whether a piece of ``kind`` could go back from ``destination`` to ``source`` by a move
-    without capture on an empty board (Fairy-Stockfish's ``PseudoMoves[0]``: no initial move)."""
-    (from_file, from_rank), (to_file, to_rank) = source.indices, destination.indices
-    back = (from_file - to_file, from_rank - to_rank)
-    if mover == "second":  # the second side's frame is the first's turned half a circle
-        back = (-back[0], -back[1])
-    for movement in kind.movements:
-        if movement.mode == "capture" or movement.sources is not None or movement.hops:
-            continue
-        for vector in movement.vectors:
-            steps = _steps(vector, back)
-            if steps and movement.first <= steps and (movement.last is None or steps <= movement.last):
-                return True
-    return False
-
-
-def _steps(vector: tuple[int, int], displacement: tuple[int, int]) -> int:
-    """How many steps of ``vector`` make ``displacement`` (0: none)."""
-    for along, total in zip(vector, displacement, strict=True):
-        if along:
-            steps, rest = divmod(total, along)
-            if rest or steps <= 0:
-                return 0
-            return steps if (vector[0] * steps, vector[1] * steps) == displacement else 0
-    return 0
 
 
 def _reverses(earlier: Play | None, later: Play | None) -> bool:

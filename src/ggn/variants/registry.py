@@ -322,26 +322,18 @@ class Entry:
     def advance(self, position: Position, play: Play, halfmove: int, fullmove: int) -> tuple[int, int]:
         """The move counters after ``play`` in ``position``, as Fairy-Stockfish counts them:
         the move number grows after the second player's move; the halfmove clock starts
-        again after a capture, a drop, a promotion or a pawn's move, and grows otherwise."""
+        again after a capture, a drop, a promotion or an irreversible move of a pawn (of the
+        n-move rule's types: :mod:`ggn.variants._clock`), and grows otherwise."""
         from ggn.position import Position  # noqa: PLC0415
         from ggn.rules._records import Play  # noqa: PLC0415
+        from ggn.variants._clock import resets  # noqa: PLC0415
 
         expect(position, Position, "position", "a Position")
         expect(play, Play, "play", "a Play")
         expect(halfmove, int, "halfmove", "an int")
         expect(fullmove, int, "fullmove", "an int")
         fullmove += position.active == "second"
-        if not isinstance(play.source, Cell) or (play.choice is not None and play.choice != play.piece):
-            return 0, fullmove
-        mover = position.active
-        for cell, piece in play.transition.board.items():
-            before = position.piece_at(cell)
-            if before is not None and before.side != mover and (piece is None or piece.side == mover):
-                return 0, fullmove  # a capture
-        pawns = {(kind.pin or kind.letter).upper() for kind in self.variant.pieces if kind.name == "pawn"}
-        if play.piece.state != "enhanced" and play.piece.name in pawns:
-            return 0, fullmove
-        return halfmove + 1, fullmove
+        return (0 if resets(self.variant, position, play) else halfmove + 1), fullmove
 
     @property
     def legacy(self) -> bool:
