@@ -813,3 +813,66 @@ def test_analyse_with_an_engine_that_hangs_in_its_search(tmp_path: Path) -> None
     assert err.startswith(f"ggn analyse: {hang}: did not give its best move within 10 s of being told to "
                           "stop (after 0.5 s of search); its last lines: ")
     assert time.monotonic() - started < 60
+
+
+def _sweep(plies: int) -> tuple[int, int, list[str]]:
+    """Every built-in game Fairy-Stockfish knows by name, played ``plies`` plies from its start:
+    the engine's move (by 500 nodes) in turn with a random one; each best move must be legal under
+    ggn's rules (else an EngineError), and its principal variation too, move by move, as far as
+    ggn's game goes on. Returns the games played, the engine's moves, and the variations cut."""
+    assert FAIRY is not None
+    with Engine(FAIRY) as engine:
+        known = set(engine.options["UCI_Variant"].vars)
+    games = moves = 0
+    cut: list[str] = []
+    for name in registry.names():
+        if name not in known:
+            continue
+        rng = random.Random(name)
+        game = Game(name)
+        with Engine(FAIRY) as engine:
+            for ply in range(plies):
+                if game.outcome() is not None or not game.legal_moves():
+                    break
+                if ply % 2 == 0:
+                    analysis = engine.analyse(game, limit=Limit(nodes=500))
+                    assert analysis.bestmove is not None, (name, game.fen())
+                    moves += 1
+                    if len(analysis.pv) < len(analysis.pv_uci):
+                        cut.append(f"{name} at ply {ply}: {' '.join(analysis.pv_uci)}")
+                    game.push(analysis.bestmove)
+                else:
+                    game.push(rng.choice(game.legal_moves()))
+        games += 1
+    return games, moves, cut
+
+
+@needs_fairy
+@pytest.mark.parametrize("plies", [pytest.param(8, id="8"),
+                                   pytest.param(60, id="60", marks=pytest.mark.full)])
+def test_fairy_stockfish_plays_every_game_it_knows_by_ggns_rules(plies: int) -> None:
+    games, moves, cut = _sweep(plies)
+    assert games >= 50 and moves >= games * 3
+    # Where ggn's game has ended the engine's variation may go on (racing kings: a king on the
+    # last rank ends it at once in ggn, while Fairy-Stockfish 11.1 searches on): a variation is
+    # kept as plays only as far as ggn plays it, and no more than a few are cut short.
+    assert len(cut) <= 3, cut
+
+
+def test_a_side_that_has_lost_its_last_pawn_in_kinglet_has_lost_after_captures_too() -> None:
+    """Found by the sweep above (Fairy-Stockfish said no move where ggn played on): a piece
+    taken in a game without drops waits in the taker's hand, the opponent's still, and was
+    counted as the taker's own; pyffish is the oracle."""
+    pyffish = pytest.importorskip("pyffish")
+    rules = rule_system("kinglet")
+    entry = registry.entry("kinglet")
+    fen = "4k3/8/8/8/8/2p5/1P5P/K7 b - - 0 1"
+    moves = ["c3b2", "a1b2"]  # black takes a pawn (in black's hand, white's still), then loses its last
+    start = rules.position(entry.to_feen(fen))
+    position = rules.play(start, uci.parse(rules, start, "c3b2"))
+    assert rules.outcome(position) is None and pyffish.legal_moves("kinglet", fen, moves[:1]) != []
+    position = rules.play(position, uci.parse(rules, position, "a1b2"))
+    assert pyffish.is_immediate_game_end("kinglet", fen, moves)[0]
+    assert pyffish.game_result("kinglet", fen, moves) < 0  # the side to move, black, has lost
+    outcome = rules.outcome(position)
+    assert outcome is not None and outcome.winner == "first" and outcome.ending.value == "extinction"

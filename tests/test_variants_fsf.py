@@ -72,20 +72,8 @@ CAPTURES = 0.7  # the chance a random game takes when it can
 # Built-in variants that disagree with pyffish through a module this file does not own: the
 # variant, the reason (with the failing case), and the tests that fail (None: every test of ggn;
 # else some of "games", "games-full", "replies", "perft", "endings", "endings-full").
-_HAND = ("ggn.rules.variant counts the pieces in hand towards extinction, and in a game without drops a "
-         "player's hand holds the enemy pieces it took (the Game Protocol's default), so a player who lost "
-         "them all is not extinct; Fairy-Stockfish counts no such hand. Read from FEN (empty hands), ggn "
-         "ends it: {}")
 _FULL = frozenset({"games-full", "endings", "endings-full"})
 KNOWN: dict[str, tuple[str, frozenset[str] | None]] = {
-    "shatranj": (_HAND.format("'8/8/1k5N/7P/1K6/2P5/8/8 b - - 0 52', black bared, has lost"),
-                 frozenset({"games-full", "endings-full"})),
-    "courier": (_HAND.format("'12/4p7/2p4p1K1p/12/8p3/2bk8/12/12 w - - 0 64', white bared, has lost"),
-                frozenset({"endings-full"})),
-    "extinction": (_HAND.format("'rn1qk2r/1pp1pp2/p2p3p/8/1P6/N2P3P/P1P1PP1P/Q3KB1R b Kkq - 0 8', black "
-                                "has no bishop left and has lost"), frozenset({"games-full"})),
-    "kinglet": (_HAND.format("'1B2k3/8/8/2p5/8/1b6/8/4N3 w - - 0 31', white has no pawn left and has lost"),
-                _FULL),
     "coregal": ("ggn.rules.variant: in '8/7q/8/7k/8/7Q/5K2/8 b - - 11 49' the black king is attacked by the "
                 "queen on h3 and black has no move: checkmate, a loss, for pyffish; ggn says not in check, "
                 "a draw by stalemate", _FULL),

@@ -705,7 +705,13 @@ class VariantRules(RuleSystem):
                 held[letter] = held.get(letter, 0) + 1
         for side in (0, 1):
             for piece, count in position._hands[side].items():
-                letter = kind.get(code_of(piece), "?")
+                code = code_of(piece)
+                if (code > 0) != (side == 0):
+                    # A piece taken in a game without drops stays the opponent's, out of play in
+                    # the taker's hand (the Game Protocol's displacement): it is no one's to count
+                    # (Fairy-Stockfish's hands hold only their holder's pieces, those of drops).
+                    continue
+                letter = kind.get(code, "?")
                 counts[side][letter] = counts[side].get(letter, 0) + count
         return counts
 
