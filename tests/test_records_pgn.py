@@ -277,3 +277,14 @@ def test_wrong_types_are_type_errors() -> None:
         write_record("1. e4 *")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"RecordMove.text must be a str"):
         RecordMove(5)  # type: ignore[arg-type]
+
+
+def test_a_comment_holding_a_closing_brace_is_written_after_a_semicolon() -> None:
+    record = next(read("1. e4 ; a { brace } here\ne5 {plain} *"))
+    assert record.moves[0].comments == ("a { brace } here",)
+    text = write_record(record)
+    assert "1. e4 ; a { brace } here\n1... e5 { plain } *" in text
+    assert next(read(text)).moves == record.moves
+    theirs = chess_pgn.read_game(io.StringIO(text))  # python-chess skips ';' comments, and reads on
+    assert [move.uci() for move in theirs.mainline_moves()] == ["e2e4", "e7e5"]
+    assert theirs.next().next().comment == "plain"

@@ -628,7 +628,11 @@ def _line(moves: tuple[RecordMove, ...], number: int, offset: int, tokens: list[
 
 
 def _comment(text: str) -> str:
-    words = text.replace("}", "").split()
+    """A comment as PGN writes it: in braces, or, when it holds a ``}`` (which would end a brace
+    comment), after a ``;`` to the end of its line."""
+    words = text.split()
+    if "}" in text:
+        return "; " + " ".join(words)
     return "{ " + " ".join(words) + " }" if words else "{ }"
 
 
@@ -652,7 +656,7 @@ def _tag(name: str, value: str) -> str:
 def _wrapped(tokens: list[str]) -> str:
     """The tokens joined by spaces in lines of at most :data:`WIDTH` characters (a comment longer
     than a line is written whole, on a line of its own: a reader keeps the line breaks inside a
-    comment). A variation's parentheses touch what they enclose."""
+    comment; a ``;`` comment ends its line). A variation's parentheses touch what they enclose."""
     words: list[str] = []
     glue: list[bool] = []  # whether a word is written with no space before it
     joined: list[str] = []  # a move number stays on the line of its move
@@ -678,6 +682,9 @@ def _wrapped(tokens: list[str]) -> str:
         else:
             lines.append(current)
             current = word
+        if word.startswith(";"):
+            lines.append(current)
+            current = ""
     if current:
         lines.append(current)
     return "\n".join(lines)
