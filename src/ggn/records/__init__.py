@@ -82,8 +82,10 @@ def read(source: Source, format: Format | None = None) -> Iterator[Record]:  # n
 
     ``source`` is the record's text, its bytes, or a file opened for reading (text or binary);
     ``format`` is ``"pgn"``, ``"kif"`` or ``"csa"``, or None to tell it from the content
-    (:func:`detect`). A PGN file is read game by game, in memory bounded by its longest game;
-    KIF and CSA files are read whole.
+    (:func:`detect`). PGN is parsed game by game, each given as soon as it is read: a file
+    opened as text is read line by line, in memory bounded by its longest game; bytes and a
+    file opened as binary are decoded whole first (their encoding is told from all of them).
+    KIF and CSA records are read whole.
 
     >>> [record.moves[0].text for record in read("1. e4 e5 *\\n\\n1. d4 d5 *\\n")]
     ['e4', 'd4']
