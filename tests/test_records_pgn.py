@@ -288,3 +288,11 @@ def test_a_comment_holding_a_closing_brace_is_written_after_a_semicolon() -> Non
     theirs = chess_pgn.read_game(io.StringIO(text))  # python-chess skips ';' comments, and reads on
     assert [move.uci() for move in theirs.mainline_moves()] == ["e2e4", "e7e5"]
     assert theirs.next().next().comment == "plain"
+
+
+@pytest.mark.parametrize("text", ["*?", "1-0!", "1/2-1/2!?"])
+def test_a_result_with_an_annotation_is_no_move(text: str) -> None:
+    # found by tests/test_fuzz_records.py: '*?' was read as a move '*' annotated '?'
+    given, error = _error(text)
+    assert [record.result for record in given] == [text.rstrip("!?")]
+    assert "comes before any move it could annotate" in str(error)
