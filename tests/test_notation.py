@@ -179,7 +179,7 @@ def test_a_rule_system_without_a_variant_has_ggn_only() -> None:
         notation.parse(rules, start, "e4")
 
 
-def test_castling_of_chess960_and_the_en_passant_mark() -> None:
+def test_castling_of_chess960() -> None:
     rules, position = _position("fischerandom", "4k3/8/8/8/8/8/8/5KR1 w G - 0 1")
     castling = notation.parse(rules, position, "O-O")
     assert notation.write(rules, position, castling, "uci") == "f1g1"
