@@ -186,3 +186,15 @@ def test_castling_of_chess960() -> None:
     assert notation.write(rules, position, castling) == "O-O"
     fen = from_feen(rules.variant, position)  # type: ignore[attr-defined]
     assert fen.startswith("4k3/8/8/8/8/8/8/5KR1 w")
+
+
+def test_shogi_promotion_marks_may_be_left_out_where_one_move_is_meant() -> None:
+    rules, position = _position(
+        "shogi", "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL[] w - - 0 3")
+    promoting = notation.parse(rules, position, "Bx22+")
+    assert notation.write(rules, position, promoting, "uci") == "b2h8+"
+    assert notation.parse(rules, position, "Bx22=") != promoting
+    with pytest.raises(IllegalMoveError, match=r"'Bx22' is ambiguous in shogi .*: it could be Bx22\+, Bx22="):
+        notation.parse(rules, position, "Bx22")
+    rules, position = _position("shogi", "4k4/P8/9/9/9/9/9/9/4K4[] w - - 0 1")
+    assert notation.write(rules, position, notation.parse(rules, position, "P-91")) == "P-91+"

@@ -581,6 +581,16 @@ def _found(scene: _Scene, text: str, chosen: tuple[Notation, ...]) -> list[_Move
         found = exact or found
     if found:
         return found
+    if squeezed[-1:] not in ("+", "=", "-"):
+        # Shogi's promotion mark left out: the move that must promote, or every way to make it.
+        for notation in chosen:
+            if notation in _SHOGI:
+                for written, moves in scene.texts(notation).items():
+                    if written[-1:] in ("+", "=") and written[:-1] == squeezed:
+                        for move in moves:
+                            add(move)
+    if found:
+        return found
     if any(notation in ("san", "lan") for notation in chosen):
         for move in _algebraic(scene, bare.replace(" ", "")):
             add(move)
