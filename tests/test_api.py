@@ -225,7 +225,11 @@ def test_outcome_is_an_ending() -> None:
     assert str(Outcome(None, Ending.STALEMATE)) == "draw by stalemate"
     assert str(Outcome("second", Ending.NO_LEGAL_MOVE)) == "second player wins by no legal move"
     assert {ending.value for ending in Ending} == {"checkmate", "stalemate", "no legal move", "extinction",
-                                                   "reaching the goal", "checks", "bare king"}
+                                                   "reaching the goal", "checks", "bare king",
+                                                   # the ends a game's history decides (ggn.game)
+                                                   "the n-move rule", "repetition", "perpetual check",
+                                                   "perpetual chasing", "repeated moves", "counting",
+                                                   "a full board"}
     assert not hasattr(outcome, "reason")
     with pytest.raises(TypeError, match="ending must be an Ending, got str"):
         Outcome("first", "checkmate")  # type: ignore[arg-type]

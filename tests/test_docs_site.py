@@ -149,7 +149,7 @@ def test_the_tutorial_test_reads_shell_forms_strictly(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     assert shell("ggn perft chess 2 --divide | tail -1", "t") == ["total: 400"]
-    assert shell("ggn perft chess 2 --divide | head -1", "t") == ["C:N b1-c3: 20"]
+    assert shell("ggn perft chess 2 --divide | head -1", "t") == ["Nc3: 20"]
     assert shell("ggn perft chess 1 > out.txt", "t") == []
     assert (tmp_path / "out.txt").read_text() == "20\n"
     assert shell("ggn perft nosuchgame 1 || echo \"exit status $?\"", "t")[-1] == "exit status 2"
