@@ -75,7 +75,11 @@ def shell(command: str, where: str) -> list[str]:
     process. The forms read: ``ggn ARGS``, then ``> FILE``, ``| head -N``, ``| tail -N`` or
     ``|| echo "exit status $?"``; anything else fails the test, so that nothing in the tutorial
     goes unchecked."""
-    words = list(shlex.shlex(command, posix=True, punctuation_chars="|>"))
+    lexer = shlex.shlex(command, posix=True, punctuation_chars="|>")
+    # Words split at white space and the operators only, as a shell splits them: a move such as
+    # shogi's 8h2b+ or a mate's Qxf7# is one word ('#' starts no comment inside a command).
+    lexer.whitespace_split, lexer.commenters = True, ""
+    words = list(lexer)
     assert words[0] == "ggn", f"{where}: only ggn commands run here: {command!r}"
     argv, rest = words[1:], []
     for index, word in enumerate(words):
