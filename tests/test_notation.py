@@ -188,6 +188,23 @@ def test_castling_of_chess960() -> None:
     assert fen.startswith("4k3/8/8/8/8/8/8/5KR1 w")
 
 
+def test_a_chess960_castling_whose_rook_stays_in_place_is_castling() -> None:
+    """King e1 to c1 with its rook already on d1 (game 1, ply 41, of python-chess's
+    cutechess-fischerrandom.pgn): Fairy-Stockfish writes O-O-O, and the king's move it is."""
+    pyffish = pytest.importorskip("pyffish")
+    fen = "2br2k1/p3rp2/3b1pp1/2Np3n/2pP3P/4B3/PPB2P2/3RK1R1 w GD - 0 1"
+    rules = registry.rules("fischerandom")
+    assert rules.variant is not None
+    position = rules.position(to_feen(rules.variant, fen))
+    written = notation.moves(rules, position, "san")
+    expected = {pyffish.get_san("fischerandom", fen, move, True)
+                for move in pyffish.legal_moves("fischerandom", fen, [], True)}
+    assert set(written) == expected
+    assert uci.write(rules.variant, written["O-O-O"], position=position) == "e1d1"
+    assert uci.write(rules.variant, written["O-O"], position=position) == "e1g1"
+    assert "Kc1" not in written
+
+
 def test_shogi_promotion_marks_may_be_left_out_where_one_move_is_meant() -> None:
     rules, position = _position(
         "shogi", "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL[] w - - 0 3")

@@ -122,16 +122,10 @@ def test_ggn_reads_the_moves_of_python_chess_pgn(name: str, seed: int) -> None:
         assert game.result() == board.result()
 
 
-# ggn.notation.san writes a Chess960 castling whose rook does not move (king e1 to c1, rook
-# already on d1) as a king's move, Kc1, where Fairy-Stockfish writes O-O-O: the file's O-O-O
-# at game 1, ply 41, is refused (reported to the notation's author).
-_CASTLING_IN_PLACE = pytest.mark.xfail(reason="ggn.notation.san: a Chess960 castling whose rook stays "
-                                              "in place is written Kc1, not O-O-O", strict=True)
-REAL = [pytest.param(path, marks=_CASTLING_IN_PLACE) if path.name == "cutechess-fischerrandom.pgn" else path
-        for path in sorted(DATA.glob("*.pgn"))]
+REAL = sorted(DATA.glob("*.pgn"))
 
 
-@pytest.mark.parametrize("path", REAL, ids=lambda path: getattr(path, "name", path))
+@pytest.mark.parametrize("path", REAL, ids=lambda path: path.name)
 def test_real_files_replay(path: Path) -> None:
     played = 0
     for record in records.read(path.read_bytes()):

@@ -194,6 +194,15 @@ class _Scene:
         transition = play.transition.board
         castling = self.variant.castling
         if castling is not None and man.base == castling.king:
+            # The rook's square after a castling to this destination (a Chess960 castling may
+            # leave it where it stood: then only its state changes, as its right is spent).
+            rank = castling.rank if play.piece.side == "first" else self.variant.ranks - 1 - castling.rank
+            beside = None
+            if start[1] == rank == target[1] and start[0] != target[0]:
+                if target[0] == castling.kingside_file:
+                    beside = Cell((target[0] - 1, rank))
+                elif target[0] == castling.queenside_file:
+                    beside = Cell((target[0] + 1, rank))
             for cell, placed in transition.items():
                 if placed is None or cell == destination or placed.side != play.piece.side:
                     continue
@@ -201,7 +210,7 @@ class _Scene:
                     continue
                 was = self.position.piece_at(cell)
                 if was is None or was.side != placed.side \
-                        or self.table.letters.get(was.pin.name) not in castling.rooks:
+                        or self.table.letters.get(was.pin.name) not in castling.rooks or cell == beside:
                     kind = "castling"
                     kingside = cell.indices[0] < target[0]
                     break
