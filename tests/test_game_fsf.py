@@ -31,6 +31,7 @@ from functools import cache
 import pytest
 
 from ggn.game import Game
+from ggn.game._chase import Chasing
 from ggn.rules import Ending, Play, RuleSystem
 from ggn.variants import registry
 from ggn.variants.description import Variant
@@ -152,9 +153,13 @@ def _chase(game: Game, mine: Mapping[str, Play], choices: list[str], moves: list
     """A move that chases a piece where one does (taking back the player's last move first),
     else the last move taken back: the cycles of xiangqi's chasing rule."""
     chasing = []
+    # A game without the chasing rule (manchu) is steered by the marks all the same.
+    assert game.variant is not None
+    marks = Chasing(game.variant, game._type)
     for move in choices:
+        before = game.position
         game.push(mine[move])
-        if game._chased_at(len(game)):
+        if marks.chased(before, game.position, game.plays[-1]):
             chasing.append(move)
         game.pop()
     back = _back(moves[-2]) if len(moves) >= 2 else None
