@@ -137,6 +137,9 @@ def test_a_generic_rule_system_has_no_history_rules() -> None:
     for move in KNIGHTS * 3:
         game.push(f"{'C:N' if len(game) % 2 == 0 else 'c:n'} {move[:2]}-{move[2:]}")
     assert game.claim() is None and len(game) == 12
+    assert game.moves()[:2] == ["C:N g1-f3", "c:n g8-f6"]  # a document's own notation only
+    with pytest.raises(GGNError, match="notation"):
+        game.moves("san")
     with pytest.raises(GGNError, match="has no FEN"):
         game.fen()
     with pytest.raises(GGNError, match="has no FEN"):
@@ -214,3 +217,23 @@ def test_a_fen_s_counters_are_its_own_and_bounded() -> None:
         Game("makruk", fen="8/8/3k4/8/8/2K5/R7/4M3 b - 99999999999 8 40")
     with pytest.raises(GGNError, match="a move counter is at most"):
         Game("chess", fen="4k3/8/8/8/8/8/8/4K3 w - - 0 " + "9" * 5000)
+
+
+def test_the_moves_in_every_notation_are_fairy_stockfish_s() -> None:
+    """Game.moves writes each play from the position it was made in: pyffish's SAN of the same
+    move list (get_san_moves), and the UCI strings the game was played with."""
+    pyffish = pytest.importorskip("pyffish")
+    for name, played in (("chess", ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6", "e1g1"]),
+                         ("xiangqi", ["h3e3", "h10g8", "h1g3", "i10h10"]),
+                         ("shogi", ["c3c4", "g7g6", "b2h8+", "g9h8"])):
+        game = Game(name)
+        for move in played:
+            game.push(move)
+        start = registry.variant(name).start
+        assert game.moves() == pyffish.get_san_moves(name, start, played), name
+        assert game.moves("uci") == played, name
+        assert game.moves("ggn") == [str(play) for play in game.plays], name
+    with pytest.raises(GGNError, match="no notation 'sun'"):
+        game.moves("sun")
+    with pytest.raises(TypeError):
+        game.moves(3)  # type: ignore[arg-type]

@@ -299,6 +299,7 @@ def _calls() -> Iterator[Call]:
     yield Call("ggn.game.Game.position_at", game.position_at, (0,))
     yield Call("ggn.game.Game.fen", game.fen, (0,))
     yield Call("ggn.game.Game.feen", game.feen, (0,))
+    yield Call("ggn.game.Game.moves", game.moves, ("san",))
     # --- pictures
     yield Call("ggn.svg.board", svg.board, (position,), {
         "highlight": ["a1"], "arrows": [("e2", "e4")], "coordinates": True, "flipped": False, "size": 8,

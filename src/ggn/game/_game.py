@@ -202,6 +202,26 @@ class Game:
             text = " ".join(fields)
         return text
 
+    def moves(self, notation: str | None = None) -> list[str]:
+        """The plays made, each written in ``notation`` (any name of :data:`ggn.notation.NAMES`;
+        default: the game's own, :func:`ggn.notation.default`) from the position it was made in.
+
+        >>> game = Game("chess")
+        >>> for move in ("e2e4", "e7e5", "g1f3"):
+        ...     _ = game.push(move)
+        >>> game.moves(), game.moves("uci")
+        (['e4', 'e5', 'Nf3'], ['e2e4', 'e7e5', 'g1f3'])
+        """
+        from ggn.notation import NAMES, default, write  # noqa: PLC0415  (the notations, on first use)
+
+        if notation is None:
+            notation = default(self._rules)
+        expect(notation, str, "notation", "a notation's name or None")
+        if notation not in NAMES:
+            raise GGNError(f"no notation {quote(notation)}: the notations are {', '.join(NAMES)}")
+        positions = self._positions
+        return [write(self._rules, positions[ply], play, notation) for ply, play in enumerate(self._plays)]
+
     # --- play and undo ------------------------------------------------------------------------
     def legal_moves(self) -> list[Play]:
         """The legal plays of the current position (a new list). As in Fairy-Stockfish, the
