@@ -9,7 +9,7 @@ writers read one, each in its own format's words.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -143,3 +143,37 @@ def game_rules(game: Game) -> RuleSystem:
 def plays_of(game: Game) -> Iterable[tuple[Position, Play]]:
     """Each play of a game with the position it was made in."""
     return ((game.position_at(ply), play) for ply, play in enumerate(game.plays))
+
+
+UNKNOWN: Final = frozenset({"?", "????.??.??", "-", ""})
+"""Tag values that say nothing is known (PGN's ``?``, a date of question marks), not written."""
+
+Tags = Mapping[str, str] | Iterable[tuple[str, str]] | None
+
+
+def tags_of(tags: Tags, names: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The tags a KIF or CSA header writes, each under its name in ``names`` (a PGN tag's,
+    ``White``, as ``先手`` or ``N+``) or its own, with PGN's dates as ``YYYY/MM/DD``; a value
+    that says nothing is known, or a date known in part, is left out. Raise ``TypeError`` for
+    anything but a mapping of str to str or (name, value) pairs of str."""
+    if tags is None:
+        return []
+    given = tags.items() if isinstance(tags, Mapping) else tags
+    if isinstance(tags, (str, bytes)) or not isinstance(given, Iterable):
+        raise TypeError(f"tags must be a mapping of tag names to values, or (name, value) pairs, got "
+                        f"{type(tags).__name__}")
+    pairs = list(given)
+    for pair in pairs:
+        if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(part, str) for part in pair)):
+            raise TypeError("tags must be a mapping of tag names to values, or (name, value) pairs, of str")
+    found: dict[str, str] = {}
+    for key, value in pairs:
+        if value in UNKNOWN:
+            continue  # PGN's "?": nothing known
+        if key == "Date":
+            date = re.fullmatch(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})", value)
+            if date is None:
+                continue  # a date PGN knows in part ("2023.??.??")
+            value = "/".join(date.groups())  # noqa: PLW2901  (KIF's and CSA's way of writing it)
+        found[str(names.get(key) or key)] = value
+    return list(found.items())

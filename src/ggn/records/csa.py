@@ -36,7 +36,7 @@ from ggn._json import quote
 from ggn._types import Side, expect
 from ggn.errors import GGNError, IllegalMoveError, RecordError
 from ggn.records._record import MAX_GAME_CHARS, Record, RecordMove, Verdict
-from ggn.records._shogi import HANDICAPS, Grid, checked, game_rules, grid_of, plays_of, sfen_of
+from ggn.records._shogi import HANDICAPS, Grid, checked, game_rules, grid_of, plays_of, sfen_of, tags_of
 
 if TYPE_CHECKING:
     from ggn.game import Game
@@ -45,7 +45,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ENDS", "parse_move", "read", "write", "write_record"]
 
-_UNKNOWN: Final = frozenset({"?", "????.??.??", "-", ""})
 
 _CODES: Final = {"FU": "p", "KY": "l", "KE": "n", "GI": "s", "KI": "g", "KA": "b", "HI": "r", "OU": "k",
                  "TO": "+p", "NY": "+l", "NK": "+n", "NG": "+s", "UM": "+b", "RY": "+r"}
@@ -362,28 +361,6 @@ def _move_text(rules: RuleSystem, position: Position, play: Play) -> str:
 
 
 # --- writing -------------------------------------------------------------------------------------
-def _tags_of(tags: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> list[tuple[str, str]]:
-    if tags is None:
-        return []
-    given = tags.items() if isinstance(tags, Mapping) else tags
-    if isinstance(tags, (str, bytes)) or not isinstance(given, Iterable):
-        raise TypeError(f"tags must be a mapping of tag names to values, or (name, value) pairs, got "
-                        f"{type(tags).__name__}")
-    pairs = list(given)
-    for pair in pairs:
-        if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(part, str) for part in pair)):
-            raise TypeError("tags must be a mapping of tag names to values, or (name, value) pairs, of str")
-    found: dict[str, str] = {}
-    for key, value in pairs:
-        if value in _UNKNOWN:
-            continue  # PGN's "?": nothing known
-        if key == "Date":
-            date = re.fullmatch(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})", value)
-            if date is None:
-                continue  # a date PGN knows in part ("2023.??.??")
-            value = "/".join(date.groups())  # noqa: PLW2901  (KIF's and CSA's way of writing it)
-        found[str(_FROM_TAGS.get(key) or key)] = value
-    return list(found.items())
 
 
 def _header(pairs: list[tuple[str, str]]) -> list[str]:
@@ -449,7 +426,7 @@ def _write(game: Game, tags: Mapping[str, str] | Iterable[tuple[str, str]] | Non
     rules = game_rules(game)
     if rules.name != "shogi":
         raise GGNError(f"CSA records shogi's games, not {rules.name[:40]!r}'s: write KIF")
-    pairs = _tags_of(tags)
+    pairs = tags_of(tags, _FROM_TAGS)
     lines = _header(pairs)
     lines += _start(grid_of(rules, game.start))
     lines += [_move_text(rules, position, play) for position, play in plays_of(game)]
@@ -476,7 +453,7 @@ def write_record(record: Record, tags: Mapping[str, str] | Iterable[tuple[str, s
     if record.game != "shogi":
         raise GGNError(f"CSA records shogi's games, not {record.game[:40]!r}'s: write KIF")
     pairs = dict(record.tags)
-    pairs.update(_tags_of(tags))
+    pairs.update(tags_of(tags, _FROM_TAGS))
     lines = _header(list(pairs.items()))
     if record.comment is not None:
         lines.extend("'" + part for part in record.comment.split("\n"))

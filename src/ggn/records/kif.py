@@ -58,6 +58,7 @@ from ggn.records._shogi import (
     game_rules,
     grid_of,
     plays_of,
+    tags_of,
 )
 
 if TYPE_CHECKING:
@@ -67,7 +68,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ENDS", "parse_move", "read", "write", "write_record"]
 
-_UNKNOWN: Final = frozenset({"?", "????.??.??", "-", ""})
 
 _PIECES: Final = {"p": "歩", "l": "香", "n": "桂", "s": "銀", "g": "金", "b": "角", "r": "飛", "k": "玉"}
 _PROMOTED: Final = {"p": "と", "l": "成香", "n": "成桂", "s": "成銀", "b": "馬", "r": "龍"}
@@ -525,28 +525,6 @@ def _move_text(rules: RuleSystem, position: Position, play: Play, previous: Play
 
 
 # --- writing -------------------------------------------------------------------------------------
-def _tags_of(tags: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> list[tuple[str, str]]:
-    if tags is None:
-        return []
-    given = tags.items() if isinstance(tags, Mapping) else tags
-    if isinstance(tags, (str, bytes)) or not isinstance(given, Iterable):
-        raise TypeError(f"tags must be a mapping of tag names to values, or (name, value) pairs, got "
-                        f"{type(tags).__name__}")
-    pairs = list(given)
-    for pair in pairs:
-        if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(part, str) for part in pair)):
-            raise TypeError("tags must be a mapping of tag names to values, or (name, value) pairs, of str")
-    found: dict[str, str] = {}
-    for key, value in pairs:
-        if value in _UNKNOWN:
-            continue  # PGN's "?": nothing known
-        if key == "Date":
-            date = re.fullmatch(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})", value)
-            if date is None:
-                continue  # a date PGN knows in part ("2023.??.??")
-            value = "/".join(date.groups())  # noqa: PLW2901  (KIF's and CSA's way of writing it)
-        found[str(_FROM_PGN.get(key) or key)] = value
-    return list(found.items())
 
 
 def _clean(value: str) -> str:
@@ -583,7 +561,7 @@ def write(game: Game, tags: Mapping[str, str] | Iterable[tuple[str, str]] | None
 
 def _write(game: Game, tags: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> str:
     rules = game_rules(game)
-    pairs = _tags_of(tags)
+    pairs = tags_of(tags, _FROM_PGN)
     grid = grid_of(rules, game.start)
     from ggn.notation import usi  # noqa: PLC0415
 
@@ -662,7 +640,7 @@ def write_record(record: Record, tags: Mapping[str, str] | Iterable[tuple[str, s
     their times, comments and variations, its end and the summary line."""
     expect(record, Record, "record", "a Record")
     pairs = dict(record.tags)
-    pairs.update(_tags_of(tags))
+    pairs.update(tags_of(tags, _FROM_PGN))
     handicap = pairs.get("手合割")
     usual = record.fen is None or (handicap in HANDICAPS and _fen(HANDICAPS[handicap]) == record.fen)
     lines = [f"{key}：{_clean(value)}" for key, value in pairs.items()
