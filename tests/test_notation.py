@@ -193,15 +193,14 @@ def test_a_chess960_castling_whose_rook_stays_in_place_is_castling() -> None:
     cutechess-fischerrandom.pgn): Fairy-Stockfish writes O-O-O, and the king's move it is."""
     pyffish = pytest.importorskip("pyffish")
     fen = "2br2k1/p3rp2/3b1pp1/2Np3n/2pP3P/4B3/PPB2P2/3RK1R1 w GD - 0 1"
-    rules = registry.rules("fischerandom")
-    assert rules.variant is not None
-    position = rules.position(to_feen(rules.variant, fen))
+    rules, variant = registry.rules("fischerandom"), registry.variant("fischerandom")
+    position = rules.position(to_feen(variant, fen))
     written = notation.moves(rules, position, "san")
     expected = {pyffish.get_san("fischerandom", fen, move, True)
                 for move in pyffish.legal_moves("fischerandom", fen, [], True)}
     assert set(written) == expected
-    assert uci.write(rules.variant, written["O-O-O"], position=position) == "e1d1"
-    assert uci.write(rules.variant, written["O-O"], position=position) == "e1g1"
+    assert uci.write(variant, written["O-O-O"], position=position) == "e1d1"
+    assert uci.write(variant, written["O-O"], position=position) == "e1g1"
     assert "Kc1" not in written
 
 

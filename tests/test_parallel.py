@@ -288,7 +288,8 @@ _WRONG_TYPES = [
     ("batch.moves", lambda: batch.moves("chess", [], jobs=2.0), "jobs must be an int, 'auto', a Pool"),  # type: ignore[arg-type]
     ("batch.moves", lambda: batch.moves("chess", [], chunk="3"), "chunk must be an int"),  # type: ignore[arg-type]
     ("batch.moves", lambda: batch.moves(3, []), "rules must be"),  # type: ignore[arg-type]
-    ("batch.legal", lambda: batch.legal("chess", [], notation=3), "notation must be 'ggn' or 'uci'"),  # type: ignore[arg-type]
+    ("batch.legal", lambda: batch.legal("chess", [], notation=3),  # type: ignore[arg-type]
+     "notation must be a notation's name or None, got int"),
     ("batch.legal", lambda: batch.legal("chess", [], scheduler=b"tcp://h:1"), "scheduler must be"),
     ("batch.legal", lambda: batch.legal("chess", None), "lines must be"),  # type: ignore[arg-type]
     ("batch.perft", lambda: batch.perft("chess", [], "2"), "depth must be an int"),  # type: ignore[arg-type]
