@@ -196,10 +196,13 @@ class _Scene:
         if castling is not None and man.base == castling.king:
             # The rook's square after a castling to this destination (a Chess960 castling may
             # leave it where it stood: then only its state changes, as its right is spent).
-            rank = castling.rank_of(play.piece.side, self.variant.ranks)
-            on_rank = start[1] == rank == target[1] and start[0] != target[0]
-            rook_file = castling.rook_beside(target[0]) if on_rank else None
-            beside = None if rook_file is None else Cell((rook_file, rank))
+            rank = castling.rank if play.piece.side == "first" else self.variant.ranks - 1 - castling.rank
+            beside = None
+            if start[1] == rank == target[1] and start[0] != target[0]:
+                if target[0] == castling.kingside_file:
+                    beside = Cell((target[0] - 1, rank))
+                elif target[0] == castling.queenside_file:
+                    beside = Cell((target[0] + 1, rank))
             for cell, placed in transition.items():
                 if placed is None or cell == destination or placed.side != play.piece.side:
                     continue

@@ -28,7 +28,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from ggn._types import Side, check_fields
+from ggn._types import check_fields
 from ggn.errors import GGNError
 from ggn.variants.pieces import Movement, Square
 
@@ -116,20 +116,6 @@ class Castling:
     kingside_file: int = 6
     queenside_file: int = 2
     rook_files: tuple[int | None, int] = (None, 0)
-
-    def rank_of(self, side: Side, ranks: int) -> int:
-        """The board rank (zero-based, counted from the first player's side) that ``side``
-        castles on, on a board of ``ranks`` ranks."""
-        return self.rank if side == "first" else ranks - 1 - self.rank
-
-    def rook_beside(self, to_file: int) -> int | None:
-        """The file a castling rook ends on when its king castles to ``to_file``: beside it, on
-        the inner side; None when ``to_file`` is neither castling file."""
-        if to_file == self.kingside_file:
-            return to_file - 1
-        if to_file == self.queenside_file:
-            return to_file + 1
-        return None
 
 
 @dataclass(frozen=True, slots=True)

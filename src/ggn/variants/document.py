@@ -537,7 +537,7 @@ def castling_rank(made: Layout, side: int) -> int:
     castling = _layout(made).variant.castling
     if castling is None:
         raise GGNError(f"{made.variant.name} has no castling")
-    return castling.rank_of("first" if _colour(side) == 0 else "second", made.ranks)
+    return castling.rank if _colour(side) == 0 else made.ranks - 1 - castling.rank
 
 
 def castling_squares(made: Layout, side: int) -> tuple[list[int], list[int]]:

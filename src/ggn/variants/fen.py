@@ -382,7 +382,7 @@ def _castling(reader: _Reader, number: int, board: dict[tuple[int, int], _Piece]
     seen: set[tuple[Side, tuple[int, int]]] = set()
     for offset, ch in enumerate(text):
         side = _side(ch.isupper())
-        rank = castling.rank_of(side, variant.ranks)
+        rank = castling.rank if side == "first" else variant.ranks - 1 - castling.rank
         upper = ch.upper()
 
         def holds(square: tuple[int, int], letters: frozenset[str] | str, side: Side = side) -> bool:
@@ -619,7 +619,7 @@ class _Writer:
             return "-"
         text = ""
         for side in ("first", "second"):
-            rank = castling.rank_of(side, variant.ranks)
+            rank = castling.rank if side == "first" else variant.ranks - 1 - castling.rank
             kings = [file for file in range(variant.files)
                      if self.board.get((file, rank), ("", "", ""))[:2] == (castling.king, side)]
             marked = [file for file in kings if self.board[(file, rank)][2] == "enhanced"]

@@ -100,7 +100,7 @@ def _castling_target(variant: Variant, play: Play, source: Cell, destination: Ce
     if castling is None or _letter(variant, piece) != castling.king:
         return destination
     side: Side = piece.side
-    rank = castling.rank_of(side, variant.ranks)
+    rank = castling.rank if side == "first" else variant.ranks - 1 - castling.rank
     if source.indices[1] != rank or destination.indices[1] != rank:
         return destination
     table = _table(variant)
@@ -110,12 +110,12 @@ def _castling_target(variant: Variant, play: Play, source: Cell, destination: Ce
         return qpi is not None and qpi.side == side and table.letters.get(qpi.pin.name) in castling.rooks
 
     king_file, to_file = source.indices[0], destination.indices[0]
-    rook_file = castling.rook_beside(to_file)
-    if rook_file is None or to_file == king_file:
+    kingside = to_file == castling.kingside_file and to_file != king_file
+    queenside = to_file == castling.queenside_file and to_file != king_file
+    if not kingside and not queenside:
         # Not a castling, or one a rule system already names as the king onto its rook.
         return destination
-    kingside = to_file == castling.kingside_file
-    rook_to = Cell((rook_file, rank))
+    rook_to = Cell((to_file - 1 if kingside else to_file + 1, rank))
     if not is_rook(board.get(rook_to)):
         return destination
     # The rook's source: the square it left (besides the king's), or, when no other square was
