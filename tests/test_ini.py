@@ -643,7 +643,6 @@ def test_history_rules_per_colour_and_pawn_types() -> None:
     ("sittuyinPromotion = true", "sittuyin's promotion"),
     ("castlingWins = q", "castling as a way to win"),
     ("flagPieceCount = 2", "flag wins that need several pieces"),
-    ("dropPromoted = true", "drops of pieces in their promoted state"),
     ("makpongRule = true", "makpong"),
     ("stalematePieceCount = true", "stalemate decided by counting pieces"),
     ("diagonalLines = d1 f3", "palace diagonals"),
@@ -655,6 +654,15 @@ def test_rules_the_description_cannot_say_are_errors_naming_them(line: str, feat
     option = line.split(" ", maxsplit=1)[0]
     assert (error.line, error.option) == (3, option)
     assert f"[no] {option} = " in str(error) and feature in str(error) and "cannot say yet" in str(error)
+
+
+def test_drop_promoted_is_read_into_the_drops() -> None:
+    text = "[kyoto:chess]\npieceDrops = true\ncapturesToHand = true\ndropPromoted = true\n"
+    variants = _load(text + "[off:kyoto]\ndropPromoted = false\n")
+    drops = variants["kyoto"].drops
+    assert drops is not None and drops.promoted
+    off = variants["off"].drops
+    assert off is not None and not off.promoted
 
 
 def test_an_unsupported_rule_inherited_is_named_where_it_was_written() -> None:

@@ -551,11 +551,16 @@ def _record(game: _Game, tries: int, plies: int) -> list[dict[str, str]]:
     return [{"end": kind, "moves": " ".join(moves)} for kind, moves in sorted(best.items())]
 
 
-def _record_all(path: Path) -> None:
-    """Write tests/vectors/variant_endings.json (run this file as a script; minutes long)."""
+def _record_all(path: Path, names: list[str]) -> None:
+    """Write tests/vectors/variant_endings.json (run this file as a script; minutes long): the
+    games of ``names`` recorded again and the others kept, or all of them recorded again."""
     _own()
     games = {}
+    kept = json.loads(path.read_text("utf-8"))["games"] if names and path.exists() else {}
     for name in (*BUILTINS, *OWN_NAMES):
+        if names and name not in names and name in kept:
+            games[name] = kept[name]
+            continue
         games[name] = _record(_game(name), tries=8, plies=300)
         print(name, [(game["end"], len(game["moves"].split())) for game in games[name]], flush=True)
     recorded = {
@@ -568,4 +573,4 @@ def _record_all(path: Path) -> None:
 
 
 if __name__ == "__main__":
-    _record_all(ENDINGS)
+    _record_all(ENDINGS, sys.argv[1:])  # names: record only those games again (and any not recorded)

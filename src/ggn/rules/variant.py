@@ -27,7 +27,8 @@ description's tables:
   capturer's side; with drops but without it, the captured piece leaves the game; without
   drops, it goes as it stood into the capturer's hand (the Game Protocol's default);
 - drops: what the document does not say (the no-doubled rule for counts above one, a drop
-  that may not give check, the pawn-drop mate);
+  that may not give check, the pawn-drop mate), and with ``Drops.promoted`` a second play of
+  each drop of a piece with a promoted form, which puts it down promoted (``=S:+P``);
 - moves that may not give check (``checking=False``);
 - the ends (:meth:`VariantRules.outcome`): extinction of piece types (with counts, and
   Fairy-Stockfish's claim), a flag region reached (with the flag move), and with no legal
@@ -271,6 +272,10 @@ class VariantRules(RuleSystem):
         self._pawn_letter = pawns[0] if pawns else None
         made = self.layout
         self._drop_mate: frozenset[int] = frozenset()
+        # With dropPromoted, a hand piece's code -> its promoted form (QPI, code): a second play.
+        self._drops_raised: dict[int, tuple[Qpi, int]] = {}
+        if drops is not None and drops.promoted:
+            self._drops_raised = {code: (qpi, raised) for code, (qpi, raised, _) in self._promotes_to.items()}
         self._no_doubled: tuple[frozenset[int], int] | None = None
         if drops is not None:
             named = [letter for letter, piece in made.types.items() if piece.name == "shogiPawn"]
@@ -423,7 +428,11 @@ class VariantRules(RuleSystem):
         move, source, destination, code = info.move, info.source, info.destination, info.code
         codes = position._codes
         if source < 0:  # a drop
-            return [(None, (*prefix, (destination, code)), ((move.piece, -1),))]
+            dropped: Effect = (None, (*prefix, (destination, code)), ((move.piece, -1),))
+            raised = self._drops_raised.get(code)
+            if raised is None:
+                return [dropped]
+            return [dropped, (raised[0], (*prefix, (destination, raised[1])), ((move.piece, -1),))]
         if destination < 0:
             return [self._default(position, prefix, info)]
         side = 0 if code > 0 else 1

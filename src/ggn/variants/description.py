@@ -163,6 +163,10 @@ class Drops:
     pawn_drop_mate_illegal: bool = False
     checks: bool = True
     """Whether a drop may give check."""
+    promoted: bool = False
+    """A piece in hand that has a shogi-style promoted form may be dropped in that form too
+    (Fairy-Stockfish's ``dropPromoted``: kyoto shogi's ``+P@c3``), where its unpromoted
+    form may be dropped."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -353,7 +353,6 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "enclosingDropStart": "drops that must enclose or stack (reversi, connect four)",
     "sittuyinRookDrop": "sittuyin's setup phase",
     "dropOppositeColoredBishop": "a placement phase with bishops on opposite colours",
-    "dropPromoted": "drops of pieces in their promoted state",
     "gating": "gating (pieces entering the board behind a piece that leaves its first rank)",
     "seirawanGating": "gating (pieces entering the board behind a piece that leaves its first rank)",
     "cambodianMoves": "cambodian chess's first moves of king and met",
@@ -1182,6 +1181,7 @@ class _Maker:
             first_rank_pawn_drops=values["firstRankPawnDrops"],
             promotion_zone_pawn_drops=values["promotionZonePawnDrops"],
             pawn_drop_mate_illegal=values["shogiPawnDropMateIllegal"], checks=values["dropChecks"],
+            promoted=values["dropPromoted"],
         )
 
     def ends(self) -> Ends:
