@@ -294,14 +294,18 @@ class Layout:
 
     def dead(self, letter: str, side: int = 0) -> frozenset[Square]:
         """The squares (``side``'s frame) from which a type has no move without capture on an
-        empty board: where it could never move again (Fairy-Stockfish's immobility). Worked
-        out once a type and side."""
+        empty board: where it could never move again (Fairy-Stockfish's immobility). A hopper
+        counts as the rider it is on an empty board, from the first square on, as in
+        Fairy-Stockfish's tables of moves (a cannon is never immobile). Worked out once a type
+        and side."""
         letter, side = self._letter(letter), _colour(side)
         found = self._dead.get((letter, side))
         if found is None:
             view = self.views[side]
-            quiet = [replace(movement, also=(), within=None) for movement in self.types[letter].movements
-                     if movement.mode != "capture" and not movement.hops and movement.sources is None]
+            quiet = [replace(movement, also=(), within=None, hops=0, grasshopper=False, first=1)
+                     if movement.hops else replace(movement, also=(), within=None)
+                     for movement in self.types[letter].movements
+                     if movement.mode != "capture" and movement.sources is None]
             found = self._dead[(letter, side)] = frozenset(
                 square for square in view.names if not destinations(view, quiet, square))
         return found

@@ -1,0 +1,97 @@
+"""Rules of Fairy-Stockfish's options, each in a position that shows it, against pyffish.
+
+Each case is a small section in Fairy-Stockfish's ``variants.ini`` syntax, loaded into both
+pyffish and ggn (:meth:`ggn.variants.registry.Catalogue.add_ini`), and a FEN: the legal moves
+of ggn (as Fairy-Stockfish's UCI strings) must equal ``pyffish.legal_moves``, and where the
+game ends there, ggn's outcome must name the winner ``pyffish.game_result`` gives. The cases
+are the wrong answers found in the rules ggn lists as supported (issue 18), kept so that they
+stay fixed; the long random games of every built-in game are in ``test_variants_fsf.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import pytest
+
+from ggn.position import Position
+from ggn.variants.registry import Catalogue, Entry
+from ggn.variants.uci import moves as uci_moves
+
+pytestmark = pytest.mark.slow  # not in the README's quick run: an oracle comparison
+
+sf = pytest.importorskip("pyffish")
+
+
+@dataclass(frozen=True)
+class Case:
+    """A section (its name and ini text, which names it) and positions (FEN) to compare in."""
+
+    name: str
+    ini: str
+    fens: tuple[str, ...]
+
+
+CASES = (
+    # A hopper may move where it stands: Fairy-Stockfish reads its moves on an empty board as a
+    # rider's, so immobilityIllegal never makes a cannon immobile (ggn gave it no move at all).
+    Case("ggn-immobile-hopper", """\
+[ggn-immobile-hopper:chess]
+customPiece1 = a:pR
+immobilityIllegal = true
+""", ("4k3/8/8/8/8/2P5/8/2A1K3 w - - 0 1", "2a1k3/8/2p5/8/8/8/8/4K3 b - - 0 1")),
+    Case("ggn-cannonshogi", """\
+[ggn-cannonshogi:shogi]
+dropNoDoubled = -
+shogiPawnDropMateIllegal = false
+soldier = p
+cannon = u
+customPiece1 = a:pR
+customPiece2 = c:mBcpB
+customPiece3 = i:pB
+customPiece4 = w:mRpRmFpB2
+customPiece5 = f:mBpBmWpR2
+promotedPieceType = u:w a:w c:f i:f p:g
+startFen = lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL[-] w 0 1
+""", ("lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL[-] w 0 1",
+      "lnsgkgsnl/1r5b1/p1p1p1p1p/9/9/9/P1P1P1P1P/1B5R1/LNSGKGSNL[CAUIciua] w 0 1")),
+)
+
+
+@cache
+def _catalogue() -> Catalogue:
+    text = "\n".join(case.ini for case in CASES)
+    sf.load_variant_config(text)
+    catalogue = Catalogue()
+    assert catalogue.add_ini(text, source="test_rules_fsf.py") == tuple(case.name for case in CASES)
+    return catalogue
+
+
+def _winner(fen: str, value: int) -> str | None:
+    if value == 0:
+        return None
+    mover = "first" if fen.split(" ")[1] == "w" else "second"
+    return mover if value > 0 else ("second" if mover == "first" else "first")
+
+
+def _compare(entry: Entry, name: str, fen: str) -> Position:
+    position = entry.rules.position(entry.to_feen(fen))
+    mine = set(uci_moves(entry.rules, position, variant=entry.variant))
+    theirs = set(sf.legal_moves(name, fen, []))
+    assert mine == theirs, (f"{name} {fen!r}: ggn alone {sorted(mine - theirs)}, "
+                            f"pyffish alone {sorted(theirs - mine)}")
+    ended, value = sf.is_immediate_game_end(name, fen, [])
+    if ended or not theirs:
+        if not ended:
+            value = sf.game_result(name, fen, [])
+        outcome = entry.rules.outcome(position)
+        assert outcome is not None and outcome.winner == _winner(fen, value), (name, fen, outcome, value)
+    return position
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_section_agrees_with_pyffish(case: Case) -> None:
+    entry = _catalogue().entry(case.name)
+    for fen in case.fens:
+        _compare(entry, case.name, fen)
