@@ -213,6 +213,18 @@ def test_a_parent_must_exist_and_come_first() -> None:
     assert error.line == 1 and "it comes later: a parent must come first" in str(error)
 
 
+def test_a_parent_fairy_stockfish_has_and_ggn_not_is_named_as_such() -> None:
+    missing = sorted(ini._FAIRY_STOCKFISH - set(registry.names()))
+    if not missing:
+        pytest.skip("ggn plays every built-in variant of Fairy-Stockfish")
+    with pytest.raises(VariantError) as caught:
+        registry.Catalogue().add_ini(f"[a:{missing[0]}]\n", source="test.ini")
+    name = missing[0]
+    assert str(caught.value) == (f"test.ini:1: [a:{name}]: no variant {name!r} to inherit from: {name!r} "
+                                 "is a built-in variant of Fairy-Stockfish that ggn does not play yet "
+                                 "(docs/VARIANTS.md says what it lacks)")
+
+
 def test_a_section_is_defined_once_and_not_over_a_known_one() -> None:
     assert "defined twice (first at line 1)" in str(_error("[a:chess]\n[a:chess]\n"))
     error = _error("[x:chess]\n[chess]\nking = k\n")

@@ -33,7 +33,16 @@ pytestmark = pytest.mark.slow  # not in the README's quick run: 143 variants aga
 
 sf = pytest.importorskip("pyffish")
 
-from test_variants_fsf import FULL_GAMES, FULL_PLIES, PLIES, SEED, _Game, _play, _starts  # noqa: E402
+from test_variants_fsf import (  # noqa: E402
+    FULL_GAMES,
+    FULL_PLIES,
+    PLIES,
+    SEED,
+    _fairy_stockfish_variants,
+    _Game,
+    _play,
+    _starts,
+)
 
 FILE = Path(__file__).parent / "data" / "fairy-stockfish" / "variants.ini"
 SOURCE = "variants.ini"
@@ -132,6 +141,11 @@ def _cases() -> list[object]:
 def test_the_file_is_fairy_stockfishs_own() -> None:
     assert len(SECTIONS) == 143
     assert TEXT.startswith("# Fairy-Stockfish, a UCI chess variant playing engine derived from Stockfish")
+
+
+def test_the_reader_knows_fairy_stockfishs_built_in_variants() -> None:
+    # A section inheriting from one of them that ggn does not play is told so (test_ini.py).
+    assert set(_fairy_stockfish_variants()) == ini._FAIRY_STOCKFISH
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -128,6 +128,37 @@ _TYPES: Final = (*_PREDEFINED, *_CUSTOM, "king")
 _ORDER: Final = {name: number for number, name in enumerate(_TYPES)}
 _ANY: Final = "*"  # Fairy-Stockfish's ALL_PIECES in a piece set
 
+# Fairy-Stockfish's built-in variants (pyffish 0.0.90's 121): a section may inherit from any of
+# them in Fairy-Stockfish; one that ggn does not play is named as such when a section asks for it.
+_FAIRY_STOCKFISH_NAMES: Final = """
+    3check 5check ai-wok almost amazon amazons antichess armageddon asean ataxx atomar atomic berolina
+    breakthrough bughouse cambodian capablanca capahouse caparandom centaur chancellor chaturanga checkshogi
+    chess chessgi chigorin clobber clobber10 codrus coregal courier crazyhouse dobutsu dragon duck embassy
+    euroshogi extinction fairy fischerandom flipello flipello10 flipersi fox-and-hounds gardner georgian
+    giveaway gorogoro gothic grand grasshopper gustav3 hoppelpoppel horde isolation isolation7x7 janggi
+    janggicasual janggimodern janggitraditional janus jesonmor joust judkins karouk kinglet kingofthehill
+    knightmate koedem kyotoshogi legan loop losalamos losers makpong makruk manchu micro mini minishogi
+    minixiangqi misere modern newzealand nightrider nocastle nocheckatomic normal okisakishogi omicron
+    opulent paradigm pawnback pawnsideways perfect petrified placement pocketknight raazuvaa racingkings
+    seirawan shako shatar shatranj shogi shoshogi shouse sittuyin snailtrail sortofalmost spartan suicide
+    supply tencubed threekings torishogi torpedo troitzky wolf xiangqi yarishogi
+"""
+_FAIRY_STOCKFISH: Final = frozenset(_FAIRY_STOCKFISH_NAMES.split())
+
+
+def _no_parent(child: Section, parent: str, later: bool = False) -> VariantError:
+    """The error of ``child`` whose parent ``parent`` is no variant it can inherit from."""
+    if later:
+        why = " (it comes later: a parent must come first)"
+    elif parent in _FAIRY_STOCKFISH:
+        why = (f": {parent!r} is a built-in variant of Fairy-Stockfish that ggn does not play yet "
+               "(docs/VARIANTS.md says what it lacks)")
+    else:
+        why = ""
+    return VariantError(f"[{child.name}:{parent}]: no variant {parent!r} to inherit from{why}", child.source,
+                        child.line)
+
+
 # Piece types whose moves Fairy-Stockfish bends by rules the description has no words for.
 _UNSUPPORTED_TYPES: Final = {
     "janggiCannon": "the janggi cannon, which neither hops over nor takes another cannon",
@@ -1312,8 +1343,7 @@ def _chain(name: str, lookup: Callable[[str], Section | None], cache: Mapping[st
         section = lookup(current)
         if section is None:
             assert child is not None
-            raise VariantError(f"[{child.name}:{current}]: no variant {current!r} to inherit from",
-                               child.source, child.line)
+            raise _no_parent(child, current)
         if len(seen) > MAX_DEPTH + 1:
             first = lookup(name)
             assert first is not None
@@ -1411,9 +1441,7 @@ def load_sections(
 
     for section in found:
         if section.parent is not None and lookup(section.parent) is None:
-            later = " (it comes later: a parent must come first)" if section.parent in before else ""
-            raise VariantError(f"[{section.name}:{section.parent}]: no variant {section.parent!r} to inherit "
-                               f"from{later}", section.source, section.line)
+            raise _no_parent(section, section.parent, later=section.parent in before)
         earlier[section.name] = section
         variants[section.name] = _resolve(section.name, lookup, cache)
     return variants
