@@ -56,6 +56,18 @@ promotedPieceType = u:w a:w c:f i:f p:g
 startFen = lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL[-] w 0 1
 """, ("lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL[-] w 0 1",
       "lnsgkgsnl/1r5b1/p1p1p1p1p/9/9/9/P1P1P1P1P/1B5R1/LNSGKGSNL[CAUIciua] w 0 1")),
+    # A pawn dropped into its promotion region (promotionZonePawnDrops) moves, promotes and
+    # attacks from there (ggn gave it no move, and its king's neighbours were safe from it).
+    Case("ggn-makhouse", """\
+[ggn-makhouse:makruk]
+startFen = rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR[] w - - 0 1
+pieceDrops = true
+capturesToHand = true
+firstRankPawnDrops = true
+promotionZonePawnDrops = true
+immobilityIllegal = true
+""", ("4k3/8/3P4/8/8/8/8/4K3[] w - - 0 1", "3k4/8/2P5/8/8/8/8/4K3[] b - - 0 1",
+      "8/2n1k3/3P4/8/8/8/8/4K3[] w - - 0 1", "3k4/2P5/8/8/8/8/8/4K3[] b - - 0 1")),
 )
 
 

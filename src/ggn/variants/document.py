@@ -320,9 +320,12 @@ class Layout:
             found &= mobility
         if self.variant.immobility_illegal:
             found -= self.dead(kind, side)
-        promotion = self.variant.promotion
+        # A pawn that must promote never stands in its promotion region, unless dropped there
+        # (promotionZonePawnDrops): it then moves, and promotes, as from any other square.
+        promotion, drops_ = self.variant.promotion, self.variant.drops
         if (mark in ("normal", "dashed") and promotion is not None and promotion.mandatory_pawn
-                and letter in promotion.pawn_types[side]):
+                and letter in promotion.pawn_types[side]
+                and (drops_ is None or not drops_.promotion_zone_pawn_drops)):
             found -= self.mover(side, promotion.regions[side])
         return found
 
