@@ -68,6 +68,24 @@ promotionZonePawnDrops = true
 immobilityIllegal = true
 """, ("4k3/8/3P4/8/8/8/8/4K3[] w - - 0 1", "3k4/8/2P5/8/8/8/8/4K3[] b - - 0 1",
       "8/2n1k3/3P4/8/8/8/8/4K3[] w - - 0 1", "3k4/2P5/8/8/8/8/8/4K3[] b - - 0 1")),
+    # dropNoDoubledCount = 0: every file holds that many pawns already, so no pawn is dropped
+    # (ggn dropped them anywhere).
+    Case("ggn-dragonfly", """\
+[ggn-dragonfly:chess]
+maxFile = 7
+maxRank = 7
+castlingKingsideFile = f
+castlingQueensideFile = b
+pieceDrops = true
+capturesToHand = true
+promotionRegionWhite = *7
+promotionRegionBlack = *1
+promotionPieceTypes = nbr
+doubleStep = false
+dropNoDoubled = p
+dropNoDoubledCount = 0
+startFen = rbbknnr/ppppppp/7/7/7/PPPPPPP/RBBKNNR[] w - - 0 1
+""", ("rbbk1n1/p1pp1pr/4p1N/1p5/2P3n/PP1PPPP/R1BK2R[Pbn] w - - 0 8", "3k3/7/7/7/7/7/3K3[PPpp] b - - 0 1")),
 )
 
 

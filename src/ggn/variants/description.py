@@ -156,7 +156,8 @@ class Drops:
     """Where each side may drop (``None``: anywhere the piece could move again)."""
     no_doubled: str | None = None
     """A piece type that may not be dropped on a file holding ``no_doubled_count`` of the
-    dropper's own pieces of that type (shogi's two pawns)."""
+    dropper's own pieces of that type (shogi's two pawns; a count of 0: never dropped, as in
+    Fairy-Stockfish)."""
     no_doubled_count: int = 1
     first_rank_pawn_drops: bool = False
     promotion_zone_pawn_drops: bool = False

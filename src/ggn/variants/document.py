@@ -335,6 +335,8 @@ class Layout:
         letter, side = self._letter(letter), _colour(side)
         if drops_ is None:
             raise GGNError(f"{self.variant.name} has no drops")
+        if drops_.no_doubled == letter and drops_.no_doubled_count <= 0:
+            return frozenset()  # every file holds that many of them already: never dropped
         region = drops_.regions[side]
         found = self.mover(side, self.squares if region is None else region & self.squares)
         mobility = self.mobility(letter)
