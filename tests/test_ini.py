@@ -243,9 +243,9 @@ def test_resolve_looks_parents_up_by_name_and_finds_cycles() -> None:
 
 
 def test_nothing_is_loaded_when_one_section_fails() -> None:
-    text = "[good:chess]\n[bad:chess]\nmustCapture = true\n[later:good]\n"
+    text = "[good:chess]\n[bad:chess]\ncastlingWins = q\n[later:good]\n"
     error = _error(text)
-    assert (error.line, error.option) == (3, "mustCapture")
+    assert (error.line, error.option) == (3, "castlingWins")
 
 
 def test_piece_sets_name_types_not_letters() -> None:
@@ -517,6 +517,10 @@ def test_other_rules() -> None:
     text = "[rules:chess]\nflyingGeneral = true\nchecking = false\nimmobilityIllegal = true\n"
     rules = _load(text)["rules"]
     assert rules.flying_general and not rules.checking and rules.immobility_illegal
+    assert not rules.must_capture and not rules.ends.stalemate_piece_count
+    text = "[capture:chess]\nmustCapture = true\nstalematePieceCount = true\n"
+    rules = _load(text)["capture"]
+    assert rules.must_capture and rules.ends.stalemate_piece_count
 
 
 def test_deprecated_options_are_read_as_fairy_stockfish_still_reads_them() -> None:
@@ -639,7 +643,6 @@ def test_history_rules_per_colour_and_pawn_types() -> None:
 
 
 @pytest.mark.parametrize(("line", "feature"), [
-    ("mustCapture = true", "forced captures"),
     ("blastOnCapture = true", "explosions on capture"),
     ("gating = true", "gating"),
     ("seirawanGating = true", "gating"),
@@ -656,7 +659,6 @@ def test_history_rules_per_colour_and_pawn_types() -> None:
     ("castlingWins = q", "castling as a way to win"),
     ("flagPieceCount = 2", "flag wins that need several pieces"),
     ("makpongRule = true", "makpong"),
-    ("stalematePieceCount = true", "stalemate decided by counting pieces"),
     ("diagonalLines = d1 f3", "palace diagonals"),
     ("janggiCannon = c", "the janggi cannon"),
     ("capturesToHand = true", "captured pieces held in hand without drops"),
@@ -678,7 +680,7 @@ def test_drop_promoted_is_read_into_the_drops() -> None:
 
 
 def test_an_unsupported_rule_inherited_is_named_where_it_was_written() -> None:
-    text = "[parent:chess]\nmustCapture = true\n[child:parent]\n"
+    text = "[parent:chess]\ncastlingWins = q\n[child:parent]\n"
     with pytest.raises(VariantError) as caught:
         ini.load(text, source="p.ini", known=KNOWN)
     assert caught.value.line == 2  # the parent fails first, at its own line
@@ -1020,7 +1022,6 @@ mandatoryPiecePromotion = true
 
 # Fairy-Stockfish's examples the description cannot say, with the option that says why.
 REFUSED = [
-    ("[capture:chess]\nmustCapture = true\n", "mustCapture"),
     ("[wildebeest:chess]\nmaxRank = 10\nmaxFile = k\ncustomPiece1 = c:C\ncustomPiece2 = w:NC\n"
      "doubleStepRegionWhite = *2 *3\ndoubleStepRegionBlack = *9 *8\ntripleStepRegionWhite = *2\n"
      "tripleStepRegionBlack = *9\n", "tripleStepRegionBlack"),

@@ -387,6 +387,12 @@ class RuleSystem:
     another position (a hook that walks a position of its own resets it): a hint only, to
     spare a test whose answer is known."""
 
+    _capture_forced: bool = False
+    """Whether captures are forced: while the player to move has a legal play that captures
+    (its destination held a piece of the other side, or it takes one elsewhere), only such
+    plays are legal (:func:`ggn.rules._walk.forced_captures`). A game sets it once, for the
+    whole game: the walk of the others pays one test a position."""
+
     _special_taken: frozenset[int] = frozenset()
     """Codes of pieces whose capture has effects of the game's own (the hooks see the move)."""
 

@@ -15,6 +15,8 @@
    attacked, no piece is pinned at all;
 3. describes each pseudo-legal move once (:func:`describe`, a :class:`MoveInfo` kept per move
    object), asking the hooks ``_special``, ``_stand_in`` and ``_becomes``;
+   where captures are forced (:attr:`RuleSystem._capture_forced`), keeps only the moves
+   that capture when one of them has a legal play (:func:`forced_captures`);
 4. tests every move by its kind: a plain move of a piece not pinned is legal; a plain move
    of a pinned piece must keep the line it blocks (:meth:`Scene.pinned_exposes`); any other
    displacement is made on a scratch board and tested (:meth:`Scene.displacement_legal`); a
@@ -42,7 +44,8 @@ from ggn.rules._records import PLAIN, SPECIAL, TERMINAL, Change, Effect, MoveInf
 if TYPE_CHECKING:
     from ggn.rules._system import RuleSystem
 
-__all__ = ["Scene", "count_plays", "count_unpinned", "describe", "find_plays", "list_plays", "walk"]
+__all__ = ["Scene", "count_plays", "count_unpinned", "describe", "find_plays", "forced_captures",
+           "list_plays", "takes", "walk"]
 
 Found = tuple[Move, Effect, list[int]]
 """A legal play for perft's inner nodes: the move, its effect and the board codes after it."""
@@ -523,6 +526,42 @@ def find_plays(scene: Scene, moves: list[Move], out: list[Found] | None, stop: i
     return found
 
 
+def takes(codes: list[int], changes: tuple[Change, ...], side: int) -> bool:
+    """Whether a play of ``side`` whose square changes are ``changes`` takes a piece of the
+    other side from board ``codes``: turns one of its squares to empty or to one of the
+    mover's (a mark of the other side's changed, a right lost, is no capture)."""
+    sign = 1 if side == 0 else -1
+    return any(codes[number] * sign < 0 and value * sign >= 0 for number, value in changes)
+
+
+def forced_captures(scene: Scene, moves: list[Move]) -> list[Move]:
+    """Captures are forced (:attr:`RuleSystem._capture_forced`): of ``moves``, those that
+    capture if one of them has a legal play, else all of them.
+
+    A move captures when its destination holds a piece of the other side (whatever it does
+    besides), or when it is a special move (the hooks make its plays) one of whose plays
+    takes a piece elsewhere (:func:`takes`: en passant); castling takes none. The other moves
+    are not looked at further, so a game without a capture to make pays one pass over the
+    moves' descriptions."""
+    rules, tables, position = scene.rules, scene.tables, scene.position
+    known = tables.info.get
+    codes, prefix, side = scene.codes, scene.prefix, scene.side
+    sign = 1 if side == 0 else -1
+    taking: list[Move] = []
+    for move in moves:
+        info = known(id(move)) or describe(rules, tables, move)
+        source, destination = info[1], info[2]
+        if destination < 0 or source == destination:
+            continue
+        # A piece of the other side on the destination; else a special move may take one elsewhere.
+        if codes[destination] * sign < 0 or (info[4] == SPECIAL and source >= 0 and any(
+                takes(codes, effect[1], side) for effect in rules._effects(position, prefix, info))):
+            taking.append(move)
+    if taking and find_plays(scene, taking, None, 1):
+        return taking
+    return moves
+
+
 def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: int,
          plays: list[Play] | None = None) -> int:
     """Find the legal plays of ``position``: append them to ``out`` as ``(move, effect, board
@@ -532,6 +571,8 @@ def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: i
         return 0
     scene = Scene(rules, position)
     moves = rules.ruleset.moves(position)
+    if rules._capture_forced:
+        moves = forced_captures(scene, moves)
     if plays is not None:
         before = len(plays)
         list_plays(scene, moves, plays)

@@ -30,9 +30,12 @@ description's tables:
   that may not give check, the pawn-drop mate), and with ``Drops.promoted`` a second play of
   each drop of a piece with a promoted form, which puts it down promoted (``=S:+P``);
 - moves that may not give check (``checking=False``);
+- forced captures (``Variant.must_capture``): while a capture is legal, no other move is
+  (the walk's :func:`~ggn.rules._walk.forced_captures`);
 - the ends (:meth:`VariantRules.outcome`): extinction of piece types (with counts, and
   Fairy-Stockfish's claim), a flag region reached (with the flag move), and with no legal
-  move, ``Ends.checkmate`` in check, else ``Ends.stalemate``, as results for the player to move.
+  move, ``Ends.checkmate`` in check, else ``Ends.stalemate`` (decided by the pieces on the
+  board with ``Ends.stalemate_piece_count``), as results for the player to move.
 
 - pseudo-royal pieces (``Ends.extinction_pseudo_royal``): while a side has at most one more
   piece of an extinction type than ``extinction_count``, no move may leave one attacked (unless
@@ -131,6 +134,7 @@ class VariantRules(RuleSystem):
         self._setup_double_steps()
         self._setup_captures()
         self._setup_ends()
+        self._capture_forced = variant.must_capture
         # Whether a special move's plays may be counted as one plain displacement.
         self._stand_ins = variant.checking and not self._pseudo and not (
             variant.promotion is not None and variant.promotion.limits)
@@ -784,6 +788,13 @@ class VariantRules(RuleSystem):
         if in_check:
             return _outcome(position, ends.checkmate, Ending.CHECKMATE)
         value = ends.stalemate
+        if ends.stalemate_piece_count:
+            # Fairy-Stockfish's stalematePieceCount: the pieces on the board decide (fewer wins).
+            codes = position._codes
+            mine = sum(1 for code in codes if code > 0) if position.active == "first" else \
+                sum(1 for code in codes if code < 0)
+            theirs = sum(1 for code in codes if code) - mine
+            value = "draw" if mine == theirs else value if mine < theirs else _opposite(value)
         return _outcome(position, value, Ending.NO_LEGAL_MOVE if value == "loss" else Ending.STALEMATE)
 
 

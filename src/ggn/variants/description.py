@@ -179,6 +179,10 @@ class Ends:
 
     checkmate: Value = "loss"
     stalemate: Value = "draw"
+    stalemate_piece_count: bool = False
+    """A player with no legal move and not in check wins (``stalemate``'s result) when it has
+    fewer pieces on the board than the other player, loses with more, and draws with as many
+    (Fairy-Stockfish's ``stalematePieceCount``: suicide chess)."""
     extinction: Value | None = None
     """The result for the player to move when it has lost every piece of ``extinction_types``
     (``"*"``: every type but the king) down to ``extinction_count``."""
@@ -273,6 +277,12 @@ class Variant:
     """Whether a move may give check (racing kings: no)."""
     immobility_illegal: bool = False
     """A move (or drop) may not leave a piece where it could never move again."""
+    must_capture: bool = False
+    """Captures are forced: while a player has a legal capture, its other moves (drops
+    included) are illegal (Fairy-Stockfish's ``mustCapture``). A capture is a move onto a
+    square the other player holds, or en passant; castling is none. Which moves are legal
+    otherwise (out of check, ...) decides first: a capture that would leave the royal piece
+    attacked forces nothing."""
     chess960: bool = False
     history: History = field(default_factory=History)
     """The rules on the game's history (:class:`ggn.game.Game` applies them)."""

@@ -22,7 +22,7 @@ What Fairy-Stockfish would take with a warning, or ignore, is a
 :class:`~ggn.errors.VariantError` here, naming the source, the line and the option: a line that
 is no option, an option Fairy-Stockfish does not know, a value it could not read, a Betza
 movement :func:`ggn.variants.betza.parse` refuses, and a rule the description cannot say
-(forced captures, explosions, gating, walls, passing, flipping, two boards, check counting,
+(explosions, gating, walls, passing, flipping, two boards, check counting,
 setup phases, ...; such an option set to its default value says nothing and is accepted). The
 options that cannot change the legal moves from a position (piece values and XBoard's display
 options) are recorded in :attr:`Variant.unapplied <ggn.variants.description.Variant.unapplied>`,
@@ -57,11 +57,11 @@ another letter in GGN, and ``synonym = n:h`` another FEN letter read as the type
 >>> mini = variants["mini"]
 >>> mini.files, mini.ranks, [piece.letter for piece in mini.pieces], mini.king
 (5, 5, ['r', 'k'], 'k')
->>> load("[mine:chess]\\nmustCapture = true\\n", known={"chess": sections("[chess]\\nking = k")[0]})
+>>> load("[mine:chess]\\ncastlingWins = q\\n", known={"chess": sections("[chess]\\nking = k")[0]})
 Traceback (most recent call last):
 ...
-ggn.errors.VariantError: <ini>:2: [mine] mustCapture = 'true': forced captures: a rule the description \
-cannot say yet
+ggn.errors.VariantError: <ini>:2: [mine] castlingWins = 'q': castling as a way to win: a rule the \
+description cannot say yet
 """
 
 from __future__ import annotations
@@ -377,7 +377,6 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "tripleStepRegion": "pawn triple steps",
     "castlingDroppedPiece": "castling with dropped pieces",
     "oppositeCastling": "castling limited by the opponent's castling",
-    "mustCapture": "forced captures",
     "mustDrop": "forced drops (a setup phase)",
     "mustDropType": "forced drops (a setup phase)",
     "enclosingDrop": "drops that must enclose or stack (reversi, connect four)",
@@ -395,7 +394,6 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "passOnStalemate": "passing a move",
     "makpongRule": "makpong (the king may not move out of check)",
     "flipEnclosedPieces": "flipping enclosed pieces (reversi, ataxx)",
-    "stalematePieceCount": "stalemate decided by counting pieces",
     "shatarMateRule": "shatar's mating rules",
     "bikjangRule": "janggi's bikjang (facing generals end the game)",
     "dupleCheck": "duple check (every pseudo-royal piece attacked)",
@@ -1023,7 +1021,8 @@ class _Maker:
             promotion=self.promotion(), castling=self.castling(), double_step=self.double_step(),
             drops=self.drops(), ends=self.ends(), holes=self.holes(),
             flying_general=values["flyingGeneral"], checking=values["checking"],
-            immobility_illegal=values["immobilityIllegal"], chess960=values["chess960"],
+            immobility_illegal=values["immobilityIllegal"], must_capture=values["mustCapture"],
+            chess960=values["chess960"],
             template=values["variantTemplate"], history=self.history(),
             unapplied=tuple(self.state.unapplied.items()),
         )
@@ -1234,6 +1233,7 @@ class _Maker:
             flag_pieces = frozenset({self.state.letters[flag]}) if flag in self.state.letters else frozenset()
         return Ends(
             checkmate=values["checkmateValue"], stalemate=values["stalemateValue"],
+            stalemate_piece_count=values["stalematePieceCount"],
             extinction=values["extinctionValue"], extinction_types=extinction,
             extinction_count=values["extinctionPieceCount"],
             extinction_pseudo_royal=values["extinctionPseudoRoyal"],
