@@ -213,6 +213,16 @@ def test_a_parent_must_exist_and_come_first() -> None:
     assert error.line == 1 and "it comes later: a parent must come first" in str(error)
 
 
+def test_connection_rules_are_read() -> None:
+    ends = _load("[c:chess]\nconnectN = 4\nconnectPieceTypes = pn\nconnectDiagonal = false\n"
+                 "connectRegion1White = a*\nconnectRegion2White = h*\nconnectValue = loss\n")["c"].ends
+    assert (ends.connect_n, ends.connect_types, ends.connect_lines, ends.connect_value) == (
+        4, frozenset("pn"), frozenset(("horizontal", "vertical")), "loss")
+    assert ends.connect_regions[0][1] == frozenset((7, rank) for rank in range(8))
+    assert ends.connect_regions[1] == (frozenset(), frozenset())
+    assert "'none' is no result" in str(_error("[c:chess]\nconnectN = 4\nconnectValue = none\n"))
+
+
 def test_a_parent_fairy_stockfish_has_and_ggn_not_is_named_as_such() -> None:
     missing = sorted(ini._FAIRY_STOCKFISH - set(registry.names()))
     if not missing:
@@ -653,7 +663,6 @@ def test_history_rules_per_colour_and_pawn_types() -> None:
     ("twoBoards = true", "two boards"),
     ("checkCounting = true", "winning by a number of checks"),
     ("mustDrop = true", "forced drops (a setup phase)"),
-    ("connectN = 4", "connection wins"),
     ("tripleStepRegionWhite = *2", "pawn triple steps"),
     ("sittuyinPromotion = true", "sittuyin's promotion"),
     ("castlingWins = q", "castling as a way to win"),

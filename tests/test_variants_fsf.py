@@ -162,7 +162,9 @@ class _Game:
     def sudden(self) -> bool:
         """Whether a rule may end the game while moves remain (pyffish's immediate ends)."""
         ends = self.variant.ends
-        return ends.extinction is not None or bool(ends.flag_pieces)
+        connects = (ends.connect_n or ends.connect_square or ends.collinear_n
+                    or any(all(pair) for pair in ends.connect_regions))
+        return ends.extinction is not None or bool(ends.flag_pieces) or bool(connects)
 
     def position(self, fen: str) -> Position:
         return self.rules.position(self.entry.to_feen(fen))
@@ -295,7 +297,7 @@ def _play(game: _Game, start: str, plies: int, rng: random.Random) -> tuple[int,
             outcome = game.rules.outcome(position)
             assert outcome is not None, f"{where}: the game has ended, and ggn has no outcome"
             assert outcome.winner == _winner(fen, value), f"{where}: {outcome} against pyffish's {value}"
-            sudden = {Ending.EXTINCTION, Ending.FLAG, Ending.BARE_KING}
+            sudden = {Ending.EXTINCTION, Ending.FLAG, Ending.BARE_KING, Ending.CONNECTION}
             assert (outcome.ending in sudden) == ended, f"{where}: {outcome}"
             return ply, True
         legal -= _drop_mates(game, fen, legal - set(mine))

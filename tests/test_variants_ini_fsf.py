@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from ggn.errors import VariantError
+from ggn.rules import Ending
 from ggn.variants import ini
 from ggn.variants.registry import Catalogue
 
@@ -64,7 +65,7 @@ KNOWN: dict[str, str] = {
 }
 
 # The fewest sections that must load and agree: a floor that only rises, as rules are added.
-AGREE_AT_LEAST = 74
+AGREE_AT_LEAST = 78
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,94 @@ def _plays(name: str, games: int, plies: int, seed: int) -> int:
 def _cases() -> list[object]:
     return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=KNOWN[name])) if name in KNOWN
             else name for name in NAMES]
+
+
+# Sections of this file's own, for the connection rules the sections of Fairy-Stockfish's file
+# that ggn loads do not reach: regions joined, square blocks, pieces on a line with gaps.
+OWN = """\
+# Hex-like: immobile stones dropped anywhere; white joins the a- and e-files, black the first and
+# fifth ranks, by chains along ranks and files only.
+[ggn-joinup]
+maxRank = 5
+maxFile = 5
+immobile = p
+startFen = 5/5/5/5/5[PPPPPPPPPPPPpppppppppppp] w - - 0 1
+pieceDrops = true
+doubleStep = false
+castling = false
+stalemateValue = draw
+connectRegion1White = a*
+connectRegion2White = e*
+connectRegion1Black = *1
+connectRegion2Black = *5
+connectDiagonal = false
+
+# Stones on a 4x4 board: a square of two by two wins.
+[ggn-blocks]
+maxRank = 4
+maxFile = 4
+immobile = p
+startFen = 4/4/4/4[PPPPPPPPpppppppp] w - - 0 1
+pieceDrops = true
+doubleStep = false
+castling = false
+connectNxN = 2
+
+# Knights and rooks without kings on 6x6: three knights on one line, gaps allowed, lose.
+[ggn-lines]
+maxRank = 6
+maxFile = 6
+knight = n
+rook = r
+startFen = rnnnr1/6/6/6/6/1RNNNR w - - 0 1
+doubleStep = false
+castling = false
+collinearN = 3
+connectPieceTypes = n
+connectValue = loss
+connectHorizontal = false
+"""
+OWN_NAMES = ("ggn-joinup", "ggn-blocks", "ggn-lines")
+
+
+@cache
+def _own() -> Catalogue:
+    sf.load_variant_config(OWN)
+    catalogue = Catalogue()
+    assert catalogue.add_ini(OWN, source="test_variants_ini_fsf.py") == OWN_NAMES
+    return catalogue
+
+
+@pytest.mark.parametrize("name", OWN_NAMES)
+def test_connection_rules_play_as_pyffish(name: str) -> None:
+    game = _Game(name, _own().entry(name))
+    rng = random.Random(f"{SEED}:own:{name}")
+    ended = 0
+    for start in _starts(game, rng, 12):
+        _, over = _play(game, start, 200, rng)
+        ended += over
+    assert ended >= 10
+
+
+@pytest.mark.parametrize(("name", "fen", "winner"), [
+    ("ggn-joinup", "5/5/5/1PPPP/PP3[PPPPPPpppppppppppp] b - - 0 1", "first"),
+    # Joined only by a step south (b3 to b2), which Fairy-Stockfish's walk does not take.
+    ("ggn-joinup", "5/P4/PP3/1PPPP/5[PPPPPPpppppppppppp] b - - 0 1", None),
+    ("ggn-blocks", "4/1pp1/1pp1/PPP1[PPPPPpppp] w - - 0 1", "second"),
+    # Three black knights on the b-file, gaps between them: a connection, which loses here.
+    ("ggn-lines", "r4r/1n4/6/1n4/6/1nN2R w - - 0 1", "first"),
+    ("ggn-lines", "r4r/6/1n4/3n2/6/1RNn1R w - - 0 1", None),
+])
+def test_a_connection_ends_the_game_as_in_pyffish(name: str, fen: str, winner: str | None) -> None:
+    entry = _own().entry(name)
+    outcome = entry.rules.outcome(entry.rules.position(entry.to_feen(fen)))
+    ended, value = sf.is_immediate_game_end(name, fen, [])
+    if winner is None:
+        assert not ended and (outcome is None or outcome.ending is not Ending.CONNECTION)
+        return
+    assert outcome is not None and (outcome.winner, outcome.ending) == (winner, Ending.CONNECTION)
+    mover = "first" if fen.split(" ")[1] == "w" else "second"
+    assert ended and (value > 0) == (winner == mover)
 
 
 def test_the_file_is_fairy_stockfishs_own() -> None:

@@ -40,7 +40,8 @@ _SHOWN: Final = 12  # legal moves an error lists
 _COUNTER_MAX: Final = 2**31 - 1  # Fairy-Stockfish reads its FEN's numbers as 32-bit ones
 _PROMOTED: Final = re.compile(r"\+([A-Za-z])")
 _SQUARE: Final = re.compile(r"[a-z][0-9]+")
-_SUDDEN: Final = frozenset({Ending.EXTINCTION, Ending.FLAG, Ending.BARE_KING, Ending.CHECKS})
+_SUDDEN: Final = frozenset({Ending.EXTINCTION, Ending.FLAG, Ending.BARE_KING, Ending.CHECKS,
+                           Ending.CONNECTION})
 
 
 class Game:

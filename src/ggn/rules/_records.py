@@ -88,6 +88,9 @@ class Ending(enum.Enum):
     """A piece reached its side's goal region (king of the hill, racing kings)."""
     CHECKS = "checks"
     """A player has given the number of checks the game asks for (three-check)."""
+    CONNECTION = "a connection"
+    """A player has connected its pieces: so many in a row, a chain between two regions, a
+    square block (tic-tac-toe, connect four, gomoku)."""
     BARE_KING = "bare king"
     """A player has nothing left but its royal piece (shatranj's baring)."""
     MOVE_RULE = "the n-move rule"

@@ -70,6 +70,7 @@ from ggn.move import Move
 from ggn.pin import Pin
 from ggn.position import Geometry, Position, code_of, piece_of
 from ggn.qpi import Qpi
+from ggn.rules._connect import Connection
 from ggn.rules._records import Change, Effect, Ending, HandChange, MoveInfo, Outcome
 from ggn.rules._system import RuleSystem, _Tables
 from ggn.ruleset import Ruleset
@@ -302,7 +303,12 @@ class VariantRules(RuleSystem):
         self._flag_regions = (self._indices(ends.flag_regions[0]), self._indices(ends.flag_regions[1]))
         self._flag_kinds = frozenset(ends.flag_pieces & made.types.keys())
         self._flags_on = bool(self._flag_kinds) and any(self._flag_regions)
-        self._ends = self._extinction or self._flags_on
+        connect = ends.connect_types
+        self._connection = Connection(
+            ends, self.variant.files, self.variant.ranks, self._index,
+            lambda code: "*" in connect or self._kind.get(code) in connect)
+        self._connects = self._connection.active
+        self._ends = self._extinction or self._flags_on or self._connects
         self._all_special = not self.variant.checking or self._pseudo
         drops = self.variant.drops
         # Whether a drop may be refused by a rule the document does not write.
@@ -705,7 +711,12 @@ class VariantRules(RuleSystem):
             if ended is not None:
                 return ended
         if self._flags_on:
-            return self._flag_end(position)
+            ended = self._flag_end(position)
+            if ended is not None:
+                return ended
+        if self._connects and self._connection.made(position, 1 if position.active == "first" else 0):
+            # The player who has just moved connected (Fairy-Stockfish's connectValue is its result).
+            return _outcome(position, _opposite(self.variant.ends.connect_value), Ending.CONNECTION)
         return None
 
     def _counts(self, position: Position) -> tuple[dict[str, int], dict[str, int]]:

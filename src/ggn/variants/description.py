@@ -201,6 +201,28 @@ class Ends:
     flag_regions: tuple[Region, Region] = (frozenset(), frozenset())
     flag_move: bool = False
     """The second player may still reach its flag region on the next move to draw."""
+    connect_n: int = 0
+    """A player who ends a move with this many pieces of ``connect_types`` in a row, along one of
+    ``connect_lines``, has connected (Fairy-Stockfish's ``connectN``; 0: no such rule)."""
+    connect_types: frozenset[str] = frozenset("*")
+    """The types that count for a connection (``"*"``: every type)."""
+    connect_lines: frozenset[Literal["horizontal", "vertical", "diagonal"]] = frozenset(
+        ("horizontal", "vertical", "diagonal"))
+    """The lines a connection may run along (Fairy-Stockfish's ``connectHorizontal``,
+    ``connectVertical`` and ``connectDiagonal``)."""
+    connect_regions: tuple[tuple[Region, Region], tuple[Region, Region]] = (
+        (frozenset(), frozenset()), (frozenset(), frozenset()))
+    """Per side, two regions that a chain of its pieces joins to connect (Fairy-Stockfish's
+    ``connectRegion1White`` ... ``connectRegion2Black``), in the board's frame. As in
+    Fairy-Stockfish, the chain is followed from the first region by steps east, north,
+    north-east and south-east only (of the lines allowed)."""
+    connect_square: int = 0
+    """A player with a square block of this many pieces a side has connected
+    (``connectNxN``; 0: no such rule)."""
+    collinear_n: int = 0
+    """A player with this many pieces on one line, gaps allowed, has connected (``collinearN``)."""
+    connect_value: Value = "win"
+    """The result of a connection for the player who made it (``connectValue``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -401,16 +401,6 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "flagPieceBlockedWin": "flag wins that need several pieces",
     "flagPieceSafe": "flag wins that need the piece safe",
     "checkCounting": "winning by a number of checks",
-    "connectN": "connection wins (n in a row)",
-    "connectPieceTypes": "connection wins (n in a row)",
-    "connectHorizontal": "connection wins (n in a row)",
-    "connectVertical": "connection wins (n in a row)",
-    "connectDiagonal": "connection wins (n in a row)",
-    "connectRegion1": "connection wins (n in a row)",
-    "connectRegion2": "connection wins (n in a row)",
-    "connectNxN": "connection wins (n in a row)",
-    "collinearN": "connection wins (n in a row)",
-    "connectValue": "connection wins (n in a row)",
     "castlingWins": "castling as a way to win",
 }
 
@@ -1241,7 +1231,27 @@ class _Maker:
             extinction_claim=values["extinctionClaim"],
             flag_pieces=flag_pieces, flag_regions=regions,
             flag_move=values["flagMove"],
+            **self.connect(),
         )
+
+    def connect(self) -> dict[str, Any]:
+        """The connection rules (Fairy-Stockfish's ``connectN`` and friends), as ``Ends``' fields."""
+        values = self.values
+        types: frozenset[str] = values["connectPieceTypes"]
+        letters = frozenset(self.state.letters[name] for name in types if name in self.state.letters)
+        lines = frozenset(line for line, option in (("horizontal", "connectHorizontal"),
+                                                      ("vertical", "connectVertical"),
+                                                      ("diagonal", "connectDiagonal")) if values[option])
+        regions = tuple((self.clip(values["connectRegion1"][side]), self.clip(values["connectRegion2"][side]))
+                        for side in (0, 1))
+        if values["connectValue"] is None:
+            raise self.error("connectValue", "'none' is no result: expected win, loss or draw")
+        return {
+            "connect_n": values["connectN"], "connect_types": letters | ({_ANY} & types),
+            "connect_lines": lines,
+            "connect_regions": regions, "connect_square": values["connectNxN"],
+            "collinear_n": values["collinearN"], "connect_value": values["connectValue"],
+        }
 
     def history(self) -> History:
         values = self.values
