@@ -89,8 +89,8 @@ class Connection:
     def made(self, position: Position, side: int) -> bool:
         """Whether ``side`` (0: the first player) has connected its pieces in ``position``."""
         codes, counts = position._codes, self._counts
-        first = side == 0
-        mine = {number for number, code in enumerate(codes) if code and (code > 0) == first and counts(code)}
+        white = side == 0
+        mine = {number for number, code in enumerate(codes) if code and (code > 0) == white and counts(code)}
         if not mine:
             return False
         if any(all(number in mine for number in row) for row in self._rows):
