@@ -653,7 +653,7 @@ def test_history_rules_per_colour_and_pawn_types() -> None:
 
 
 @pytest.mark.parametrize(("line", "feature"), [
-    ("blastOnCapture = true", "explosions on capture"),
+    ("petrifyBlastPieces = true", "pieces an explosion turns into walls"),
     ("gating = true", "gating"),
     ("seirawanGating = true", "gating"),
     ("wallingRule = duck", "walls placed by moves"),
@@ -686,6 +686,26 @@ def test_drop_promoted_is_read_into_the_drops() -> None:
     assert drops is not None and drops.promoted
     off = variants["off"].drops
     assert off is not None and not off.promoted
+
+
+def test_explosions_are_read_and_refused_where_fairy_stockfish_cannot_play_them() -> None:
+    atomic = ("[boom:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\nextinctionValue = loss\n"
+              "extinctionPieceTypes = k\nblastOnCapture = true\n")
+    variants = _load(f"{atomic}blastImmuneTypes = k\n[kings:boom]\nblastImmuneTypes = -\n"
+                     "mutuallyImmuneTypes = kq\n")
+    assert variants["boom"].blast_on_capture and variants["boom"].blast_immune_types == frozenset("k")
+    kings = variants["kings"]
+    assert kings.mutually_immune_types == frozenset("kq") and not kings.blast_immune_types
+    # Fairy-Stockfish warns that it cannot use a royal king with explosions, nor royal or
+    # pseudo-royal pieces with immune types.
+    error = _error("[royal:chess]\n\nblastOnCapture = true\n")
+    assert (error.line, error.option) == (3, "blastOnCapture") and "Can not use kings" in str(error)
+    error = _error(f"{atomic}extinctionPseudoRoyal = true\nblastImmuneTypes = k\n")
+    assert (error.line, error.option) == (9, "blastImmuneTypes") and "pseudo-royal" in str(error)
+    error = _error("[royal:chess]\nmutuallyImmuneTypes = q\n")
+    assert (error.line, error.option) == (2, "mutuallyImmuneTypes") and "Can not use kings" in str(error)
+    error = _error(f"{atomic}pieceDrops = true\ncapturesToHand = true\n")
+    assert (error.line, error.option) == (9, "capturesToHand") and "cannot say yet" in str(error)
 
 
 def test_an_unsupported_rule_inherited_is_named_where_it_was_written() -> None:

@@ -26,6 +26,11 @@ description's tables:
   demoted (a ``+X`` as ``X``, a ``-X`` promoted from a pawn as the pawn) and turned to the
   capturer's side; with drops but without it, the captured piece leaves the game; without
   drops, it goes as it stood into the capturer's hand (the Game Protocol's default);
+- explosions (``blast_on_capture``, atomic chess): a capture also removes the capturing piece
+  and the pieces around its destination that are not pawns (not those of
+  ``blast_immune_types``); with pseudo-royal pieces, Fairy-Stockfish's atomic legality (none
+  of the mover's may explode, one beside the other side's is never in check); and types that
+  may not take their own type (``mutually_immune_types``);
 - drops: what the document does not say (the no-doubled rule for counts above one, a drop
   that may not give check, the pawn-drop mate), and with ``Drops.promoted`` a second play of
   each drop of a piece with a promoted form, which puts it down promoted (``=S:+P``);
@@ -134,6 +139,7 @@ class VariantRules(RuleSystem):
         self._setup_castling()
         self._setup_double_steps()
         self._setup_captures()
+        self._setup_blast()
         self._setup_ends()
         self._capture_forced = variant.must_capture
         # Whether a special move's plays may be counted as one plain displacement.
@@ -292,6 +298,31 @@ class VariantRules(RuleSystem):
                 codes = frozenset(self._code(drops.no_doubled, side) for side in (0, 1))
                 self._no_doubled = (codes, drops.no_doubled_count)
 
+    def _setup_blast(self) -> None:
+        variant, made = self.variant, self.layout
+        kind = self._kind
+        self._blast = variant.blast_on_capture
+        # Per square: the squares around it (a king's step away), which an explosion there reaches.
+        self._around: dict[int, tuple[int, ...]] = {}
+        # Fairy-Stockfish's pawns (its own type: neither a custom pawn nor a promoted form) stay
+        # when an explosion reaches them, unless they made the capture; immune pieces stay always.
+        self._blast_spared = frozenset(code for code, letter in kind.items()
+                                       if made.types[letter].name == "pawn")
+        self._blast_immune = frozenset(code for code, letter in kind.items()
+                                       if letter in variant.blast_immune_types)
+        # Codes of the types that may not take their own type, and the castling pieces, if any.
+        self._mutual = frozenset(code for code, letter in kind.items()
+                                 if letter in variant.mutually_immune_types)
+        self._castles = variant.castling is not None and variant.castling.king in made.types
+        if self._blast:
+            for (file, rank), number in self._index.items():
+                self._around[number] = tuple(
+                    self._index[(file + df, rank + dr)] for dr in (-1, 0, 1) for df in (-1, 0, 1)
+                    if (df or dr) and (file + df, rank + dr) in self._index)
+            self._special_taken = frozenset((*self._special_taken, *self._qpis))  # every capture explodes
+        elif self._mutual:
+            self._special_taken = frozenset((*self._special_taken, *self._mutual))
+
     def _setup_ends(self) -> None:
         ends, made = self.variant.ends, self.layout
         # Pseudo-royal pieces (Fairy-Stockfish's extinctionPseudoRoyal): a side's pieces of an
@@ -299,7 +330,11 @@ class VariantRules(RuleSystem):
         # the extinction itself then never comes (they cannot be taken).
         self._pseudo = ends.extinction_pseudo_royal and bool(ends.extinction_types - {"*"})
         self._pseudo_kinds = frozenset(ends.extinction_types & made.types.keys())
-        self._extinction = ends.extinction is not None and bool(ends.extinction_types) and not self._pseudo
+        # Pseudo-royal pieces cannot be taken, so their extinction never comes, unless explosions
+        # may take them (Fairy-Stockfish's atomic).
+        self._blast_royal = self._blast and self._pseudo
+        self._extinction = ends.extinction is not None and bool(ends.extinction_types) and (
+            not self._pseudo or self._blast)
         self._flag_regions = (self._indices(ends.flag_regions[0]), self._indices(ends.flag_regions[1]))
         self._flag_kinds = frozenset(ends.flag_pieces & made.types.keys())
         self._flags_on = bool(self._flag_kinds) and any(self._flag_regions)
@@ -435,6 +470,63 @@ class VariantRules(RuleSystem):
         return ((self._captured(taken, mover), 1),)
 
     def _effects(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo) -> list[Effect]:
+        plays = self._plays(position, prefix, info)
+        if self._blast and info.source >= 0 and info.destination >= 0:
+            return [self._explode(position, info, play) for play in plays]
+        return plays
+
+    def _explode(self, position: Position, info: MoveInfo, effect: Effect) -> Effect:
+        """A play of a board move, with its explosion if it captures (Fairy-Stockfish's
+        ``blastOnCapture``): the capturing piece on the destination and every piece around it
+        that is not a pawn leave the board, but for the immune ones. The other side's pieces
+        go to the mover's hand as a capture's piece does; the mover's own leave the game. A
+        castling piece gone takes its side's rights with it, as a capture does."""
+        choice, changes, hand = effect
+        codes = position._codes
+        destination = info.destination
+        sign = 1 if info.code > 0 else -1
+        if codes[destination] * sign >= 0 and not any(
+                value == 0 and codes[number] * sign < 0 for number, value in changes):
+            return effect  # not a capture (en passant's victim is emptied)
+        board = codes.copy()
+        for number, value in changes:
+            board[number] = value
+        immune, spared = self._blast_immune, self._blast_spared
+        removed = [number for number in (destination, *self._around[destination])
+                   if board[number] and board[number] not in immune
+                   and (number == destination or board[number] not in spared)]
+        if not removed:
+            return effect
+        exploded = [(number, 0) for number in removed]
+        taken = list(hand)
+        for number in removed:
+            if board[number] * sign < 0:
+                taken.extend(self._hand(codes[number], info.move.piece))
+        before = [board[number] for number in removed]
+        for number in removed:
+            board[number] = 0
+        if self._castles:
+            exploded.extend(self._rights_after(board, before))
+        return (choice, (*changes, *exploded), tuple(taken))
+
+    def _rights_after(self, board: list[int], removed: list[int]) -> list[Change]:
+        """The ``+`` marks to clear once an explosion removed the pieces ``removed`` (their
+        codes): a castling king gone takes its rooks' rights, and a king whose last rook with a
+        right is gone loses its own."""
+        changes: list[Change] = []
+        for side in (0, 1):
+            king, rights = self._castling_king[side], self._rook_rights[side]
+            homes = self._rook_homes[side]
+            if king in removed:
+                changes.extend((number, rights[board[number]]) for number in homes if board[number] in rights)
+            elif king in board and not any(board[number] in rights for number in homes):
+                plain = self._king[side]
+                changes.extend((number, plain) for number in self._rank_squares[side]
+                               if board[number] == king)
+        return changes
+
+    def _plays(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo) -> list[Effect]:
+        """The plays of a move, before any explosion."""
         move, source, destination, code = info.move, info.source, info.destination, info.code
         codes = position._codes
         if source < 0:  # a drop
@@ -581,6 +673,12 @@ class VariantRules(RuleSystem):
             return not self._drop_rules or self._drop_allowed(position, effect, child, info)
         code = info.code
         side = 0 if code > 0 else 1
+        if self._mutual and code in self._mutual and info.destination != info.source \
+                and self._kind.get(position._codes[info.destination]) == self._kind[code]:
+            return False  # Fairy-Stockfish's mutuallyImmuneTypes: no capture of one's own type
+        if self._blast_royal:
+            return (self.variant.checking or not self._gives_check(position, child, side)) and \
+                self._blast_legal(position, info, effect, child)
         # A castling's last change puts the rook beside the king; a king's move ends on the king.
         if self._flags.get(code, 0) & _CASTLES and self._royal_castling \
                 and effect[1][-1][0] != info.destination and not self._castling_safe(position, info):
@@ -619,7 +717,64 @@ class VariantRules(RuleSystem):
         if not self._pseudo:
             return super().in_check(position)
         side = 0 if self._checked(position).active == "first" else 1
+        if self._blast_royal:
+            codes = position._codes
+            theirs = self._pseudo_royals(codes, 1 - side)
+            return any(self._blast_checked(position, codes, number, theirs, side)
+                       for number in self._pseudo_royals(codes, side))
         return self._pseudo_attacked(position, position._codes, side)
+
+    def _blast_checked(self, position: Position, board: list[int], square: int, theirs: list[int],
+                       side: int) -> bool:
+        """With explosions, whether ``side``'s pseudo-royal piece on ``square`` of ``board`` is
+        in check: attacked, and not beside a pseudo-royal piece of the other side's (taking it
+        would explode that piece too)."""
+        around = self._around[square]
+        if any(number in around for number in theirs):
+            return False
+        return self._tables_for(position).attacks[1 - side][square](board)
+
+    def _blast_legal(self, position: Position, info: MoveInfo, effect: Effect, child: list[int]) -> bool:
+        """Fairy-Stockfish's legality of a play with explosions and pseudo-royal pieces (atomic):
+        the mover's pseudo-royal pieces (those of the position, the moving one where it goes)
+        must all stand after the play; if one of the other side's is gone, the play is legal;
+        else none of the mover's may be in check after it (:meth:`_blast_checked`), nor may a
+        castling king start on or cross a square in check."""
+        codes = position._codes
+        code, source, destination = info.code, info.source, info.destination
+        side = 0 if code > 0 else 1
+        sign = 1 if side == 0 else -1
+        mine = self._pseudo_royals(codes, side)
+        theirs = self._pseudo_royals(codes, 1 - side)
+        after = [destination if number == source else number for number in mine]
+        kind = self._kind
+        chosen = effect[0]
+        arriving = kind.get(code_of(chosen)) if chosen is not None else kind.get(code) if source < 0 else None
+        if arriving in self._pseudo_kinds:  # a pseudo-royal type promoted to or dropped
+            held = sum(1 for held in codes if held * sign > 0 and kind.get(held) == arriving)
+            if source >= 0 and held > self.variant.ends.extinction_count:
+                after = [number for number in after if kind.get(codes[number]) != arriving]
+            else:
+                after.append(destination)
+        if any(child[number] * sign <= 0 for number in after):
+            return False  # one of the mover's own exploded
+        if any(child[number] * sign >= 0 for number in theirs):
+            return True  # one of the other side's is gone
+        if self._flags.get(code, 0) & _CASTLES and source >= 0 and effect[1][-1][0] != destination:
+            # A castling: the king may not start on nor cross a square in check (its source
+            # empty, the rook still on its own).
+            trial = codes.copy()
+            trial[source] = 0
+            (start, rank), end = self._square[source], self._square[destination][0]
+            files = [start] if start == end else range(start, end, 1 if end > start else -1)
+            for file in files:
+                number = self._index[(file, rank)]
+                kept, trial[number] = trial[number], code
+                checked = self._blast_checked(position, trial, number, theirs, side)
+                trial[number] = kept
+                if checked:
+                    return False
+        return not any(self._blast_checked(position, child, number, theirs, side) for number in after)
 
     def _castling_safe(self, position: Position, info: MoveInfo) -> bool:
         """Not out of check, nor over or onto an attacked square (Fairy-Stockfish's test: the
@@ -681,7 +836,10 @@ class VariantRules(RuleSystem):
         side = 0 if code > 0 else 1
         drops = self.variant.drops
         assert drops is not None
-        if self._pseudo and not self._pseudo_taken(position, effect, side) \
+        if self._blast_royal:
+            if not self._blast_legal(position, info, effect, child):
+                return False
+        elif self._pseudo and not self._pseudo_taken(position, effect, side) \
                 and self._pseudo_attacked(position, child, side):
             return False
         doubled = self._no_doubled

@@ -305,6 +305,20 @@ class Variant:
     square the other player holds, or en passant; castling is none. Which moves are legal
     otherwise (out of check, ...) decides first: a capture that would leave the royal piece
     attacked forces nothing."""
+    blast_on_capture: bool = False
+    """Captures explode (Fairy-Stockfish's ``blastOnCapture``, atomic chess): after a capture,
+    the capturing piece and every piece on the eight squares around its destination that is
+    not of Fairy-Stockfish's pawn type leave the board with the piece taken (pieces of
+    ``blast_immune_types`` stay). With pseudo-royal pieces (``Ends.extinction_pseudo_royal``),
+    a move may not explode one of the mover's own, may leave one attacked if it explodes one
+    of the other side's, and a pseudo-royal piece beside one of the other side's is not in
+    check; the extinction of a type still ends the game."""
+    blast_immune_types: frozenset[str] = frozenset()
+    """Types no explosion removes, not even the capturing piece (Fairy-Stockfish's
+    ``blastImmuneTypes``, letters; atomar's kings)."""
+    mutually_immune_types: frozenset[str] = frozenset()
+    """Types whose pieces may not take a piece of the same type (Fairy-Stockfish's
+    ``mutuallyImmuneTypes``, letters; atomar's kings)."""
     chess960: bool = False
     history: History = field(default_factory=History)
     """The rules on the game's history (:class:`ggn.game.Game` applies them)."""

@@ -22,7 +22,7 @@ What Fairy-Stockfish would take with a warning, or ignore, is a
 :class:`~ggn.errors.VariantError` here, naming the source, the line and the option: a line that
 is no option, an option Fairy-Stockfish does not know, a value it could not read, a Betza
 movement :func:`ggn.variants.betza.parse` refuses, and a rule the description cannot say
-(explosions, gating, walls, passing, flipping, two boards, check counting,
+(gating, walls, passing, flipping, two boards, check counting,
 setup phases, ...; such an option set to its default value says nothing and is accepted). The
 options that cannot change the legal moves from a position (piece values and XBoard's display
 options) are recorded in :attr:`Variant.unapplied <ggn.variants.description.Variant.unapplied>`,
@@ -369,10 +369,7 @@ _DEFAULTS: Final[dict[str, Any]] = {
 _UNSUPPORTED: Final[dict[str, str]] = {
     "twoBoards": "two boards (pieces in hand from another game, bughouse)",
     "sittuyinPromotion": "sittuyin's promotion (in place or by the new piece's move)",
-    "blastOnCapture": "explosions on capture (atomic)",
-    "blastImmuneTypes": "explosions on capture (atomic)",
-    "petrifyBlastPieces": "explosions on capture (atomic)",
-    "mutuallyImmuneTypes": "piece types that may not take each other",
+    "petrifyBlastPieces": "pieces an explosion turns into walls",
     "petrifyOnCaptureTypes": "pieces that turn into walls when they capture",
     "tripleStepRegion": "pawn triple steps",
     "castlingDroppedPiece": "castling with dropped pieces",
@@ -1004,6 +1001,7 @@ class _Maker:
         for field in ("checkmateValue", "stalemateValue"):
             if values[field] is None:
                 raise self.error(field, "'none' is no result: expected win, loss or draw")
+        self.check_blast()
         pieces = tuple(self.piece(name) for name in sorted(self.state.letters, key=_ORDER.__getitem__))
         king = self.letter("king")
         variant = Variant(
@@ -1013,12 +1011,35 @@ class _Maker:
             flying_general=values["flyingGeneral"], checking=values["checking"],
             immobility_illegal=values["immobilityIllegal"], must_capture=values["mustCapture"],
             chess960=values["chess960"],
+            blast_on_capture=values["blastOnCapture"],
+            blast_immune_types=self.letters(values["blastImmuneTypes"], "blastImmuneTypes"),
+            mutually_immune_types=self.letters(values["mutuallyImmuneTypes"], "mutuallyImmuneTypes"),
             template=values["variantTemplate"], history=self.history(),
             unapplied=tuple(self.state.unapplied.items()),
         )
         self.check_marks(variant)
         self.check_start(variant)
         return variant
+
+    def check_blast(self) -> None:
+        """The explosions' options where Fairy-Stockfish plays them: it warns that it cannot use
+        them with a royal king (``blastOnCapture``), nor with royal or pseudo-royal pieces
+        (``blastImmuneTypes``, ``mutuallyImmuneTypes``); and the pieces an explosion removes
+        going to hand (``capturesToHand``: to their opponents' hands, the mover's own too) is a
+        rule the description cannot say yet."""
+        values = self.values
+        royal = "king" in self.state.letters
+        if values["blastOnCapture"] and royal:
+            raise self.error("blastOnCapture", "Fairy-Stockfish cannot use a royal king with explosions "
+                                               "('Can not use kings with blastOnCapture'); a commoner with "
+                                               "extinctionPseudoRoyal plays atomic's king")
+        for field in ("blastImmuneTypes", "mutuallyImmuneTypes"):
+            if values[field] and (royal or values["extinctionPseudoRoyal"]):
+                raise self.error(field, f"Fairy-Stockfish cannot use royal or pseudo-royal pieces with "
+                                        f"{field} ('Can not use kings or pseudo-royal with {field}')")
+        if values["blastOnCapture"] and values["pieceDrops"] and values["capturesToHand"]:
+            raise self.error("capturesToHand", "the pieces an explosion removes going to hand (each to its "
+                                               "opponent's): a rule the description cannot say yet")
 
     def check_marks(self, variant: Variant) -> None:
         """FEEN writes a castling right and a shogi-style promoted form both as ``+``: a type
