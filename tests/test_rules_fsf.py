@@ -86,6 +86,38 @@ dropNoDoubled = p
 dropNoDoubledCount = 0
 startFen = rbbknnr/ppppppp/7/7/7/PPPPPPP/RBBKNNR[] w - - 0 1
 """, ("rbbk1n1/p1pp1pr/4p1N/1p5/2P3n/PP1PPPP/R1BK2R[Pbn] w - - 0 8", "3k3/7/7/7/7/7/3K3[PPpp] b - - 0 1")),
+    # With pseudo-royal pieces (extinctionPseudoRoyal), the king is in check still: a king
+    # attacked, and no move, is checkmate (ggn saw only the pseudo-royal pieces, and said
+    # stalemate). Coregal's queen; maharajah's amazon, the only white piece.
+    Case("ggn-coregal", """\
+[ggn-coregal:chess]
+extinctionValue = loss
+extinctionPieceTypes = q
+extinctionPseudoRoyal = true
+extinctionPieceCount = 64
+""", ("8/7q/8/7k/8/7Q/5K2/8 b - - 11 49", "8/7q/8/7k/8/7R/5K2/8 b - - 11 49", "k7/8/1Q6/8/8/8/8/K7 b - - 0 1",
+      "kq6/8/1QK5/8/8/8/8/8 b - - 0 1")),
+    Case("ggn-maharajah", """\
+[ggn-maharajah]
+pawn = p
+knight = n
+bishop = b
+rook = r
+queen = q
+king = k
+amazon = m
+startFen = rnbqkbnr/pppppppp/8/8/8/8/8/4M3 w kq - 0 1
+extinctionValue = loss
+extinctionPieceTypes = m
+extinctionPseudoRoyal = true
+
+[ggn-maharajah2:ggn-maharajah]
+amazon = -
+customPiece1 = m:QNAD
+startFen = 3mm3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1
+""", ("2M1kbnr/4pppp/3p4/8/8/8/8/8 b k - 0 11", "Mk6/1qr5/q7/8/7r/8/8/8 w - - 0 1",
+      "8/8/8/8/4r3/4r2k/8/4q2M w - - 0 1")),
+    Case("ggn-maharajah2", "", ("8/8/8/8/P3m3/8/1PPP1KPP/RNBQ1BNR w - - 0 7",)),
 )
 
 

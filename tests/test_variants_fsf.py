@@ -74,9 +74,6 @@ CAPTURES = 0.7  # the chance a random game takes when it can
 # else some of "games", "games-full", "replies", "perft", "endings", "endings-full").
 _FULL = frozenset({"games-full", "endings", "endings-full"})
 KNOWN: dict[str, tuple[str, frozenset[str] | None]] = {
-    "coregal": ("ggn.rules.variant: in '8/7q/8/7k/8/7Q/5K2/8 b - - 11 49' the black king is attacked by the "
-                "queen on h3 and black has no move: checkmate, a loss, for pyffish; ggn says not in check, "
-                "a draw by stalemate", _FULL),
     "fischerandom": (
         "ggn.variants.uci writes the castling where the king stays on g8 as 'g8g8'; Fairy-Stockfish writes "
         "the king onto its rook, 'g8h8', in 'bnqnr1kr/ppppbppp/8/4p3/2P5/6PB/PP1PPP1P/BNQNR1KR b HEhe - 2 3'",

@@ -706,16 +706,20 @@ class VariantRules(RuleSystem):
         return any(attacks[number](board) for number in self._pseudo_royals(board, side))
 
     def _pseudo_taken(self, position: Position, effect: Effect, side: int) -> bool:
-        """Whether a play takes a pseudo-royal piece of the other side (then it is legal
-        whatever it leaves attacked, as in Fairy-Stockfish)."""
+        """Whether a play takes a pseudo-royal piece of the other side off the board, leaving its
+        square empty (en passant): then it is legal whatever it leaves attacked, as in
+        Fairy-Stockfish. A capture onto the piece's square is not: the capturer stands there."""
         theirs = set(self._pseudo_royals(position._codes, 1 - side))
-        return any(number in theirs and value * (1 if side == 0 else -1) >= 0 for number, value in effect[1])
+        return any(number in theirs and value == 0 for number, value in effect[1])
 
     def in_check(self, position: Position) -> bool:
         """Whether the opponent has a pseudo-legal move onto a royal piece of the player to move
-        (with pseudo-royal pieces, onto one of those)."""
+        (with pseudo-royal pieces, onto one of those too: Fairy-Stockfish scores a position
+        without a legal move where either is attacked as checkmate)."""
+        if super().in_check(position):
+            return True
         if not self._pseudo:
-            return super().in_check(position)
+            return False
         side = 0 if self._checked(position).active == "first" else 1
         if self._blast_royal:
             codes = position._codes
