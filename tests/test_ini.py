@@ -666,7 +666,6 @@ def test_history_rules_per_colour_and_pawn_types() -> None:
     ("tripleStepRegionWhite = *2", "pawn triple steps"),
     ("sittuyinPromotion = true", "sittuyin's promotion"),
     ("castlingWins = q", "castling as a way to win"),
-    ("flagPieceCount = 2", "flag wins that need several pieces"),
     ("makpongRule = true", "makpong"),
     ("diagonalLines = d1 f3", "palace diagonals"),
     ("janggiCannon = c", "the janggi cannon"),
@@ -1058,9 +1057,6 @@ REFUSED = [
      "startFen = bbbbbbbbbbb/11/11/11/11/3DDCDD3/11 w - - 0 1\nflagPiece = b\nflagRegionBlack = *1\n"
      "mobilityRegionWhiteCustomPiece2 = *2 *3 *4 *5 *6\nmobilityRegionWhiteCustomPiece3 = *2 *3 *4 *5 *6\n"
      "stalemateValue = loss\n", "mobilityRegionWhiteCustomPiece2"),
-    ("[kono]\nmaxRank = 5\nmaxFile = e\ncustomPiece1 = p:mF\nstartFen = ppppp/p3p/5/P3P/PPPPP w - - 0 1\n"
-     "flagPiece = p\nflagRegionWhite = a5 b5 c5 d5 e5 a4 e4\nflagRegionBlack = a1 b1 c1 d1 e1 a2 e2\n"
-     "flagPieceCount = 7\nflagPieceBlockedWin = true\n", "flagPieceCount"),
     ("[castle:chess]\ncastlingWins = q\n", "castlingWins"),
     ("[squatter:chess]\nflagRegionWhite = *8\nflagRegionBlack = *1\nflagPieceSafe = true\n", "flagPieceSafe"),
     ("[opposite-castling:chess]\noppositeCastling = true\n", "oppositeCastling"),

@@ -918,10 +918,16 @@ class VariantRules(RuleSystem):
         return None
 
     def _reached(self, position: Position, side: int) -> bool:
+        """Whether ``side`` has reached its flag region: with one of its flag pieces there (with
+        ``flag_count`` of them; or fewer, with ``flag_blocked_win``, once no square of the region
+        is empty)."""
         region, kinds, kind = self._flag_regions[side], self._flag_kinds, self._kind
-        codes = position._codes
-        return any(codes[number] and (codes[number] > 0) == (side == 0) and kind.get(codes[number]) in kinds
-                   for number in region)
+        codes, first = position._codes, side == 0
+        there = sum(1 for number in region
+                    if codes[number] and (codes[number] > 0) == first and kind.get(codes[number]) in kinds)
+        ends = self.variant.ends
+        return bool(there) and (there >= ends.flag_count
+                                or (ends.flag_blocked_win and all(codes[number] for number in region)))
 
     def _flag_end(self, position: Position) -> Outcome | None:
         """Fairy-Stockfish's capture the flag: the player who reached its region wins, unless

@@ -201,6 +201,12 @@ class Ends:
     flag_regions: tuple[Region, Region] = (frozenset(), frozenset())
     flag_move: bool = False
     """The second player may still reach its flag region on the next move to draw."""
+    flag_count: int = 1
+    """How many flag pieces a side must have in its flag region (Fairy-Stockfish's
+    ``flagPieceCount``)."""
+    flag_blocked_win: bool = False
+    """Fewer flag pieces also do, once the side's flag region has no empty square
+    (``flagPieceBlockedWin``)."""
     connect_n: int = 0
     """A player who ends a move with this many pieces of ``connect_types`` in a row, along one of
     ``connect_lines``, has connected (Fairy-Stockfish's ``connectN``; 0: no such rule)."""

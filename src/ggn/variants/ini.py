@@ -394,8 +394,6 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "shatarMateRule": "shatar's mating rules",
     "bikjangRule": "janggi's bikjang (facing generals end the game)",
     "dupleCheck": "duple check (every pseudo-royal piece attacked)",
-    "flagPieceCount": "flag wins that need several pieces",
-    "flagPieceBlockedWin": "flag wins that need several pieces",
     "flagPieceSafe": "flag wins that need the piece safe",
     "checkCounting": "winning by a number of checks",
     "castlingWins": "castling as a way to win",
@@ -1251,7 +1249,8 @@ class _Maker:
             extinction_opponent_count=values["extinctionOpponentPieceCount"],
             extinction_claim=values["extinctionClaim"],
             flag_pieces=flag_pieces, flag_regions=regions,
-            flag_move=values["flagMove"],
+            flag_move=values["flagMove"], flag_count=values["flagPieceCount"],
+            flag_blocked_win=values["flagPieceBlockedWin"],
             **self.connect(),
         )
 
