@@ -660,7 +660,7 @@ def test_history_rules_per_colour_and_pawn_types() -> None:
     ("pass = true", "passing a move"),
     ("passOnStalemateWhite = true", "passing a move"),
     ("flipEnclosedPieces = reversi", "flipping enclosed pieces"),
-    ("twoBoards = true", "two boards"),
+    ("twoBoards = true", "two boards without drops"),
     ("checkCounting = true", "winning by a number of checks"),
     ("mustDrop = true", "forced drops (a setup phase)"),
     ("tripleStepRegionWhite = *2", "pawn triple steps"),
@@ -705,6 +705,16 @@ def test_explosions_are_read_and_refused_where_fairy_stockfish_cannot_play_them(
     assert (error.line, error.option) == (2, "mutuallyImmuneTypes") and "Can not use kings" in str(error)
     error = _error(f"{atomic}pieceDrops = true\ncapturesToHand = true\n")
     assert (error.line, error.option) == (9, "capturesToHand") and "cannot say yet" in str(error)
+
+
+def test_two_boards_and_a_safe_flag_are_read() -> None:
+    text = ("[house:chess]\npieceDrops = true\ntwoBoards = true\n"
+            "[hill:chess]\nflagPiece = k\nflagRegionWhite = d4 e4\nflagRegionBlack = d5 e5\n"
+            "flagPieceSafe = true\n")
+    variants = _load(text)
+    drops = variants["house"].drops
+    assert drops is not None and drops.two_boards and not drops.captures_to_hand
+    assert variants["hill"].ends.flag_safe and not variants["hill"].ends.flag_move
 
 
 def test_an_unsupported_rule_inherited_is_named_where_it_was_written() -> None:
@@ -1058,7 +1068,6 @@ REFUSED = [
      "mobilityRegionWhiteCustomPiece2 = *2 *3 *4 *5 *6\nmobilityRegionWhiteCustomPiece3 = *2 *3 *4 *5 *6\n"
      "stalemateValue = loss\n", "mobilityRegionWhiteCustomPiece2"),
     ("[castle:chess]\ncastlingWins = q\n", "castlingWins"),
-    ("[squatter:chess]\nflagRegionWhite = *8\nflagRegionBlack = *1\nflagPieceSafe = true\n", "flagPieceSafe"),
     ("[opposite-castling:chess]\noppositeCastling = true\n", "oppositeCastling"),
     ("[atlantis:chess]\nwallingRule = edge\nwallOrMove = true\n", "wallingRule"),
     # The rook castles and promotes to a king shogi-style: FEEN writes both as '+'.

@@ -333,6 +333,34 @@ def test_random_games_against_pyffish_full(name: str) -> None:
     assert played >= FULL_GAMES
 
 
+# --- one board of two: hands filled from the partner's board, given in the FEN ------------------
+# The start of a two-board game has empty hands, which only the partner's board fills; these
+# starts have pieces in hand (and, for bughouse, a promoted pawn marked '~'), so that drops and
+# their rules (dropChecks, drop regions, mobility regions) are played.
+HANDS: dict[str, tuple[str, ...]] = {
+    "bughouse": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QRBNPPqrbnpp] w KQkq - 0 1",
+                 "r3k2r/1P4P1/8/3Q~4/8/8/1p4p1/R3K2R[Nnq] w KQkq - 0 1"),
+    "supply": ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR[RNBACPPrnbacpp] w - - 0 1",),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HANDS))
+def test_games_with_hands_from_the_partner_board(name: str) -> None:
+    game = _game(name)
+    rng = random.Random(f"{SEED}:hands:{name}")
+    for start in HANDS[name]:
+        assert _play(game, start, PLIES, rng)[0] >= 1
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("name", sorted(HANDS))
+def test_games_with_hands_from_the_partner_board_full(name: str) -> None:
+    game = _game(name)
+    rng = random.Random(f"{SEED + 1}:hands:{name}")
+    for start in HANDS[name] * FULL_GAMES:
+        assert _play(game, start, FULL_PLIES, rng)[0] >= 1
+
+
 # --- from the start: the replies to every first move, and perft ------------------------------
 @pytest.mark.parametrize("name", _cases("replies"))
 def test_replies_to_every_first_move(name: str) -> None:

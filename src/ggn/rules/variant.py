@@ -923,22 +923,33 @@ class VariantRules(RuleSystem):
         is empty)."""
         region, kinds, kind = self._flag_regions[side], self._flag_kinds, self._kind
         codes, first = position._codes, side == 0
-        there = sum(1 for number in region
-                    if codes[number] and (codes[number] > 0) == first and kind.get(codes[number]) in kinds)
+        there = [number for number in region
+                 if codes[number] and (codes[number] > 0) == first and kind.get(codes[number]) in kinds]
         ends = self.variant.ends
-        return bool(there) and (there >= ends.flag_count
-                                or (ends.flag_blocked_win and all(codes[number] for number in region)))
+        reached = bool(there) and (len(there) >= ends.flag_count
+                                   or (ends.flag_blocked_win and all(codes[number] for number in region)))
+        if reached and ends.flag_safe and len(there) == ends.flag_count \
+                and (not ends.flag_move or side != (0 if position.active == "first" else 1)):
+            # Fairy-Stockfish's flagPieceSafe: exactly as many as needed, each safe from the
+            # other side (with flagMove, only for the side that has just moved).
+            attacks = self._tables_for(position).attacks[1 - side]
+            return not any(attacks[number](codes) for number in there)
+        return reached
 
     def _flag_end(self, position: Position) -> Outcome | None:
         """Fairy-Stockfish's capture the flag: the player who reached its region wins, unless
-        ``flag_move`` gives the second player one more move to reach its own (a draw)."""
+        ``flag_move`` gives the second player one more move to reach its own (a draw); with
+        ``flag_safe``, a piece there counts only where it cannot be taken, and the player to
+        move whose piece stands there safe wins (a draw if both do)."""
         ends = self.variant.ends
         mover = 0 if position.active == "first" else 1
-        if ends.flag_move and self._reached(position, mover):
-            both = mover == 0 and self._reached(position, 1) and self.layout.royal in self._flag_kinds
+        if (ends.flag_move or ends.flag_safe) and self._reached(position, mover):
+            royal_first = ends.flag_move and mover == 0 and self.layout.royal in self._flag_kinds
+            both = ((royal_first or (ends.flag_safe and not ends.flag_move))
+                    and self._reached(position, 1 - mover))
             return _outcome(position, "draw" if both else "win", Ending.FLAG)
         royal = self.layout.royal in self._flag_kinds
-        if (not ends.flag_move or royal) and self._reached(position, 1 - mover):
+        if (not ends.flag_move or ends.flag_safe or royal) and self._reached(position, 1 - mover):
             if ends.flag_move and royal and mover == 1 and self._can_reach(position):
                 return None
             return _outcome(position, "loss", Ending.FLAG)

@@ -164,6 +164,12 @@ class Drops:
     pawn_drop_mate_illegal: bool = False
     checks: bool = True
     """Whether a drop may give check."""
+    two_boards: bool = False
+    """The game is one board of two played side by side (Fairy-Stockfish's ``twoBoards``:
+    bughouse): the hands are what the position says, filled from the partner's board, which
+    this game does not hold; a piece promoted from a pawn is marked (``~`` in FEN) as where
+    captures go to hand, for the partner; a captured piece leaves this game (it goes to the
+    partner) unless ``captures_to_hand``."""
     promoted: bool = False
     """A piece in hand that has a shogi-style promoted form may be dropped in that form too
     (Fairy-Stockfish's ``dropPromoted``: kyoto shogi's ``+P@c3``), where its unpromoted
@@ -207,6 +213,11 @@ class Ends:
     flag_blocked_win: bool = False
     """Fewer flag pieces also do, once the side's flag region has no empty square
     (``flagPieceBlockedWin``)."""
+    flag_safe: bool = False
+    """A piece in its flag region counts only where the other player cannot take it
+    (Fairy-Stockfish's ``flagPieceSafe``, dobutsu's lion): one that arrives attacked wins
+    when the other player has not taken it at its move, and a flag piece safe in each
+    player's region is a draw."""
     connect_n: int = 0
     """A player who ends a move with this many pieces of ``connect_types`` in a row, along one of
     ``connect_lines``, has connected (Fairy-Stockfish's ``connectN``; 0: no such rule)."""

@@ -194,7 +194,10 @@ class Layout:
                                else frozenset())
         self.initial_letters = (frozenset(double.initial_movers & self.types.keys()) if double is not None
                                 else frozenset())
-        self.tilde = bool(drops_ is not None and drops_.captures_to_hand and not drops_.loop
+        # Fairy-Stockfish marks a piece promoted from a pawn ('~') where it would go to a hand as
+        # a pawn: to the capturer's (without dropLoop), or to the partner's on the other board.
+        self.tilde = bool(drops_ is not None
+                          and ((drops_.captures_to_hand and not drops_.loop) or drops_.two_boards)
                           and promotion is not None and any(promotion.pawn_types))
         self.tilde_letters: frozenset[str] = frozenset()
         if self.tilde:

@@ -367,7 +367,6 @@ _DEFAULTS: Final[dict[str, Any]] = {
 # Rules the description cannot say: the field, and the feature a rule system would need. A
 # field at its default value says nothing, and is accepted.
 _UNSUPPORTED: Final[dict[str, str]] = {
-    "twoBoards": "two boards (pieces in hand from another game, bughouse)",
     "sittuyinPromotion": "sittuyin's promotion (in place or by the new piece's move)",
     "petrifyBlastPieces": "pieces an explosion turns into walls",
     "petrifyOnCaptureTypes": "pieces that turn into walls when they capture",
@@ -394,7 +393,6 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "shatarMateRule": "shatar's mating rules",
     "bikjangRule": "janggi's bikjang (facing generals end the game)",
     "dupleCheck": "duple check (every pseudo-royal piece attacked)",
-    "flagPieceSafe": "flag wins that need the piece safe",
     "checkCounting": "winning by a number of checks",
     "castlingWins": "castling as a way to win",
 }
@@ -990,6 +988,9 @@ class _Maker:
         for field, feature in _UNSUPPORTED.items():
             if values[field] != _DEFAULTS[field]:
                 raise self.error(field, f"{feature}: a rule the description cannot say yet")
+        if values["twoBoards"] and not values["pieceDrops"]:
+            raise self.error("twoBoards", "two boards without drops (the partner's pieces come only as "
+                                          "drops): a rule the description cannot say yet")
         if values["capturesToHand"] and not values["pieceDrops"]:
             raise self.error("capturesToHand", "captured pieces held in hand without drops: a rule the "
                                                "description cannot say yet")
@@ -1220,7 +1221,7 @@ class _Maker:
             first_rank_pawn_drops=values["firstRankPawnDrops"],
             promotion_zone_pawn_drops=values["promotionZonePawnDrops"],
             pawn_drop_mate_illegal=values["shogiPawnDropMateIllegal"], checks=values["dropChecks"],
-            promoted=values["dropPromoted"],
+            promoted=values["dropPromoted"], two_boards=values["twoBoards"],
         )
 
     def ends(self) -> Ends:
@@ -1250,7 +1251,7 @@ class _Maker:
             extinction_claim=values["extinctionClaim"],
             flag_pieces=flag_pieces, flag_regions=regions,
             flag_move=values["flagMove"], flag_count=values["flagPieceCount"],
-            flag_blocked_win=values["flagPieceBlockedWin"],
+            flag_blocked_win=values["flagPieceBlockedWin"], flag_safe=values["flagPieceSafe"],
             **self.connect(),
         )
 
