@@ -661,7 +661,6 @@ def test_history_rules_per_colour_and_pawn_types() -> None:
     ("passOnStalemateWhite = true", "passing a move"),
     ("flipEnclosedPieces = reversi", "flipping enclosed pieces"),
     ("twoBoards = true", "two boards without drops"),
-    ("checkCounting = true", "winning by a number of checks"),
     ("mustDrop = true", "forced drops (a setup phase)"),
     ("tripleStepRegionWhite = *2", "pawn triple steps"),
     ("sittuyinPromotion = true", "sittuyin's promotion"),

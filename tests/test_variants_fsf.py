@@ -51,6 +51,7 @@ from pathlib import Path
 
 import pytest
 
+from ggn.game import Game
 from ggn.position import Position
 from ggn.rules import Ending, Play, RuleSystem, perft
 from ggn.variants import registry
@@ -161,7 +162,12 @@ class _Game:
         ends = self.variant.ends
         connects = (ends.connect_n or ends.connect_square or ends.collinear_n
                     or any(all(pair) for pair in ends.connect_regions))
-        return ends.extinction is not None or bool(ends.flag_pieces) or bool(connects)
+        return ends.extinction is not None or bool(ends.flag_pieces) or bool(connects) or self.counts_checks
+
+    @property
+    def counts_checks(self) -> bool:
+        """Whether the game counts checks: its state is then a Game's, beyond the position."""
+        return self.variant.history.check_counting
 
     def position(self, fen: str) -> Position:
         return self.rules.position(self.entry.to_feen(fen))
@@ -278,9 +284,14 @@ def _drop_mates(game: _Game, fen: str, moves: set[str]) -> set[str]:
 
 
 # --- random games -------------------------------------------------------------------------------
+_SUDDEN = {Ending.EXTINCTION, Ending.FLAG, Ending.BARE_KING, Ending.CHECKS, Ending.CONNECTION}
+
+
 def _play(game: _Game, start: str, plies: int, rng: random.Random) -> tuple[int, bool]:
     """Play one random game from ``start`` in both, checking every position; return the plies
     played and whether the game ended."""
+    if game.counts_checks:
+        return _play_game(game, start, plies, rng)
     fen, position = start, game.position(start)
     for ply in range(plies):
         ended, value = sf.is_immediate_game_end(game.name, fen, []) if game.sudden else (False, 0)
@@ -294,8 +305,7 @@ def _play(game: _Game, start: str, plies: int, rng: random.Random) -> tuple[int,
             outcome = game.rules.outcome(position)
             assert outcome is not None, f"{where}: the game has ended, and ggn has no outcome"
             assert outcome.winner == _winner(fen, value), f"{where}: {outcome} against pyffish's {value}"
-            sudden = {Ending.EXTINCTION, Ending.FLAG, Ending.BARE_KING, Ending.CONNECTION}
-            assert (outcome.ending in sudden) == ended, f"{where}: {outcome}"
+            assert (outcome.ending in _SUDDEN) == ended, f"{where}: {outcome}"
             return ply, True
         legal -= _drop_mates(game, fen, legal - set(mine))
         assert set(mine) == legal, (f"{where}: ggn alone has {sorted(set(mine) - legal)}, "
@@ -307,6 +317,39 @@ def _play(game: _Game, start: str, plies: int, rng: random.Random) -> tuple[int,
         fen = sf.get_fen(game.name, fen, [move], game.is960)
         written = game.entry.from_feen(position)
         assert _fields(written) == _fields(fen), f"{where}, after {move}: ggn {written!r}, pyffish {fen!r}"
+    return plies, False
+
+
+def _play_game(game: _Game, start: str, plies: int, rng: random.Random) -> tuple[int, bool]:
+    """:func:`_play` for a game whose state goes beyond its position (the checks left): played
+    as a :class:`ggn.game.Game` from pyffish's FEN, whose FEN (checks left included) must be
+    pyffish's after every move, and whose outcome ends it where pyffish's does."""
+    fen, record = start, Game(game.rules, fen=start)
+    for ply in range(plies):
+        ended, value = sf.is_immediate_game_end(game.name, fen, [])
+        legal = game.fsf(fen)
+        mine = game.strings(record.position) if record.legal_moves() else {}
+        where = f"{game.name}: {fen!r} (ply {ply})"
+        if ended or not legal:
+            if not ended:
+                value = sf.game_result(game.name, fen, [])
+            assert not mine, f"{where}: the game has ended, and ggn still has moves {sorted(mine)[:8]}"
+            outcome = record.outcome()
+            assert outcome is not None, f"{where}: the game has ended, and ggn has no outcome"
+            assert outcome.winner == _winner(fen, value), f"{where}: {outcome} against pyffish's {value}"
+            assert (outcome.ending in _SUDDEN) == ended, f"{where}: {outcome}"
+            return ply, True
+        legal -= _drop_mates(game, fen, legal - set(mine))
+        assert set(mine) == legal, (f"{where}: ggn alone has {sorted(set(mine) - legal)}, "
+                                    f"pyffish alone {sorted(legal - set(mine))}")
+        taken = _occupied(fen)
+        captures = [move for move in sorted(legal) if "@" not in move and _destination(move) in taken]
+        move = rng.choice(captures if captures and rng.random() < CAPTURES else sorted(legal))
+        record.push(mine[move])
+        fen = sf.get_fen(game.name, fen, [move], game.is960)
+        written = record.fen()
+        assert written.split(" ")[:-2] == fen.replace("[-]", "[]").split(" ")[:-2], \
+            f"{where}, after {move}: ggn {written!r}, pyffish {fen!r}"
     return plies, False
 
 
@@ -515,16 +558,28 @@ def _replay(name: str, longest: int | None) -> int:
         if longest is not None and len(moves) > longest:
             continue
         position = game.position(start)
+        record = Game(game.rules, fen=start)
         for ply, move in enumerate(moves):
             found = game.strings(position).get(move)
             assert found is not None, f"{name}: {move} (ply {ply}) is not legal in {position.to_feen()!r}"
             position = game.rules.play(position, found)
+            if game.counts_checks:
+                record.push(found)
         fen = sf.get_fen(game.name, start, moves, game.is960)
         assert _fields(game.entry.from_feen(position)) == _fields(fen), name
         ended, value = sf.is_immediate_game_end(game.name, start, moves)
         if not ended:
             assert not game.fsf(start, tuple(moves)), f"{name}: the recorded game has not ended"
             value = sf.game_result(game.name, start, moves)
+        if game.counts_checks:  # the checks left are the game's: it has ended there
+            assert record.fen().split(" ")[:-2] == fen.replace("[-]", "[]").split(" ")[:-2], name
+            assert not record.legal_moves(), f"{name}: the game has ended in {fen!r}, and ggn has moves"
+            outcome = record.outcome()
+            assert outcome is not None, f"{name}: the game has ended in {fen!r}, and ggn has no outcome"
+            assert outcome.winner == _winner(fen, value), f"{name}: {outcome} in {fen!r}, pyffish {value}"
+            assert recorded["end"] == ("sudden" if ended else "no move")
+            played += 1
+            continue
         assert not game.strings(position), f"{name}: the game has ended in {fen!r}, and ggn has moves"
         outcome = game.rules.outcome(position)
         assert outcome is not None, f"{name}: the game has ended in {fen!r}, and ggn has no outcome"

@@ -73,11 +73,18 @@ def entry(games: Catalogue, name: str, *, files: bool = False) -> Entry:
     raise Exit(2, f"no game {quote(name)}{nor}; {hint}ggn variants lists the {len(games)} games") from None
 
 
-def position(game: Entry, feen: str | None, fen: str | None) -> Position:
-    """The position given, as FEEN or as Fairy-Stockfish's FEN (at most one), else the start."""
+def position(game: Entry, feen: str | None, fen: str | None, *, history: bool = False) -> Position:
+    """The position given, as FEEN or as Fairy-Stockfish's FEN (at most one), else the start.
+    With ``history`` (a command that plays the game from the FEN: ``legal``, ``play``), a FEN
+    is read as :class:`ggn.game.Game` reads it, with what it holds beyond the position (the
+    checks left, which the command's game keeps); without, it must hold no more than FEEN."""
     if feen is not None and fen is not None:
         raise Exit(2, "give the position once: as FEEN or with --fen, not both")
     if fen is not None:
+        if history:
+            from ggn.game import Game  # noqa: PLC0415  (on use: the command starts faster)
+
+            return Game(game.rules, fen=fen).position
         return game.rules.position(game.to_feen(fen))
     from ggn.variants.fen import is_feen  # noqa: PLC0415  (on use: the command starts faster)
 
@@ -213,19 +220,21 @@ class Played:
 
 def played(args: argparse.Namespace, stdin: IO[bytes] | None, err: Stream, *,
            given: str | _Unset | None = UNSET, fen: str | None = None,
-           notation: str | None = None, to: str | None = None) -> tuple[Played, Position]:
+           notation: str | None = None, to: str | None = None,
+           history: bool = False) -> tuple[Played, Position]:
     """The game or GGN document of ``args.game`` (a name first, else a file, ``-`` or ``@PATH``)
     and the position given (``given``, else its FEEN argument or --feen; or ``fen``); a
     game's start when none is given, while a document needs a FEEN (exit 2). What only a game
     has is refused for a document before it is read (exit 2): ``fen``, ``notation`` uci, and
-    ``to`` fen (play's --to)."""
+    ``to`` fen (play's --to). ``history``: a FEN is read as the game of the command reads it
+    (:func:`position`)."""
     texts = ini_texts(args, stdin)
     games = catalogue_of(texts)
     name: str = args.game
     if name in games:
         game = entry(games, name)
         at = feen(args) if isinstance(given, _Unset) else given
-        return Played(game.rules, game.name, game, texts), position(game, at, fen)
+        return Played(game.rules, game.name, game, texts), position(game, at, fen, history=history)
     if not name.startswith("@") and name != "-" and not os.path.exists(name):
         entry(games, name, files=True)  # no game, no file: the games it is close to
     from ggn.rules import RuleSystem  # noqa: PLC0415  (on use: ggn moves imports no rule system)

@@ -271,9 +271,16 @@ def _legal(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
         refuse_positions(args)
         rules = batch_rules(args, stdin, err, label="ggn legal")
         return run_batch(args, out, err, stdin, kind="legal", rules=rules, label="ggn legal")
-    game, where = played(args, stdin, err, fen=args.fen, notation=args.notation)
+    game, where = played(args, stdin, err, fen=args.fen, notation=args.notation, history=True)
     tell(err, "ggn legal", game, where)
-    plays = game.rules.legal_moves(where)
+    if args.fen is not None and game.game is not None:
+        from ggn.game import Game  # noqa: PLC0415  (on use: the command starts faster)
+
+        # The FEN's game: what it holds beyond the position counts (no move once a player has
+        # given its last check, as in Fairy-Stockfish).
+        plays = Game(game.rules, fen=args.fen).legal_moves()
+    else:
+        plays = game.rules.legal_moves(where)
     if args.format == "json" and args.notation in (None, "ggn"):
         # The seeds' form (each play's piece, squares, choice and STN transition), and a game's
         # own notation and Fairy-Stockfish's UCI beside it.
@@ -348,7 +355,7 @@ def _play(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
     if args.record is not None and args.format == "json":
         raise Exit(2, "--record prints the game as a record, not JSON: give --record or --format json")
     game, current = played(args, stdin, err, given=first if first is not None else args.feen_option,
-                           fen=args.fen, notation=args.notation, to=args.to)
+                           fen=args.fen, notation=args.notation, to=args.to, history=True)
     if args.record is not None and game.game is None:
         raise Exit(2, f"--record {args.record} writes a built-in game's moves, in the notation of its "
                       "record (PGN's SAN, KIF's and CSA's for shogi), which a GGN document has none of")
@@ -371,6 +378,8 @@ def _play(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
             raise GGNError(f"move {number}: {error}") from None
         written.append(game.move(where, play, args.notation))
         record.push(play)
+    if written and record.checks_left is not None and game.notation(args.notation) in ("san", "lan"):
+        written = record.moves(game.notation(args.notation))  # its last check is a mate ('#')
     current = record.position
     fen: str | None = None
     if game.game is not None:
@@ -415,11 +424,14 @@ def _end(outcome: Outcome | None) -> dict[str, str] | None:
 
 def _position(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] | None) -> int:
     game = entry(catalogue(args, stdin), args.game)
-    where = position(game, args.feen, args.fen)
     to = args.to or ("feen" if args.fen is not None else "fen")
-    if to == "fen":
-        halfmove, fullmove = (0, 1) if args.fen is None else game.counters(args.fen)
-        written = game.from_feen(where, halfmove=halfmove, fullmove=fullmove)
+    where = position(game, args.feen, args.fen, history=to == "fen")
+    if to == "fen" and args.fen is not None:
+        from ggn.game import Game  # noqa: PLC0415  (on use: the command starts faster)
+
+        written = Game(game.rules, fen=args.fen).fen()  # the FEN's counters and checks left kept
+    elif to == "fen":
+        written = game.from_feen(where)
     else:
         written = where.to_feen()
     if args.format == "json":

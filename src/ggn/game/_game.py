@@ -31,6 +31,10 @@ from ggn.position import Position
 from ggn.qpi import Qpi
 from ggn.rules._records import Ending, Outcome, Play
 from ggn.rules._system import RuleSystem
+from ggn.variants._checks import Counts
+from ggn.variants._checks import read as read_checks
+from ggn.variants._checks import start as start_checks
+from ggn.variants._checks import written as written_checks
 from ggn.variants._clock import piece_type, resets
 from ggn.variants.description import History, PieceType, Value, Variant
 
@@ -40,6 +44,8 @@ _SHOWN: Final = 12  # legal moves an error lists
 _COUNTER_MAX: Final = 2**31 - 1  # Fairy-Stockfish reads its FEN's numbers as 32-bit ones
 _PROMOTED: Final = re.compile(r"\+([A-Za-z])")
 _SQUARE: Final = re.compile(r"[a-z][0-9]+")
+# The notations that mark a check '+' (ggn.notation.san's: not shogi's, where '+' promotes).
+_CHECK_MARKS: Final = frozenset({"san", "lan", "janggi", "thai-san", "thai-lan"})
 _SUDDEN: Final = frozenset({Ending.EXTINCTION, Ending.FLAG, Ending.BARE_KING, Ending.CHECKS,
                            Ending.CONNECTION})
 
@@ -63,8 +69,8 @@ class Game:
     '*'
     """
 
-    __slots__ = ("_chased", "_chasing", "_checks", "_counting", "_fullmoves", "_history", "_keys", "_legal",
-                 "_plays", "_positions", "_rule50", "_rules", "_variant")
+    __slots__ = ("_chased", "_chasing", "_checks", "_counting", "_fullmoves", "_history", "_keys", "_left",
+                 "_legal", "_plays", "_positions", "_rule50", "_rules", "_variant")
 
     def __init__(self, rules: str | RuleSystem, start: Position | str | None = None, *,
                  fen: str | None = None, halfmove: int = 0, fullmove: int = 1) -> None:
@@ -87,6 +93,9 @@ class Game:
             raise GGNError(f"the move counters are a halfmove clock of 0 or more and a move number of 1 or "
                            f"more, not {halfmove} and {fullmove}")
         limit = 0
+        left: Counts | None = None
+        if variant is not None and variant.history.check_counting:
+            left = start_checks(variant)
         if fen is not None:
             expect(fen, str, "fen", "a FEN string or None")
             if start is not None:
@@ -96,7 +105,8 @@ class Game:
             if (halfmove, fullmove) != (0, 1):
                 raise GGNError("a game from a FEN reads its move counters from the FEN: give no halfmove "
                                "or fullmove")
-            position, halfmove, fullmove, limit = _read_fen(system, variant, fen)
+            position, halfmove, fullmove, limit, read = _read_fen(system, variant, fen)
+            left = read if left is not None else None
         else:
             if start is not None:
                 expect(start, (Position, str), "start", "a Position, a FEEN string or None")
@@ -112,6 +122,8 @@ class Game:
         self._rule50 = [halfmove]
         self._counting = [counting]
         self._checks: list[bool | None] = [None]
+        # The checks each player has left (Fairy-Stockfish's checkCounting), else None.
+        self._left: list[Counts | None] = [left]
         self._keys: list[str | None] = [None]
         self._legal: list[Play] | None = None
         self._chasing: Chasing | None = None
@@ -199,9 +211,28 @@ class Game:
         limit = self._counting[number][0]
         if limit:
             fields = text.split(" ")
-            fields[-3] = str(limit)
+            fields[-3 - (self._left[number] is not None)] = str(limit)
+            text = " ".join(fields)
+        left = self._left[number]
+        if left is not None:  # the start's, which the FEN writer wrote, made the game's
+            fields = text.split(" ")
+            fields[-3] = f"{left[0]}+{left[1]}"
             text = " ".join(fields)
         return text
+
+    @property
+    def checks_left(self) -> tuple[int, int] | None:
+        """The checks each player has left to give (the first player's, the second's) in a game
+        that counts them (Fairy-Stockfish's ``checkCounting``: 3check's ``3+3`` at the start),
+        else None. A player who has given its last check wins (:meth:`outcome`).
+
+        >>> game = Game("3check")
+        >>> for move in ("e4", "f6", "Qh5+"):
+        ...     _ = game.push(move)
+        >>> game.checks_left, game.fen()
+        ((2, 3), 'rnbqkbnr/ppppp1pp/5p2/7Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 2+3 1 2')
+        """
+        return self._left[-1]
 
     def moves(self, notation: str | None = None) -> list[str]:
         """The plays made, each written in ``notation`` (any name of :data:`ggn.notation.NAMES`;
@@ -221,7 +252,14 @@ class Game:
         if notation not in NAMES:
             raise GGNError(f"no notation {quote(notation)}: the notations are {', '.join(NAMES)}")
         positions = self._positions
-        return [write(self._rules, positions[ply], play, notation) for ply, play in enumerate(self._plays)]
+        written = [write(self._rules, positions[ply], play, notation) for ply, play in enumerate(self._plays)]
+        if self._left[0] is not None and notation in _CHECK_MARKS:
+            # The check that gives a player its last one ends the game: Fairy-Stockfish marks it
+            # a mate ('#'), as its empty list of legal moves after it says.
+            for ply, text in enumerate(written):
+                if text.endswith("+") and self._checked_out(ply + 1):
+                    written[ply] = text[:-1] + "#"
+        return written
 
     # --- play and undo ------------------------------------------------------------------------
     def legal_moves(self) -> list[Play]:
@@ -230,7 +268,10 @@ class Game:
         sennichite) is an end the other player may claim (:meth:`claim`)."""
         found = self._legal
         if found is None:
-            found = self._legal = self._rules.legal_moves(self.position)
+            # A game ended by its checks has no move, as in Fairy-Stockfish (its legal moves
+            # stop at any immediate end); the position's other ends are the rule system's.
+            found = self._legal = [] if self._checked_out(len(self._plays)) else \
+                self._rules.legal_moves(self.position)
         return list(found)
 
     def push(self, play: Play | str) -> Play:
@@ -251,6 +292,10 @@ class Game:
         self._fullmoves.append(self._fullmoves[ply] + (position.active == "second"))
         self._counting.append(self._count(position, made, child, self._counting[ply]))
         self._checks.append(None)
+        left = self._left[ply]
+        if left is not None and self._in_check(ply + 1):
+            left = (left[0] - 1, left[1]) if position.active == "first" else (left[0], left[1] - 1)
+        self._left.append(left)
         self._keys.append(None)
         self._chased.append(None)
         self._legal = None
@@ -261,7 +306,7 @@ class Game:
         if not self._plays:
             raise GGNError("there is no play to undo: the game is at its start")
         for kept in (self._positions, self._rule50, self._fullmoves, self._counting, self._checks,
-                     self._keys, self._chased):
+                     self._keys, self._chased, self._left):
             kept.pop()
         self._legal = None
         return self._plays.pop()
@@ -312,6 +357,8 @@ class Game:
         draws is decided by material where the game counts it (``materialCounting``). An end a player
         may claim is :meth:`claim`'s, not this."""
         position = self.position
+        if self._checked_out(len(self._plays)):
+            return Outcome(position.inactive, Ending.CHECKS)
         ended = self._rules.outcome(position)
         if ended is not None and ended.ending in _SUDDEN:
             return ended
@@ -352,6 +399,14 @@ class Game:
         return _result(self.outcome())
 
     # --- the rules ----------------------------------------------------------------------------
+    def _checked_out(self, ply: int) -> bool:
+        """Whether the player who made the last play has given its last check (Fairy-Stockfish
+        asks only of that player: a FEN may give the player to move none left)."""
+        left = self._left[ply]
+        if left is None:
+            return False
+        return left[0 if self._positions[ply].active == "second" else 1] == 0
+
     def _in_check(self, ply: int) -> bool:
         found = self._checks[ply]
         if found is None:
@@ -387,6 +442,9 @@ class Game:
                 placement = _PROMOTED.sub(plain, placement)
             if len(fields) > 3:
                 fields[3] = _en_passant_files(fields[3])
+            left = self._left[ply]
+            if left is not None:  # Fairy-Stockfish's key holds the checks left
+                fields[-1] = f"{left[0]}+{left[1]}"
             found = self._keys[ply] = " ".join((placement, *fields[1:]))
         return found
 
@@ -645,12 +703,19 @@ def _variant_of(rules: RuleSystem) -> Variant | None:
     return rules.variant if isinstance(rules, VariantRules) else None
 
 
-def _read_fen(rules: RuleSystem, variant: Variant, fen: str) -> tuple[Position, int, int, int]:
-    """The position and counters of a FEN: (position, halfmove, fullmove, counting limit)."""
+def _read_fen(rules: RuleSystem, variant: Variant, fen: str) -> tuple[Position, int, int, int, Counts]:
+    """The position and counters of a FEN: (position, halfmove, fullmove, counting limit,
+    checks left where the game counts them, else the start's)."""
     from ggn.variants.fen import to_feen  # noqa: PLC0415
     from ggn.variants.registry import Entry  # noqa: PLC0415
 
     limit = 0
+    left = (0, 0)
+    if variant.history.check_counting:
+        # The checks left are the game's: read here, and the FEN read further as its position,
+        # with the start's (which a FEEN stands for).
+        left, bare = read_checks(fen)
+        fen = written_checks(bare, start_checks(variant))
     fields = fen.split(" ")
     if variant.history.counting_rule is not None and len(fields) >= 6 and fields[3].isascii() \
             and fields[3].isdigit():
@@ -663,7 +728,7 @@ def _read_fen(rules: RuleSystem, variant: Variant, fen: str) -> tuple[Position, 
         fen = " ".join(fields)
     position = rules.position(to_feen(variant, fen))
     halfmove, fullmove = Entry(variant.name, "fen", variant).counters(fen)
-    return position, halfmove, max(fullmove, 1), limit
+    return position, halfmove, max(fullmove, 1), limit, left
 
 
 def _en_passant_files(field: str) -> str:

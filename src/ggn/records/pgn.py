@@ -80,6 +80,7 @@ _LICHESS: Final = {
     "kingofthehill": "King of the Hill",
     "racingkings": "Racing Kings",
     "horde": "Horde",
+    "3check": "Three-check",
 }
 
 # Other names a [Variant] may give a game ggn plays, by their folded form (lowercase, no space,
@@ -94,6 +95,7 @@ _ALIASES: Final = {
     "race": "racingkings", "racing": "racingkings",
     "shogi": "shogi", "xiangqi": "xiangqi", "chinesechess": "xiangqi",
     "makruk": "makruk", "thaichess": "makruk",
+    "threecheck": "3check", "3check": "3check", "fivecheck": "5check",
 }
 
 _FOLD = str.maketrans("", "", " -_")
@@ -464,7 +466,6 @@ def write(game: Game, tags: Tags | None = None) -> str:
     30. Q@e7+ *
     <BLANKLINE>
     """
-    from ggn import notation  # noqa: PLC0415
     from ggn.game import Game  # noqa: PLC0415
 
     expect(game, Game, "game", "a Game")
@@ -484,8 +485,8 @@ def write(game: Game, tags: Tags | None = None) -> str:
     start = game.fen(0)
     if start != Game(game.rules).fen(0):  # the usual start, written as the game writes its FEN
         merged += [("SetUp", "1"), ("FEN", start)]
-    moves = tuple(RecordMove(notation.write(game.rules, game.position_at(ply), play))
-                  for ply, play in enumerate(game.plays))
+    # The game writes its moves (a check that ends a game of counted checks is a mate, '#').
+    moves = tuple(RecordMove(text) for text in game.moves("san"))
     tokens: list[str] = []
     _line(moves, *_numbering(start), tokens, forced=True)
     tokens.append(result)

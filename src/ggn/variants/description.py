@@ -263,7 +263,8 @@ class History:
       drawn;
     - ``material_counting`` (``"janggi"``, ``"unweighted"``, ``"whitedrawodds"``,
       ``"blackdrawodds"``): who wins an adjudicated end (the n-move rule, a repetition that
-      draws, ``adjudicate_full_board``: a board with no empty square ends the game).
+      draws, ``adjudicate_full_board``: a board with no empty square ends the game);
+    - ``check_counting``: the checks given (three-check).
     """
 
     def __post_init__(self) -> None:
@@ -283,6 +284,11 @@ class History:
     counting_rule: Literal["makruk", "cambodian", "asean"] | None = None
     material_counting: Literal["janggi", "unweighted", "whitedrawodds", "blackdrawodds"] | None = None
     adjudicate_full_board: bool = False
+    check_counting: bool = False
+    """Fairy-Stockfish's ``checkCounting``: a player who has given its number of checks wins
+    at once. The checks each player has left start as the start FEN's (``3+3``; none written:
+    ``1+1``), and follow from the plays: :class:`ggn.game.Game` counts them
+    (:mod:`ggn.variants._checks`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,6 +58,7 @@ from ggn.pin import Pin
 from ggn.position import Position
 from ggn.qpi import Qpi
 from ggn.sin import Sin
+from ggn.variants import _checks
 from ggn.variants.description import PieceType, Variant
 from ggn.variants.document import layout, style
 
@@ -193,8 +194,9 @@ class _Reader:
         self.table = table
         self.text = text
         # At most six fields are read (the placement, the side, castling, en passant, two
-        # counters): the rest of a longer text is one field more, an error, not a list of them.
-        self.fields = text.split(" ", _FIELDS)
+        # counters; and the checks left, in two places, where the game counts them): the rest
+        # of a longer text is one field more, an error, not a list of them.
+        self.fields = text.split(" ", _FIELDS + 2 * table.variant.history.check_counting)
         self.starts: list[int] = []
         start = 0
         for field in self.fields:
@@ -235,9 +237,12 @@ def to_feen(variant: Variant, fen: str) -> str:
                                 len(fen), len(fen))
         _en_passant(reader, number, board, active)
         number += 1
-    if number < len(fields) and "+" in fields[number]:
-        raise reader.error(number, "check counts (n-check) are not supported")
-    for counter in range(number, len(fields)):
+    last = len(fields)
+    if variant.history.check_counting:
+        number, last = _checks_left(reader, number)
+    elif number < len(fields) and "+" in fields[number]:
+        raise reader.error(number, f"{variant.name} does not count checks ({quote(fields[number])})")
+    for counter in range(number, last):
         if counter >= number + 2:
             raise reader.error(counter, "unexpected field after the two move counters")
         if not _COUNTER.fullmatch(fields[counter]):
@@ -248,6 +253,40 @@ def to_feen(variant: Variant, fen: str) -> str:
     except NotationError as error:
         # What only the whole position breaks (more pieces than squares).
         raise reader.error(0, error.reason) from None
+
+
+def _checks_left(reader: _Reader, number: int) -> tuple[int, int]:
+    """In a game that counts checks, read the checks left (at field ``number``, or lichess's
+    checks given after the counters): they must be the start's, since FEEN has no field for
+    them (:mod:`ggn.variants._checks`). Return where the counters start and end."""
+    variant = reader.table.variant
+    fields = reader.fields
+    last = len(fields)
+    where = None
+    if number < last and "+" in fields[number]:
+        if _checks.FIELD.fullmatch(fields[number]) is None:
+            raise reader.error(number, f"the checks left are two counts of one digit around '+', the first "
+                                       f"player's first (3+3), not {quote(fields[number])}")
+        where, number = number, number + 1
+    if last > number and fields[-1].startswith("+"):
+        last -= 1
+        if _checks.GIVEN.fullmatch(fields[last]) is None:
+            raise reader.error(last, f"lichess's checks given are two counts of one digit, each after a "
+                                     f"'+' (+1+0), not {quote(fields[last])}")
+        where = last
+    counts, _ = _checks.read(reader.text)
+    begun = _checks.start(variant)
+    if counts != begun:
+        shown = f"{counts[0]}+{counts[1]}"
+        said = (f"checks left {shown}" if where is not None
+                else f"no checks left: Fairy-Stockfish reads them as {shown}, the next check wins")
+        reason = (f"{said}, and a position of {variant.name} in FEEN stands for {begun[0]}+{begun[1]}, its "
+                  "start's: the checks follow from the plays, so a game holds them (read this FEN with "
+                  "ggn.game.Game(..., fen=...), which keeps them), not FEEN")
+        if where is None:
+            raise NotationError(_N, reader.text, reason)
+        raise reader.error(where, reason)
+    return number, last
 
 
 def _placement(reader: _Reader) -> tuple[dict[tuple[int, int], _Piece], dict[Side, dict[str, int]]]:
@@ -585,7 +624,11 @@ class _Writer:
         if variant.drops is not None:
             placement += f"[{self.hand('first')}{self.hand('second')}]"
         turn = "w" if self.active == "first" else "b"
-        return f"{placement} {turn} {self.castling()} {self.en_passant()} {halfmove} {fullmove}"
+        checks = ""
+        if variant.history.check_counting:  # a FEEN stands for the start's checks left
+            left = _checks.start(variant)
+            checks = f" {left[0]}+{left[1]}"
+        return f"{placement} {turn} {self.castling()} {self.en_passant()}{checks} {halfmove} {fullmove}"
 
     def token(self, letter: str, side: Side, state: str) -> str:
         table = self.table

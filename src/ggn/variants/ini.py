@@ -22,7 +22,7 @@ What Fairy-Stockfish would take with a warning, or ignore, is a
 :class:`~ggn.errors.VariantError` here, naming the source, the line and the option: a line that
 is no option, an option Fairy-Stockfish does not know, a value it could not read, a Betza
 movement :func:`ggn.variants.betza.parse` refuses, and a rule the description cannot say
-(gating, walls, passing, flipping, two boards, check counting,
+(gating, walls, passing, flipping, two boards,
 setup phases, ...; such an option set to its default value says nothing and is accepted). The
 options that cannot change the legal moves from a position (piece values and XBoard's display
 options) are recorded in :attr:`Variant.unapplied <ggn.variants.description.Variant.unapplied>`,
@@ -393,7 +393,6 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "shatarMateRule": "shatar's mating rules",
     "bikjangRule": "janggi's bikjang (facing generals end the game)",
     "dupleCheck": "duple check (every pseudo-royal piece attacked)",
-    "checkCounting": "winning by a number of checks",
     "castlingWins": "castling as a way to win",
 }
 
@@ -1289,7 +1288,7 @@ class _Maker:
             chasing_rule=None if values["chasingRule"] == "none" else values["chasingRule"],
             counting_rule=None if values["countingRule"] == "none" else values["countingRule"],
             material_counting=None if values["materialCounting"] == "none" else values["materialCounting"],
-            adjudicate_full_board=values["adjudicateFullBoard"],
+            adjudicate_full_board=values["adjudicateFullBoard"], check_counting=values["checkCounting"],
         )
 
     def holes(self) -> Region:

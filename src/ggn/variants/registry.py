@@ -311,6 +311,8 @@ class Entry:
         # After the placement and the side to move come the castling rights and the en
         # passant square (unless the next field is a number), then the counters.
         first = 4 if len(fields) > 2 and not fields[2][:1].isdigit() else 2
+        if first < len(fields) and "+" in fields[first]:
+            first += 1  # the checks left, in a game that counts them
         texts = fields[first:first + 2]
         for text in texts:  # a number of any length: int() refuses those of over 4,300 digits
             if len(text) > len(str(_COUNTER_MAX)) or int(text) > _COUNTER_MAX:
