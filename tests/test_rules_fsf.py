@@ -31,6 +31,7 @@ class Case:
     name: str
     ini: str
     fens: tuple[str, ...]
+    chess960: bool = False
 
 
 CASES = (
@@ -118,6 +119,26 @@ startFen = 3mm3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1
 """, ("2M1kbnr/4pppp/3p4/8/8/8/8/8 b k - 0 11", "Mk6/1qr5/q7/8/7r/8/8/8 w - - 0 1",
       "8/8/8/8/4r3/4r2k/8/4q2M w - - 0 1")),
     Case("ggn-maharajah2", "", ("8/8/8/8/P3m3/8/1PPP1KPP/RNBQ1BNR w - - 0 7",)),
+    # A castling that moves the king one square, beside the king's step to the same square
+    # (ggn played the step for both); one where the king stays, written as the king onto its
+    # rook (ggn wrote 'g8g8').
+    Case("ggn-fischerandom", "[ggn-fischerandom:chess]\nchess960 = true\n",
+         ("bnqnr1kr/ppppbppp/8/4p3/2P5/6PB/PP1PPP1P/BNQNR1KR b HEhe - 2 3",
+          "1rk1r3/8/8/8/8/8/8/1RK1R3 w EBeb - 0 1", "r1k1r3/8/8/8/8/8/8/R1K1R3 w EAea - 0 1"),
+         chess960=True),
+    Case("ggn-caparandom", "[ggn-caparandom:capablanca]\nchess960 = true\n",
+         ("br1kcrn1n1/a2pppBpp1/9q/10/P9/8b1/2PPPPP1P1/2AK1R1B2 b Ffb - 1 12",), chess960=True),
+    Case("ggn-haynie", """\
+[ggn-haynie:chess]
+maxRank = 6
+maxFile = 6
+startFen = rbqkbr/pppppp/6/6/PPPPPP/RBQKBR w KQkq - 0 1
+doubleStep = false
+promotionPieceTypes = rbq
+castlingQueensideFile = c
+castlingKingsideFile = e
+promotionRegionWhite = *6
+""", ("rbqk1r/pp1ppb/2p3/2P2P/PP1PP1/R1QKBR b KQkq - 0 3", "r2k1r/6/6/6/6/R2K1R w KQkq - 0 1")),
 )
 
 
@@ -137,10 +158,19 @@ def _winner(fen: str, value: int) -> str | None:
     return mover if value > 0 else ("second" if mover == "first" else "first")
 
 
-def _compare(entry: Entry, name: str, fen: str) -> Position:
+def _fields(fen: str) -> list[str]:
+    """Placement (with the hands), side to move, castling and en passant of a FEN (its counters
+    and counts aside, and both ``-`` where a shogi-like FEN has neither)."""
+    parts = fen.split(" ")
+    return [*parts[:2], *[*(part for part in parts[2:] if not part.isdigit()), "-", "-"][:2]]
+
+
+def _compare(entry: Entry, name: str, fen: str, chess960: bool) -> Position:
+    """Compare the legal moves of ``fen``, the FEN after each, and the end if it is one."""
     position = entry.rules.position(entry.to_feen(fen))
-    mine = set(uci_moves(entry.rules, position, variant=entry.variant))
-    theirs = set(sf.legal_moves(name, fen, []))
+    plays = uci_moves(entry.rules, position, variant=entry.variant)
+    mine = set(plays)
+    theirs = set(sf.legal_moves(name, fen, [], chess960))
     assert mine == theirs, (f"{name} {fen!r}: ggn alone {sorted(mine - theirs)}, "
                             f"pyffish alone {sorted(theirs - mine)}")
     ended, value = sf.is_immediate_game_end(name, fen, [])
@@ -149,6 +179,10 @@ def _compare(entry: Entry, name: str, fen: str) -> Position:
             value = sf.game_result(name, fen, [])
         outcome = entry.rules.outcome(position)
         assert outcome is not None and outcome.winner == _winner(fen, value), (name, fen, outcome, value)
+    for move, play in plays.items():
+        after = entry.from_feen(entry.rules.play(position, play))
+        fsf = sf.get_fen(name, fen, [move], chess960)
+        assert _fields(after) == _fields(fsf), f"{name} {fen!r}, after {move}: ggn {after!r}, pyffish {fsf!r}"
     return position
 
 
@@ -156,4 +190,4 @@ def _compare(entry: Entry, name: str, fen: str) -> Position:
 def test_section_agrees_with_pyffish(case: Case) -> None:
     entry = _catalogue().entry(case.name)
     for fen in case.fens:
-        _compare(entry, case.name, fen)
+        _compare(entry, case.name, fen, case.chess960)

@@ -75,14 +75,6 @@ CAPTURES = 0.7  # the chance a random game takes when it can
 # else some of "games", "games-full", "replies", "perft", "endings", "endings-full").
 _FULL = frozenset({"games-full", "endings", "endings-full"})
 KNOWN: dict[str, tuple[str, frozenset[str] | None]] = {
-    "fischerandom": (
-        "ggn.variants.uci writes the castling where the king stays on g8 as 'g8g8'; Fairy-Stockfish writes "
-        "the king onto its rook, 'g8h8', in 'bnqnr1kr/ppppbppp/8/4p3/2P5/6PB/PP1PPP1P/BNQNR1KR b HEhe - 2 3'",
-        frozenset({"games-full"})),
-    "caparandom": (
-        "RuleSystem.play (ggn.rules._system) looks a play up by its str(): in 'br1kcrn1n1/a2pppBpp1/9q/10/P9/"
-        "8b1/2PPPPP1P1/2AK1R1B2 b Ffb - 1 12' the castling d8b8 and the king's step d8c8 are both "
-        "'c:+k^ d8-c8', and play() given the castling makes the step", frozenset({"games-full"})),
     "berolina": (
         "FEEN's '-' on a pawn that has made a diagonal double step does not say which way it went, and "
         "ggn.variants.fen writes the other passed square: after c7e5 in 'rnb2k1r/ppp1p3/B3p3/5p1p/8/N4PP1/"

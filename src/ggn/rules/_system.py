@@ -218,12 +218,22 @@ class RuleSystem:
 
     def play(self, position: Position, play: Play | str) -> Position:
         """The position after a legal play, given as a :class:`Play` or its ``str()``; raise
-        :class:`IllegalMoveError` if it is not one of the position's legal plays."""
+        :class:`IllegalMoveError` if it is not one of the position's legal plays.
+
+        A :class:`Play` is found by its value (its transition too): two legal plays may have one
+        ``str()``, as a chess960 castling that moves the king one square and the king's step
+        there. A ``str()`` that names several plays with different transitions is a
+        :class:`GGNError` naming them: give the play itself."""
         wanted = str(expect(play, (Play, str), "play", "a Play or its str()"))
         legal = self.legal_moves(position)
-        for candidate in legal:
-            if str(candidate) == wanted:
-                return position.apply(candidate.transition)
+        named = [candidate for candidate in legal if str(candidate) == wanted]
+        if type(play) is Play and len(named) > 1:
+            named = [candidate for candidate in named if candidate == play]
+        if named:
+            if len({candidate.transition for candidate in named}) > 1:
+                raise GGNError(f"{wanted!r} names {len(named)} legal moves of {position.to_feen()!r}, with "
+                               f"different effects: give the Play itself")
+            return position.apply(named[0].transition)
         shown = ", ".join(str(p) for p in legal[:8]) + (", ..." if len(legal) > 8 else "")
         raise IllegalMoveError(
             f"{wanted!r} is not a legal move of {position.to_feen()!r}; legal moves: {shown or 'none'}"

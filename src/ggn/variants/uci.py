@@ -109,9 +109,12 @@ def _castling_target(variant: Variant, play: Play, source: Cell, destination: Ce
     def is_rook(qpi: Qpi | None) -> bool:
         return qpi is not None and qpi.side == side and table.letters.get(qpi.pin.name) in castling.rooks
 
+    # A king that stays on its square castles (chess960: it stands on its castling square
+    # already); a king's move elsewhere onto its own file is none.
     king_file, to_file = source.indices[0], destination.indices[0]
-    kingside = to_file == castling.kingside_file and to_file != king_file
-    queenside = to_file == castling.queenside_file and to_file != king_file
+    moved_or_stays = to_file != king_file or source == destination
+    kingside = to_file == castling.kingside_file and moved_or_stays
+    queenside = to_file == castling.queenside_file and moved_or_stays
     if not kingside and not queenside:
         # Not a castling, or one a rule system already names as the king onto its rook.
         return destination
