@@ -1,10 +1,9 @@
 """PGN against python-chess, which no one here wrote, both ways, and real files replayed.
 
 - ggn writes the PGN of random games (seeded) of chess and of each variant both python-chess and
-  ggn play (crazyhouse, king of the hill, horde, racing kings, Chess960; atomic, antichess and
-  three-check are not ggn's games): python-chess's ``chess.pgn.read_game`` reads it, with the
-  variant's board from ``[Variant]``, without an error, and gets the same moves (as UCI) and the
-  same end.
+  ggn play (crazyhouse, king of the hill, horde, racing kings, atomic, Chess960): python-chess's
+  ``chess.pgn.read_game`` reads it, with the variant's board from ``[Variant]``, without an
+  error, and gets the same moves (as UCI) and the same end.
 - python-chess writes the PGN of random games of the same games: ggn reads and replays it and
   gets the same moves, and the result python-chess states checked against ggn's end.
 - the real files of tests/data/pgn (their source in its README) replay, every move checked,
@@ -42,6 +41,7 @@ BOARDS: dict[str, tuple[Any, bool]] = {
     "kingofthehill": (chess_variant.KingOfTheHillBoard, False),
     "horde": (chess_variant.HordeBoard, False),
     "racingkings": (chess_variant.RacingKingsBoard, False),
+    "atomic": (chess_variant.AtomicBoard, False),
 }
 SEEDS = [*range(3), *(pytest.param(seed, marks=pytest.mark.full) for seed in range(3, 20))]
 PLIES = 120
@@ -182,8 +182,8 @@ def test_a_result_the_game_contradicts_is_refused() -> None:
 
 
 def test_an_unknown_variant_is_refused_by_name() -> None:
-    with pytest.raises(RecordError, match=r"^game 1 \(line 1\): its game 'Atomic' is not one ggn plays"):
-        records.replay(next(records.read('[Variant "Atomic"]\n1. e4 *')))
+    with pytest.raises(RecordError, match=r"^game 1 \(line 1\): its game 'Chaturaji' is not one ggn plays"):
+        records.replay(next(records.read('[Variant "Chaturaji"]\n1. e4 *')))
 
 
 def test_a_truncated_game_fails_at_its_cut_move() -> None:

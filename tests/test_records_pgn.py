@@ -170,14 +170,15 @@ def test_variant_names_read_as_lichess_and_fairy_stockfish_write_them(written: s
 def test_variant_names_written_as_lichess_and_python_chess_read_them() -> None:
     for game, pgn_name in (("chess", None), ("fischerandom", "Chess960"), ("crazyhouse", "Crazyhouse"),
                            ("kingofthehill", "King of the Hill"), ("racingkings", "Racing Kings"),
-                           ("horde", "Horde"), ("capablanca", "capablanca")):
+                           ("horde", "Horde"), ("atomic", "Atomic"), ("capablanca", "capablanca")):
         assert variant_of(game) == pgn_name
         if pgn_name is not None and game != "capablanca":
             board = chess_pgn.read_game(io.StringIO(f'[Variant "{pgn_name}"]\n\n*')).board()
             assert board.uci_variant == {"fischerandom": "chess", "kingofthehill": "kingofthehill"}.get(
                 game, game), game
-    assert game_of("atomic") is None  # not a game ggn plays
-    assert next(read('[Variant "Atomic"]\n*')).game == "Atomic"  # kept as written: replay refuses it
+    assert game_of("Atomic") == game_of("atomic chess") == "atomic"
+    assert game_of("chaturaji") is None  # not a game ggn plays
+    assert next(read('[Variant "Chaturaji"]\n*')).game == "Chaturaji"  # kept as written: replay refuses it
 
 
 # --- hostile input -----------------------------------------------------------------------------------

@@ -81,6 +81,7 @@ _LICHESS: Final = {
     "racingkings": "Racing Kings",
     "horde": "Horde",
     "3check": "Three-check",
+    "atomic": "Atomic",
 }
 
 # Other names a [Variant] may give a game ggn plays, by their folded form (lowercase, no space,
@@ -96,6 +97,7 @@ _ALIASES: Final = {
     "shogi": "shogi", "xiangqi": "xiangqi", "chinesechess": "xiangqi",
     "makruk": "makruk", "thaichess": "makruk",
     "threecheck": "3check", "3check": "3check", "fivecheck": "5check",
+    "atom": "atomic", "atomicchess": "atomic",
 }
 
 _FOLD = str.maketrans("", "", " -_")
@@ -108,7 +110,7 @@ def game_of(variant: str, names: Iterable[str] | None = None) -> str | None:
     and with or without spaces and hyphens. ``names`` are the games to choose among (by default
     the registry's).
 
-    >>> game_of("King of the Hill"), game_of("Chess960"), game_of("capablanca"), game_of("atomic")
+    >>> game_of("King of the Hill"), game_of("Chess960"), game_of("capablanca"), game_of("chaturaji")
     ('kingofthehill', 'fischerandom', 'capablanca', None)
     """
     expect(variant, str, "variant", "a str")
