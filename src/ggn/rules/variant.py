@@ -738,6 +738,17 @@ class VariantRules(RuleSystem):
             return False
         return self._tables_for(position).attacks[1 - side][square](board)
 
+    _royals: tuple[Position, list[int], list[int]] | None = None
+
+    def _royals_of(self, position: Position, side: int) -> tuple[list[int], list[int]]:
+        """The squares of the pseudo-royal pieces of ``side`` and of the other side in
+        ``position``, kept for the position whose plays are being tried."""
+        kept = self._royals
+        if kept is None or kept[0] is not position:
+            codes = position._codes
+            kept = self._royals = (position, self._pseudo_royals(codes, 0), self._pseudo_royals(codes, 1))
+        return (kept[1], kept[2]) if side == 0 else (kept[2], kept[1])
+
     def _blast_legal(self, position: Position, info: MoveInfo, effect: Effect, child: list[int]) -> bool:
         """Fairy-Stockfish's legality of a play with explosions and pseudo-royal pieces (atomic):
         the mover's pseudo-royal pieces (those of the position, the moving one where it goes)
@@ -748,8 +759,7 @@ class VariantRules(RuleSystem):
         code, source, destination = info.code, info.source, info.destination
         side = 0 if code > 0 else 1
         sign = 1 if side == 0 else -1
-        mine = self._pseudo_royals(codes, side)
-        theirs = self._pseudo_royals(codes, 1 - side)
+        mine, theirs = self._royals_of(position, side)
         after = [destination if number == source else number for number in mine]
         kind = self._kind
         chosen = effect[0]
