@@ -203,9 +203,14 @@ BUILTINS = registry.names()
 # --- Fairy-Stockfish's FEN, read by this file for its own needs ---------------------------------
 def _fields(fen: str) -> tuple[str, ...]:
     """The fields compared: placement (with the hands), side, castling, en passant. A start FEN
-    of a shogi-like game (``[-] w 0 1``) has neither castling nor en passant: both ``-``."""
+    of a shogi-like game (``[-] w 0 1``) has neither castling nor en passant: both ``-``.
+    Fairy-Stockfish writes an empty castling field (``b  - 0 18``) where no right is left to
+    write but a gating right it does not write remains (seirawan: a side whose hand is empty,
+    its king's right read from a ``k`` of the FEN and its last rook taken): no right, ``-``."""
     parts = fen.split(" ")
     placement = parts[0].replace("[-]", "[]")
+    if len(parts) > 3 and parts[2] == "" and not parts[3].isdigit():
+        parts[2] = "-"
     rest = [part for part in parts[2:] if not part.isdigit()]
     return placement, parts[1], *[*rest, "-", "-"][:2]
 

@@ -421,7 +421,7 @@ class Game:
         """The position after ``ply`` plies as Fairy-Stockfish's key compares positions: its FEN
         without counters, each shogi-style promoted piece written as the type it moves as, no
         ``~`` (a promoted pawn of crazyhouse), no hands in a game without drops, the en
-        passant squares by file."""
+        passant squares by file, no gating rights (seirawan's file letters)."""
         found = self._keys[ply]
         if found is None:
             variant = self._variant
@@ -442,6 +442,9 @@ class Game:
                 placement = _PROMOTED.sub(plain, placement)
             if len(fields) > 3:
                 fields[3] = _en_passant_files(fields[3])
+            if variant.gating and len(fields) > 2:
+                # Fairy-Stockfish's key holds the castling rights, not the gating rights (file letters).
+                fields[2] = "".join(letter for letter in fields[2] if letter in "KQkq") or "-"
             left = self._left[ply]
             if left is not None:  # Fairy-Stockfish's key holds the checks left
                 fields[-1] = f"{left[0]}+{left[1]}"

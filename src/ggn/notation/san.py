@@ -60,6 +60,7 @@ from ggn.rules import Play, RuleSystem
 from ggn.variants.description import Variant
 from ggn.variants.document import Layout, layout
 from ggn.variants.fen import _table, from_feen
+from ggn.variants.uci import _gate_of
 
 __all__ = ["NOTATIONS", "Notation", "default", "moves", "parse", "write"]
 
@@ -133,6 +134,8 @@ class _Move:
     capture: bool
     promotion: str | None  # the letter of a pawn's promotion
     kingside: bool  # a castling's side
+    gate: str | None = None  # the letter of the piece a gating puts on the board (seirawan's)
+    gate_square: Square | None = None  # where it puts it
 
 
 class _Scene:
@@ -192,6 +195,8 @@ class _Scene:
         promotion: str | None = None
         kingside = False
         transition = play.transition.board
+        gate_cell = _gate_of(play)
+        gate = None if gate_cell is None else (gate_cell.indices[0], gate_cell.indices[1])
         castling = self.variant.castling
         if castling is not None and man.base == castling.king:
             # The rook's square after a castling to this destination (a Chess960 castling may
@@ -204,7 +209,7 @@ class _Scene:
                 elif target[0] == castling.queenside_file:
                     beside = Cell((target[0] + 1, rank))
             for cell, placed in transition.items():
-                if placed is None or cell == destination or placed.side != play.piece.side:
+                if placed is None or cell in (destination, gate_cell) or placed.side != play.piece.side:
                     continue
                 if self.table.letters.get(placed.pin.name) not in castling.rooks:
                     continue
@@ -215,6 +220,11 @@ class _Scene:
                     kingside = cell.indices[0] < target[0]
                     break
         choice = play.choice
+        if gate is not None:
+            assert choice is not None
+            return _Move(play, kind, start, target, man.kind, man.base, man.promoted, man.tilde,
+                         kind != "castling" and target in self.board and start != target, None, kingside,
+                         self._letter(choice), gate)
         if kind == "normal" and choice is not None and choice != play.piece:
             chosen = self._letter(choice)
             if chosen != man.base:
@@ -344,6 +354,11 @@ class _Scene:
     def disambiguation(self, notation: Notation, move: _Move) -> Literal["", "file", "rank", "square"]:
         if move.source is None:
             return ""
+        if move.gate is not None and notation not in _LONG and notation != "wxf" and not (
+                notation in ("san", "thai-san") and self._is_pawn(move.type) and move.capture):
+            # Fairy-Stockfish looks for the same move from another square with the same gating
+            # square, which no piece has: a gating is never disambiguated.
+            return ""
         if notation in _LONG:
             return "square"
         if notation == "wxf":
@@ -415,6 +430,8 @@ class _Scene:
         """The move in ``notation``; without its check mark unless ``marks``."""
         if move.kind == "castling":
             text = "O-O" if move.kingside else "O-O-O"
+            if move.gate is not None and move.gate_square is not None:
+                text += "/" + move.gate.upper() + self.square(notation, move.gate_square)
         else:
             text = self.piece(notation, move)
             if notation == "thai-lan":
@@ -452,6 +469,8 @@ class _Scene:
                 text += "-" if notation in _SHOGI else "=" + move.base.upper()
             elif move.kind == "normal" and notation in _SHOGI and self._promotable(move):
                 text += "="
+            if move.gate is not None:
+                text += "/" + move.gate.upper()
         if marks and notation in _MARKED:
             check, mate = self.checks(move)
             if check:
@@ -608,12 +627,16 @@ def _found(scene: _Scene, text: str, chosen: tuple[Notation, ...]) -> list[_Move
 
 def _algebraic(scene: _Scene, text: str) -> list[_Move]:
     """The moves an algebraic text names, read tolerantly (see :func:`parse`)."""
+    gate: str | None = None
+    if "/" in text:  # seirawan's gating: "/H", after a castling "/Hh1"
+        text, gate = text.split("/", 1)
     castling = _CASTLING.fullmatch(text)
     if castling:
         kingside = castling.group(2) is None
-        return [move for move in scene.moves if move.kind == "castling" and move.kingside == kingside]
+        return [move for move in scene.moves if move.kind == "castling" and move.kingside == kingside
+                and _gates_as(scene, move, gate)]
     drop = _DROP.fullmatch(text)
-    if drop:
+    if drop and gate is None:
         target = _square_of(drop["to"])
         letter = drop["piece"] or "P"
         return [move for move in scene.moves if move.kind == "drop" and move.destination == target
@@ -638,8 +661,21 @@ def _algebraic(scene: _Scene, text: str) -> list[_Move]:
             continue
         if not _promotes_as(scene, move, match["promotion"], match["shogi"]):
             continue
+        if not _gates_as(scene, move, gate):
+            continue
         found.append(move)
     return found
+
+
+def _gates_as(scene: _Scene, move: _Move, gate: str | None) -> bool:
+    """Whether the move's gating is the one the text writes (``H``, or ``Hh1`` after a
+    castling; none: none)."""
+    if gate is None or move.gate is None:
+        return gate is None and move.gate is None
+    written = move.gate.upper()
+    if move.kind == "castling" and move.gate_square is not None:
+        return gate in (written, written + scene.square("san", move.gate_square))
+    return gate == written
 
 
 def _named(scene: _Scene, move: _Move, letter: str) -> bool:

@@ -91,6 +91,7 @@ _DEMOTES: Final = 4  # a promoted form that may demote
 _CASTLES: Final = 8  # the castling king, with its right
 _ROOK: Final = 16  # a castling rook, with its right
 _TAKES: Final = 32  # may take en passant
+_GATES: Final = 64  # holds a gating right (seirawan's gating)
 _NOTES_KEPT: Final = 1 << 16  # move objects whose conditions are kept read
 
 
@@ -142,6 +143,7 @@ class VariantRules(RuleSystem):
         self._setup_blast()
         self._setup_ends()
         self._capture_forced = variant.must_capture
+        self._setup_gating()
         # Whether a special move's plays may be counted as one plain displacement.
         self._stand_ins = variant.checking and not self._pseudo and not (
             variant.promotion is not None and variant.promotion.limits)
@@ -322,6 +324,39 @@ class VariantRules(RuleSystem):
             self._special_taken = frozenset((*self._special_taken, *self._qpis))  # every capture explodes
         elif self._mutual:
             self._special_taken = frozenset((*self._special_taken, *self._mutual))
+    def _setup_gating(self) -> None:
+        """Seirawan's gating: the '+' codes that hold a gating right (each with its plain code),
+        and per side the pieces of the hand that may enter, each with the squares it may enter."""
+        made, variant = self.layout, self.variant
+        self._gating = variant.gating
+        self._gated: dict[int, int] = {}
+        self._gate_pieces: tuple[list[tuple[Qpi, int, frozenset[int]]], ...] = ([], [])
+        self._gate_rank: tuple[tuple[int, ...], ...] = ((), ())
+        if not variant.gating or variant.drops is None:
+            self._gating = False
+            return
+        for letter in made.gating_letters:
+            for side in (0, 1):
+                code = self._code(letter, side, "castling")
+                self._gated[code] = self._code(letter, side)
+                self._flag(code, _GATES)
+        for side in (0, 1):
+            for letter in made.order():
+                if letter == made.royal:
+                    continue
+                code = self._code(letter, side)
+                squares = self._indices(made.board(side, made.drop_squares(letter, side)))
+                self._gate_pieces[side].append((self._qpis[code], code, squares))
+        castling = variant.castling
+        rank = castling.rank if castling is not None else 0
+        self._gate_rank = tuple(
+            tuple(number for (_, row), number in sorted(self._index.items())
+                  if row == (rank if side == 0 else variant.ranks - 1 - rank))
+            for side in (0, 1))
+        self._castle_pairs = tuple(
+            (self._index.get((castling.king_file, castling_rank(made, side))), self._rook_homes[side])
+            if castling is not None and castling.king in made.types else (None, ())
+            for side in (0, 1))
 
     def _setup_ends(self) -> None:
         ends, made = self.variant.ends, self.layout
@@ -367,7 +402,7 @@ class VariantRules(RuleSystem):
             return True
         if flags & (_SHOGI | _DEMOTES) and (source in zone or destination in zone):
             return True
-        if flags & (_CASTLES | _ROOK):
+        if flags & (_CASTLES | _ROOK | _GATES):
             return True
         return bool(flags & _TAKES) and self._victims(move) != []
 
@@ -377,6 +412,8 @@ class VariantRules(RuleSystem):
         if not self._stand_ins:
             return None
         flags = self._flags.get(code, 0)
+        if flags & _GATES:
+            return None  # its gating plays depend on the hand
         side = 0 if code > 0 else 1
         if flags & _CASTLES:
             return None if self._castling_rook(move) is not None else (self._king[side], 1)
@@ -438,7 +475,7 @@ class VariantRules(RuleSystem):
         qpi = piece_of(taken)
         letter = self._kind[taken]
         made = self.layout
-        if qpi.state == "enhanced" and letter not in made.castling_letters:
+        if qpi.state == "enhanced" and letter not in made.castling_letters | made.gating_letters:
             drops = self.variant.drops
             if drops is not None and drops.loop:
                 return letter
@@ -471,6 +508,8 @@ class VariantRules(RuleSystem):
 
     def _effects(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo) -> list[Effect]:
         plays = self._plays(position, prefix, info)
+        if self._gating and self._flags.get(info.code, 0) & _GATES:
+            plays = self._gate(position, info, plays)
         if self._blast and info.source >= 0 and info.destination >= 0:
             return [self._explode(position, info, play) for play in plays]
         return plays
@@ -542,7 +581,8 @@ class VariantRules(RuleSystem):
         hand = self._hand(taken, move.piece)
         clear = prefix
         if taken in self._rook_rights[1 - side]:
-            clear = (*clear, *self._rook_leaves(codes, 1 - side, destination))
+            if not self._gating or not self._live(position, 1 - side):
+                clear = (*clear, *self._rook_leaves(codes, 1 - side, destination))
         elif taken and taken == self._castling_king[1 - side]:  # a castling king that is not royal, taken
             theirs = self._rook_rights[1 - side]
             clear = (*clear, *((number, theirs[codes[number]]) for number in self._rook_homes[1 - side]
@@ -551,9 +591,15 @@ class VariantRules(RuleSystem):
         if flags & _CASTLES:
             return self._king_move(position, clear, info, hand)
         if flags & _ROOK:
-            rights = self._rook_leaves(codes, side, source)
+            live = self._gating and self._live(position, side)
+            rights = () if live else self._rook_leaves(codes, side, source)
             plain = self._rook_rights[side][code]
             return [(None, (*clear, *rights, (source, 0), (destination, plain)), hand)]
+        gated = self._gated.get(code)
+        if gated is not None:  # a gating right goes as its piece moves
+            code = gated
+            info = info._replace(code=gated)
+            flags = self._flags.get(code, 0)
         placed = self._becomes(move, source, destination, code)
         if flags & _TAKES and not taken:
             for victim, victim_code in self._victims(move):
@@ -582,6 +628,79 @@ class VariantRules(RuleSystem):
         if stays:
             plays.insert(0, (None, (*clear, (source, 0), (destination, placed)), hand))
         return plays
+
+    def _live(self, position: Position, side: int) -> bool:
+        """Whether a side's gating rights count: always where captures go to hand, else while its
+        hand holds a piece."""
+        return self._to_hand or bool(position._hands[side])
+
+    def _gate(self, position: Position, info: MoveInfo, plays: list[Effect]) -> list[Effect]:
+        """A move's plays with their gatings: each piece of the mover's hand that may enter the
+        square its piece leaves (for a castling, the king's or its rook's), onto it when the play
+        leaves it empty. The gating changes come before the play's last change (which names a
+        castling: the rook beside the king). A gating that empties the hand, where captures do
+        not go to hand, takes every gating right of the mover but its castling rights."""
+        side = 0 if info.code > 0 else 1
+        held = position._hands[side]
+        if not held:
+            return plays
+        codes = position._codes
+        rights = self._rook_rights[side]
+        source = info.source
+        found = list(plays)
+        for choice, changes, hand in plays:
+            if choice is not None:
+                continue
+            squares = [source]
+            if self._flags.get(info.code, 0) & _CASTLES:  # a castling also frees its rook's square
+                squares.extend(number for number, placed in changes
+                               if placed == 0 and number != source and codes[number] in rights)
+            last: dict[int, int] = dict(changes)
+            for square in squares:
+                if last.get(square, codes[square]) != 0:
+                    continue  # the king or the rook stands there: no gating (Fairy-Stockfish's)
+                for piece, code, allowed in self._gate_pieces[side]:
+                    count = held.get(piece, 0)
+                    if count <= 0 or square not in allowed:
+                        continue
+                    made = (*changes[:-1], (square, code), changes[-1])
+                    if count == 1 and len(held) == 1 and not self._to_hand:
+                        made = self._gates_lost(codes, made, side)
+                    # The gate is the last change but one (_gate_safe reads it there).
+                    found.append((piece, made, (*hand, (piece, -1))))
+        return found
+
+    def _gates_lost(self, codes: list[int], changes: tuple[Change, ...], side: int) -> tuple[Change, ...]:
+        """``changes`` with every gating right of ``side`` taken but its castling rights (a '+'
+        king on its castling square with a '+' rook on a rook's, and those rooks)."""
+        after = {number: codes[number] for number in self._gate_rank[side]}
+        for number, placed in changes:
+            if number in after:
+                after[number] = placed
+        gated, rights = self._gated, self._rook_rights[side]
+        king, rooks = self._castle_pairs[side]
+        kept = [number for number in rooks if after.get(number) in rights]
+        castles = king is not None and bool(kept) and after.get(king) == self._castling_king[side]
+        lost = tuple((number, gated[code]) for number, code in after.items()
+                     if code in gated and not (castles and (number == king or number in kept)))
+        return (*changes[:-2], *lost, *changes[-2:]) if lost else changes
+
+    def _gate_safe(self, position: Position, effect: Effect, child: list[int], side: int) -> bool:
+        """Whether a gating play leaves the mover's royal pieces unattacked with its gated piece
+        taken away: Fairy-Stockfish tests a gating's legality without it (so a piece entering
+        behind a king shields nothing)."""
+        gate = effect[1][-2][0]
+        trial = child.copy()
+        trial[gate] = 0
+        tables = self._tables_for(position)
+        attacks = tables.attacks[1 - side]
+        for royal in tables.terminal[side]:
+            number = -1
+            for _ in range(trial.count(royal)):
+                number = trial.index(royal, number + 1)
+                if attacks[number](trial):
+                    return False
+        return True
 
     def _below_limit(self, codes: list[int], letter: str, side: int) -> bool:
         limit = self._limits.get(letter)
@@ -650,8 +769,8 @@ class VariantRules(RuleSystem):
         codes = position._codes
         side = 0 if info.code > 0 else 1
         king, rights = self._king[side], self._rook_rights[side]
-        lost = tuple((number, rights[codes[number]]) for number in self._rook_homes[side]
-                     if codes[number] in rights)
+        lost = () if self._gating and self._live(position, side) else tuple(
+            (number, rights[codes[number]]) for number in self._rook_homes[side] if codes[number] in rights)
         rooks, _, plain = self._notes(move)
         plays: list[Effect] = []
         if plain:
@@ -679,6 +798,9 @@ class VariantRules(RuleSystem):
         if self._blast_royal:
             return (self.variant.checking or not self._gives_check(position, child, side)) and \
                 self._blast_legal(position, info, effect, child)
+        if self._gating and effect[0] is not None and self._flags.get(code, 0) & _GATES \
+                and not self._gate_safe(position, effect, child, side):
+            return False
         # A castling's last change puts the rook beside the king; a king's move ends on the king.
         if self._flags.get(code, 0) & _CASTLES and self._royal_castling \
                 and effect[1][-1][0] != info.destination and not self._castling_safe(position, info):

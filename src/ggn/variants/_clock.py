@@ -1,6 +1,6 @@
 """The halfmove clock as Fairy-Stockfish keeps it (its ``rule50``): which plays start it again.
 
-Fairy-Stockfish's ``do_move`` starts the clock again after a capture, a drop, a promotion (a
+Fairy-Stockfish's ``do_move`` starts the clock again after a capture, a drop (not a gating), a promotion (a
 shogi-style one unless the game lets promoted pieces demote) and a move of a piece of the
 n-move rule's types (``nMoveRuleTypes``: the pawn unless the game says otherwise) that the
 piece could not take back by a move without capture from where it went (its ``PseudoMoves[0]``:
@@ -43,6 +43,9 @@ def resets(variant: Variant | None, position: Position, play: Play) -> bool:
         if before is not None and before.side != mover and (piece is None or piece.side == mover):
             return True  # a capture
     choice, piece = play.choice, play.piece
+    if choice is not None and any(placed == choice and cell != play.destination
+                                  for cell, placed in play.transition.board.items()):
+        choice = None  # seirawan's gating: the piece chosen enters behind the moving one
     if choice is not None and choice != piece:
         if choice.pin.name != piece.pin.name:
             return True  # a pawn's promotion

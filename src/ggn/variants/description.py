@@ -174,6 +174,10 @@ class Drops:
     """A piece in hand that has a shogi-style promoted form may be dropped in that form too
     (Fairy-Stockfish's ``dropPromoted``: kyoto shogi's ``+P@c3``), where its unpromoted
     form may be dropped."""
+    piece_drops: bool = True
+    """Whether pieces in hand may be dropped (Fairy-Stockfish's ``pieceDrops``). False: the
+    hands hold pieces only for gating (``Variant.gating``: seirawan's hawk and elephant), and
+    captured pieces leave the game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +347,12 @@ class Variant:
     """Types whose pieces may not take a piece of the same type (Fairy-Stockfish's
     ``mutuallyImmuneTypes``, letters; atomar's kings)."""
     chess960: bool = False
+    gating: bool = False
+    """Seirawan's gating (Fairy-Stockfish's ``seirawanGating``, with ``gating``): a piece of the
+    side's castling rank that holds a gating right (FEEN ``+``: a castling right is one too) may,
+    as it leaves its square, have a piece of the mover's hand enter there (onto the drop region
+    of that piece); a castling may gate onto the king's square or its rook's. Without captures
+    to hand, a side whose hand is empty loses every gating right (its castling rights stay)."""
     history: History = field(default_factory=History)
     """The rules on the game's history (:class:`ggn.game.Game` applies them)."""
     template: str | None = None

@@ -75,7 +75,8 @@ __all__ = [
 ]
 
 Mark = Literal["normal", "castling", "dashed", "promoted", "tilde"]
-"""A state a piece can be in: plain; ``+`` for a castling right; ``-`` after a double step;
+"""A state a piece can be in: plain; ``+`` for a castling right (or a gating right, in a game
+with seirawan's gating); ``-`` after a double step;
 ``+`` for a shogi-style promoted form; ``-`` for a piece promoted from a pawn where captures
 go to hand."""
 
@@ -203,6 +204,14 @@ class Layout:
         if self.tilde:
             assert promotion is not None
             self.tilde_letters = frozenset(promotion.choices[0] + promotion.choices[1]) & self.types.keys()
+        # Seirawan's gating: a right ('+') any piece of the castling rank may hold, but a pawn
+        # (which never stands there) and a type whose '+' is its promoted form.
+        self.gating_letters: frozenset[str] = frozenset()
+        if variant.gating:
+            pawns = (promotion.pawn_types[0] | promotion.pawn_types[1]) if promotion else frozenset()
+            self.gating_letters = frozenset(
+                letter for letter in self.types if letter not in self.promoted and letter not in pawns
+                and letter not in self.double_letters | self.initial_letters)
         plus = self.castling_letters & self.promoted.keys()
         if plus:
             raise GGNError(f"variant {variant.name!r}: the type {min(plus)!r} would need '+' both for "
@@ -262,7 +271,7 @@ class Layout:
         """The states a piece of the type can be in, in the document's order."""
         letter = self._letter(letter)
         found: list[Mark] = ["normal"]
-        if letter in self.castling_letters:
+        if letter in self.castling_letters or letter in self.gating_letters:
             found.append("castling")
         if letter in self.double_letters or letter in self.initial_letters:
             found.append("dashed")
@@ -501,7 +510,7 @@ def _sources(made: Layout, side: int, letter: str, mark: Mark,
             reached = {name: ways for name, ways in reached.items() if name in allowed}
         if takes:
             _add_en_passant(made, piece, square, reached)
-        if mark == "castling" and letter == _castling_king(made):
+        if mark == "castling" and letter == _castling_king(made) and _castles_from(made, piece, square):
             _add_castling(made, side, square, reached)
         if flying is not None:
             for name, ways in destinations(view, (flying,), square).items():
@@ -510,7 +519,7 @@ def _sources(made: Layout, side: int, letter: str, mark: Mark,
         if reached:
             found[view.names[square]] = reached
     drops_ = made.variant.drops
-    if drops_ is not None and mark == "normal" and letter != made.royal:
+    if drops_ is not None and drops_.piece_drops and mark == "normal" and letter != made.royal:
         dropped = _drops(made, side, letter)
         if dropped:
             found["*"] = dropped
@@ -566,9 +575,27 @@ def castling_squares(made: Layout, side: int) -> tuple[list[int], list[int]]:
     return [castling.king_file] if castling.king_file in files else [], rooks
 
 
+def _gate_rank(made: Layout, side: int) -> int:
+    """The board rank whose pieces may hold gating rights (Fairy-Stockfish's castling rank,
+    whether the game castles or not)."""
+    castling = _layout(made).variant.castling
+    rank = castling.rank if castling is not None else 0
+    return rank if _colour(side) == 0 else made.ranks - 1 - rank
+
+
 def _on_castling_square(made: Layout, piece: _Piece, square: Square) -> bool:
+    """Whether a piece may hold a right ('+') on ``square``: a castling right on its castling
+    square, a gating right anywhere on the castling rank."""
+    _, rank = next(iter(made.board(piece.side, (square,))))
+    if made.variant.gating and piece.letter in made.gating_letters:
+        return rank == _gate_rank(made, piece.side)
+    return _castles_from(made, piece, square)
+
+
+def _castles_from(made: Layout, piece: _Piece, square: Square) -> bool:
+    """Whether a castling piece on ``square`` stands where it castles from."""
     file, rank = next(iter(made.board(piece.side, (square,))))
-    if rank != castling_rank(made, piece.side):
+    if made.variant.castling is None or rank != castling_rank(made, piece.side):
         return False
     kings, rooks = castling_squares(made, piece.side)
     return file in (kings if piece.letter == _castling_king(made) else rooks)

@@ -104,6 +104,8 @@ class _Table:
     promoted: Mapping[str, str]
     """Base letter -> the letter of the type its shogi-style promoted form moves as."""
     castling_letters: frozenset[str]
+    gating: frozenset[str]
+    """The letters that may hold a gating right (``+``) in a game with seirawan's gating."""
     double_step: frozenset[str]
     """The letters a ``-`` marks as having just made a double step (by the rule or by their
     own initial moves)."""
@@ -162,7 +164,7 @@ def _table(variant: Variant) -> _Table:
     made = _Table(
         variant, (Sin.parse(first), Sin.parse(first.lower())), types, dict(known.pins),
         {pin: letter for letter, pin in known.pins.items()}, dict(known.promoted), known.castling_letters,
-        known.double_letters | known.initial_letters,
+        known.gating_letters, known.double_letters | known.initial_letters,
         known.tilde_letters if known.tilde else frozenset(), known.pawn_type, {},
     )
     if len(_TABLES) > 64:
@@ -230,7 +232,10 @@ def to_feen(variant: Variant, fen: str) -> str:
     active: Side = "first" if turn == "w" else "second"
     number = 2
     if number < len(fields) and fields[number][:1] and not fields[number][0].isdigit():
-        _castling(reader, number, board)
+        if variant.gating:
+            _gates(reader, number, board, hands)
+        else:
+            _castling(reader, number, board)
         number += 1
         if number >= len(fields):
             raise NotationError(_N, fen, "expected the en passant field after the castling rights",
@@ -472,6 +477,65 @@ def _castling(reader: _Reader, number: int, board: dict[tuple[int, int], _Piece]
         board[rook].state = "enhanced"
 
 
+def _gates_live(variant: Variant, hands: Mapping[Side, Mapping[str, int]] | Mapping[str, Mapping[Qpi, int]],
+                side: Side) -> bool:
+    """Whether a side's gating rights count: always where captures go to hand, else while its
+    hand holds a piece (Fairy-Stockfish clears them when it empties, and writes none then)."""
+    drops = variant.drops
+    return (drops is not None and drops.captures_to_hand) or any(count > 0 for count in hands[side].values())
+
+
+def _gates(reader: _Reader, number: int, board: dict[tuple[int, int], _Piece],
+           hands: dict[Side, dict[str, int]]) -> None:
+    """The castling field of a game with seirawan's gating, read as Fairy-Stockfish reads it:
+    while a side's gating rights count, ``K``/``Q`` are castling rights (the king's and the
+    rook's gating rights with them) and a file letter a gating right of the side's piece on
+    that file of its castling rank (none there: nothing); else a file letter is a castling
+    right of a castling rook on that file (anything else there: nothing). Every right is ``+``
+    on its piece; a castling right is the king's and its rook's."""
+    table = reader.table
+    variant = table.variant
+    text = reader.fields[number]
+    if text == "-":
+        return
+    castling = variant.castling
+    for offset, ch in enumerate(text):
+        side = _side(ch.isupper())
+        upper = ch.upper()
+        live = _gates_live(variant, hands, side)
+        if castling is None or upper in ("K", "Q") or not ch.isascii() or not "A" <= upper < chr(
+                ord("A") + variant.files):
+            if castling is None:
+                raise reader.error(number, f"{ch!r} is not a gating right of {variant.name}: a file letter, "
+                                           "uppercase for white", offset, offset + 1)
+            _castling_right(reader, number, board, ch, offset)
+            continue
+        rank = castling.rank if side == "first" else variant.ranks - 1 - castling.rank
+        piece = board.get((ord(upper) - ord("A"), rank))
+        if piece is None or piece.side != side:
+            continue  # Fairy-Stockfish keeps gates on occupied squares only
+        if live:
+            if piece.letter in table.gating:
+                piece.state = "enhanced"
+        elif piece.letter in castling.rooks:
+            _castling_right(reader, number, board, ch, offset)
+
+
+def _castling_right(reader: _Reader, number: int, board: dict[tuple[int, int], _Piece], ch: str,
+                    offset: int) -> None:
+    """One letter of a castling field, read as :func:`_castling` reads it."""
+    fields = reader.fields
+    saved = fields[number]
+    fields[number] = ch
+    shift = reader.starts[number]
+    reader.starts[number] = shift + offset
+    try:
+        _castling(reader, number, board)
+    finally:
+        fields[number] = saved
+        reader.starts[number] = shift
+
+
 def _en_passant(reader: _Reader, number: int, board: dict[tuple[int, int], _Piece], active: Side) -> None:
     """Marks ``-`` the piece that has just made the double step the en passant squares name."""
     table = reader.table
@@ -600,7 +664,8 @@ class _Writer:
         if qpi.terminal != (letter == variant.king):
             raise self.error(f"{str(qpi)!r} {where}: in {variant.name} the royal piece, and only it, "
                              "is marked '^'")
-        if qpi.state == "enhanced" and letter not in table.promoted and letter not in table.castling_letters:
+        if qpi.state == "enhanced" and letter not in table.promoted and letter not in table.castling_letters \
+                and letter not in table.gating:
             raise self.error(f"{str(qpi)!r} {where}: {variant.name} gives '+' no meaning on this piece")
         if qpi.state == "diminished" and letter not in table.double_step and letter not in table.tilde:
             raise self.error(f"{str(qpi)!r} {where}: {variant.name} gives '-' no meaning on this piece")
@@ -658,6 +723,8 @@ class _Writer:
     def castling(self) -> str:
         variant = self.table.variant
         castling = variant.castling
+        if variant.gating:
+            return self.gates()
         if castling is None:
             return "-"
         text = ""
@@ -697,6 +764,44 @@ class _Writer:
                 king_letter, queen_letter = ("K", "Q") if side == "first" else ("k", "q")
                 text += (king_letter if kingside else "") + (queen_letter if queenside else "")
         return text or "-"
+
+    def gates(self) -> str:
+        """The castling field of a game with seirawan's gating, as Fairy-Stockfish writes it:
+        for each side its castling rights (``K``, ``Q``: the ``+`` king on its castling square
+        and a ``+`` rook on its own), then, while its gating rights count, the files of its
+        other ``+`` pieces (the king's file too where it cannot castle)."""
+        table = self.table
+        variant = table.variant
+        castling = variant.castling
+        rank_of = 0 if castling is None else castling.rank
+        text = ""
+        for side in ("first", "second"):
+            rank = rank_of if side == "first" else variant.ranks - 1 - rank_of
+            marked = sorted(file for (file, row), piece in self.board.items()
+                            if piece[1] == side and piece[2] == "enhanced" and piece[0] not in table.promoted
+                            and (row == rank or self._off_rank(file, row, rank)))
+            rights: list[int] = []
+            king_file = -1
+            if castling is not None:
+                king = self.board.get((castling.king_file, rank))
+                if king is not None and king[:3] == (castling.king, side, "enhanced"):
+                    king_file = castling.king_file
+                    outer = variant.files - 1 if castling.rook_files[0] is None else castling.rook_files[0]
+                    for file, letter in ((outer, "K"), (castling.rook_files[1], "Q")):
+                        rook = self.board.get((file, rank))
+                        if rook is not None and rook[1] == side and rook[2] == "enhanced" \
+                                and rook[0] in castling.rooks:
+                            rights.append(file)
+                            text += letter if side == "first" else letter.lower()
+            if not _gates_live(variant, self.hands, side):
+                continue
+            base = "A" if side == "first" else "a"
+            text += "".join(chr(ord(base) + file) for file in marked
+                            if file not in rights and not (rights and file == king_file))
+        return text or "-"
+
+    def _off_rank(self, file: int, row: int, rank: int) -> bool:
+        raise self.error(f"a gating right ('+') on {_name(file, row)}, off the castling rank {rank + 1}")
 
     def en_passant(self) -> str:
         """The square passed over by the piece marked ``-`` for its double step, where

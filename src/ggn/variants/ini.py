@@ -380,7 +380,6 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "sittuyinRookDrop": "sittuyin's setup phase",
     "dropOppositeColoredBishop": "a placement phase with bishops on opposite colours",
     "gating": "gating (pieces entering the board behind a piece that leaves its first rank)",
-    "seirawanGating": "gating (pieces entering the board behind a piece that leaves its first rank)",
     "cambodianMoves": "cambodian chess's first moves of king and met",
     "wallingRule": "walls placed by moves (duck, arrows)",
     "wallingRegion": "walls placed by moves (duck, arrows)",
@@ -985,11 +984,17 @@ class _Maker:
     def make(self) -> Variant:
         values = self.values
         for field, feature in _UNSUPPORTED.items():
+            if field == "gating" and values["seirawanGating"] and not values["cambodianMoves"]:
+                continue  # seirawan's gating rights: played
             if values[field] != _DEFAULTS[field]:
                 raise self.error(field, f"{feature}: a rule the description cannot say yet")
         if values["twoBoards"] and not values["pieceDrops"]:
             raise self.error("twoBoards", "two boards without drops (the partner's pieces come only as "
                                           "drops): a rule the description cannot say yet")
+        if values["seirawanGating"] and not values["gating"]:
+            raise self.error("seirawanGating", "seirawan's gating without 'gating = true' (Fairy-Stockfish "
+                                               "then keeps no gating rights): a rule the description "
+                                               "cannot say yet")
         if values["capturesToHand"] and not values["pieceDrops"]:
             raise self.error("capturesToHand", "captured pieces held in hand without drops: a rule the "
                                                "description cannot say yet")
@@ -1012,6 +1017,7 @@ class _Maker:
             blast_on_capture=values["blastOnCapture"],
             blast_immune_types=self.letters(values["blastImmuneTypes"], "blastImmuneTypes"),
             mutually_immune_types=self.letters(values["mutuallyImmuneTypes"], "mutuallyImmuneTypes"),
+            gating=values["seirawanGating"],
             template=values["variantTemplate"], history=self.history(),
             unapplied=tuple(self.state.unapplied.items()),
         )
@@ -1206,8 +1212,8 @@ class _Maker:
 
     def drops(self) -> Drops | None:
         values = self.values
-        if not values["pieceDrops"]:
-            return None
+        if not values["pieceDrops"] and not values["seirawanGating"]:
+            return None  # no hands (Fairy-Stockfish keeps hands for drops and for gating)
         regions = tuple(None if self.clip(region) == self.board else self.clip(region)
                         for region in values["dropRegion"])
         doubled = values["dropNoDoubled"]
@@ -1220,7 +1226,7 @@ class _Maker:
             first_rank_pawn_drops=values["firstRankPawnDrops"],
             promotion_zone_pawn_drops=values["promotionZonePawnDrops"],
             pawn_drop_mate_illegal=values["shogiPawnDropMateIllegal"], checks=values["dropChecks"],
-            promoted=values["dropPromoted"], two_boards=values["twoBoards"],
+            promoted=values["dropPromoted"], two_boards=values["twoBoards"], piece_drops=values["pieceDrops"],
         )
 
     def ends(self) -> Ends:

@@ -82,6 +82,12 @@ def write(variant: Variant, play: Play, *, position: Position | None = None) -> 
     choice = play.choice
     if choice is None or choice == play.piece:
         return text
+    gate = _gate_of(play)
+    if gate is not None:
+        # Seirawan's gating: the piece's letter; onto a castling rook's square, the move is
+        # written from that square to the king's (Fairy-Stockfish's).
+        letter = _letter(variant, choice)
+        return text + letter if gate == source else _square(gate) + _square(source) + letter
     piece = play.piece
     if choice.pin.name == piece.pin.name and choice.side == piece.side:
         if choice.state == "enhanced" and piece.state == "normal":
@@ -89,6 +95,22 @@ def write(variant: Variant, play: Play, *, position: Position | None = None) -> 
         if choice.state == "normal" and piece.state == "enhanced":
             return text + "-"
     return text + _letter(variant, choice)
+
+
+def _gate_of(play: Play) -> Cell | None:
+    """The square a gating play puts its chosen piece on (seirawan's gating: the square its
+    piece leaves, or a castling rook's), None for any other play: the chosen piece stands
+    elsewhere than on the destination, where a promotion puts it. (A rook gated onto its
+    castling rook's square is the one farther from the king's source than the rook beside the
+    king.)"""
+    choice, source = play.choice, play.source
+    if choice is None or not isinstance(source, Cell):
+        return None
+    board = play.transition.board
+    if board.get(source) == choice:
+        return source
+    found = [cell for cell, placed in board.items() if placed == choice and cell != play.destination]
+    return max(found, key=lambda cell: abs(cell.indices[0] - source.indices[0]), default=None)
 
 
 def _castling_target(variant: Variant, play: Play, source: Cell, destination: Cell,
