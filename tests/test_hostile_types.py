@@ -187,6 +187,7 @@ def _calls() -> Iterator[Call]:
     yield Call("ggn.variants.description.from_data", description.from_data, (description.to_data(variant),),
                free=frozenset({0}))
     yield Call("ggn.variants.description.to_data", description.to_data, (variant,))
+    yield Call("ggn.variants.description.PieceType.region", variant.pieces[0].region, (0,))
     for name in ("build", "layout", "ruleset_of", "style"):
         yield Call(f"ggn.variants.document.{name}", getattr(document, name), (variant,))
     yield Call("ggn.variants.document.canonical", document.canonical, ({"a": 1},), free=frozenset({0}))
@@ -205,7 +206,7 @@ def _calls() -> Iterator[Call]:
     yield Call("ggn.variants.document.Layout.marks", layout.marks, ("k",))
     yield Call("ggn.variants.document.Layout.moves_as", layout.moves_as, ("k", "normal"))
     yield Call("ggn.variants.document.Layout.pawn_type", layout.pawn_type, ("p",))
-    yield Call("ggn.variants.document.Layout.mobility", layout.mobility, ("p",))
+    yield Call("ggn.variants.document.Layout.mobility", layout.mobility, ("p", 0))
     yield Call("ggn.variants.document.Layout.dead", layout.dead, ("p", 0))
     yield Call("ggn.variants.document.Layout.stands", layout.stands, ("p", 0, "normal"))
     yield Call("ggn.variants.document.Layout.drop_squares", layout.drop_squares, ("p", 0))

@@ -253,9 +253,11 @@ class Chasing:
         rank = 0
         for kind in variant.pieces:
             name = kind.name or ""
-            if kind.stands is not None:
-                regions[0][name] = frozenset(kind.stands)
-                regions[1][name] = frozenset(self.turned(square) for square in kind.stands)
+            first, second = kind.region(0), kind.region(1)
+            if first is not None:
+                regions[0][name] = frozenset(first)
+            if second is not None:
+                regions[1][name] = frozenset(self.turned(square) for square in second)
             if name == "soldier":
                 sideways = [movement.sources for movement in kind.movements
                             if movement.sources is not None and (1, 0) in movement.vectors]

@@ -755,11 +755,12 @@ def _meets(variant: Variant, kind: PieceType | None, mover: Side, king: PieceTyp
     may (Fairy-Stockfish's board_bb of both, intersected)."""
     def region(piece: PieceType | None, side: Side) -> set[tuple[int, int]]:
         squares = {(file, rank) for file in range(variant.files) for rank in range(variant.ranks)}
-        if piece is None or piece.stands is None:
+        region = None if piece is None else piece.region(0 if side == "first" else 1)
+        if region is None:
             return squares
         if side == "first":
-            return set(piece.stands) & squares
-        return {(variant.files - 1 - file, variant.ranks - 1 - rank) for file, rank in piece.stands} & squares
+            return set(region) & squares
+        return {(variant.files - 1 - file, variant.ranks - 1 - rank) for file, rank in region} & squares
 
     other: Side = "second" if mover == "first" else "first"
     return bool(region(kind, mover) & region(king, other))

@@ -393,7 +393,7 @@ class _Scene:
         square = (number % _FILE_NB, number // _FILE_NB)
         if square not in self.made.squares:
             return False
-        stands = self.made.mobility(move.type)
+        stands = self.made.mobility(move.type, self.side)
         return stands is None or square in self.made.board(self.side, stands)
 
     def _promotable(self, move: _Move) -> bool:

@@ -28,7 +28,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from ggn._types import check_fields
+from ggn._types import check_fields, expect
 from ggn.errors import GGNError
 from ggn.variants.pieces import Movement, Square
 
@@ -67,6 +67,19 @@ class PieceType:
     synonym: str | None = None
     """Another FEN letter read as this type, never written (Fairy-Stockfish's
     ``pieceToCharSynonyms``: xiangqi's horse is ``n``, also read as ``h``)."""
+    stands_each: tuple[Region | None, Region | None] | None = None
+    """Each side's squares, each in its own (mover's) frame, where the two sides' differ: one
+    side's mobility region given alone in Fairy-Stockfish (the other's pieces of the type stand
+    anywhere), or two regions that are not the same seen from each side. ``None``: ``stands``,
+    for both sides."""
+
+    def region(self, side: int) -> Region | None:
+        """Where a piece of ``side`` (0: the first player) may stand, in its mover's frame
+        (``None``: anywhere)."""
+        if type(side) is not int or side not in (0, 1):
+            expect(side, int, "side", "0 (the first player) or 1 (the second)")
+            raise GGNError(f"a side is 0 (the first player) or 1 (the second), not {side}")
+        return self.stands if self.stands_each is None else self.stands_each[side]
 
 
 @dataclass(frozen=True, slots=True)

@@ -300,9 +300,9 @@ class Layout:
         return piece.name == "pawn" if piece.name else letter == "p"
 
     # --- regions -------------------------------------------------------------------------------
-    def mobility(self, letter: str) -> frozenset[Square] | None:
-        """Where a type may stand and move to, in the mover's frame (None: anywhere)."""
-        return self.types[self._letter(letter)].stands
+    def mobility(self, letter: str, side: int) -> frozenset[Square] | None:
+        """Where a type of ``side`` may stand and move to, in the mover's frame (None: anywhere)."""
+        return self.types[self._letter(letter)].region(_colour(side))
 
     def dead(self, letter: str, side: int = 0) -> frozenset[Square]:
         """The squares (``side``'s frame) from which a type has no move without capture on an
@@ -327,7 +327,7 @@ class Layout:
         kind = self.moves_as(letter, mark)
         side = _colour(side)
         found = self.mover(side, self.squares)
-        mobility = self.mobility(kind)
+        mobility = self.mobility(kind, side)
         if mobility is not None:
             found &= mobility
         if self.variant.immobility_illegal:
@@ -351,7 +351,7 @@ class Layout:
             return frozenset()  # every file holds that many of them already: never dropped
         region = drops_.regions[side]
         found = self.mover(side, self.squares if region is None else region & self.squares)
-        mobility = self.mobility(letter)
+        mobility = self.mobility(letter, side)
         if mobility is not None:
             found &= mobility
         if self.variant.immobility_illegal:
@@ -493,10 +493,10 @@ def _sources(made: Layout, side: int, letter: str, mark: Mark,
     view = made.views[side]
     piece = _Piece(letter, mark, side)
     movements = made.movements(letter, side, mark)
-    mobility = made.mobility(made.moves_as(letter, mark))
+    mobility = made.mobility(made.moves_as(letter, mark), side)
     allowed = None if mobility is None else {
         view.names[square] for square in mobility if square in view.names}
-    flying = _flying(made, letter)
+    flying = _flying(made, letter, side)
     takes = _takes_en_passant(made, letter, mark)
     found: dict[str, Destinations] = {}
     stands = made.stands(letter, side, mark)
@@ -526,14 +526,14 @@ def _sources(made: Layout, side: int, letter: str, mark: Mark,
     return found
 
 
-def _flying(made: Layout, letter: str) -> Movement | None:
+def _flying(made: Layout, letter: str, side: int) -> Movement | None:
     """The flying general: the royal piece's capture of the other royal piece along an open
     line, which makes facing royal pieces illegal by the rule that no move may leave a royal
     piece to be taken."""
     if not made.variant.flying_general or letter != made.royal:
         return None
     # Only onto squares the other royal piece may stand on (its region, seen from this side).
-    mobility = made.mobility(letter)
+    mobility = made.mobility(letter, 1 - side)
     within = None if mobility is None else _turn(made.files, made.ranks, mobility)
     return Movement(_ORTHOGONAL, last=None, mode="capture", target=made.template(letter, enemy=True),
                     within=within)

@@ -1067,10 +1067,10 @@ class _Maker:
         except NotationError as error:
             raise self.error(f"piece:{name}", f"the movement is not one Fairy-Stockfish plays: "
                                               f"{error.reason} (at {error.start} in {text!r})") from None
-        stands = self.stands(name)
+        stands, each = self.stands(name)
         pin = state.pins.get(name)
         synonym = state.synonyms.get(name)
-        return PieceType(letter, movements, betza=text, stands=stands, name=name,
+        return PieceType(letter, movements, betza=text, stands=stands, stands_each=each, name=name,
                          pin=pin.upper() if pin else None, synonym=synonym)
 
     def initial(self, name: str) -> Region:
@@ -1088,16 +1088,17 @@ class _Maker:
         beyond = frozenset((f, r) for f in range(self.files) for r in range(rank - 1, self.ranks))
         return ahead + tuple(replace(movement, sources=beyond) for movement in betza.parse("sW"))
 
-    def stands(self, name: str) -> Region | None:
-        first = self.state.mobility.get((name, 0), frozenset())
-        second = self.state.mobility.get((name, 1), frozenset())
+    def stands(self, name: str) -> tuple[Region | None, tuple[Region | None, Region | None] | None]:
+        """A type's mobility regions, as ``PieceType.stands`` and ``stands_each``: one region in
+        the mover's frame where the two sides' are the same seen from each side, else each
+        side's (an empty region, or none, is no restriction, as in Fairy-Stockfish)."""
+        first = self.clip(self.state.mobility.get((name, 0), frozenset()))
+        second = self.clip(self.state.mobility.get((name, 1), frozenset()))
         if not first and not second:
-            return None  # Fairy-Stockfish: an empty region is no restriction
-        field = _mobility_key(name, 1 if (name, 1) in self.state.mobility else 0)
-        if not first or not second:
-            raise self.error(field, "only one side's mobility region is given, and the description keeps one "
-                                    "region for both, in the mover's frame")
-        return self.one_frame((first, second), field, "both")
+            return None, None
+        if self.turned(second) == first:
+            return first, None
+        return None, (first or None, self.turned(second) or None)
 
     def promotion(self) -> Promotion | None:
         values = self.values
