@@ -482,7 +482,7 @@ def test_a_right_type_with_a_wrong_value_is_a_ggn_error() -> None:
         layout.token("z", "first")
     with pytest.raises(GGNError, match=r"^a side is 0 \(the first player\) or 1 \(the second\), not 2$"):
         layout.dead("p", 2)
-    with pytest.raises(GGNError, match=r"^a mark is one of normal, castling, dashed, promoted, tilde, "
+    with pytest.raises(GGNError, match=r"^a mark is one of normal, castling, dashed, promoted, tilde, leap, "
                                        r"not 'x'$"):
         layout.template("p", "x")
     with pytest.raises(GGNError, match=r"^chess has no drops$"):

@@ -1390,3 +1390,36 @@ def test_betza_modifiers_are_kept_once_however_many_are_written() -> None:
     assert peak < 1_000_000  # was 27 MB
     assert betza.parse("ffffmmmW") == betza.parse("fmW")
     assert betza.parse("flflflN") == betza.parse("flN")
+
+
+MAKRUKISH = """[cam:chess]
+bishop = -
+queen = -
+silver = s
+fers = m
+startFen = rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1
+promotionPieceTypes = m
+doubleStep = false
+castling = false
+gating = true
+cambodianMoves = true
+"""
+
+
+def test_cambodian_first_moves_are_read_with_gating() -> None:
+    variant = _load(MAKRUKISH)["cam"]
+    assert variant.cambodian_moves and variant.history.check_counting is False
+    # Without gating Fairy-Stockfish reads no gate: cambodianMoves does nothing, in both.
+    assert not _load(MAKRUKISH.replace("gating = true\n", "").replace("DEde", "-"))["cam"].cambodian_moves
+    # Gating without cambodian moves is seirawan's, which is refused.
+    error = _error(MAKRUKISH.replace("cambodianMoves = true\n", ""))
+    assert error.option == "gating" and "gating" in str(error)
+    error = _error(MAKRUKISH.replace("castling = false\n", "").replace("RNSKMSNR w DEde", "RNSMKSNR w Ee"))
+    assert error.option == "cambodianMoves" and "with castling" in str(error)
+    error = _error(MAKRUKISH + "castlingRank = 2\n")
+    assert error.option == "castlingRank" and "another rank than the first" in str(error)
+
+
+def test_check_counting_is_read() -> None:
+    text = "[tc:chess]\ncheckCounting = true\nstartFen = 4k3/8/8/8/8/8/8/4K3 w - - 2+2 0 1\n"
+    assert _load(text)["tc"].history.check_counting

@@ -445,6 +445,8 @@ class Game:
             if variant.gating and len(fields) > 2:
                 # Fairy-Stockfish's key holds the castling rights, not the gating rights (file letters).
                 fields[2] = "".join(letter for letter in fields[2] if letter in "KQkq") or "-"
+            if variant.cambodian_moves:
+                fields[2] = "-"  # Fairy-Stockfish's key holds no gate: the first-move rights
             left = self._left[ply]
             if left is not None:  # Fairy-Stockfish's key holds the checks left
                 fields[-1] = f"{left[0]}+{left[1]}"

@@ -142,6 +142,7 @@ class VariantRules(RuleSystem):
         self._setup_captures()
         self._setup_blast()
         self._setup_ends()
+        self._setup_leaps()
         self._capture_forced = variant.must_capture
         self._setup_gating()
         # Whether a special move's plays may be counted as one plain displacement.
@@ -386,10 +387,37 @@ class VariantRules(RuleSystem):
             self._no_doubled is not None or not drops.checks or not self.variant.checking
             or bool(self._drop_mate) or self._pseudo)
 
+    def _setup_leaps(self) -> None:
+        """Cambodian chess's first moves (``Variant.cambodian_moves``): the ``+`` king and met,
+        which become plain by any move of theirs; the king's leap, which may not be made out of
+        check; and the rooks, whose every move may take the other king's right."""
+        made = self.layout
+        self._leap_plain: dict[int, int] = {}  # a '+' code -> its plain code
+        self._leap_kings: tuple[int, int] = (0, 0)  # each side's '+' king, 0: none
+        self._leap_rooks: frozenset[int] = frozenset()
+        if not made.leap_letters:
+            return
+        for letter in made.leap_letters:
+            for side in (0, 1):
+                self._leap_plain[self._code(letter, side, "leap")] = self._code(letter, side)
+        king = made.royal
+        if king in made.leap_letters:
+            self._leap_kings = (self._code(king, 0, "leap"), self._code(king, 1, "leap"))
+            self._leap_rooks = frozenset(code for (letter, _, _), code in self._codes.items()
+                                         if made.types[letter].name == "rook")
+
+    def _king_leap(self, source: int, destination: int) -> bool:
+        """Whether a move of a ``+`` king from ``source`` to ``destination`` is its leap (two
+        files aside), not a king's step."""
+        return abs(self._square[destination][0] - self._square[source][0]) == 2
+
     # --- the hooks: which moves need them ----------------------------------------------------
     def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
         if self._all_special:
             return True
+        if self._leap_plain and (code in self._leap_rooks or (
+                code in self._leap_kings and self._king_leap(source, destination))):
+            return True  # a rook's move may take the other king's right; a leap not out of check
         dead = self._dead.get(self._plain(code))
         if dead and destination in dead:  # it could never move again there: promote, or no move
             return True
@@ -414,6 +442,8 @@ class VariantRules(RuleSystem):
         flags = self._flags.get(code, 0)
         if flags & _GATES:
             return None  # its gating plays depend on the hand
+        if code in self._leap_rooks and not flags and not self._dead.get(code):
+            return code, 1  # the other king's right taken changes no attack
         side = 0 if code > 0 else 1
         if flags & _CASTLES:
             return None if self._castling_rook(move) is not None else (self._king[side], 1)
@@ -449,6 +479,10 @@ class VariantRules(RuleSystem):
         return self._dashed.get(code, code)
 
     def _becomes(self, move: Move, source: int, destination: int, code: int) -> int:
+        if self._leap_plain:
+            plain = self._leap_plain.get(code)
+            if plain is not None:
+                return plain  # a first-move right ends with the piece's first move
         dashed = self._dash.get(code)
         if dashed is None:
             return code
@@ -587,6 +621,8 @@ class VariantRules(RuleSystem):
             theirs = self._rook_rights[1 - side]
             clear = (*clear, *((number, theirs[codes[number]]) for number in self._rook_homes[1 - side]
                                if codes[number] in theirs))
+        if code in self._leap_rooks:
+            clear = (*clear, *self._aimed(codes, side, destination))
         flags = self._flags.get(code, 0)
         if flags & _CASTLES:
             return self._king_move(position, clear, info, hand)
@@ -786,12 +822,29 @@ class VariantRules(RuleSystem):
         return plays
 
     # --- the hooks: the variant's own legality rules ---------------------------------------------
+    def _aimed(self, codes: list[int], side: int, destination: int) -> tuple[Change, ...]:
+        """A rook of ``side`` moving to ``destination``: the other king loses its leap if it
+        keeps one on that square's rank or file, whatever stands between (Fairy-Stockfish's
+        rook attacks on an empty board)."""
+        king = self._leap_kings[1 - side]
+        if not king or king not in codes:
+            return ()
+        square = codes.index(king)
+        (file, rank), (to_file, to_rank) = self._square[square], self._square[destination]
+        if file != to_file and rank != to_rank:
+            return ()
+        return ((square, self._leap_plain[king]),)
+
     def _allowed(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo, effect: Effect,
                  child: list[int]) -> bool:
         if info.source < 0:  # a drop: most variants have no rule of their own for it
             return not self._drop_rules or self._drop_allowed(position, effect, child, info)
         code = info.code
         side = 0 if code > 0 else 1
+        if code in self._leap_kings and self._king_leap(info.source, info.destination) \
+                and self._calm is not position \
+                and self._tables_for(position).attacks[1 - side][info.source](position._codes):
+            return False  # cambodian chess's king may not leap out of check
         if self._mutual and code in self._mutual and info.destination != info.source \
                 and self._kind.get(position._codes[info.destination]) == self._kind[code]:
             return False  # Fairy-Stockfish's mutuallyImmuneTypes: no capture of one's own type

@@ -366,6 +366,14 @@ class Variant:
     as it leaves its square, have a piece of the mover's hand enter there (onto the drop region
     of that piece); a castling may gate onto the king's square or its rook's. Without captures
     to hand, a side whose hand is empty loses every gating right (its castling rights stay)."""
+    cambodian_moves: bool = False
+    """Fairy-Stockfish's ``cambodianMoves`` (with ``gating``): the king (its ``king`` type, the
+    royal one) and the met (``fers``) standing on their first rank with a right (a gate in its
+    FEN's castling field, ``DEde``; ``+`` on the piece in FEEN) have a first move of their own:
+    the king leaps as a knight to a square two files aside and one rank forward, onto an empty
+    square and not out of check; the met goes two squares straight forward onto an empty
+    square. Any move of the piece ends its right, and the king's ends too when a rook of the
+    other side moves onto a square of the king's rank or file (whatever stands between)."""
     history: History = field(default_factory=History)
     """The rules on the game's history (:class:`ggn.game.Game` applies them)."""
     template: str | None = None

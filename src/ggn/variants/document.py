@@ -17,6 +17,9 @@ the marks FEEN writes on a piece, the same ones :mod:`ggn.variants.fen` reads an
   over (``{"d6": "empty", "d5": "c:-p"}``); the mark lasts one move;
 - ``+X``, the shogi-style promoted form of ``X``, moving as the type
   ``Promotion.promoted`` names;
+- ``+`` on cambodian chess's king and met standing on their first rank
+  (``Variant.cambodian_moves``): the first-move leap remains (``+K^`` also leaps as a knight
+  two files aside and one rank forward, ``+M`` two squares forward, onto an empty square);
 - ``-X`` on a type that does not double-step: a piece promoted from a pawn in a game where
   captured pieces go to hand (Fairy-Stockfish's ``X~``): captured, it goes to hand as the pawn;
 - drops (source ``*``) of every type but the royal one where the variant has drops: onto
@@ -74,14 +77,14 @@ __all__ = [
     "layout", "pin", "ruleset_of", "style", "token",
 ]
 
-Mark = Literal["normal", "castling", "dashed", "promoted", "tilde"]
+Mark = Literal["normal", "castling", "dashed", "promoted", "tilde", "leap"]
 """A state a piece can be in: plain; ``+`` for a castling right (or a gating right, in a game
 with seirawan's gating); ``-`` after a double step;
 ``+`` for a shogi-style promoted form; ``-`` for a piece promoted from a pawn where captures
-go to hand."""
+go to hand; ``+`` for cambodian chess's first-move leap (``Variant.cambodian_moves``)."""
 
 _PREFIX: Final[dict[Mark, str]] = {
-    "normal": "", "castling": "+", "dashed": "-", "promoted": "+", "tilde": "-",
+    "normal": "", "castling": "+", "dashed": "-", "promoted": "+", "tilde": "-", "leap": "+",
 }
 _ORTHOGONAL: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
@@ -212,10 +215,20 @@ class Layout:
             self.gating_letters = frozenset(
                 letter for letter in self.types if letter not in self.promoted and letter not in pawns
                 and letter not in self.double_letters | self.initial_letters)
+        # Cambodian chess's first moves: the king's leap and the met's (fers) double step.
+        self.leap_letters: frozenset[str] = frozenset()
+        if variant.cambodian_moves:
+            self.leap_letters = frozenset(
+                letter for letter, piece in self.types.items()
+                if (piece.name == "king" and letter == self.royal) or piece.name in ("fers", "met"))
         plus = self.castling_letters & self.promoted.keys()
         if plus:
             raise GGNError(f"variant {variant.name!r}: the type {min(plus)!r} would need '+' both for "
                            "castling and for its promoted form")
+        plus = (self.castling_letters | self.promoted.keys()) & self.leap_letters
+        if plus:
+            raise GGNError(f"variant {variant.name!r}: the type {min(plus)!r} would need '+' both for its "
+                           "first-move leap and for castling or a promoted form")
         minus = (self.double_letters | self.initial_letters) & self.tilde_letters
         if minus:
             raise GGNError(f"variant {variant.name!r}: the type {min(minus)!r} would need '-' both for a "
@@ -275,6 +288,8 @@ class Layout:
             found.append("castling")
         if letter in self.double_letters or letter in self.initial_letters:
             found.append("dashed")
+        if letter in self.leap_letters:
+            found.append("leap")
         return tuple(found)
 
     def order(self) -> list[str]:
@@ -380,6 +395,8 @@ class Layout:
             region = self.double_region(side)
             if region:
                 found = (*found, Movement(((0, 1),), first=2, last=2, mode="move", sources=region))
+        if mark == "leap":
+            found = (*found, _leap_movement(self, letter))
         return found
 
 
@@ -505,6 +522,8 @@ def _sources(made: Layout, side: int, letter: str, mark: Mark,
             continue
         if mark == "castling" and not _on_castling_square(made, piece, square):
             continue
+        if mark == "leap" and square[1] != 0:
+            continue  # a right is kept on the first rank only
         reached = _reached(memo, view, side, movements, square)
         if allowed is not None:
             reached = {name: ways for name, ways in reached.items() if name in allowed}
@@ -545,6 +564,15 @@ def _drops(made: Layout, side: int, letter: str) -> Destinations:
     deny = made.template(letter) if drops_.no_doubled == letter and drops_.no_doubled_count == 1 else None
     squares = made.drop_squares(letter, side)
     return drops(made.views[side], Piece(made.template(letter), ()), Drop(squares=squares, file_deny=deny))
+
+
+def _leap_movement(made: Layout, letter: str) -> Movement:
+    """Cambodian chess's first move of a type of :attr:`Layout.leap_letters` (mover's frame):
+    the king's leap as a knight two files aside and one rank forward, the met's two squares
+    straight forward, onto an empty square."""
+    if _layout(made).types[made._letter(letter)].name == "king":
+        return Movement(((2, 1), (-2, 1)), mode="move")
+    return Movement(((0, 2),), mode="move")
 
 
 # --- castling ----------------------------------------------------------------------------------

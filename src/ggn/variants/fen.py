@@ -118,6 +118,9 @@ class _Table:
     order: dict[str, int]
     """FEN letter -> Fairy-Stockfish's number of its type (hands are written by it), made when
     a hand is first written: a process that writes none does without :mod:`ggn.variants.betza`."""
+    leap: frozenset[str] = frozenset()
+    """The letters a ``+`` marks as keeping cambodian chess's first-move leap (a gate in the
+    castling field)."""
 
 
 _TABLES: dict[int, _Table] = {}
@@ -165,7 +168,7 @@ def _table(variant: Variant) -> _Table:
         variant, (Sin.parse(first), Sin.parse(first.lower())), types, dict(known.pins),
         {pin: letter for letter, pin in known.pins.items()}, dict(known.promoted), known.castling_letters,
         known.gating_letters, known.double_letters | known.initial_letters,
-        known.tilde_letters if known.tilde else frozenset(), known.pawn_type, {},
+        known.tilde_letters if known.tilde else frozenset(), known.pawn_type, {}, known.leap_letters,
     )
     if len(_TABLES) > 64:
         _TABLES.clear()
@@ -417,6 +420,9 @@ def _castling(reader: _Reader, number: int, board: dict[tuple[int, int], _Piece]
     text = reader.fields[number]
     if text == "-":
         return
+    if variant.cambodian_moves:
+        _leaps(reader, number, board)
+        return
     castling = variant.castling
     if castling is None:
         raise reader.error(number, f"{variant.name} has no castling: the castling field is '-', not "
@@ -534,6 +540,31 @@ def _castling_right(reader: _Reader, number: int, board: dict[tuple[int, int], _
     finally:
         fields[number] = saved
         reader.starts[number] = shift
+
+
+def _leaps(reader: _Reader, number: int, board: dict[tuple[int, int], _Piece]) -> None:
+    """Marks ``+`` the king and met of cambodian chess's gates: each a file letter of the
+    castling field (uppercase for white), naming a square of the side's first rank that holds
+    one with its first-move leap. (Fairy-Stockfish also keeps a gate on an empty square, or on
+    another piece, which gives no move: refused here, since FEEN has no mark for it.)"""
+    table = reader.table
+    variant = table.variant
+    text = reader.fields[number]
+    for offset, ch in enumerate(text):
+        side = _side(ch.isupper())
+        file = ord(ch.upper()) - ord("A")
+        if not ch.isascii() or not 0 <= file < variant.files:
+            raise reader.error(number, f"{ch!r} is not a gate of {variant.name}: a file letter, uppercase "
+                                       "for white", offset, offset + 1)
+        square = (file, 0 if side == "first" else variant.ranks - 1)
+        piece = board.get(square)
+        if piece is None or piece.side != side or piece.letter not in table.leap:
+            raise reader.error(number, f"gate {ch!r} needs a {'white' if side == 'first' else 'black'} king "
+                                       f"or met on {_name(*square)}, which keeps its first move there",
+                               offset, offset + 1)
+        if piece.state == "enhanced":
+            raise reader.error(number, f"gate {ch!r} is given twice", offset, offset + 1)
+        piece.state = "enhanced"
 
 
 def _en_passant(reader: _Reader, number: int, board: dict[tuple[int, int], _Piece], active: Side) -> None:
@@ -665,7 +696,7 @@ class _Writer:
             raise self.error(f"{str(qpi)!r} {where}: in {variant.name} the royal piece, and only it, "
                              "is marked '^'")
         if qpi.state == "enhanced" and letter not in table.promoted and letter not in table.castling_letters \
-                and letter not in table.gating:
+                and letter not in table.gating and letter not in table.leap:
             raise self.error(f"{str(qpi)!r} {where}: {variant.name} gives '+' no meaning on this piece")
         if qpi.state == "diminished" and letter not in table.double_step and letter not in table.tilde:
             raise self.error(f"{str(qpi)!r} {where}: {variant.name} gives '-' no meaning on this piece")
@@ -722,6 +753,8 @@ class _Writer:
 
     def castling(self) -> str:
         variant = self.table.variant
+        if variant.cambodian_moves:
+            return self.leaps()
         castling = variant.castling
         if variant.gating:
             return self.gates()
@@ -802,6 +835,25 @@ class _Writer:
 
     def _off_rank(self, file: int, row: int, rank: int) -> bool:
         raise self.error(f"a gating right ('+') on {_name(file, row)}, off the castling rank {rank + 1}")
+
+    def leaps(self) -> str:
+        """Cambodian chess's gates: the files of the kings and mets marked ``+``, white's first
+        (uppercase), each side's from the a-file on, as Fairy-Stockfish writes them."""
+        variant = self.table.variant
+        text = ""
+        for side in ("first", "second"):
+            rank = 0 if side == "first" else variant.ranks - 1
+            files = []
+            for (file, at), (letter, owner, state) in self.board.items():
+                if owner != side or state != "enhanced" or letter not in self.table.leap:
+                    continue
+                if at != rank:
+                    raise self.error(f"a first-move right ('+') on {_name(file, at)}, off the first rank "
+                                     f"{rank + 1}")
+                files.append(file)
+            base = "A" if side == "first" else "a"
+            text += "".join(chr(ord(base) + file) for file in sorted(files))
+        return text or "-"
 
     def en_passant(self) -> str:
         """The square passed over by the piece marked ``-`` for its double step, where

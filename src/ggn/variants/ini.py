@@ -380,7 +380,6 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "sittuyinRookDrop": "sittuyin's setup phase",
     "dropOppositeColoredBishop": "a placement phase with bishops on opposite colours",
     "gating": "gating (pieces entering the board behind a piece that leaves its first rank)",
-    "cambodianMoves": "cambodian chess's first moves of king and met",
     "wallingRule": "walls placed by moves (duck, arrows)",
     "wallingRegion": "walls placed by moves (duck, arrows)",
     "wallOrMove": "walls placed by moves (duck, arrows)",
@@ -983,9 +982,13 @@ class _Maker:
 
     def make(self) -> Variant:
         values = self.values
+        # Cambodian chess's first moves are played (gating's gates, on the king and the met);
+        # without gating Fairy-Stockfish reads no gate, and cambodianMoves does nothing.
+        cambodian = values["cambodianMoves"] and values["gating"] and not values["seirawanGating"]
+        seirawan = values["seirawanGating"] and not values["cambodianMoves"]
         for field, feature in _UNSUPPORTED.items():
-            if field == "gating" and values["seirawanGating"] and not values["cambodianMoves"]:
-                continue  # seirawan's gating rights: played
+            if field == "gating" and (cambodian or seirawan):
+                continue  # seirawan's gating rights, or cambodian chess's first moves: played
             if values[field] != _DEFAULTS[field]:
                 raise self.error(field, f"{feature}: a rule the description cannot say yet")
         if values["twoBoards"] and not values["pieceDrops"]:
@@ -1013,7 +1016,7 @@ class _Maker:
             drops=self.drops(), ends=self.ends(), holes=self.holes(),
             flying_general=values["flyingGeneral"], checking=values["checking"],
             immobility_illegal=values["immobilityIllegal"], must_capture=values["mustCapture"],
-            chess960=values["chess960"],
+            chess960=values["chess960"], cambodian_moves=self.cambodian(cambodian),
             blast_on_capture=values["blastOnCapture"],
             blast_immune_types=self.letters(values["blastImmuneTypes"], "blastImmuneTypes"),
             mutually_immune_types=self.letters(values["mutuallyImmuneTypes"], "mutuallyImmuneTypes"),
@@ -1044,6 +1047,21 @@ class _Maker:
         if values["blastOnCapture"] and values["pieceDrops"] and values["capturesToHand"]:
             raise self.error("capturesToHand", "the pieces an explosion removes going to hand (each to its "
                                                "opponent's): a rule the description cannot say yet")
+
+    def cambodian(self, played: bool) -> bool:
+        """Whether cambodian chess's first moves are played: their gates stand on the first
+        rank, and the castling field holds them, not castling rights."""
+        values = self.values
+        if not played:
+            return False
+        if values["castling"] and self.castling() is not None:
+            raise self.error("cambodianMoves", "cambodian first moves with castling: the castling field "
+                                               "would hold both gates and castling rights, a rule the "
+                                               "description cannot say yet")
+        if values["castlingRank"] != 1:
+            raise self.error("castlingRank", "cambodian first moves from another rank than the first: a rule "
+                                             "the description cannot say yet")
+        return True
 
     def check_marks(self, variant: Variant) -> None:
         """FEEN writes a castling right and a shogi-style promoted form both as ``+``: a type
