@@ -675,7 +675,6 @@ def test_history_rules_per_colour_and_pawn_types() -> None:
     ("passOnStalemateWhite = true", "passing a move"),
     ("flipEnclosedPieces = reversi", "flipping enclosed pieces"),
     ("twoBoards = true", "two boards without drops"),
-    ("mustDrop = true", "forced drops (a setup phase)"),
     ("tripleStepRegionWhite = *2", "pawn triple steps"),
     ("sittuyinPromotion = true", "sittuyin's promotion"),
     ("castlingWins = q", "castling as a way to win"),
@@ -728,6 +727,21 @@ def test_two_boards_and_a_safe_flag_are_read() -> None:
     drops = variants["house"].drops
     assert drops is not None and drops.two_boards and not drops.captures_to_hand
     assert variants["hill"].ends.flag_safe and not variants["hill"].ends.flag_move
+
+
+def test_setup_phase_options_are_read() -> None:
+    text = ("[setup:chess]\npieceDrops = true\nmustDrop = true\ndropOppositeColoredBishop = true\n"
+            "castlingDroppedPiece = true\nsittuyinRookDrop = true\n"
+            "[kings:setup]\ncommoner = c\nmustDropType = c\n[none:kings]\ncommoner = -\n")
+    variants = _load(text)
+    drops = variants["setup"].drops
+    assert drops is not None and drops.must_drop and drops.must_drop_type == "*"
+    assert (drops.opposite_bishops, drops.castling_dropped, drops.first_rank_only) == ("b", True, "r")
+    kings = variants["kings"].drops
+    assert kings is not None and kings.must_drop and kings.must_drop_type == "c"
+    # A type the variant does not have is never in hand: no drop is forced.
+    none = variants["none"].drops
+    assert none is not None and not none.must_drop
 
 
 def test_an_unsupported_rule_inherited_is_named_where_it_was_written() -> None:

@@ -373,14 +373,21 @@ def test_random_games_against_pyffish_full(name: str) -> None:
     assert played >= FULL_GAMES
 
 
-# --- one board of two: hands filled from the partner's board, given in the FEN ------------------
+# --- hands given in the FEN: one board of two, setup phases under way ----------------------------
 # The start of a two-board game has empty hands, which only the partner's board fills; these
 # starts have pieces in hand (and, for bughouse, a promoted pawn marked '~'), so that drops and
-# their rules (dropChecks, drop regions, mobility regions) are played.
+# their rules (dropChecks, drop regions, mobility regions, forced drops) are played; and setup
+# phases from positions their start does not reach at once.
 HANDS: dict[str, tuple[str, ...]] = {
     "bughouse": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QRBNPPqrbnpp] w KQkq - 0 1",
                  "r3k2r/1P4P1/8/3Q~4/8/8/1p4p1/R3K2R[Nnq] w KQkq - 0 1"),
     "supply": ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR[RNBACPPrnbacpp] w - - 0 1",),
+    # Kings in hand, which must be dropped first.
+    "koedem": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[KRNPkbnp] w KQkq - 0 1",
+               "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR[KPkp] b - - 0 1"),
+    # Setup phases under way: a king or rook dropped beside the other on its square may castle.
+    "placement": ("8/pppppppp/8/8/8/8/PPPPPPPP/R6R[KQBBNNkqrrbbnn] w - - 0 1",
+                  "r6r/pppppppp/8/8/8/8/PPPPPPPP/4K3[QRRBBNNkqbbnn] b - - 0 1"),
 }
 
 

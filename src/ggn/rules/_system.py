@@ -403,6 +403,13 @@ class RuleSystem:
     plays are legal (:func:`ggn.rules._walk.forced_captures`). A game sets it once, for the
     whole game: the walk of the others pays one test a position."""
 
+    _drops_forced: tuple[frozenset[int], frozenset[int]] | None = None
+    """Where drops are forced (Fairy-Stockfish's ``mustDrop``), per side, the codes of the
+    pieces in hand whose drops are: while the player to move holds one of them, it may drop
+    only those, and while it has such a drop that is legal it has no other legal play
+    (:func:`ggn.rules._walk.forced_drops`). None (most games): no such rule, and the walk
+    pays nothing."""
+
     _special_taken: frozenset[int] = frozenset()
     """Codes of pieces whose capture has effects of the game's own (the hooks see the move)."""
 

@@ -16,7 +16,9 @@
 3. describes each pseudo-legal move once (:func:`describe`, a :class:`MoveInfo` kept per move
    object), asking the hooks ``_special``, ``_stand_in`` and ``_becomes``;
    where captures are forced (:attr:`RuleSystem._capture_forced`), keeps only the moves
-   that capture when one of them has a legal play (:func:`forced_captures`);
+   that capture when one of them has a legal play (:func:`forced_captures`); where drops
+   are forced (:attr:`RuleSystem._drops_forced`), only the forced drops while one is legal
+   (:func:`forced_drops`);
 4. tests every move by its kind: a plain move of a piece not pinned is legal; a plain move
    of a pinned piece must keep the line it blocks (:meth:`Scene.pinned_exposes`); any other
    displacement is made on a scratch board and tested (:meth:`Scene.displacement_legal`); a
@@ -45,7 +47,7 @@ if TYPE_CHECKING:
     from ggn.rules._system import RuleSystem
 
 __all__ = ["Scene", "count_plays", "count_unpinned", "describe", "find_plays", "forced_captures",
-           "list_plays", "takes", "walk"]
+           "forced_drops", "list_plays", "takes", "walk"]
 
 Found = tuple[Move, Effect, list[int]]
 """A legal play for perft's inner nodes: the move, its effect and the board codes after it."""
@@ -562,6 +564,19 @@ def forced_captures(scene: Scene, moves: list[Move]) -> list[Move]:
     return moves
 
 
+def forced_drops(scene: Scene, moves: list[Move], forced: frozenset[int]) -> list[Move]:
+    """Drops are forced (:attr:`RuleSystem._drops_forced`; ``forced``: the mover's codes whose
+    drops are): while the mover holds a piece of ``forced``, no drop of another piece is legal,
+    and while a drop of one of them is legal, no move of a piece on the board is (Fairy-Stockfish's
+    ``mustDrop``: a setup phase, koedem's kings)."""
+    if not any(code_of(piece) in forced for piece in scene.position._hands[scene.side]):
+        return moves
+    drops = [move for move in moves if move.source is HAND and code_of(move.piece) in forced]
+    if drops and find_plays(scene, drops, None, 1):
+        return drops
+    return [move for move in moves if move.source is not HAND]
+
+
 def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: int,
          plays: list[Play] | None = None) -> int:
     """Find the legal plays of ``position``: append them to ``out`` as ``(move, effect, board
@@ -573,6 +588,8 @@ def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: i
     moves = rules.ruleset.moves(position)
     if rules._capture_forced:
         moves = forced_captures(scene, moves)
+    if rules._drops_forced is not None:
+        moves = forced_drops(scene, moves, rules._drops_forced[scene.side])
     if plays is not None:
         before = len(plays)
         list_plays(scene, moves, plays)

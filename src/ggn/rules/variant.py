@@ -286,6 +286,7 @@ class VariantRules(RuleSystem):
         self._pawn_letter = pawns[0] if pawns else None
         made = self.layout
         self._drop_mate: frozenset[int] = frozenset()
+        self._setup_setup_phase()
         # With dropPromoted, a hand piece's code -> its promoted form (QPI, code): a second play.
         self._drops_raised: dict[int, tuple[Qpi, int]] = {}
         if drops is not None and drops.promoted:
@@ -359,6 +360,34 @@ class VariantRules(RuleSystem):
             if castling is not None and castling.king in made.types else (None, ())
             for side in (0, 1))
 
+    def _setup_setup_phase(self) -> None:
+        """Forced drops, sittuyin's rook drops, bishops dropped on both colours and castling
+        rights given by drops (Fairy-Stockfish's mustDrop and friends)."""
+        drops, made = self.variant.drops, self.layout
+        self._first_rank_only: frozenset[int] = frozenset()
+        self._bishops: tuple[int, int] | None = None
+        self._castling_drops: tuple[dict[int, int], dict[int, int]] = ({}, {})
+        self._castling_dropped: frozenset[int] = frozenset()
+        if drops is None:
+            return
+        if drops.must_drop and drops.piece_drops:
+            letters = (made.types.keys() if drops.must_drop_type == "*"
+                       else {drops.must_drop_type} & made.types.keys())
+            self._drops_forced = (frozenset(self._code(letter, 0) for letter in letters),
+                                  frozenset(self._code(letter, 1) for letter in letters))
+        if drops.first_rank_only in made.types:
+            self._first_rank_only = frozenset(self._code(drops.first_rank_only, side) for side in (0, 1))
+        if drops.opposite_bishops in made.types:
+            self._bishops = (self._code(drops.opposite_bishops, 0), self._code(drops.opposite_bishops, 1))
+        castling = self.variant.castling
+        if drops.castling_dropped and castling is not None and castling.king in made.types:
+            # Per side: a plain code dropped -> the code that holds the right.
+            for side in (0, 1):
+                self._castling_drops[side][self._king[side]] = self._castling_king[side]
+                for right, plain in self._rook_rights[side].items():
+                    self._castling_drops[side][plain] = right
+            self._castling_dropped = frozenset((*self._castling_drops[0], *self._castling_drops[1]))
+
     def _setup_ends(self) -> None:
         ends, made = self.variant.ends, self.layout
         # Pseudo-royal pieces (Fairy-Stockfish's extinctionPseudoRoyal): a side's pieces of an
@@ -385,7 +414,8 @@ class VariantRules(RuleSystem):
         # Whether a drop may be refused by a rule the document does not write.
         self._drop_rules = drops is not None and (
             self._no_doubled is not None or not drops.checks or not self.variant.checking
-            or bool(self._drop_mate) or self._pseudo)
+            or bool(self._drop_mate) or self._pseudo or bool(self._first_rank_only)
+            or self._bishops is not None)
 
     def _setup_leaps(self) -> None:
         """Cambodian chess's first moves (``Variant.cambodian_moves``): the ``+`` king and met,
@@ -603,6 +633,9 @@ class VariantRules(RuleSystem):
         move, source, destination, code = info.move, info.source, info.destination, info.code
         codes = position._codes
         if source < 0:  # a drop
+            if code in self._castling_dropped:
+                return [(None, (*prefix, *self._castling_drop(position, code, destination)),
+                         ((move.piece, -1),))]
             dropped: Effect = (None, (*prefix, (destination, code)), ((move.piece, -1),))
             raised = self._drops_raised.get(code)
             if raised is None:
@@ -737,6 +770,36 @@ class VariantRules(RuleSystem):
                 if attacks[number](trial):
                     return False
         return True
+
+    def _castling_drop(self, position: Position, code: int, destination: int) -> tuple[Change, ...]:
+        """The changes of a drop of a castling king or rook (Fairy-Stockfish's
+        castlingDroppedPiece): a king dropped on its castling square takes the right with each
+        castling rook on the first or last file of the rank, a rook dropped on one of those
+        takes it with the castling king on its square; else a plain drop."""
+        side = 0 if code > 0 else 1
+        castling = self.variant.castling
+        assert castling is not None
+        file, rank = self._square[destination]
+        plain: tuple[Change, ...] = ((destination, code),)
+        if rank != castling_rank(self.layout, side):
+            return plain
+        codes, rights = position._codes, self._rook_rights[side]
+        corners = [self._index[(edge, rank)] for edge in (0, self.variant.files - 1)]
+        king, castling_king = self._king[side], self._castling_king[side]
+        if code == king:
+            if file != castling.king_file:
+                return plain
+            held = {*rights, *rights.values()}
+            rooks = [number for number in corners if codes[number] in held]
+            if not rooks:
+                return plain
+            to_right = {plain_rook: right for right, plain_rook in rights.items()}
+            return ((destination, castling_king),
+                    *((number, to_right[codes[number]]) for number in rooks if codes[number] in to_right))
+        home = self._index.get((castling.king_file, rank))
+        if destination not in corners or home is None or codes[home] not in (king, castling_king):
+            return plain
+        return ((destination, self._castling_drops[side][code]), (home, castling_king))
 
     def _below_limit(self, codes: list[int], letter: str, side: int) -> bool:
         limit = self._limits.get(letter)
@@ -1031,6 +1094,11 @@ class VariantRules(RuleSystem):
         elif self._pseudo and not self._pseudo_taken(position, effect, side) \
                 and self._pseudo_attacked(position, child, side):
             return False
+        if code in self._first_rank_only and self._square[destination][1] != (
+                0 if side == 0 else self.variant.ranks - 1):
+            return False
+        if self._bishops is not None and not self._bishops_placeable(position, code, destination, side):
+            return False
         doubled = self._no_doubled
         if doubled is not None and code in doubled[0]:
             file = self._square[destination][0]
@@ -1049,6 +1117,36 @@ class VariantRules(RuleSystem):
             if checks:
                 after = self._child(position, effect, child)
                 return bool(self._walk(after, None, 1))
+        return True
+
+    def _bishops_placeable(self, position: Position, code: int, destination: int, side: int) -> bool:
+        """Fairy-Stockfish's dropOppositeColoredBishop: a bishop may not be dropped on a colour
+        that already holds half of the player's bishops (on board and in hand, rounded up);
+        another piece may not take a square the bishops still to come would need."""
+        assert self._bishops is not None
+        bishop = self._bishops[side]
+        codes = position._codes
+        held = sum(count for piece, count in position._hands[side].items() if code_of(piece) == bishop)
+        placed = [number for number, found in enumerate(codes) if found == bishop]
+        total = held + len(placed)
+
+        def colour(number: int) -> int:
+            file, rank = self._square[number]
+            return (file + rank) % 2
+
+        if code == bishop:
+            same = sum(1 for number in placed if colour(number) == colour(destination))
+            return same + 1 <= (total + 1) // 2
+        drops = self.variant.drops
+        assert drops is not None
+        region = drops.regions[side]
+        open_squares = [number for number in self._square
+                        if not codes[number] and number != destination
+                        and (region is None or self._square[number] in region)]
+        for shade in (0, 1):
+            room = sum(1 for number in (*placed, *open_squares) if colour(number) == shade)
+            if room < total // 2:
+                return False
         return True
 
     # --- the ends ----------------------------------------------------------------------------

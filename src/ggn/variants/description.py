@@ -177,6 +177,24 @@ class Drops:
     pawn_drop_mate_illegal: bool = False
     checks: bool = True
     """Whether a drop may give check."""
+    must_drop: bool = False
+    """Drops are forced (Fairy-Stockfish's ``mustDrop``: placement's and sittuyin's setup
+    phases, koedem's kings): while the player to move holds a piece of ``must_drop_type``
+    (``"*"``: any piece), it may drop only such pieces, and while one such drop is legal it
+    has no other legal move. Whose turn it is within the phase is the position's side to
+    move, and what is left to place its hands: no state beyond the position."""
+    must_drop_type: str = "*"
+    opposite_bishops: str | None = None
+    """The letter of a type whose pieces a player must drop on squares of both colours
+    (Fairy-Stockfish's ``dropOppositeColoredBishop``, with its bishop): no drop may leave
+    the player unable to put half of them, on board and in hand, on each colour."""
+    castling_dropped: bool = False
+    """A castling king or rook dropped on its castling square gets the castling right with
+    the rook or king already there (Fairy-Stockfish's ``castlingDroppedPiece``: the king on
+    its castling file, a rook on the first or last file of the castling rank)."""
+    first_rank_only: str | None = None
+    """The letter of a type that may be dropped only on its player's first rank
+    (Fairy-Stockfish's ``sittuyinRookDrop``, with its rook)."""
     two_boards: bool = False
     """The game is one board of two played side by side (Fairy-Stockfish's ``twoBoards``:
     bughouse): the hands are what the position says, filled from the partner's board, which

@@ -22,7 +22,8 @@ the marks FEEN writes on a piece, the same ones :mod:`ggn.variants.fen` reads an
   two files aside and one rank forward, ``+M`` two squares forward, onto an empty square);
 - ``-X`` on a type that does not double-step: a piece promoted from a pawn in a game where
   captured pieces go to hand (Fairy-Stockfish's ``X~``): captured, it goes to hand as the pawn;
-- drops (source ``*``) of every type but the royal one where the variant has drops: onto
+- drops (source ``*``) of every type but the royal one (that too in a setup phase,
+  ``Drops.must_drop``) where the variant has drops: onto
   the empty squares of the side's drop region where the piece may stand and, where the
   variant says so, could still move, with the pawns' rules (first rank, promotion zone) and
   the no-doubled rule written as a ``deny`` on the file.
@@ -538,7 +539,9 @@ def _sources(made: Layout, side: int, letter: str, mark: Mark,
         if reached:
             found[view.names[square]] = reached
     drops_ = made.variant.drops
-    if drops_ is not None and drops_.piece_drops and mark == "normal" and letter != made.royal:
+    # The royal type is dropped only in a setup phase (mustDrop), the one way it starts in hand.
+    if drops_ is not None and drops_.piece_drops and mark == "normal" \
+            and (letter != made.royal or drops_.must_drop):
         dropped = _drops(made, side, letter)
         if dropped:
             found["*"] = dropped

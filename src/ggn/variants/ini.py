@@ -371,14 +371,9 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "petrifyBlastPieces": "pieces an explosion turns into walls",
     "petrifyOnCaptureTypes": "pieces that turn into walls when they capture",
     "tripleStepRegion": "pawn triple steps",
-    "castlingDroppedPiece": "castling with dropped pieces",
     "oppositeCastling": "castling limited by the opponent's castling",
-    "mustDrop": "forced drops (a setup phase)",
-    "mustDropType": "forced drops (a setup phase)",
     "enclosingDrop": "drops that must enclose or stack (reversi, connect four)",
     "enclosingDropStart": "drops that must enclose or stack (reversi, connect four)",
-    "sittuyinRookDrop": "sittuyin's setup phase",
-    "dropOppositeColoredBishop": "a placement phase with bishops on opposite colours",
     "gating": "gating (pieces entering the board behind a piece that leaves its first rank)",
     "wallingRule": "walls placed by moves (duck, arrows)",
     "wallingRegion": "walls placed by moves (duck, arrows)",
@@ -1235,6 +1230,9 @@ class _Maker:
             return None  # no hands (Fairy-Stockfish keeps hands for drops and for gating)
         regions = tuple(None if self.clip(region) == self.board else self.clip(region)
                         for region in values["dropRegion"])
+        must = values["mustDropType"]
+        # A type the variant does not have is never in hand: no drop is forced (as in Fairy-Stockfish).
+        must_type = _ANY if must == _ANY else self.letter(must) if must is not None else None
         doubled = values["dropNoDoubled"]
         if doubled == _ANY:
             raise self.error("dropNoDoubled", "'*' (every piece type) means nothing here")
@@ -1246,6 +1244,10 @@ class _Maker:
             promotion_zone_pawn_drops=values["promotionZonePawnDrops"],
             pawn_drop_mate_illegal=values["shogiPawnDropMateIllegal"], checks=values["dropChecks"],
             promoted=values["dropPromoted"], two_boards=values["twoBoards"], piece_drops=values["pieceDrops"],
+            must_drop=values["mustDrop"] and must_type is not None, must_drop_type=must_type or _ANY,
+            opposite_bishops=self.letter("bishop") if values["dropOppositeColoredBishop"] else None,
+            castling_dropped=values["castlingDroppedPiece"],
+            first_rank_only=self.letter("rook") if values["sittuyinRookDrop"] else None,
         )
 
     def ends(self) -> Ends:
