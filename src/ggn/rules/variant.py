@@ -395,6 +395,7 @@ class VariantRules(RuleSystem):
         # the extinction itself then never comes (they cannot be taken).
         self._pseudo = ends.extinction_pseudo_royal and bool(ends.extinction_types - {"*"})
         self._pseudo_kinds = frozenset(ends.extinction_types & made.types.keys())
+        self._duple = self._pseudo and ends.duple_check
         # Pseudo-royal pieces cannot be taken, so their extinction never comes, unless explosions
         # may take them (Fairy-Stockfish's atomic).
         self._blast_royal = self._blast and self._pseudo
@@ -918,14 +919,29 @@ class VariantRules(RuleSystem):
                 and not self._gate_safe(position, effect, child, side):
             return False
         # A castling's last change puts the rook beside the king; a king's move ends on the king.
-        if self._flags.get(code, 0) & _CASTLES and self._royal_castling \
-                and effect[1][-1][0] != info.destination and not self._castling_safe(position, info):
-            return False
+        if self._flags.get(code, 0) & _CASTLES and effect[1][-1][0] != info.destination \
+                and (self._royal_castling or (self._pseudo and info.source in self._pseudo_royals(
+                    position._codes, side))) and not self._castling_safe(position, info):
+            return False  # a royal king, or a pseudo-royal one, castles neither out of nor through check
         if not self.variant.checking and self._gives_check(position, child, side):
             return False
-        if self._pseudo and not self._pseudo_taken(position, effect, side):
-            return not self._pseudo_attacked(position, child, side)
+        if self._pseudo:
+            if not self._pseudo_taken(position, effect, side) \
+                    and self._pseudo_attacked(position, child, side):
+                return False
+            return not self._duple or not self._duple_attacked(position, child, side)
         return True
+
+    def _duple_attacked(self, position: Position, board: list[int], side: int, dropped: int = -1) -> bool:
+        """Fairy-Stockfish's duple check: whether every piece of ``side`` of an extinction type
+        on ``board`` (there being one; a piece just dropped on ``dropped`` aside) can be taken
+        by the other side."""
+        kind, kinds = self._kind, self._pseudo_kinds
+        sign = 1 if side == 0 else -1
+        mine = [number for number, code in enumerate(board)
+                if code * sign > 0 and kind.get(code) in kinds and number != dropped]
+        attacks = self._tables_for(position).attacks[1 - side]
+        return bool(mine) and all(attacks[number](board) for number in mine)
 
     def _pseudo_royals(self, board: list[int], side: int) -> list[int]:
         """The squares of ``side``'s pseudo-royal pieces on ``board``."""
@@ -964,7 +980,8 @@ class VariantRules(RuleSystem):
             theirs = self._pseudo_royals(codes, 1 - side)
             return any(self._blast_checked(position, codes, number, theirs, side)
                        for number in self._pseudo_royals(codes, side))
-        return self._pseudo_attacked(position, position._codes, side)
+        return self._pseudo_attacked(position, position._codes, side) or (
+            self._duple and self._duple_attacked(position, position._codes, side))
 
     def _blast_checked(self, position: Position, board: list[int], square: int, theirs: list[int],
                        side: int) -> bool:
@@ -1094,6 +1111,8 @@ class VariantRules(RuleSystem):
         elif self._pseudo and not self._pseudo_taken(position, effect, side) \
                 and self._pseudo_attacked(position, child, side):
             return False
+        elif self._duple and self._duple_attacked(position, child, side, destination):
+            return False  # the piece dropped is none of Fairy-Stockfish's candidates
         if code in self._first_rank_only and self._square[destination][1] != (
                 0 if side == 0 else self.variant.ranks - 1):
             return False

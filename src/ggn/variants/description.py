@@ -230,6 +230,10 @@ class Ends:
     extinction_types: frozenset[str] = frozenset()
     extinction_count: int = 0
     extinction_pseudo_royal: bool = False
+    duple_check: bool = False
+    """With pseudo-royal pieces, a side whose pieces of the extinction types are all attacked
+    is in check too, however many it has (Fairy-Stockfish's ``dupleCheck``: spartan's two
+    kings), so no move may leave them all attacked."""
     extinction_opponent_count: int = 0
     """Extinction ends the game only while the other player keeps at least this many pieces of
     the type (Fairy-Stockfish's ``extinctionOpponentPieceCount``)."""

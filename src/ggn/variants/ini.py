@@ -385,7 +385,6 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "flipEnclosedPieces": "flipping enclosed pieces (reversi, ataxx)",
     "shatarMateRule": "shatar's mating rules",
     "bikjangRule": "janggi's bikjang (facing generals end the game)",
-    "dupleCheck": "duple check (every pseudo-royal piece attacked)",
     "castlingWins": "castling as a way to win",
 }
 
@@ -1273,6 +1272,8 @@ class _Maker:
             extinction=values["extinctionValue"], extinction_types=extinction,
             extinction_count=values["extinctionPieceCount"],
             extinction_pseudo_royal=values["extinctionPseudoRoyal"],
+            # Fairy-Stockfish looks for a duple check only among pseudo-royal pieces.
+            duple_check=values["dupleCheck"] and values["extinctionPseudoRoyal"],
             extinction_opponent_count=values["extinctionOpponentPieceCount"],
             extinction_claim=values["extinctionClaim"],
             flag_pieces=flag_pieces, flag_regions=regions,
