@@ -1091,7 +1091,6 @@ REFUSED = [
      "doubleStepRegionWhite = *2 *3\ndoubleStepRegionBlack = *9 *8\ntripleStepRegionWhite = *2\n"
      "tripleStepRegionBlack = *9\n", "tripleStepRegionBlack"),
     ("[castle:chess]\ncastlingWins = q\n", "castlingWins"),
-    ("[opposite-castling:chess]\noppositeCastling = true\n", "oppositeCastling"),
     ("[atlantis:chess]\nwallingRule = edge\nwallOrMove = true\n", "wallingRule"),
     # The rook castles and promotes to a king shogi-style: FEEN writes both as '+'.
     ("[backrank:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\nextinctionValue = loss\n"

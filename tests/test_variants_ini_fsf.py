@@ -279,3 +279,21 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+@pytest.mark.parametrize("moves", [("e1g1",), ("e1c1",), ("e1g1", "e8c8"), ("h1g1", "e8g8")])
+def test_opposite_castling_takes_the_other_sides_wing(moves: tuple[str, ...]) -> None:
+    # Fairy-Stockfish's own opposite-castling section: a castling takes the other side's right
+    # on the same wing (its rook's '+', and its king's with the last one).
+    fate = _fate("opposite-castling")
+    assert fate.catalogue is not None
+    _pyffish()
+    entry = fate.catalogue.entry("opposite-castling")
+    game = _Game("opposite-castling", entry)
+    fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
+    position = game.position(fen)
+    for move in moves:
+        position = game.rules.play(position, game.strings(position)[move])
+    after = sf.get_fen("opposite-castling", fen, list(moves))
+    assert entry.from_feen(position).split(" ")[:4] == after.split(" ")[:4]
+    assert set(game.strings(position)) == set(sf.legal_moves("opposite-castling", fen, list(moves)))

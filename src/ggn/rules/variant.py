@@ -210,6 +210,7 @@ class VariantRules(RuleSystem):
         self._king: tuple[int, int] = (0, 0)
         self._rook_rights: tuple[dict[int, int], dict[int, int]] = ({}, {})
         self._special_taken = frozenset()
+        self._opposite = False
         if castling is None or castling.king not in made.types:
             return
         self._castling_king = (self._code(castling.king, 0, "castling"),
@@ -222,6 +223,7 @@ class VariantRules(RuleSystem):
                 self._rook_rights[side][right] = self._code(letter, side)
                 self._flag(right, _ROOK)
         self._royal_castling = castling.king == made.royal
+        self._opposite = castling.opposite
         self._rook_homes = tuple(
             tuple(self._index[(file, castling_rank(made, side))] for file in castling_squares(made, side)[1])
             for side in (0, 1))
@@ -881,9 +883,28 @@ class VariantRules(RuleSystem):
             # The rook goes beside the king's destination, on the inner side; the squares both
             # leave are emptied first (in chess960 one may arrive where the other stood).
             beside = destination - self._file_step if rook > source else destination + self._file_step
-            plays.append((None, (*clear, *lost, (source, 0), (rook, 0), (destination, king),
+            opposite = self._opposite_wing(codes, side, rook > source) if self._opposite else ()
+            plays.append((None, (*clear, *lost, *opposite, (source, 0), (rook, 0), (destination, king),
                                  (beside, rights[codes[rook]])), ()))
         return plays
+
+    def _opposite_wing(self, codes: list[int], side: int, kingside: bool) -> tuple[Change, ...]:
+        """Fairy-Stockfish's oppositeCastling: ``side`` castles, on the kingside (toward the
+        last file) or not, and the other side's rooks on that wing lose their rights (its king
+        its own too, with the last of them)."""
+        other = 1 - side
+        rights, king = self._rook_rights[other], self._castling_king[other]
+        if king not in codes:
+            return ()
+        king_square = codes.index(king)
+        wing = [number for number in self._rook_homes[other]
+                if codes[number] in rights and (number > king_square) == kingside]
+        if not wing:
+            return ()
+        changes = [(number, rights[codes[number]]) for number in wing]
+        if not any(codes[number] in rights for number in self._rook_homes[other] if number not in wing):
+            changes.append((king_square, self._king[other]))
+        return tuple(changes)
 
     # --- the hooks: the variant's own legality rules ---------------------------------------------
     def _aimed(self, codes: list[int], side: int, destination: int) -> tuple[Change, ...]:

@@ -129,6 +129,9 @@ class Castling:
     kingside_file: int = 6
     queenside_file: int = 2
     rook_files: tuple[int | None, int] = (None, 0)
+    opposite: bool = False
+    """A castling takes the other side's right to castle on the same wing, kingside or
+    queenside (Fairy-Stockfish's ``oppositeCastling``)."""
 
 
 @dataclass(frozen=True, slots=True)

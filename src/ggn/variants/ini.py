@@ -371,7 +371,6 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "petrifyBlastPieces": "pieces an explosion turns into walls",
     "petrifyOnCaptureTypes": "pieces that turn into walls when they capture",
     "tripleStepRegion": "pawn triple steps",
-    "oppositeCastling": "castling limited by the opponent's castling",
     "enclosingDrop": "drops that must enclose or stack (reversi, connect four)",
     "enclosingDropStart": "drops that must enclose or stack (reversi, connect four)",
     "gating": "gating (pieces entering the board behind a piece that leaves its first rank)",
@@ -1169,7 +1168,7 @@ class _Maker:
         return Castling(
             king, rooks[0], rank, king_file, values["castlingKingsideFile"] - 1,
             values["castlingQueensideFile"] - 1,
-            (None if kingside >= self.files - 1 else kingside, queenside),
+            (None if kingside >= self.files - 1 else kingside, queenside), values["oppositeCastling"],
         )
 
     def rook_file(self, rooks: frozenset[str], rank: int, edge: int, king_file: int) -> int:
