@@ -806,9 +806,7 @@ def test_pin_and_synonym_are_this_librarys_own_letters() -> None:
 
 # --- Fairy-Stockfish's own examples --------------------------------------------------------------
 # Sections of Fairy-Stockfish's src/variants.ini that use only what the description says (their
-# rules, without the comments). Each loads, and each piece moves as pyffish moves it. One change:
-# forward's start gives no castling rights ('-', not 'KQkq'), as the variant has no castling:
-# Fairy-Stockfish ignores the rights, ggn's FEN reader (ggn.variants.fen) refuses them.
+# rules, without the comments). Each loads, and each piece moves as pyffish moves it.
 EXAMPLES = """
 [allwayspawns:chess]
 customPiece1 = p:mWfceFifmnD
@@ -995,7 +993,7 @@ startFen = rijqkjir/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
 
 [forward:chess]
 castling = false
-startFen = lesfgsel/pppppppp/8/8/8/8/PPPPPPPP/LESFGSEL w - - 0 1
+startFen = lesfgsel/pppppppp/8/8/8/8/PPPPPPPP/LESFGSEL w KQkq - 0 1
 lance = l
 customPiece1 = g:fFfW
 customPiece2 = e:ffNfsN

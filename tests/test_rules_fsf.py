@@ -139,6 +139,31 @@ castlingQueensideFile = c
 castlingKingsideFile = e
 promotionRegionWhite = *6
 """, ("rbqk1r/pp1ppb/2p3/2P2P/PP1PP1/R1QKBR b KQkq - 0 3", "r2k1r/6/6/6/6/R2K1R w KQkq - 0 1")),
+    # Accepted as Fairy-Stockfish accepts them (ggn refused them): a start FEN of the placement
+    # alone (white to move), castling rights in the start of a game without castling (ignored);
+    # and a stalemate that draws is decided by material where it is counted.
+    Case("ggn-capturethequeen", """\
+[ggn-capturethequeen]
+startFen = 3q4/8/8/8/8/8/8/1QQ1QQ2
+queen = q
+extinctionPieceTypes = q
+nFoldRule = 0
+materialCounting = blackdrawodds
+""", ("3q4/8/8/8/8/8/8/1QQ1QQ2", "3Q4/8/8/8/8/8/8/Q1Q1Q3 b - - 0 3")),
+    Case("ggn-nocastling", "[ggn-nocastling:chess]\ncastling = false\n",
+         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+          "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")),
+    # A board of 6 files inherits chess's castling files (g, c): its start gives no castling
+    # rights, so none is played (ggn refused it, "the board has 6 files", naming no option).
+    Case("ggn-minihouse", """\
+[ggn-minihouse:crazyhouse]
+maxRank = 6
+maxFile = 6
+startFen = 2bnrk/5p/6/6/P5/KRNB2
+promotionPieceTypes = nbr
+promotionRegionWhite = *6
+doubleStep = false
+""", ("2bnrk/5p/6/6/P5/KRNB2", "2bnrk/5p/6/6/P5/KRNB2[Qq] w - - 0 1")),
 )
 
 

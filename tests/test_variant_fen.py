@@ -124,6 +124,10 @@ def test_chess960_games_round_trip(name: str, pieces: str) -> None:
      "a+rnbq+k^bn+ra/1pppppppp1/10/10/10/10/1PPPPPPPP1/A+RNBQ+K^BN+RA / G/g"),
     # Fairy-Stockfish's counting limit stands where the en passant square would.
     ("makruk", "4k3/8/8/8/8/8/8/R3K3 b - 44 3 50", "4k^3/8/8/8/8/8/8/R3K^3 / m/M"),
+    # As Fairy-Stockfish reads them: castling rights where the game has no castling are
+    # ignored, and the placement alone is a position with white to move.
+    ("xiangqi", "4k4/9/9/9/9/9/9/9/9/4K4 w KQkq - 0 1", "4g^4/9/9/9/9/9/9/9/9/4G^4 / X/x"),
+    ("chess", "4k3/8/8/8/8/8/8/4K3", "4k^3/8/8/8/8/8/8/4K^3 / C/c"),
 ])
 def test_marks(name: str, fen: str, feen: str) -> None:
     assert to_feen(VARIANTS[name], fen) == feen
@@ -224,8 +228,8 @@ def test_is_feen(text: object, expected: bool) -> None:
      "rank 7 '1pppppppp*': a7 is a hole of gustav3's board, written '*'", "1"),
     ("gustav3", "arnbqkbnra/*pppppppp*/*8*/*8*/*7**/*8*/*PPPPPPPP*/ARNBQKBNRA w KQkq - 0 1",
      "rank 4 '*7**': '*' on i4, which is not a hole of gustav3's board", "*"),
-    ("xiangqi", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQkq - 0 1",
-     "xiangqi has no castling: the castling field is '-', not 'KQkq'", "KQkq"),
+    ("xiangqi", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQ? - 0 1",
+     "'?' is not a castling right: 'K', 'Q' or a file letter, uppercase for white", "?"),
     ("crazyhouse", "qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq[QQ] w - - 0 1",
      "66 pieces outnumber the 64 squares of a board of shape (8, 8)",
      "qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq[QQ]"),

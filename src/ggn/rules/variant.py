@@ -1308,7 +1308,30 @@ class VariantRules(RuleSystem):
                 sum(1 for code in codes if code < 0)
             theirs = sum(1 for code in codes if code) - mine
             value = "draw" if mine == theirs else value if mine < theirs else _opposite(value)
+        if value == "draw" and self.variant.history.material_counting is not None:
+            # Fairy-Stockfish's stalemate value: a draw is decided by material where it is counted.
+            winner = self._material_winner(position)
+            return Outcome(winner, Ending.STALEMATE)
         return _outcome(position, value, Ending.NO_LEGAL_MOVE if value == "loss" else Ending.STALEMATE)
+
+    def _material_winner(self, position: Position) -> Side | None:
+        """Who wins a draw decided by material (Fairy-Stockfish's ``material_counting_result``:
+        the pieces on the board, weighted in janggi's counting)."""
+        counting = self.variant.history.material_counting
+        if counting == "whitedrawodds":
+            return "first"
+        if counting == "blackdrawodds":
+            return "second"
+        weights = {"rook": 13, "janggiCannon": 7, "horse": 5, "janggiElephant": 3, "wazir": 3, "soldier": 2}
+        types, kind = self.layout.types, self._kind
+        totals = [0, 0]
+        for code in position._codes:
+            if code:
+                name = types[kind[code]].name if kind.get(code) in types else None
+                totals[0 if code > 0 else 1] += weights.get(name or "", 0) if counting == "janggi" else 1
+        if counting == "janggi":
+            return "first" if totals[0] - totals[1] - 1 > 0 else "second"
+        return None if totals[0] == totals[1] else "first" if totals[0] > totals[1] else "second"
 
 
 def _marks(made: Layout, letter: str) -> list[Mark]:

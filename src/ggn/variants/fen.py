@@ -226,10 +226,12 @@ def to_feen(variant: Variant, fen: str) -> str:
     expect(fen, str, "fen", "a str")
     reader = _Reader(table, fen)
     fields = reader.fields
-    if len(fields) < 2 or not fields[0] or not fields[1]:
+    if not fields[0] or (len(fields) >= 2 and not fields[1]):
         raise NotationError(_N, fen, "expected the placement and the side to move, separated by a space")
     board, hands = _placement(reader)
-    turn = fields[1]
+    # The placement alone is a position with white to move (Fairy-Stockfish's reading; its
+    # variants.ini writes such start positions).
+    turn = fields[1] if len(fields) >= 2 else "w"
     if turn not in ("w", "b"):
         raise reader.error(1, f"the side to move is 'w' or 'b', not {quote(turn)}")
     active: Side = "first" if turn == "w" else "second"
@@ -425,8 +427,13 @@ def _castling(reader: _Reader, number: int, board: dict[tuple[int, int], _Piece]
         return
     castling = variant.castling
     if castling is None:
-        raise reader.error(number, f"{variant.name} has no castling: the castling field is '-', not "
-                                   f"{quote(text)}")
+        # Read and ignored, as Fairy-Stockfish does (a start FEN of chess's with 'KQkq' serves
+        # a section that says 'castling = false'); the FEN written back says '-'.
+        for offset, ch in enumerate(text):
+            if not ch.isascii() or not ch.isalpha():
+                raise reader.error(number, f"{ch!r} is not a castling right: 'K', 'Q' or a file letter, "
+                                           "uppercase for white", offset, offset + 1)
+        return
     last = variant.files - 1
     kings: dict[Side, tuple[int, int] | None] = {}
     seen: set[tuple[Side, tuple[int, int]]] = set()

@@ -1158,7 +1158,18 @@ class _Maker:
             raise self.error("castlingRank", f"the board has {self.ranks} ranks")
         for field in ("castlingKingsideFile", "castlingQueensideFile", "castlingKingFile"):
             if values[field] > self.files:
-                raise self.error(field, f"the board has {self.files} files")
+                file = chr(ord("a") + values[field] - 1)
+                fields = values["startFen"].split()
+                rights = fields[2] if len(fields) > 2 and not fields[2].isdigit() else "-"
+                if rights != "-":
+                    raise self.error(field, f"{field} is file {file}, off the board of {self.files} files, "
+                                            "and the start position gives castling rights")
+                # A section of a smaller board that inherits chess's castling files (minihouse):
+                # its start gives no castling rights, so no castling is ever played from it.
+                self.state.unapplied[field] = (
+                    f"file {file}, off the board of {self.files} files: no castling is played (the start "
+                    "position gives no castling rights; a FEN giving some is read without them)")
+                return None
         # Fairy-Stockfish looks for the rook from these files toward the king (the default: the
         # last file of its largest board, the description's None when no rook stands nearer).
         king_file = self.king_file(king, rank)
