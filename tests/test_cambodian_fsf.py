@@ -2,7 +2,8 @@
 against pyffish, position by position: the king's leap (not out of check), the met's double
 step (a block of a check too), the rights (``+`` in FEEN, gates in the FEN's castling field)
 ending with the piece's first move and the king's with an enemy rook's move onto its rank or
-file, and the FEN read and written. Random games, endings and perft of these games are
+file, and the FEN read and written; and makpong's king in check (``makpongRule``), which may
+only take its one checker. Random games, endings and perft of these games are
 tests/test_variants_fsf.py's."""
 
 from __future__ import annotations
@@ -115,3 +116,25 @@ def fen_squares(fen: str) -> set[str]:
                 taken.add(f"{chr(97 + file)}{8 - number}")
                 file += 1
     return taken
+
+
+MAKPONG = [
+    "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1",  # the king takes its one checker
+    "4k3/8/8/8/8/4r3/8/4K3 w - - 0 1",  # in check from afar: no king move at all
+    "4k3/8/8/8/8/8/4rr2/4K3 w - - 0 1",  # the checker is guarded
+    "4k3/8/8/8/8/5n2/4r3/4K3 w - - 0 1",  # two checkers: taking one is no move
+    "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1",  # not in check: the king moves as it likes
+    "4k3/8/8/8/8/8/4r3/3NK3 w - - 0 1",  # the knight may take, the king too
+    "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
+]
+
+
+@pytest.mark.parametrize("fen", MAKPONG)
+def test_makpong_kings_in_check_as_pyffish(fen: str) -> None:
+    entry = registry.entry("makpong")
+    position = entry.rules.position(entry.to_feen(fen))
+    assert set(moves(entry.rules, position)) == set(sf.legal_moves("makpong", fen, []))
+    outcome = entry.rules.outcome(position)
+    if not sf.legal_moves("makpong", fen, []):
+        assert outcome is not None and outcome.winner == ("second" if sf.game_result("makpong", fen, []) < 0
+                                                          else None)

@@ -678,7 +678,6 @@ def test_history_rules_per_colour_and_pawn_types() -> None:
     ("tripleStepRegionWhite = *2", "pawn triple steps"),
     ("sittuyinPromotion = true", "sittuyin's promotion"),
     ("castlingWins = q", "castling as a way to win"),
-    ("makpongRule = true", "makpong"),
     ("diagonalLines = d1 f3", "palace diagonals"),
     ("janggiCannon = c", "the janggi cannon"),
     ("capturesToHand = true", "captured pieces held in hand without drops"),
@@ -1434,3 +1433,7 @@ def test_cambodian_first_moves_are_read_with_gating() -> None:
 def test_check_counting_is_read() -> None:
     text = "[tc:chess]\ncheckCounting = true\nstartFen = 4k3/8/8/8/8/8/8/4K3 w - - 2+2 0 1\n"
     assert _load(text)["tc"].history.check_counting
+
+
+def test_makpong_is_read() -> None:
+    assert _load("[mp:chess]\nmakpongRule = true\n")["mp"].makpong

@@ -35,6 +35,10 @@ description's tables:
   that may not give check, the pawn-drop mate), and with ``Drops.promoted`` a second play of
   each drop of a piece with a promoted form, which puts it down promoted (``=S:+P``);
 - moves that may not give check (``checking=False``);
+- cambodian chess's first moves (``cambodian_moves``): a ``+`` king or met becomes plain by
+  any move of its own, the king's leap is not made out of check, and a rook's move onto the
+  rank or file of the other side's ``+`` king takes its ``+``; makpong (``makpong``): a king in
+  check moves only to take its one checker;
 - forced captures (``Variant.must_capture``): while a capture is legal, no other move is
   (the walk's :func:`~ggn.rules._walk.forced_captures`);
 - the ends (:meth:`VariantRules.outcome`): extinction of piece types (with counts, and
@@ -423,17 +427,21 @@ class VariantRules(RuleSystem):
     def _setup_leaps(self) -> None:
         """Cambodian chess's first moves (``Variant.cambodian_moves``): the ``+`` king and met,
         which become plain by any move of theirs; the king's leap, which may not be made out of
-        check; and the rooks, whose every move may take the other king's right."""
+        check; and the rooks, whose every move may take the other king's right. And makpong's
+        kings (``Variant.makpong``), whose every move goes to the hooks."""
         made = self.layout
         self._leap_plain: dict[int, int] = {}  # a '+' code -> its plain code
         self._leap_kings: tuple[int, int] = (0, 0)  # each side's '+' king, 0: none
         self._leap_rooks: frozenset[int] = frozenset()
-        if not made.leap_letters:
-            return
+        # Makpong's kings (Fairy-Stockfish's KING type), whose moves its rule may refuse.
+        self._makpong_kings: frozenset[int] = frozenset()
+        king = made.royal
+        if self.variant.makpong and king is not None and made.types[king].name == "king":
+            self._makpong_kings = frozenset(code for (letter, _, _), code in self._codes.items()
+                                            if letter == king)
         for letter in made.leap_letters:
             for side in (0, 1):
                 self._leap_plain[self._code(letter, side, "leap")] = self._code(letter, side)
-        king = made.royal
         if king in made.leap_letters:
             self._leap_kings = (self._code(king, 0, "leap"), self._code(king, 1, "leap"))
             self._leap_rooks = frozenset(code for (letter, _, _), code in self._codes.items()
@@ -448,6 +456,8 @@ class VariantRules(RuleSystem):
     def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
         if self._all_special:
             return True
+        if self._makpong_kings and code in self._makpong_kings:
+            return True  # makpong: a king in check may only take its one checker
         if self._leap_plain and (code in self._leap_rooks or (
                 code in self._leap_kings and self._king_leap(source, destination))):
             return True  # a rook's move may take the other king's right; a leap not out of check
@@ -907,6 +917,23 @@ class VariantRules(RuleSystem):
         return tuple(changes)
 
     # --- the hooks: the variant's own legality rules ---------------------------------------------
+    def _makpong_allowed(self, position: Position, info: MoveInfo) -> bool:
+        """Makpong's rule (Fairy-Stockfish's ``makpongRule``): a king in check moves only to take
+        the one piece checking it. The piece taken stands in for a piece of the king's own (the
+        squares taken stay taken): the king is then not attacked only if it was the one
+        checker."""
+        codes = position._codes
+        side = 0 if info.code > 0 else 1
+        attacks = self._tables_for(position).attacks[1 - side]
+        if self._calm is position or not attacks[info.source](codes):
+            return True
+        taken = codes[info.destination]
+        if not taken or (taken > 0) == (side == 0):
+            return False
+        trial = codes.copy()
+        trial[info.destination] = info.code
+        return not attacks[info.source](trial)
+
     def _aimed(self, codes: list[int], side: int, destination: int) -> tuple[Change, ...]:
         """A rook of ``side`` moving to ``destination``: the other king loses its leap if it
         keeps one on that square's rank or file, whatever stands between (Fairy-Stockfish's
@@ -930,6 +957,8 @@ class VariantRules(RuleSystem):
                 and self._calm is not position \
                 and self._tables_for(position).attacks[1 - side][info.source](position._codes):
             return False  # cambodian chess's king may not leap out of check
+        if self._makpong_kings and code in self._makpong_kings and not self._makpong_allowed(position, info):
+            return False
         if self._mutual and code in self._mutual and info.destination != info.source \
                 and self._kind.get(position._codes[info.destination]) == self._kind[code]:
             return False  # Fairy-Stockfish's mutuallyImmuneTypes: no capture of one's own type

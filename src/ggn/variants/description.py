@@ -391,6 +391,9 @@ class Variant:
     as it leaves its square, have a piece of the mover's hand enter there (onto the drop region
     of that piece); a castling may gate onto the king's square or its rook's. Without captures
     to hand, a side whose hand is empty loses every gating right (its castling rights stay)."""
+    makpong: bool = False
+    """Fairy-Stockfish's ``makpongRule``: a king (its ``king`` type) in check may not move,
+    but to take the one piece that gives the check."""
     cambodian_moves: bool = False
     """Fairy-Stockfish's ``cambodianMoves`` (with ``gating``): the king (its ``king`` type, the
     royal one) and the met (``fers``) standing on their first rank with a right (a gate in its
