@@ -14,7 +14,10 @@ The rules follow Fairy-Stockfish (``src/position.cpp``: ``do_move``'s counters,
   where Fairy-Stockfish writes one (an enemy pawn could take);
 - only positions since the last irreversible move count (in a game with drops, every position
   since the start), at least four plies back, with the same side to move;
-- with the counting rules, the count starts, and starts again, where Fairy-Stockfish's does.
+- with the counting rules, the count starts, and starts again, where Fairy-Stockfish's does;
+- with check counting (``checkCounting``), each play that gives check takes one of its
+  player's checks left (read from the FEN, written back in it: :mod:`ggn.variants._checks`),
+  and the player who has given its last one has won.
 """
 
 from __future__ import annotations
