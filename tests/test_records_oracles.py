@@ -1,7 +1,8 @@
 """PGN against python-chess, which no one here wrote, both ways, and real files replayed.
 
 - ggn writes the PGN of random games (seeded) of chess and of each variant both python-chess and
-  ggn play (crazyhouse, king of the hill, horde, racing kings, atomic, Chess960): python-chess's
+  ggn play (crazyhouse, king of the hill, horde, racing kings, atomic, Chess960, antichess,
+  giveaway; python-chess's suicide castles where Fairy-Stockfish's does not): python-chess's
   ``chess.pgn.read_game`` reads it, with the variant's board from ``[Variant]``, without an
   error, and gets the same moves (as UCI) and the same end.
 - python-chess writes the PGN of random games of the same games: ggn reads and replays it and
@@ -42,6 +43,8 @@ BOARDS: dict[str, tuple[Any, bool]] = {
     "horde": (chess_variant.HordeBoard, False),
     "racingkings": (chess_variant.RacingKingsBoard, False),
     "atomic": (chess_variant.AtomicBoard, False),
+    "antichess": (chess_variant.AntichessBoard, False),
+    "giveaway": (chess_variant.GiveawayBoard, False),
 }
 SEEDS = [*range(3), *(pytest.param(seed, marks=pytest.mark.full) for seed in range(3, 20))]
 PLIES = 120

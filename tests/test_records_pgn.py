@@ -170,7 +170,8 @@ def test_variant_names_read_as_lichess_and_fairy_stockfish_write_them(written: s
 def test_variant_names_written_as_lichess_and_python_chess_read_them() -> None:
     for game, pgn_name in (("chess", None), ("fischerandom", "Chess960"), ("crazyhouse", "Crazyhouse"),
                            ("kingofthehill", "King of the Hill"), ("racingkings", "Racing Kings"),
-                           ("horde", "Horde"), ("atomic", "Atomic"), ("capablanca", "capablanca")):
+                           ("horde", "Horde"), ("atomic", "Atomic"), ("antichess", "Antichess"),
+                           ("capablanca", "capablanca")):
         assert variant_of(game) == pgn_name
         if pgn_name is not None and game != "capablanca":
             board = chess_pgn.read_game(io.StringIO(f'[Variant "{pgn_name}"]\n\n*')).board()
@@ -179,6 +180,7 @@ def test_variant_names_written_as_lichess_and_python_chess_read_them() -> None:
     assert game_of("Atomic") == game_of("atomic chess") == "atomic"
     assert game_of("chaturaji") is None  # not a game ggn plays
     assert next(read('[Variant "Chaturaji"]\n*')).game == "Chaturaji"  # kept as written: replay refuses it
+    assert (game_of("Anti"), game_of("Giveaway chess")) == ("antichess", "giveaway")  # python-chess's aliases
 
 
 # --- hostile input -----------------------------------------------------------------------------------

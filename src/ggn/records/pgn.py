@@ -19,11 +19,11 @@ given with ``result`` None; one cut in the middle of a move fails when replayed,
 
 Writing (:func:`write`) gives the Seven Tag Roster (``?`` where unknown), ``[Variant]`` for a
 game other than chess (lichess's name for the variants python-chess and lichess know:
-``Chess960``, ``Crazyhouse``, ``King of the Hill``, ``Racing Kings``, ``Horde``; Fairy-Stockfish's
-name, as ``UCI_Variant`` takes it, for the others), ``[SetUp "1"]`` and ``[FEN]`` when the game
-does not start from its usual position, then the moves in SAN as Fairy-Stockfish writes them
-(:mod:`ggn.notation`), numbered, in lines of at most 80 characters. :func:`write_record` writes
-a record back with its comments, NAGs and variations.
+``Chess960``, ``Crazyhouse``, ``King of the Hill``, ``Racing Kings``, ``Horde``, ``Three-check``,
+``Atomic``, ``Antichess``; Fairy-Stockfish's name, as ``UCI_Variant`` takes it, for the others),
+``[SetUp "1"]`` and ``[FEN]`` when the game does not start from its usual position, then the
+moves in SAN as Fairy-Stockfish writes them (:mod:`ggn.notation`), numbered, in lines of at most
+80 characters. :func:`write_record` writes a record back with its comments, NAGs and variations.
 """
 
 from __future__ import annotations
@@ -82,6 +82,7 @@ _LICHESS: Final = {
     "horde": "Horde",
     "3check": "Three-check",
     "atomic": "Atomic",
+    "antichess": "Antichess",
 }
 
 # Other names a [Variant] may give a game ggn plays, by their folded form (lowercase, no space,
@@ -94,6 +95,7 @@ _ALIASES: Final = {
     "zh": "crazyhouse", "house": "crazyhouse",
     "koth": "kingofthehill", "kingofthehill": "kingofthehill",
     "race": "racingkings", "racing": "racingkings",
+    "anti": "antichess", "giveawaychess": "giveaway",
     "shogi": "shogi", "xiangqi": "xiangqi", "chinesechess": "xiangqi",
     "makruk": "makruk", "thaichess": "makruk",
     "threecheck": "3check", "3check": "3check", "fivecheck": "5check",
