@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 
 import pytest
 
@@ -17,6 +18,7 @@ from ggn.game import Game
 from ggn.records import pgn, replay
 from ggn.rules import Ending
 from ggn.variants import registry
+from ggn.variants.uci import moves
 
 sf = pytest.importorskip("pyffish")
 
@@ -142,3 +144,21 @@ def test_pgn_writes_and_reads_three_check_as_lichess_names_it() -> None:
     again = replay(record)
     assert again.fen() == game.fen() and again.result() == "1-0"
     assert pgn.game_of("Three-check") == "3check" and pgn.game_of("threecheck") == "3check"
+
+
+@pytest.mark.parametrize("name", ["3check", "5check", "checkshogi", "karouk"])
+def test_moves_of_random_games_are_written_as_pyffish_writes_them(name: str) -> None:
+    """The plays of seeded random games, in the game's own notation (the last check a mate),
+    against pyffish's get_san_moves."""
+    for seed in range(2):
+        rng = random.Random(f"20261127:san:{seed}:{name}")
+        fen = sf.start_fen(name)
+        game, played = Game(name, fen=fen), []
+        for _ in range(120):
+            legal = sorted(sf.legal_moves(name, fen, played))
+            if not legal:
+                break
+            move = rng.choice(legal)
+            played.append(move)
+            game.push(moves(game.rules, game.position)[move])
+        assert game.moves() == sf.get_san_moves(name, fen, played, False, sf.NOTATION_DEFAULT)
