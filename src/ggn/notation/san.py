@@ -17,8 +17,9 @@ notation) is ``shogi-hodges-number`` for the games of its shogi template and ``s
 other (:func:`default`). This module writes exactly what it writes, from a rule system's plays:
 the piece's letter (Fairy-Stockfish's letter of the type the piece moves as, its synonym first:
 xiangqi's horse is ``H``), the disambiguation (only where another piece of the same type has the
-same legal move), the capture mark, the promotion, and the check (``+``) and mate (``#``) marks
-that the ``san``, ``lan``, ``janggi`` and Thai notations carry.
+same legal move, and with walls the same wall), the capture mark, the promotion, the wall a
+move places (``,d5`` after the move: duck chess's ``e4,d5``), and the check (``+``) and mate
+(``#``) marks that the ``san``, ``lan``, ``janggi`` and Thai notations carry.
 
 :func:`write` names one play, :func:`moves` every legal play of a position, :func:`parse` finds
 the play a text names, tolerant the way python-chess's ``parse_san`` is: check and mate marks
@@ -154,7 +155,10 @@ class _Scene:
         self.side = 0 if position.active == "first" else 1
         self.files, self.ranks = variant.files, variant.ranks
         self.board: dict[Square, _Man] = {}
+        wall = self.made.wall
         for cell, qpi in position.board.items():
+            if wall is not None and qpi.pin.name == wall:
+                continue  # a wall, no one's piece
             file, rank = cell.indices
             self.board[(file, rank)] = self._man(qpi)
         index = position._geometry.index
@@ -237,7 +241,7 @@ class _Scene:
             for cell, placed in transition.items():
                 if placed is None and cell not in (source, destination):
                     was = self.position.piece_at(cell)
-                    if was is not None and was.side != play.piece.side:
+                    if was is not None and was.side != play.piece.side and was.pin.name != self.made.wall:
                         kind = "en-passant"
                         break
         capture = kind == "en-passant" or (kind != "castling" and target in self.board and start != target)
@@ -342,7 +346,7 @@ class _Scene:
         for other in self.moves:
             if (other.source is None or other.source == move.source or other.destination != move.destination
                     or other.type != move.type or other.kind != move.kind
-                    or other.promotion != move.promotion):
+                    or other.promotion != move.promotion or other.play.wall != move.play.wall):
                 continue
             if shogi and (other.promoted, other.base if other.promoted else "") != (
                     move.promoted, move.base if move.promoted else ""):
@@ -471,6 +475,9 @@ class _Scene:
                 text += "="
             if move.gate is not None:
                 text += "/" + move.gate.upper()
+        wall = move.play.wall
+        if wall is not None:
+            text += "," + self.square(notation, (wall.indices[0], wall.indices[1]))
         if marks and notation in _MARKED:
             check, mate = self.checks(move)
             if check:

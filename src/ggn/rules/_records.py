@@ -188,10 +188,11 @@ _new = object.__new__
 
 class Play:
     """A legal move: the piece, its source and destination (``*`` for the hand), the piece
-    chosen among several (a promotion), and the full STN transition of the move.
+    chosen among several (a promotion), the square walled off with it (``wall``, in games
+    with walls: duck chess, amazons), and the full STN transition of the move.
 
-    ``str()`` reads ``PIECE SOURCE-DESTINATION``, followed by ``=CHOICE`` when there is one:
-    ``C:P e7-e8=C:Q``, ``S:P *-e5``. A play is a value: its fields cannot be set, and two
+    ``str()`` reads ``PIECE SOURCE-DESTINATION``, followed by ``=CHOICE`` when there is one,
+    and by ``,WALL`` when it places a wall: ``C:P e7-e8=C:Q``, ``S:P *-e5``, ``A:Q d1-a1,b1``. A play is a value: its fields cannot be set, and two
     plays are equal when their piece, source, destination, choice and transition are (the
     :class:`~ggn.move.Move` it comes from aside). The rule system makes the transition when
     it is first read, so listing the legal moves costs no transition that is never read.
@@ -201,12 +202,12 @@ class Play:
     # move's MoveInfo; else ``(move, effect)``. ``_context``: what the plays of one position
     # share to make their transitions (None once the transition is given).
     __slots__ = ("_context", "_recipe", "_transition")
-    _recipe: MoveInfo | tuple[Move, Effect]
+    _recipe: MoveInfo | tuple[Move, Effect] | tuple[Move, Effect, Cell]
     _context: PlayContext | None
     _transition: Transition
 
     def __init__(self, piece: Qpi, source: Cell | Hand, destination: Cell | Hand,  # noqa: PLR0917
-                 choice: Qpi | None, transition: Transition, move: Move) -> None:
+                 choice: Qpi | None, transition: Transition, move: Move, wall: Cell | None = None) -> None:
         # The fields of the dataclass this once was, in its order: piece, source and
         # destination must be the move's.
         expect(move, Move, "move", "a Move")
@@ -216,10 +217,12 @@ class Play:
         expect(destination, (Cell, Hand), "destination", "a Cell or a Hand")
         if choice is not None:
             expect(choice, Qpi, "choice", "a Qpi or None")
+        if wall is not None:
+            expect(wall, Cell, "wall", "a Cell or None")
         if (piece, source, destination) != (move.piece, move.source, move.destination):
             raise GGNError(f"a play's piece, source and destination are its move's: {move}, not "
                            f"{piece} {source}-{destination}")
-        self._recipe = (move, (choice, (), ()))
+        self._recipe = (move, (choice, (), ())) if wall is None else (move, (choice, (), ()), wall)
         self._context = None
         self._transition = transition
 
@@ -241,6 +244,12 @@ class Play:
         return None if type(recipe) is MoveInfo else recipe[1][0]  # type: ignore[index]
 
     @property
+    def wall(self) -> Cell | None:
+        """The square the play walls off (games with walls), else None."""
+        recipe = self._recipe
+        return recipe[2] if len(recipe) == 3 else None  # type: ignore[misc]
+
+    @property
     def move(self) -> Move:
         return self._recipe[0]
 
@@ -256,9 +265,9 @@ class Play:
         made = self._transition = context.transition(self._recipe)
         return made
 
-    def _key(self) -> tuple[Qpi, Cell | Hand, Cell | Hand, Qpi | None, Transition]:
+    def _key(self) -> tuple[Qpi, Cell | Hand, Cell | Hand, Qpi | None, Transition, Cell | None]:
         move = self._recipe[0]
-        return (move.piece, move.source, move.destination, self.choice, self.transition)
+        return (move.piece, move.source, move.destination, self.choice, self.transition, self.wall)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not Play:
@@ -275,22 +284,26 @@ class Play:
         return self
 
     def __reduce__(self) -> tuple[type[Play], tuple[Any, ...]]:
-        return (Play, (*self._key()[:4], self.transition, self._recipe[0]))
+        return (Play, (*self._key()[:4], self.transition, self._recipe[0], self.wall))
 
     def __repr__(self) -> str:
-        piece, source, destination, choice, transition = self._key()
+        piece, source, destination, choice, transition, wall = self._key()
+        walled = "" if wall is None else f", wall={wall!r}"
         return (f"Play(piece={piece!r}, source={source!r}, destination={destination!r}, "
-                f"choice={choice!r}, transition={transition!r})")
+                f"choice={choice!r}, transition={transition!r}{walled})")
 
     def __str__(self) -> str:
-        move, choice = self._recipe[0], self.choice
+        move, choice, wall = self._recipe[0], self.choice, self.wall
         text = f"{move.piece} {move.source}-{move.destination}"
-        return text if choice is None else f"{text}={choice}"
+        if choice is not None:
+            text = f"{text}={choice}"
+        return text if wall is None else f"{text},{wall}"
 
 
-def made_play(move: Move, effect: Effect, context: PlayContext) -> Play:
-    """A play the walk found legal, its transition left to be made from ``effect`` when read."""
+def made_play(move: Move, effect: Effect, context: PlayContext, wall: Cell | None = None) -> Play:
+    """A play the walk found legal, its transition left to be made from ``effect`` when read
+    (``wall``: the square it walls off, in a game with walls)."""
     play: Play = _new(Play)
-    play._recipe = (move, effect)
+    play._recipe = (move, effect) if wall is None else (move, effect, wall)
     play._context = context
     return play

@@ -33,6 +33,7 @@ from typing import Any, ClassVar
 
 from ggn._decimal import shown_tuple
 from ggn._types import Side, expect
+from ggn.cell import Cell
 from ggn.errors import GGNError, IllegalMoveError, PositionError
 from ggn.feen import Feen
 from ggn.move import Move
@@ -210,7 +211,9 @@ class RuleSystem:
             return plays
         # A game with a walk of its own: its plays, as it gives them.
         context = PlayContext(position, (), self._captured)
-        return [made_play(move, effect, context) for move, effect, _ in self._legal(position)]
+        wall = self._wall_of
+        return [made_play(move, effect, context, wall(position, effect))
+                for move, effect, _ in self._legal(position)]
 
     def count(self, position: Position) -> int:
         """The number of legal plays of ``position``."""
@@ -466,6 +469,11 @@ class RuleSystem:
         """A game's own legality rules beyond the terminal-piece rule (``child``: the board after);
         asked only of the moves ``_special`` names, and of drops."""
         return True
+
+    def _wall_of(self, position: Position, effect: Effect) -> Cell | None:
+        """The square a play walls off, in a game whose moves place walls (its :class:`Play`'s
+        ``wall``); None, the default, in every other."""
+        return None
 
     def _ended(self, position: Position) -> Outcome | None:
         """How the game has ended before the player to move plays (extinction, a piece on its

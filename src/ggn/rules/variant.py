@@ -82,6 +82,7 @@ from ggn.qpi import Qpi
 from ggn.rules._connect import Connection
 from ggn.rules._records import Change, Effect, Ending, HandChange, MoveInfo, Outcome
 from ggn.rules._system import RuleSystem, _Tables
+from ggn.rules._walk import walk
 from ggn.ruleset import Ruleset
 from ggn.variants.description import Value, Variant
 from ggn.variants.document import Layout, Mark, castling_rank, castling_squares, layout, ruleset_of
@@ -97,6 +98,7 @@ _ROOK: Final = 16  # a castling rook, with its right
 _TAKES: Final = 32  # may take en passant
 _GATES: Final = 64  # holds a gating right (seirawan's gating)
 _NOTES_KEPT: Final = 1 << 16  # move objects whose conditions are kept read
+_ORTHOGONAL: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 
 class VariantRules(RuleSystem):
@@ -149,8 +151,9 @@ class VariantRules(RuleSystem):
         self._setup_leaps()
         self._capture_forced = variant.must_capture
         self._setup_gating()
+        self._setup_walls()
         # Whether a special move's plays may be counted as one plain displacement.
-        self._stand_ins = variant.checking and not self._pseudo and not (
+        self._stand_ins = variant.checking and not self._pseudo and not self._petrify and not (
             variant.promotion is not None and variant.promotion.limits)
 
     def __repr__(self) -> str:
@@ -452,6 +455,164 @@ class VariantRules(RuleSystem):
         files aside), not a king's step."""
         return abs(self._square[destination][0] - self._square[source][0]) == 2
 
+    def _setup_walls(self) -> None:
+        walls, made = self.variant.walls, self.layout
+        self._walling = None if walls is None else walls.rule
+        self._wall = 0  # a wall's code
+        self._petrify: dict[int, frozenset[str]] = {}  # a petrifying code -> the types it petrifies as
+        self._unattacking: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+        if walls is None:
+            return
+        wall = Qpi.parse(made.wall_token())
+        self._wall = code_of(wall)
+        self._qpis[self._wall] = wall
+        petrify = walls.petrify & made.types.keys()
+        for (letter, _, _), code in self._codes.items():
+            if self._kind[code] in petrify:
+                self._petrify[code] = frozenset(petrify)
+        if self._petrify:
+            self._all_special = True  # a capture by one of them is the hooks'
+            # Fairy-Stockfish: a pseudo-royal piece that would turn into a wall by taking never
+            # attacks (its pieces of a type both petrifying and of extinction, whatever their count).
+            guarded = petrify & self.variant.ends.extinction_types
+            self._unattacking = tuple(  # type: ignore[assignment]
+                frozenset(code for (letter, side, _), code in self._codes.items()
+                          if side == colour and self._kind[code] in guarded) for colour in (0, 1))
+        if self._walling is None:
+            return
+        # Every legal play of a move is one play per square its wall may go to: a walk of its own.
+        self._own_walk = True
+        self._walk = self._walk_walls  # type: ignore[method-assign]
+        squares = sorted(self._index.values())
+        self._wall_squares = squares
+        self._wall_regions = tuple(
+            None if region is None else self._indices(region) for region in walls.regions)
+        files, ranks = self.variant.files, self.variant.ranks
+        self._edge = frozenset(number for (file, rank), number in self._index.items()
+                               if file in (0, files - 1) or rank in (0, ranks - 1))
+        # Orthogonal neighbours of each square, and those of the holes (walls that are always there).
+        self._beside = {number: [self._index[(file + x, rank + y)] for x, y in _ORTHOGONAL
+                                 if (file + x, rank + y) in self._index]
+                        for (file, rank), number in self._index.items()}
+        self._by_holes = frozenset(self._index[(file + x, rank + y)] for file, rank in self.variant.holes
+                                   for x, y in _ORTHOGONAL if (file + x, rank + y) in self._index)
+        self._arrows: dict[tuple[int, int], list[tuple[int, tuple[int, ...], tuple[int, ...]]]] = {}
+
+    # --- walls --------------------------------------------------------------------------------
+    def _walk_walls(self, position: Position, out: list[tuple[Move, Effect, list[int]]] | None,
+                    stop: int) -> int:
+        """The walk of a game whose moves place walls: the legal plays of the pieces' moves
+        (the plain walk's, legal or not as Fairy-Stockfish's are, on the board without the new
+        wall), each made once for every square its wall may go to."""
+        base: list[tuple[Move, Effect, list[int]]] = []
+        walk(self, position, base, 0)
+        found = 0
+        limit = stop or 1 << 62
+        for move, effect, child in base:
+            squares = self._wall_targets(position, move, child)
+            if out is None:
+                found += len(squares)
+            else:
+                for square in squares:
+                    out.append((move, *self._walled(position, effect, child, square)))
+                    found += 1
+                    if found >= limit:
+                        return limit
+            if found >= limit:
+                return limit
+        return found
+
+    def _wall_targets(self, position: Position, move: Move, child: list[int]) -> list[int]:
+        """The squares the wall of a move may go to (Fairy-Stockfish's make_move_and_gating):
+        empty after the move, in the mover's region, and as the walling rule says."""
+        side = 0 if position.active == "first" else 1
+        region = self._wall_regions[side]
+        rule = self._walling
+        index = position._geometry.index
+        if rule == "past":
+            source = index[move.source]  # type: ignore[index]
+            ok = not child[source] and (region is None or source in region)
+            return [source] if ok else []
+        found = [number for number in self._wall_squares if not child[number]]
+        if region is not None:
+            found = [number for number in found if number in region]
+        if rule == "edge":
+            codes, wall, beside = position._codes, self._wall, self._beside
+            near = self._edge | self._by_holes
+            found = [number for number in found
+                     if number in near or any(codes[other] == wall for other in beside[number])]
+        elif rule == "arrow":
+            source, destination = index[move.source], index[move.destination]  # type: ignore[index]
+            board = position._codes.copy()
+            board[source] = 0
+            code = code_of(move.piece)
+            reached = set()
+            for target, empty, full in self._arrow_paths(code, destination):
+                if all(not board[number] for number in empty) and all(board[number] for number in full):
+                    reached.add(target)
+            found = [number for number in found if number in reached]
+        return found
+
+    def _arrow_paths(self, code: int, square: int) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+        """Where a piece of ``code`` could move without capture from ``square`` (Fairy-
+        Stockfish's moves_bb of its type): each destination with the squares that must be empty
+        (its path and itself) and those that must hold a piece (a hopper's screens)."""
+        key = (code, square)
+        found = self._arrows.get(key)
+        if found is not None:
+            return found
+        from ggn.variants.pieces import destinations  # noqa: PLC0415
+
+        side = 0 if code > 0 else 1
+        made = self.layout
+        view = made.views[side]
+        movements = [movement for movement in made.types[self._kind[code]].movements
+                     if movement.mode != "capture" and movement.sources is None]
+        names = {name: self._index[board] for relative, name in view.names.items()
+                 for board in made.board(side, (relative,))}
+        at = next(relative for relative, name in view.names.items() if names[name] == square)
+        found = []
+        for name, ways in destinations(view, movements, at).items():
+            for way in ways:
+                must, deny = way["must"], way.get("deny", {})
+                if must.get(name) != "empty" or any(state != "empty" for state in (*must.values(),
+                                                                                   *deny.values())):
+                    continue
+                found.append((names[name], tuple(names[cell] for cell in must),
+                              tuple(names[cell] for cell in deny)))
+        self._arrows[key] = found
+        return found
+
+    def _walled(self, position: Position, effect: Effect, child: list[int],
+                square: int) -> tuple[Effect, list[int]]:
+        """A play of a move with its wall on ``square``: the move's effect, then (the duck's
+        rule) every wall before it taken away, then the new wall, always the play's last change."""
+        changes = list(effect[1])
+        board = child.copy()
+        wall = self._wall
+        if self._walling == "duck":
+            codes = position._codes
+            for number in position._occupied[1]:
+                if codes[number] == wall and board[number] == wall:
+                    changes.append((number, 0))
+                    board[number] = 0
+        if self._dashed:
+            # A double step whose wall stands on the square it passed over may not be taken en
+            # passant (Fairy-Stockfish sets no en passant square).
+            passed = square + self._forward[0 if position.active == "first" else 1]
+            value = board[passed] if 0 <= passed < len(board) else 0
+            if value in self._dashed and any(number == passed for number, _ in effect[1]):
+                changes.append((passed, self._dashed[value]))
+                board[passed] = self._dashed[value]
+        changes.append((square, wall))
+        board[square] = wall
+        return (effect[0], tuple(changes), effect[2]), board
+
+    def _wall_of(self, position: Position, effect: Effect) -> Cell | None:
+        if self._walling is None:
+            return None
+        return Cell(self._square[effect[1][-1][0]])
+
     # --- the hooks: which moves need them ----------------------------------------------------
     def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
         if self._all_special:
@@ -587,7 +748,17 @@ class VariantRules(RuleSystem):
         plays = self._plays(position, prefix, info)
         if self._gating and self._flags.get(info.code, 0) & _GATES:
             plays = self._gate(position, info, plays)
-        if self._blast and info.source >= 0 and info.destination >= 0:
+        if info.source < 0 or info.destination < 0:
+            return plays
+        if info.code in self._petrify:
+            # Which plays turn the piece into a wall is read before any explosion takes it.
+            petrified = [self._petrifies(position, info, play) for play in plays]
+            if self._blast:
+                plays = [self._explode(position, info, play) for play in plays]
+            wall = (info.destination, self._wall)
+            return [(play[0], (*play[1], wall), play[2]) if turned else play
+                    for play, turned in zip(plays, petrified, strict=True)]
+        if self._blast:
             return [self._explode(position, info, play) for play in plays]
         return plays
 
@@ -640,6 +811,19 @@ class VariantRules(RuleSystem):
                 changes.extend((number, plain) for number in self._rank_squares[side]
                                if board[number] == king)
         return changes
+
+    def _petrifies(self, position: Position, info: MoveInfo, effect: Effect) -> bool:
+        """Whether a play of a piece that turns into a wall where it captures
+        (``Walls.petrify``) does: it captures, and the piece it leaves on the destination (a
+        promotion's choice) is of a petrifying type too."""
+        codes, destination = position._codes, info.destination
+        sign = 1 if info.code > 0 else -1
+        changes = effect[1]
+        if codes[destination] * sign >= 0 and not any(
+                not value and codes[number] * sign < 0 for number, value in changes):
+            return False  # not a capture (en passant's victim is emptied)
+        last = next((value for number, value in reversed(changes) if number == destination), 0)
+        return self._kind.get(last) in self._petrify[info.code]
 
     def _plays(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo) -> list[Effect]:
         """The plays of a move, before any explosion."""
@@ -976,8 +1160,11 @@ class VariantRules(RuleSystem):
         if not self.variant.checking and self._gives_check(position, child, side):
             return False
         if self._pseudo:
+            if self._petrify and child[info.destination] == self._wall \
+                    and info.source in self._pseudo_royals(position._codes, side):
+                return False  # Fairy-Stockfish: a pseudo-royal piece may not turn into a wall
             if not self._pseudo_taken(position, effect, side) \
-                    and self._pseudo_attacked(position, child, side):
+                    and self._pseudo_attacked(position, child, side, guarded=True):
                 return False
             return not self._duple or not self._duple_attacked(position, child, side)
         return True
@@ -1004,9 +1191,14 @@ class VariantRules(RuleSystem):
                 found.extend(mine)
         return found
 
-    def _pseudo_attacked(self, position: Position, board: list[int], side: int) -> bool:
-        """Whether the other side can move onto a pseudo-royal piece of ``side`` on ``board``."""
+    def _pseudo_attacked(self, position: Position, board: list[int], side: int, *, guarded: bool = False) -> bool:
+        """Whether the other side can move onto a pseudo-royal piece of ``side`` on ``board``
+        (``guarded``: as a move's legality sees it, its pieces that would turn into walls by
+        taking and are of an extinction type standing there as walls do, attacking nothing)."""
         attacks = self._tables_for(position).attacks[1 - side]
+        unattacking = self._unattacking[1 - side]
+        if guarded and unattacking and any(code in unattacking for code in board):
+            board = [self._wall if code in unattacking else code for code in board]
         return any(attacks[number](board) for number in self._pseudo_royals(board, side))
 
     def _pseudo_taken(self, position: Position, effect: Effect, side: int) -> bool:
@@ -1159,7 +1351,7 @@ class VariantRules(RuleSystem):
             if not self._blast_legal(position, info, effect, child):
                 return False
         elif self._pseudo and not self._pseudo_taken(position, effect, side) \
-                and self._pseudo_attacked(position, child, side):
+                and self._pseudo_attacked(position, child, side, guarded=True):
             return False
         elif self._duple and self._duple_attacked(position, child, side, destination):
             return False  # the piece dropped is none of Fairy-Stockfish's candidates
@@ -1236,8 +1428,9 @@ class VariantRules(RuleSystem):
     def _counts(self, position: Position) -> tuple[dict[str, int], dict[str, int]]:
         counts: tuple[dict[str, int], dict[str, int]] = ({}, {})
         kind = self._kind
+        wall = self._wall
         for code in position._codes:
-            if code:
+            if code and code != wall:  # a wall is no one's piece
                 held = counts[0 if code > 0 else 1]
                 letter = kind.get(code, "?")
                 held[letter] = held.get(letter, 0) + 1

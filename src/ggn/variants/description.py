@@ -34,7 +34,7 @@ from ggn.variants.pieces import Movement, Square
 
 __all__ = [
     "Castling", "DoubleStep", "Drops", "Ends", "History", "PieceType", "Promotion", "Region", "Value",
-    "Variant", "from_data", "to_data",
+    "Variant", "Walls", "from_data", "to_data",
 ]
 
 Region = frozenset[Square]
@@ -333,6 +333,38 @@ class History:
     (:mod:`ggn.variants._checks`)."""
 
 
+WallingRule = Literal["arrow", "duck", "edge", "past", "static"]
+"""Where a move's wall may go (Fairy-Stockfish's ``wallingRule``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Walls:
+    """Walls: squares that become holes of the board during play (Fairy-Stockfish's walling
+    options; a wall is ``*`` in its FEN, as a hole is).
+
+    With ``rule``, every move also puts a wall on one empty square of the board after it
+    (one play for each square), in the mover's ``regions`` (board frame; ``None``: anywhere):
+
+    - ``"arrow"``: a square the moved piece could move to next, from its destination, with
+      its source empty (the game of the amazons);
+    - ``"duck"``: any, and the walls already on the board go (duck chess: the duck moves);
+    - ``"edge"``: one on the board's edge, or beside (orthogonally) a wall or a hole;
+    - ``"past"``: the square the piece left (joust, snailtrail);
+    - ``"static"``: any (isolation).
+
+    ``petrify``: piece types (letters) that turn into a wall where they capture (Fairy-
+    Stockfish's ``petrifyOnCaptureTypes``), a pawn type only if it is one after a promotion
+    too; a pseudo-royal piece may not, and no piece of these types that is also an extinction
+    type gives check (petrified). Either or both may be given."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+    rule: WallingRule | None = None
+    regions: tuple[Region | None, Region | None] = (None, None)
+    petrify: frozenset[str] = frozenset()
+
+
 @dataclass(frozen=True, slots=True)
 class Variant:
     """A game of the chess family, as data. ``start`` is the start position in
@@ -404,6 +436,8 @@ class Variant:
     other side moves onto a square of the king's rank or file (whatever stands between)."""
     history: History = field(default_factory=History)
     """The rules on the game's history (:class:`ggn.game.Game` applies them)."""
+    walls: Walls | None = None
+    """Walls placed by moves, and pieces turned into walls (:class:`Walls`); None: none."""
     template: str | None = None
     """Fairy-Stockfish's ``variantTemplate`` (``"shogi"``, ``"xiangqi"``, ...): XBoard's display
     template, which also picks Fairy-Stockfish's default move notation (a game of the shogi
@@ -424,7 +458,7 @@ _ATOMS: Final = (type(None), bool, int, str)
 
 _RECORDS: Final = {kind.__name__: (kind, frozenset(found.name for found in dataclasses.fields(kind)))
                    for kind in (Variant, PieceType, Movement, Promotion, Castling, DoubleStep, Drops, Ends,
-                             History)}
+                             History, Walls)}
 """The records of a variant's data by name, each with its fields' names."""
 
 

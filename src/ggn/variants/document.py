@@ -88,6 +88,7 @@ _PREFIX: Final[dict[Mark, str]] = {
     "normal": "", "castling": "+", "dashed": "-", "promoted": "+", "tilde": "-", "leap": "+",
 }
 _ORTHOGONAL: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
+_WALL_LETTERS: Final = "WZYXVUTSQOMLJIHGFEDCBANKRP"  # a wall's letter: the first no type has
 
 Possibility = dict[str, dict[str, str]]
 Destinations = dict[str, list[Possibility]]
@@ -186,6 +187,13 @@ class Layout:
                 raise GGNError(f"variant {variant.name!r}: the piece types {letters[name]!r} and {letter!r} "
                                f"have the same PIN letter {name!r}")
             self.types[letter], self.pins[letter], letters[name] = piece, name, letter
+        # A wall (a square walled off during play): a piece of the second player's that no move
+        # takes, of a letter no type has (see wall_token).
+        self.wall: str | None = None
+        if variant.walls is not None:
+            self.wall = next((ch for ch in _WALL_LETTERS if ch not in letters), None)
+            if self.wall is None:
+                raise GGNError(f"variant {variant.name!r}: every letter is a piece type's, and a wall needs one")
         self.royal = variant.king if variant.king in self.types else None
         promotion, castling = variant.promotion, variant.castling
         double, drops_ = variant.double_step, variant.drops
@@ -234,6 +242,13 @@ class Layout:
         if minus:
             raise GGNError(f"variant {variant.name!r}: the type {min(minus)!r} would need '-' both for a "
                            "double step and for a piece promoted from a pawn")
+
+    def wall_token(self) -> str:
+        """The QPI of a wall: its letter (:attr:`wall`, ``W`` unless a piece type has it), the
+        second player's (lowercase), in the second player's style (``c:w``)."""
+        if self.wall is None:
+            raise GGNError(f"{self.variant.name} has no walls")
+        return f"{self.style.lower()}:{self.wall.lower()}"
 
     # --- checks of the arguments ------------------------------------------------------------------
     def _letter(self, letter: object) -> str:
@@ -475,7 +490,24 @@ def build(variant: Variant) -> dict[str, Any]:
     for side in (0, 1):
         for letter, mark in _pieces(made):
             document[made.token(letter, side, mark)] = _sources(made, side, letter, mark, memo)
+    if made.wall is not None:
+        _walled(made, document)
     return document
+
+
+def _walled(made: Layout, document: dict[str, Any]) -> None:
+    """A wall is the second player's piece: no move of the first player's takes it, nor
+    counts it as an enemy (``deny`` the wall wherever a possibility needs an enemy)."""
+    wall = made.wall_token()
+    for name, sources in document.items():
+        if not name[0].isupper():
+            continue
+        for destinations_ in sources.values():
+            for ways in destinations_.values():
+                for way in ways:
+                    enemies = [cell for cell, state in way["must"].items() if state == "enemy"]
+                    if enemies:
+                        way.setdefault("deny", {}).update(dict.fromkeys(enemies, wall))
 
 
 def _pieces(made: Layout) -> list[tuple[str, Mark]]:

@@ -70,6 +70,7 @@ _STYLE_TURN: Final = re.compile(r"[A-Za-z]/[A-Za-z]")
 _PLACEMENT_TOKEN: Final = re.compile(r"([0-9]+)|(\*)|(\+?)([A-Za-z])(~?)")
 _COUNTER: Final = re.compile(r"0|[1-9][0-9]*")
 _SQUARE: Final = re.compile(r"([a-z])([0-9]+)")
+_WALL: Final = "*"  # a wall's FEN letter, in the readers' and the writer's tables of the board
 
 # Fairy-Stockfish writes the pieces in hand in the order of its piece types' enum, from the last
 # (the king, 63) back to the first (the pawn, 1): its predefined types as betza.PREDEFINED lists
@@ -121,6 +122,9 @@ class _Table:
     leap: frozenset[str] = frozenset()
     """The letters a ``+`` marks as keeping cambodian chess's first-move leap (a gate in the
     castling field)."""
+    wall: str | None = None
+    """The PIN letter (uppercase) of a wall, the second player's piece FEN writes ``*``, in a
+    game with walls (:meth:`ggn.variants.document.Layout.wall_token`); None: no walls."""
 
 
 _TABLES: dict[int, _Table] = {}
@@ -169,6 +173,7 @@ def _table(variant: Variant) -> _Table:
         {pin: letter for letter, pin in known.pins.items()}, dict(known.promoted), known.castling_letters,
         known.gating_letters, known.double_letters | known.initial_letters,
         known.tilde_letters if known.tilde else frozenset(), known.pawn_type, {}, known.leap_letters,
+        known.wall,
     )
     if len(_TABLES) > 64:
         _TABLES.clear()
@@ -382,9 +387,12 @@ def _rank(reader: _Reader, row: str, start: int, rank: int, board: dict[tuple[in
         square = (file, rank)
         file += 1
         if hole is not None:
-            if square not in variant.holes:
+            if square in variant.holes:
+                continue
+            if table.wall is None:
                 raise reader.error(0, f"rank {shown}: '*' on {_name(*square)}, which is not a hole "
                                       f"of {variant.name}'s board", *span)
+            board[square] = _Piece(_WALL, "second")  # a wall, in a game with walls
             continue
         if square in variant.holes:
             raise reader.error(0, f"rank {shown}: {_name(*square)} is a hole of {variant.name}'s "
@@ -640,6 +648,9 @@ def _feen(table: _Table, board: dict[tuple[int, int], _Piece], hands: dict[Side,
 
 
 def _qpi(table: _Table, letter: str, side: Side, state: str) -> Qpi:
+    if letter == _WALL:
+        assert table.wall is not None
+        return Qpi(table.styles[1], Pin(table.wall, "second", "normal", False))
     royal = letter == table.variant.king
     return Qpi(table.styles[0 if side == "first" else 1],
                Pin(table.pins[letter], side, state, royal))  # type: ignore[arg-type]
@@ -693,9 +704,15 @@ class _Writer:
         return NotationError("FEEN", self.text, reason)
 
     def letter(self, qpi: Qpi, where: str) -> str:
-        """The FEN letter of a piece, checked against the variant's types and marks."""
+        """The FEN letter of a piece, checked against the variant's types and marks (``*``:
+        a wall, on the board)."""
         table = self.table
         variant = table.variant
+        if table.wall is not None and qpi.pin.name == table.wall and where.startswith("on "):
+            if qpi.side != "second" or qpi.state != "normal" or qpi.terminal or not qpi.native:
+                raise self.error(f"{str(qpi)!r} {where}: a wall of {variant.name} is "
+                                 f"{table.styles[1]}:{table.wall.lower()}")
+            return _WALL
         letter = table.letters.get(qpi.pin.name)
         if letter is None or not qpi.native:
             raise self.error(f"{str(qpi)!r} {where} is no piece of {variant.name}")
@@ -721,7 +738,7 @@ class _Writer:
                     gap += 1
                     continue
                 row, gap = row + (str(gap) if gap else ""), 0
-                row += "*" if piece is None else self.token(*piece)
+                row += "*" if piece is None or piece[0] == _WALL else self.token(*piece)
             rows.append(row + (str(gap) if gap else ""))
         placement = "/".join(rows)
         if variant.drops is not None:
@@ -934,6 +951,6 @@ class _Writer:
         for file in (passed[0] - 1, passed[0] + 1):
             piece = self.board.get((file, passed[1] + forward))
             if piece is not None and piece[1] == self.active and piece[2] != "enhanced" \
-                    and self.table.pawn(piece[0]):
+                    and piece[0] != _WALL and self.table.pawn(piece[0]):
                 return True
         return False

@@ -86,6 +86,7 @@ from ggn.variants.description import (
     Region,
     Value,
     Variant,
+    Walls,
 )
 from ggn.variants.pieces import Movement, Square
 
@@ -369,14 +370,11 @@ _DEFAULTS: Final[dict[str, Any]] = {
 _UNSUPPORTED: Final[dict[str, str]] = {
     "sittuyinPromotion": "sittuyin's promotion (in place or by the new piece's move)",
     "petrifyBlastPieces": "pieces an explosion turns into walls",
-    "petrifyOnCaptureTypes": "pieces that turn into walls when they capture",
     "tripleStepRegion": "pawn triple steps",
     "enclosingDrop": "drops that must enclose or stack (reversi, connect four)",
     "enclosingDropStart": "drops that must enclose or stack (reversi, connect four)",
     "gating": "gating (pieces entering the board behind a piece that leaves its first rank)",
-    "wallingRule": "walls placed by moves (duck, arrows)",
-    "wallingRegion": "walls placed by moves (duck, arrows)",
-    "wallOrMove": "walls placed by moves (duck, arrows)",
+    "wallOrMove": "a wall placed instead of a move (wallOrMove)",
     "diagonalLines": "janggi's palace diagonals",
     "pass": "passing a move",
     "passOnStalemate": "passing a move",
@@ -1005,7 +1003,7 @@ class _Maker:
         variant = Variant(
             self.name, self.files, self.ranks, pieces, values["startFen"], king=king,
             promotion=self.promotion(), castling=self.castling(), double_step=self.double_step(),
-            drops=self.drops(), ends=self.ends(), holes=self.holes(),
+            drops=self.drops(), ends=self.ends(), holes=self.holes(), walls=self.walls(),
             flying_general=values["flyingGeneral"], checking=values["checking"],
             immobility_illegal=values["immobilityIllegal"], must_capture=values["mustCapture"],
             chess960=values["chess960"], cambodian_moves=self.cambodian(cambodian),
@@ -1330,7 +1328,28 @@ class _Maker:
         )
 
     def holes(self) -> Region:
+        # Fairy-Stockfish's '*' is a wall; walls that never go are the board's holes, but the
+        # duck's move takes every wall away: there they are walls (FEN's '*' read as FEEN's).
+        if self.values["wallingRule"] == "duck":
+            return frozenset()
         return frozenset(self.start_holes)
+
+    def walls(self) -> Walls | None:
+        values = self.values
+        rule = values["wallingRule"]
+        petrify = self.letters(values["petrifyOnCaptureTypes"], "petrifyOnCaptureTypes")
+        if rule == "none" and not petrify:
+            return None
+        if rule != "none":
+            if values["pieceDrops"]:
+                raise self.error("wallingRule", "walls and drops together (Fairy-Stockfish: \"pieceDrops and "
+                                                "any walling are incompatible\")")
+            if values["extinctionPseudoRoyal"]:
+                raise self.error("wallingRule", "walls with pseudo-royal pieces (the wall a move places "
+                                                "shields them): a rule the description cannot say yet")
+        regions = tuple(None if self.clip(region) == self.board else self.clip(region)
+                        for region in values["wallingRegion"])
+        return Walls(None if rule == "none" else rule, (regions[0], regions[1]), petrify)
 
     def check_start(self, variant: Variant) -> None:
         try:

@@ -4,7 +4,9 @@ Fairy-Stockfish writes a move as its source and destination squares (``e2e4``; r
 as ``10``, ``b3b10``), followed by the promotion's piece letter in lowercase (``e7e8q``), ``+``
 for a shogi-style promotion (``b2h8+``; declining one is the plain move, ``b2h8``) and ``-``
 for a demotion (a promoted piece turning back, kyoto shogi's); a drop is the piece's letter
-in uppercase, ``@`` and the square (``P@e4``). Castling is the king's move (``e1g1``), except in
+in uppercase, ``@`` and the square (``P@e4``). A move that walls off a square (duck chess,
+amazons) is followed by a comma, its destination again and the wall's square (``e2e4,e4d5``,
+``e7e8q,e8d5``). Castling is the king's move (``e1g1``), except in
 chess960 games, and where a plain king move could be read the same way, where it is the king
 onto its own rook (``e1h1``).
 
@@ -78,6 +80,15 @@ def write(variant: Variant, play: Play, *, position: Position | None = None) -> 
         prefix = "+" if dropped.state == "enhanced" and letter.lower() in table.promoted else ""
         return f"{prefix}{letter}@{_square(destination)}"
     target = _castling_target(variant, play, source, destination, position)
+    text = _board_move(variant, play, source, target)
+    wall = play.wall
+    # A wall: after a comma, the square written as the move's destination and the wall's.
+    return text if wall is None else f"{text},{_square(target)}{_square(wall)}"
+
+
+def _board_move(variant: Variant, play: Play, source: Cell, target: Cell) -> str:
+    """The string of a board move, its wall aside: its squares and the piece chosen (a
+    promotion's letter, ``+``, ``-``, a gated piece's letter)."""
     text = _square(source) + _square(target)
     choice = play.choice
     if choice is None or choice == play.piece:
