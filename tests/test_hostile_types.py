@@ -374,6 +374,7 @@ def _records(s: dict[str, Any]) -> Iterator[Call]:
         ("Variant", variant), ("PieceType", variant.pieces[0]), ("Castling", variant.castling),
         ("DoubleStep", variant.double_step), ("Promotion", variant.promotion), ("Ends", variant.ends),
         ("Drops", crazyhouse.drops), ("History", registry.variant("shogi").history),
+        ("Walls", registry.variant("isolation").walls),
     ):
         yield Call(f"ggn.variants.description.{name}", type(record), (), _fields(record))
     yield Call("ggn.variants.document.Castle", document.Castle, (4, 6, 7, 5, (5, 6)))
@@ -385,7 +386,7 @@ def _records(s: dict[str, Any]) -> Iterator[Call]:
         yield Call(f"ggn.variants.pieces.{name}", type(record), (), _fields(record))
     play = s["play"]
     yield Call("ggn.rules.Play", rules.Play, (play.piece, play.source, play.destination, play.choice,
-                                               play.transition, play.move))
+                                               play.transition, play.move, None))
     entries = ggn_cache.Entries("test", b"key")
     # Names and values are anything marshal writes: any object, as a dict's.
     yield Call("ggn.cache.Entries.get", entries.get, ("name",), free=frozenset({0}))

@@ -670,7 +670,7 @@ def test_history_rules_per_colour_and_pawn_types() -> None:
     ("petrifyBlastPieces = true", "pieces an explosion turns into walls"),
     ("gating = true", "gating"),
     ("seirawanGating = true", "gating"),
-    ("wallingRule = duck", "walls placed by moves"),
+    ("wallOrMove = true", "a wall placed instead of a move"),
     ("pass = true", "passing a move"),
     ("passOnStalemateWhite = true", "passing a move"),
     ("flipEnclosedPieces = reversi", "flipping enclosed pieces"),
@@ -1088,7 +1088,7 @@ REFUSED = [
      "doubleStepRegionWhite = *2 *3\ndoubleStepRegionBlack = *9 *8\ntripleStepRegionWhite = *2\n"
      "tripleStepRegionBlack = *9\n", "tripleStepRegionBlack"),
     ("[castle:chess]\ncastlingWins = q\n", "castlingWins"),
-    ("[atlantis:chess]\nwallingRule = edge\nwallOrMove = true\n", "wallingRule"),
+    ("[atlantis:chess]\nwallingRule = edge\nwallOrMove = true\n", "wallOrMove"),
     # The rook castles and promotes to a king shogi-style: FEEN writes both as '+'.
     ("[backrank:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\nextinctionValue = loss\n"
      "extinctionPieceTypes = k\nextinctionPseudoRoyal = true\nflagPiece = k\npromotionPieceTypes = -\n"

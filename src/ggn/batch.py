@@ -238,6 +238,7 @@ def _answer(rules: _Rules, query: _Query, text: str) -> str:
                        "piece": str(play.piece), "source": str(play.source),
                        "destination": str(play.destination),
                        "choice": None if play.choice is None else str(play.choice),
+                       **({} if play.wall is None else {"wall": str(play.wall)}),
                        "transition": play.transition.to_value()} for play in plays]
     return json.dumps(listed)
 

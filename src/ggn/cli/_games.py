@@ -82,7 +82,8 @@ def register(commands: Commands) -> None:
                     "names another (uci, usi, ggn, ...); a GGN document's in GGN's notation ('C:P "
                     "e2-e4'), its only one. JSON: without --notation, a list of objects: for a "
                     "game, san (its own notation) and uci, then piece, source, destination, "
-                    "choice and transition (STN), the seeds' form; with --notation ggn, the "
+                    "choice (and wall, where a move places one) and transition (STN), the seeds' "
+                    "form; with --notation ggn, the "
                     "seeds' form alone; with another --notation, a list of strings in it.",
         epilog="examples:\n  ggn legal chess                      # a3, a4, b3, ..., Nf3, Nh3\n"
                "  ggn legal chess --notation san --format json   # [\"a3\", \"a4\", ...]\n"
@@ -291,6 +292,7 @@ def _legal(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
             written.append({**named, "piece": str(play.piece), "source": str(play.source),
                             "destination": str(play.destination),
                             "choice": None if play.choice is None else str(play.choice),
+                            **({} if play.wall is None else {"wall": str(play.wall)}),
                             "transition": play.transition.to_value()})
     else:
         written = [game.move(where, play, args.notation) for play in plays]

@@ -154,7 +154,7 @@ class PlayContext:
         self.prefix = prefix
         self.captured = captured
 
-    def effect(self, recipe: MoveInfo | tuple[Move, Effect]) -> Effect:
+    def effect(self, recipe: MoveInfo | tuple[Move, Effect] | tuple[Move, Effect, Cell]) -> Effect:
         """The effect of a play: the one its recipe holds, or, for a plain displacement the
         walk made (a MoveInfo), the displacement leaving its ``placed`` code on the destination."""
         if type(recipe) is not MoveInfo:
@@ -164,7 +164,7 @@ class PlayContext:
         hand: HandChange = ((self.captured(taken, move.piece), 1),) if taken else ()
         return (None, (*self.prefix, (source, 0), (destination, placed)), hand)
 
-    def transition(self, recipe: MoveInfo | tuple[Move, Effect]) -> Transition:
+    def transition(self, recipe: MoveInfo | tuple[Move, Effect] | tuple[Move, Effect, Cell]) -> Transition:
         """The full STN transition of a play."""
         return transition_of(self.position, self.effect(recipe))
 
@@ -192,8 +192,9 @@ class Play:
     with walls: duck chess, amazons), and the full STN transition of the move.
 
     ``str()`` reads ``PIECE SOURCE-DESTINATION``, followed by ``=CHOICE`` when there is one,
-    and by ``,WALL`` when it places a wall: ``C:P e7-e8=C:Q``, ``S:P *-e5``, ``A:Q d1-a1,b1``. A play is a value: its fields cannot be set, and two
-    plays are equal when their piece, source, destination, choice and transition are (the
+    and by ``,WALL`` when it places a wall: ``C:P e7-e8=C:Q``, ``S:P *-e5``, ``A:Q d1-a1,b1``.
+    A play is a value: its fields cannot be set, and two plays are equal when their piece,
+    source, destination, choice, wall and transition are (the
     :class:`~ggn.move.Move` it comes from aside). The rule system makes the transition when
     it is first read, so listing the legal moves costs no transition that is never read.
     """
@@ -247,7 +248,7 @@ class Play:
     def wall(self) -> Cell | None:
         """The square the play walls off (games with walls), else None."""
         recipe = self._recipe
-        return recipe[2] if len(recipe) == 3 else None  # type: ignore[misc]
+        return recipe[2] if len(recipe) == 3 else None
 
     @property
     def move(self) -> Move:

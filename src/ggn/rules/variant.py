@@ -467,7 +467,7 @@ class VariantRules(RuleSystem):
         self._wall = code_of(wall)
         self._qpis[self._wall] = wall
         petrify = walls.petrify & made.types.keys()
-        for (letter, _, _), code in self._codes.items():
+        for code in self._codes.values():
             if self._kind[code] in petrify:
                 self._petrify[code] = frozenset(petrify)
         if self._petrify:
@@ -480,6 +480,12 @@ class VariantRules(RuleSystem):
                           if side == colour and self._kind[code] in guarded) for colour in (0, 1))
         if self._walling is None:
             return
+        if self._walling != "duck":
+            # Walls that stay and pieces kept in hand could outnumber the squares, which FEEN
+            # forbids: here a captured piece leaves the game (as in Fairy-Stockfish, which keeps
+            # no hands without drops), so the hooks see every capture.
+            self._lost = True
+            self._special_taken = frozenset({*self._special_taken, *self._qpis})
         # Every legal play of a move is one play per square its wall may go to: a walk of its own.
         self._own_walk = True
         self._walk = self._walk_walls  # type: ignore[method-assign]
@@ -1191,7 +1197,8 @@ class VariantRules(RuleSystem):
                 found.extend(mine)
         return found
 
-    def _pseudo_attacked(self, position: Position, board: list[int], side: int, *, guarded: bool = False) -> bool:
+    def _pseudo_attacked(self, position: Position, board: list[int], side: int, *,
+                         guarded: bool = False) -> bool:
         """Whether the other side can move onto a pseudo-royal piece of ``side`` on ``board``
         (``guarded``: as a move's legality sees it, its pieces that would turn into walls by
         taking and are of an extinction type standing there as walls do, attacking nothing)."""

@@ -16,6 +16,7 @@ from ggn.position import Position
 from ggn.qpi import Qpi
 from ggn.rules._records import Play
 from ggn.variants.description import PieceType, Variant
+from ggn.variants.document import layout
 
 __all__ = ["piece_type", "resets"]
 
@@ -38,9 +39,13 @@ def resets(variant: Variant | None, position: Position, play: Play) -> bool:
     if not isinstance(play.source, Cell):
         return True  # a drop
     mover = position.active
+    # A wall (games with walls) is no one's piece: the duck taken away is no capture, and a
+    # piece that turns into a wall where it captures has captured.
+    wall = layout(variant).wall if variant is not None and variant.walls is not None else None
     for cell, piece in play.transition.board.items():
         before = position.piece_at(cell)
-        if before is not None and before.side != mover and (piece is None or piece.side == mover):
+        if before is not None and before.side != mover and before.pin.name != wall and (
+                piece is None or piece.side == mover or piece.pin.name == wall):
             return True  # a capture
     choice, piece = play.choice, play.piece
     if choice is not None and any(placed == choice and cell != play.destination

@@ -193,7 +193,8 @@ class Layout:
         if variant.walls is not None:
             self.wall = next((ch for ch in _WALL_LETTERS if ch not in letters), None)
             if self.wall is None:
-                raise GGNError(f"variant {variant.name!r}: every letter is a piece type's, and a wall needs one")
+                raise GGNError(f"variant {variant.name!r}: every letter is a piece type's, and a wall "
+                               "needs one")
         self.royal = variant.king if variant.king in self.types else None
         promotion, castling = variant.promotion, variant.castling
         double, drops_ = variant.double_step, variant.drops
