@@ -177,7 +177,8 @@ def test_isolation_ends_when_a_player_cannot_move() -> None:
     ("[x:chess]\nwallingRule = edge\nwallOrMove = true\n", 3, "a wall placed instead of a move"),
     ("[x:crazyhouse]\nwallingRule = static\n", 2, "walls and drops together"),
     ("[x:petrified]\nwallingRule = duck\n", 2, "walls with pseudo-royal pieces"),
-    ("[x:atomic]\npetrifyOnCaptureTypes = n\npetrifyBlastPieces = true\n", 3, "pieces an explosion turns into walls"),
+    ("[x:atomic]\npetrifyOnCaptureTypes = n\npetrifyBlastPieces = true\n", 3,
+     "pieces an explosion turns into walls"),
 ])
 def test_what_walls_cannot_say_yet_is_refused_with_its_line(text: str, line: int, says: str) -> None:
     with pytest.raises(VariantError, match=says) as caught:
