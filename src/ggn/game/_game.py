@@ -365,6 +365,8 @@ class Game:
         ended = self._rules.outcome(position)
         if ended is not None and ended.ending in _SUDDEN:
             return ended
+        if ended is not None and ended.ending is Ending.CHECKMATE and ended.winner is None:
+            ended = self._shatar(ended)
         history = self._history
         if history is not None and history.adjudicate_full_board and self._full(position):
             return self._adjudicated(position, Ending.FULL_BOARD)
@@ -409,6 +411,23 @@ class Game:
         if left is None:
             return False
         return left[0 if self._positions[ply].active == "second" else 1] == 0
+
+    def _shatar(self, ended: Outcome) -> Outcome:
+        """Shatar's mate without a shak among its checks (a draw for the position alone) is a
+        mate still when a check of the unbroken series of checks the mated player met before it
+        was one (Fairy-Stockfish's ``checkmate_value``: back two plies at a time, while in
+        check, to the game's start)."""
+        variant, rules = self._variant, self._rules
+        shak = getattr(rules, "_shak", None)
+        if variant is None or not variant.ends.shatar_mate or shak is None:
+            return ended
+        ply = len(self._plays)
+        for back in range(ply - 2, -1, -2):
+            if not self._in_check(back):
+                break
+            if shak(self._positions[back]):
+                return Outcome(self.position.inactive, Ending.CHECKMATE)
+        return ended
 
     def _in_check(self, ply: int) -> bool:
         found = self._checks[ply]

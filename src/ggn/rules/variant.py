@@ -1528,6 +1528,8 @@ class VariantRules(RuleSystem):
     def _no_move(self, position: Position, in_check: bool) -> Outcome:
         ends = self.variant.ends
         if in_check:
+            if ends.shatar_mate:
+                return _outcome(position, self._shatar(position), Ending.CHECKMATE)
             return _outcome(position, ends.checkmate, Ending.CHECKMATE)
         value = ends.stalemate
         if ends.stalemate_piece_count:
@@ -1561,6 +1563,50 @@ class VariantRules(RuleSystem):
         if counting == "janggi":
             return "first" if totals[0] - totals[1] - 1 > 0 else "second"
         return None if totals[0] == totals[1] else "first" if totals[0] > totals[1] else "second"
+
+    def _shatar(self, position: Position) -> Value:
+        """Shatar's mate, from the position alone (Fairy-Stockfish's ``checkmate_value`` with
+        ``shatarMateRule``, a FEN's position having no checks before it): by knights alone, a
+        win for the mated player; with a knight, a rook or a bers among the checking pieces, a
+        loss; else a draw."""
+        side = 0 if position.active == "first" else 1
+        names = [self.layout.types[self._kind[position._codes[number]]].name
+                 for number in self._checkers(position, side)]
+        if names and all(name == "knight" for name in names):
+            return "win"
+        return "loss" if any(name in ("knight", "rook", "bers") for name in names) else "draw"
+
+    def _shak(self, position: Position) -> bool:
+        """Whether a knight, a rook or a bers checks the player to move (shatar's shak)."""
+        side = 0 if position.active == "first" else 1
+        return any(self.layout.types[self._kind[position._codes[number]]].name in ("knight", "rook", "bers")
+                   for number in self._checkers(position, side))
+
+    def _checkers(self, position: Position, side: int) -> list[int]:
+        """The squares of the pieces of the other side that can move onto a royal piece of
+        ``side`` (its checkers)."""
+        from ggn.rules._attacks import holds  # noqa: PLC0415
+
+        tables = self._tables_for(position)
+        board = position._codes
+        index = position._geometry.index
+        sign = 1 if side == 0 else -1  # the checkers' enemies
+        found: list[int] = []
+        for royal in tables.terminal[side]:
+            for square, code in enumerate(board):
+                if code != royal:
+                    continue
+                for source, mover, possibilities in tables.arrivals[1 - side][square]:
+                    if board[source] != mover or source in found:
+                        continue
+                    for possibility in possibilities:
+                        if all(cell in index and holds(state, board[index[cell]], sign)
+                               for cell, state in possibility.must.items()) and not any(
+                                cell in index and holds(state, board[index[cell]], sign)
+                                for cell, state in possibility.deny.items()):
+                            found.append(source)
+                            break
+        return found
 
 
 def _marks(made: Layout, letter: str) -> list[Mark]:

@@ -233,6 +233,11 @@ class Ends:
     extinction_types: frozenset[str] = frozenset()
     extinction_count: int = 0
     extinction_pseudo_royal: bool = False
+    shatar_mate: bool = False
+    """Shatar's mates (Fairy-Stockfish's ``shatarMateRule``): a mate given by knights alone
+    is a win for the mated player; a mate in which no checking piece is a knight, a rook or a
+    bers (a *shak*) is a draw, unless one of the checks in an unbroken series of checks before
+    it was (a series only a game's history holds: a position alone has none)."""
     duple_check: bool = False
     """With pseudo-royal pieces, a side whose pieces of the extinction types are all attacked
     is in check too, however many it has (Fairy-Stockfish's ``dupleCheck``: spartan's two

@@ -379,7 +379,6 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "pass": "passing a move",
     "passOnStalemate": "passing a move",
     "flipEnclosedPieces": "flipping enclosed pieces (reversi, ataxx)",
-    "shatarMateRule": "shatar's mating rules",
     "bikjangRule": "janggi's bikjang (facing generals end the game)",
     "castlingWins": "castling as a way to win",
 }
@@ -1282,6 +1281,7 @@ class _Maker:
             extinction_pseudo_royal=values["extinctionPseudoRoyal"],
             # Fairy-Stockfish looks for a duple check only among pseudo-royal pieces.
             duple_check=values["dupleCheck"] and values["extinctionPseudoRoyal"],
+            shatar_mate=values["shatarMateRule"],
             extinction_opponent_count=values["extinctionOpponentPieceCount"],
             extinction_claim=values["extinctionClaim"],
             flag_pieces=flag_pieces, flag_regions=regions,
