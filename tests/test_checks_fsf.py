@@ -153,7 +153,7 @@ def test_moves_of_random_games_are_written_as_pyffish_writes_them(name: str) -> 
     for seed in range(2):
         rng = random.Random(f"20261127:san:{seed}:{name}")
         fen = sf.start_fen(name)
-        game, played = Game(name, fen=fen), []
+        game, played = Game(name, fen=fen), list[str]()
         for _ in range(120):
             legal = sorted(sf.legal_moves(name, fen, played))
             if not legal:
