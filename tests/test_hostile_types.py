@@ -211,6 +211,7 @@ def _calls() -> Iterator[Call]:
     yield Call("ggn.variants.document.Layout.stands", layout.stands, ("p", 0, "normal"))
     yield Call("ggn.variants.document.Layout.drop_squares", layout.drop_squares, ("p", 0))
     yield Call("ggn.variants.document.Layout.double_region", layout.double_region, (0,))
+    yield Call("ggn.variants.document.Layout.passing_mark", layout.passing_mark, ("p", (2, 1), (4, 3)))
     yield Call("ggn.variants.document.Layout.movements", layout.movements, ("p", 0, "normal"))
     yield Call("ggn.variants.fen.from_feen", fen.from_feen, (variant, START), {"halfmove": 0, "fullmove": 1})
     yield Call("ggn.variants.fen.is_feen", fen.is_feen, (START,), free=frozenset({0}))
@@ -484,7 +485,7 @@ def test_a_right_type_with_a_wrong_value_is_a_ggn_error() -> None:
     with pytest.raises(GGNError, match=r"^a side is 0 \(the first player\) or 1 \(the second\), not 2$"):
         layout.dead("p", 2)
     with pytest.raises(GGNError, match=r"^a mark is one of normal, castling, dashed, promoted, tilde, leap, "
-                                       r"not 'x'$"):
+                                       r"crossed, not 'x'$"):
         layout.template("p", "x")
     with pytest.raises(GGNError, match=r"^chess has no drops$"):
         document.layout(_samples()["variant"]).drop_squares("p", 0)

@@ -105,9 +105,17 @@ def test_initial_moves_mark_the_piece_and_open_it_to_en_passant() -> None:
                                               types=frozenset(), initial_movers=frozenset("p")))
     made = build(berolina)
     # A black pawn on e4 takes straight ahead onto e3, which a white pawn's d2-f4 or f2-d4
-    # passed over: that pawn, marked '-', is taken where it stands.
+    # passed over: that pawn is taken where it stands, marked '-' from d2 (it passed over an
+    # earlier file than its own), '+' from f2 (a later one).
     assert made["b:p"]["e4"]["e3"] == [{"must": {"e3": "enemy"}}, {"must": {"e3": "empty", "f4": "B:-P"}},
-                                       {"must": {"e3": "empty", "d4": "B:-P"}}]
+                                       {"must": {"e3": "empty", "d4": "B:+P"}}]
+    assert list(made) == ["B:K^", "B:P", "B:-P", "B:+P", "b:k^", "b:p", "b:-p", "b:+p"]
+    assert layout(berolina).passing_mark("p", (6, 6), (4, 4)) == "crossed"  # g7-e5, over f6
+    assert layout(berolina).passing_mark("p", (2, 6), (4, 4)) == "dashed"  # c7-e5, over d6
+    # A type passing squares straight and diagonally by its initial moves: two marks are too few.
+    both = PieceType("p", parse("mfFcfeWimfnAimfnD", initial=frozenset((f, 1) for f in range(8))))
+    with pytest.raises(GGNError, match="both straight and diagonally"):
+        layout(replace(berolina, pieces=(king, both)))
 
 
 def test_tokens_and_the_errors_of_a_description() -> None:

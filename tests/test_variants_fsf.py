@@ -81,11 +81,6 @@ PERFT_DEPTH = {"amazons": 2, "duck": 2, "isolation": 2, "isolation7x7": 2}
 # else some of "games", "games-full", "replies", "perft", "endings", "endings-full").
 _FULL = frozenset({"games-full", "endings", "endings-full"})
 KNOWN: dict[str, tuple[str, frozenset[str] | None]] = {
-    "berolina": (
-        "FEEN's '-' on a pawn that has made a diagonal double step does not say which way it went, and "
-        "ggn.variants.fen writes the other passed square: after c7e5 in 'rnb2k1r/ppp1p3/B3p3/5p1p/8/N4PP1/"
-        "PPP3PP/R1Q1K1NR b KQ - 3 10' pyffish's en passant squares are e5 d6, ggn writes e5 f6",
-        frozenset({"games-full"})),
 }
 
 # Variants of this file's own, in Fairy-Stockfish's syntax, played by both pyffish and ggn.
@@ -509,6 +504,32 @@ def test_builtin_section_plays_as_fairy_stockfish(name: str) -> None:
             fen, copied = sf.get_fen(name, fen, [move], is960), sf.get_fen(copy, fen, [move], is960)
             assert copied == fen
     assert checked >= 3
+
+
+# --- berolina's en passant: which diagonal the pawn came along --------------------------------
+_BEROLINA = [  # a position and the two diagonal double steps onto one square
+    ("4k3/2p3p1/8/3P1P2/8/8/8/4K3 b - - 0 1", ("c7e5", "g7e5")),
+    ("4k3/8/8/8/3p1p2/8/2P3P1/4K3 w - - 0 1", ("c2e4", "g2e4")),
+    ("4k3/p6p/8/1P4P1/8/8/8/4K3 b - - 0 1", ("a7c5", "h7f5")),
+    ("4k3/8/8/8/p6p/8/1P4P1/4K3 w - - 0 1", ("b2d4", "g2e4")),
+]
+
+
+@pytest.mark.parametrize(("fen", "steps"), _BEROLINA)
+def test_berolina_en_passant_takes_the_pawn_of_its_diagonal(fen: str, steps: tuple[str, str]) -> None:
+    # FEEN's '-' on the pawn says it passed over the square on its earlier file, '+' the later
+    # one: pyffish's en passant square, its FEN and its replies after either step.
+    game = _game("berolina")
+    marks = []
+    for step in steps:
+        position = game.rules.play(game.position(fen), game.strings(game.position(fen))[step])
+        after = sf.get_fen("berolina", fen, [step])
+        assert _fields(game.entry.from_feen(position)) == _fields(after), step
+        assert set(game.strings(position)) == game.fsf(after), step
+        assert game.entry.to_feen(after) == position.to_feen(), step
+        marks.append(next(piece.state for piece in position.board.values() if piece.state != "normal"))
+    # '-' after the step toward later files (it passed an earlier one), '+' after the other.
+    assert marks == ["diminished", "enhanced"] if steps[0][0] < steps[0][2] else ["enhanced", "diminished"]
 
 
 # --- docs/VARIANTS.md -----------------------------------------------------------------------

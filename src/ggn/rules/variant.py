@@ -197,7 +197,7 @@ class VariantRules(RuleSystem):
             choices = [(self._qpis[self._code(letter, side, mark)], self._code(letter, side, mark), letter)
                        for letter in promotion.choices[side] if letter in made.types]
             for letter in promotion.pawn_types[side] & made.types.keys():
-                for pawn_mark in ("normal", "dashed"):
+                for pawn_mark in ("normal", "dashed", "crossed"):
                     code = self._codes.get((letter, side, pawn_mark))
                     if code is not None:
                         self._choices[code] = choices
@@ -243,8 +243,9 @@ class VariantRules(RuleSystem):
         made, double = self.layout, self.variant.double_step
         self._dashed: dict[int, int] = {}  # dashed code -> its plain code (cleared by the next move)
         self._dash: dict[int, int] = {}  # a double-step type's code -> its dashed code
-        # An initial mover's code: per source, the destinations only its initial moves reach.
-        self._initial: dict[int, dict[int, frozenset[int]]] = {}
+        # An initial mover's code: per source, the destinations only its initial moves reach,
+        # each with the code the piece becomes there ('-' or, past later files, '+').
+        self._initial: dict[int, dict[int, dict[int, int]]] = {}
         self._dashed_codes: frozenset[int] = frozenset()
         if double is None:
             return
@@ -253,19 +254,26 @@ class VariantRules(RuleSystem):
                 plain, dashed = self._code(letter, side), self._code(letter, side, "dashed")
                 self._dashed[dashed] = plain
                 self._dash[plain] = self._dash[dashed] = dashed
+                if letter in made.crossed_letters:
+                    crossed = self._code(letter, side, "crossed")
+                    self._dashed[crossed] = plain
+                    self._dash[crossed] = dashed
                 if letter in made.initial_letters and letter not in made.double_letters:
                     table = self._initial_targets(letter, side)
                     self._initial[plain] = self._initial[dashed] = table
+                    if letter in made.crossed_letters:
+                        self._initial[self._code(letter, side, "crossed")] = table
         for letter in double.en_passant & made.types.keys():
             for side in (0, 1):
-                for mark in ("normal", "dashed"):
+                for mark in ("normal", "dashed", "crossed"):
                     code = self._codes.get((letter, side, mark))
                     if code is not None:
                         self._flag(code, _TAKES)
         self._dashed_codes = frozenset(self._dashed)
 
-    def _initial_targets(self, letter: str, side: int) -> dict[int, frozenset[int]]:
-        """For each source, the destinations an initial mover reaches only by its initial moves."""
+    def _initial_targets(self, letter: str, side: int) -> dict[int, dict[int, int]]:
+        """For each source, the destinations an initial mover reaches only by its initial moves,
+        each with the code of the mark the piece then has (:meth:`Layout.passing_mark`)."""
         from ggn.variants.pieces import destinations  # noqa: PLC0415
 
         made = self.layout
@@ -274,13 +282,15 @@ class VariantRules(RuleSystem):
         initial = [movement for movement in movements if movement.sources is not None]
         other = [movement for movement in movements if movement.sources is None]
         names = {name: square for square, name in view.names.items()}
-        table: dict[int, frozenset[int]] = {}
+        table: dict[int, dict[int, int]] = {}
         for square in view.names:
             only = set(destinations(view, initial, square)) - set(destinations(view, other, square))
             if only:
                 source = next(iter(made.board(side, (square,))))
-                table[self._index[source]] = self._indices(
-                    made.board(side, (names[name] for name in only)))
+                ends = made.board(side, (names[name] for name in only))
+                table[self._index[source]] = {
+                    self._index[end]: self._code(letter, side, made.passing_mark(letter, source, end))
+                    for end in ends if end in self._index}
         return table
 
     def _setup_captures(self) -> None:
@@ -698,7 +708,8 @@ class VariantRules(RuleSystem):
             return code
         initial = self._initial.get(code)
         if initial is not None:
-            return dashed if destination in initial.get(source, ()) else self._dashed[dashed]
+            mark = initial.get(source)
+            return self._dashed[dashed] if mark is None else mark.get(destination, self._dashed[dashed])
         side = 0 if code > 0 else 1
         return dashed if destination - source == 2 * self._forward[side] else self._dashed[dashed]
 

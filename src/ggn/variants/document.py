@@ -15,6 +15,13 @@ the marks FEEN writes on a piece, the same ones :mod:`ggn.variants.fen` reads an
 - ``-`` on a piece of a double-step type: it has just made a double step, and a piece of
   ``DoubleStep.en_passant`` may take it en passant, moving onto the empty square it passed
   over (``{"d6": "empty", "d5": "c:-p"}``); the mark lasts one move;
+- ``+`` on an initial mover whose initial moves pass squares diagonally (berolina's pawn,
+  ``Layout.crossed_letters``): it has just made such a move and passed over squares on later
+  files (toward the last file) than the one it stands on, where ``-`` says it passed over
+  squares on earlier files (toward the a-file), both in the board's frame whoever moved
+  (``-p`` on e5 came from c7 over d6, ``+p`` on e5 from g7 over f6): the en passant capture
+  takes the pawn of the one mark only (``{"d6": "empty", "e5": "c:-p"}``,
+  ``{"f6": "empty", "e5": "c:+p"}``), as Fairy-Stockfish's en passant squares say;
 - ``+X``, the shogi-style promoted form of ``X``, moving as the type
   ``Promotion.promoted`` names;
 - ``+`` on cambodian chess's king and met standing on their first rank
@@ -78,14 +85,17 @@ __all__ = [
     "layout", "pin", "ruleset_of", "style", "token",
 ]
 
-Mark = Literal["normal", "castling", "dashed", "promoted", "tilde", "leap"]
+Mark = Literal["normal", "castling", "dashed", "promoted", "tilde", "leap", "crossed"]
 """A state a piece can be in: plain; ``+`` for a castling right (or a gating right, in a game
 with seirawan's gating); ``-`` after a double step;
 ``+`` for a shogi-style promoted form; ``-`` for a piece promoted from a pawn where captures
-go to hand; ``+`` for cambodian chess's first-move leap (``Variant.cambodian_moves``)."""
+go to hand; ``+`` for cambodian chess's first-move leap (``Variant.cambodian_moves``); ``+``
+after an initial move that passed over squares on later files than its destination
+(``crossed``: berolina's pawn from g7 to e5; ``-`` when from c7)."""
 
 _PREFIX: Final[dict[Mark, str]] = {
     "normal": "", "castling": "+", "dashed": "-", "promoted": "+", "tilde": "-", "leap": "+",
+    "crossed": "+",
 }
 _ORTHOGONAL: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
 _WALL_LETTERS: Final = "WZYXVUTSQOMLJIHGFEDCBANKRP"  # a wall's letter: the first no type has
@@ -208,6 +218,14 @@ class Layout:
                                else frozenset())
         self.initial_letters = (frozenset(double.initial_movers & self.types.keys()) if double is not None
                                 else frozenset())
+        # Initial movers whose initial moves pass squares diagonally: '-' or '+' by the way it went.
+        self.crossed_letters = frozenset(letter for letter in self.initial_letters - self.double_letters
+                                         if _diagonal_passes(self.types[letter]))
+        for letter in sorted(self.crossed_letters):
+            if letter in self.double_letters or _straight_passes(self.types[letter]):
+                raise GGNError(f"variant {variant.name!r}: the type {letter!r} passes over squares both "
+                               "straight and diagonally by its initial moves: its marks '-' and '+' cannot "
+                               "say which")
         # Fairy-Stockfish marks a piece promoted from a pawn ('~') where it would go to a hand as
         # a pawn: to the capturer's (without dropLoop), or to the partner's on the other board.
         self.tilde = bool(drops_ is not None
@@ -231,6 +249,10 @@ class Layout:
             self.leap_letters = frozenset(
                 letter for letter, piece in self.types.items()
                 if (piece.name == "king" and letter == self.royal) or piece.name in ("fers", "met"))
+        plus = (self.castling_letters | self.promoted.keys() | self.leap_letters) & self.crossed_letters
+        if plus:
+            raise GGNError(f"variant {variant.name!r}: the type {min(plus)!r} would need '+' both for a "
+                           "diagonal initial move and for castling, a promoted form or a first-move leap")
         plus = self.castling_letters & self.promoted.keys()
         if plus:
             raise GGNError(f"variant {variant.name!r}: the type {min(plus)!r} would need '+' both for "
@@ -305,6 +327,8 @@ class Layout:
             found.append("castling")
         if letter in self.double_letters or letter in self.initial_letters:
             found.append("dashed")
+        if letter in self.crossed_letters:
+            found.append("crossed")
         if letter in self.leap_letters:
             found.append("leap")
         return tuple(found)
@@ -367,7 +391,7 @@ class Layout:
         # A pawn that must promote never stands in its promotion region, unless dropped there
         # (promotionZonePawnDrops): it then moves, and promotes, as from any other square.
         promotion, drops_ = self.variant.promotion, self.variant.drops
-        if (mark in ("normal", "dashed") and promotion is not None and promotion.mandatory_pawn
+        if (mark in ("normal", "dashed", "crossed") and promotion is not None and promotion.mandatory_pawn
                 and letter in promotion.pawn_types[side]
                 and (drops_ is None or not drops_.promotion_zone_pawn_drops)):
             found -= self.mover(side, promotion.regions[side])
@@ -395,6 +419,15 @@ class Layout:
             if not drops_.first_rank_pawn_drops:
                 found = frozenset(square for square in found if square[1] != 0)
         return found
+
+    def passing_mark(self, letter: str, source: Square, destination: Square) -> Mark:
+        """The mark a piece of ``letter`` has after its double step or initial move from
+        ``source`` to ``destination`` (board squares): ``crossed`` (``+``) when it passed over
+        squares on later files than ``destination``'s, else ``dashed`` (``-``)."""
+        letter = self._letter(letter)
+        expect(source, tuple, "source", "a (file, rank) tuple")
+        expect(destination, tuple, "destination", "a (file, rank) tuple")
+        return "crossed" if letter in self.crossed_letters and destination[0] < source[0] else "dashed"
 
     def double_region(self, side: int) -> frozenset[Square]:
         """Where a double-step type of ``side`` may make its double step (mover's frame)."""
@@ -733,7 +766,7 @@ def _add_castling(made: Layout, side: int, square: Square, reached: Destinations
 # --- en passant --------------------------------------------------------------------------------
 def _takes_en_passant(made: Layout, letter: str, mark: Mark) -> bool:
     double = made.variant.double_step
-    return (double is not None and mark in ("normal", "dashed") and letter in double.en_passant
+    return (double is not None and mark in ("normal", "dashed", "crossed") and letter in double.en_passant
             and bool(made.double_letters or made.initial_letters))
 
 
@@ -783,7 +816,8 @@ def _victims(made: Layout, side: int) -> dict[Square, list[tuple[Square, str]]]:
         end = (start[0] + step[0] * steps, start[1] + step[1] * steps)
         if end not in view.names:
             return
-        token = view.qpi(made.template(letter, "dashed", enemy=True))
+        board_start, board_end = (next(iter(made.board(side, (square,)))) for square in (start, end))
+        token = view.qpi(made.template(letter, made.passing_mark(letter, board_start, board_end), enemy=True))
         for passed in range(1, steps):
             over = (start[0] + step[0] * passed, start[1] + step[1] * passed)
             listed = found.setdefault(over, [])
@@ -810,3 +844,26 @@ def _victims(made: Layout, side: int) -> dict[Square, list[tuple[Square, str]]]:
                     for start in sources:
                         add(start, unit, steps * longest, letter)
     return found
+
+
+def _passes(piece: PieceType) -> list[tuple[int, int]]:
+    """The vectors (first player's frame) of a type's initial moves (Betza's ``i``) that pass
+    over squares: along a line, longer than one step."""
+    found: list[tuple[int, int]] = []
+    for movement in piece.movements:
+        if movement.sources is None or movement.mode == "capture":
+            continue
+        for file, rank in movement.vectors:
+            if file and rank and abs(file) != abs(rank):
+                continue
+            if max(abs(file), abs(rank)) > 1 or movement.last is None or movement.last > 1:
+                found.append((file, rank))
+    return found
+
+
+def _diagonal_passes(piece: PieceType) -> bool:
+    return any(file for file, _ in _passes(piece))
+
+
+def _straight_passes(piece: PieceType) -> bool:
+    return any(not file for file, _ in _passes(piece))

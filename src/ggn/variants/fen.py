@@ -125,6 +125,10 @@ class _Table:
     wall: str | None = None
     """The PIN letter (uppercase) of a wall, the second player's piece FEN writes ``*``, in a
     game with walls (:meth:`ggn.variants.document.Layout.wall_token`); None: no walls."""
+    crossed: frozenset[str] = frozenset()
+    """The letters a ``+`` marks as having just passed, by a diagonal initial move, over
+    squares on later files than the one they stand on (berolina's pawn from g7 to e5; ``-``
+    from c7: :meth:`ggn.variants.document.Layout.passing_mark`)."""
 
 
 _TABLES: dict[int, _Table] = {}
@@ -173,7 +177,7 @@ def _table(variant: Variant) -> _Table:
         {pin: letter for letter, pin in known.pins.items()}, dict(known.promoted), known.castling_letters,
         known.gating_letters, known.double_letters | known.initial_letters,
         known.tilde_letters if known.tilde else frozenset(), known.pawn_type, {}, known.leap_letters,
-        known.wall,
+        known.wall, known.crossed_letters,
     )
     if len(_TABLES) > 64:
         _TABLES.clear()
@@ -614,9 +618,19 @@ def _en_passant(reader: _Reader, number: int, board: dict[tuple[int, int], _Piec
         position = match.end()
     # After a piece's own initial move Fairy-Stockfish names its destination too: the piece
     # named there is the one that moved, whatever stands beyond the other squares.
-    named = [piece for square, _ in squares if (piece := mine(square)) is not None]
+    named = [(square, piece) for square, _ in squares if (piece := mine(square)) is not None]
     if named:
-        named[0].state = "diminished"
+        stands, piece = named[0]
+        piece.state = "diminished"
+        if piece.letter in table.crossed:
+            # '+' when the squares it passed over are on later files (a diagonal initial move).
+            ways = {square[0] > stands[0] for square, _ in squares if square != stands}
+            if len(ways) > 1:
+                raise reader.error(number, f"en passant squares {quote(text)} name squares passed over "
+                                           "on both sides of the piece that made its initial move: FEEN "
+                                           "marks one")
+            if ways == {True}:
+                piece.state = "enhanced"
         return
     for (file, rank), (start, end) in squares:
         # Else the pawn that passed over the square stands straight beyond it (one or two
@@ -630,7 +644,7 @@ def _en_passant(reader: _Reader, number: int, board: dict[tuple[int, int], _Piec
         if beyond is None:
             raise reader.error(number, f"en passant square {text[start:end]} needs the piece that has just "
                                        f"made its double step beyond it", start, end)
-        beyond.state = "diminished"
+        beyond.state = "enhanced" if beyond.letter in table.crossed and step[0] < 0 else "diminished"
 
 
 def _feen(table: _Table, board: dict[tuple[int, int], _Piece], hands: dict[Side, dict[str, int]],
@@ -720,7 +734,7 @@ class _Writer:
             raise self.error(f"{str(qpi)!r} {where}: in {variant.name} the royal piece, and only it, "
                              "is marked '^'")
         if qpi.state == "enhanced" and letter not in table.promoted and letter not in table.castling_letters \
-                and letter not in table.gating and letter not in table.leap:
+                and letter not in table.gating and letter not in table.leap and letter not in table.crossed:
             raise self.error(f"{str(qpi)!r} {where}: {variant.name} gives '+' no meaning on this piece")
         if qpi.state == "diminished" and letter not in table.double_step and letter not in table.tilde:
             raise self.error(f"{str(qpi)!r} {where}: {variant.name} gives '-' no meaning on this piece")
@@ -888,7 +902,9 @@ class _Writer:
         forward = 1 if mover == "first" else -1
         squares: list[tuple[int, int]] = []
         for (file, rank), (letter, side, state) in self.board.items():
-            if state != "diminished" or letter not in table.double_step:
+            if state != "diminished" and (state != "enhanced" or letter not in table.crossed):
+                continue
+            if letter not in table.double_step:
                 continue
             if side != mover:
                 raise self.error(f"{_name(file, rank)}: only the side that has just moved has a piece marked "
@@ -901,7 +917,7 @@ class _Writer:
                     raise self.error(f"{_name(file, rank)}: the square its double step passed over, "
                                      f"{_name(*passed[0])}, is not empty")
             else:
-                passed = self._passed(letter, (file, rank), mover)
+                passed = self._passed(letter, (file, rank), mover, state == "enhanced")
             regions = double_step.passant_regions
             if regions is not None:
                 region = regions[0 if self.active == "first" else 1]
@@ -913,12 +929,13 @@ class _Writer:
         # Fairy-Stockfish lists its en passant squares from a1 onward, rank by rank.
         return "".join(_name(*square) for square in sorted(squares, key=lambda s: (s[1], s[0])))
 
-    def _passed(self, letter: str, square: tuple[int, int], mover: Side) -> list[tuple[int, int]]:
+    def _passed(self, letter: str, square: tuple[int, int], mover: Side,
+                crossed: bool) -> list[tuple[int, int]]:
         """The squares a piece passed over by one of its own initial moves (Betza's ``i``) to
         stand on ``square``, and ``square`` itself, as Fairy-Stockfish names them: the first
-        initial move that could have brought it from an empty square of its initial region.
-        (FEEN's ``-`` does not say where it came from: when two could have, as a berolina
-        pawn's two diagonals, the first is taken.)"""
+        initial move that could have brought it from an empty square of its initial region,
+        over squares on later files than ``square``'s if ``crossed`` (its mark ``+``), else
+        not (``-``: a berolina pawn's two diagonals are its two marks)."""
         variant = self.table.variant
         files, ranks = variant.files, variant.ranks
         turn = mover == "second"  # the second side's frame is the first's turned half a circle
@@ -929,6 +946,8 @@ class _Writer:
                 for steps in range(movement.first, (movement.last or 1) + 1):
                     shift = (-dx * steps, -dy * steps) if turn else (dx * steps, dy * steps)
                     origin = (square[0] - shift[0], square[1] - shift[1])
+                    if letter in self.table.crossed and (origin[0] > square[0]) != crossed:
+                        continue  # the other diagonal
                     own = (files - 1 - origin[0], ranks - 1 - origin[1]) if turn else origin
                     if own not in movement.sources or origin in self.board:
                         continue
