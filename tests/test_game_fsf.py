@@ -350,3 +350,17 @@ def test_a_full_board_is_adjudicated_by_material() -> None:
             game.push(mine[move])
             moves.append(move)
     assert Ending.FULL_BOARD in endings
+
+
+@pytest.mark.parametrize("fen", [
+    "1r5k/8/8/8/8/p7/P7/K7[] w - - 0 1",  # king and pawn, only promotions: a draw to claim
+    "1r5k/8/8/8/8/p7/P7/K6N[] w - - 0 1",  # a third piece: none
+    "k7/8/8/3P4/8/5P2/8/K7[] w - - 0 1",  # two pawns, pushes too: none
+    "7k/8/8/8/8/8/4P3/K7[] w - - 0 1",  # a pawn that may still push: none
+])
+def test_sittuyins_stalemate_by_an_optional_promotion(fen: str) -> None:
+    game = Game("sittuyin", fen=fen)
+    claimable, value = sf.is_optional_game_end("sittuyin", fen, [])
+    claim = game.claim()
+    assert (claim is not None) == claimable
+    assert claim is None or (claim.winner is None and value == 0)

@@ -676,7 +676,6 @@ def test_history_rules_per_colour_and_pawn_types() -> None:
     ("flipEnclosedPieces = reversi", "flipping enclosed pieces"),
     ("twoBoards = true", "two boards without drops"),
     ("tripleStepRegionWhite = *2", "pawn triple steps"),
-    ("sittuyinPromotion = true", "sittuyin's promotion"),
     ("castlingWins = q", "castling as a way to win"),
     ("diagonalLines = d1 f3", "palace diagonals"),
     ("janggiCannon = c", "the janggi cannon"),
@@ -741,6 +740,11 @@ def test_setup_phase_options_are_read() -> None:
     # A type the variant does not have is never in hand: no drop is forced.
     none = variants["none"].drops
     assert none is not None and not none.must_drop
+
+
+def test_sittuyin_promotion_to_a_rider_is_refused() -> None:
+    error = _error("[burmese:chess]\nsittuyinPromotion = true\n")
+    assert (error.line, error.option) == (2, "sittuyinPromotion") and "single steps" in str(error)
 
 
 def test_an_unsupported_rule_inherited_is_named_where_it_was_written() -> None:

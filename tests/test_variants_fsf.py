@@ -388,6 +388,9 @@ HANDS: dict[str, tuple[str, ...]] = {
     "koedem": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[KRNPkbnp] w KQkq - 0 1",
                "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR[KPkp] b - - 0 1"),
     # Setup phases under way: a king or rook dropped beside the other on its square may castle.
+    # Sittuyin after its setup: pawns in their promotion regions, a last pawn that promotes anywhere.
+    "sittuyin": ("4k3/8/2p5/3P4/4p3/2P5/8/4K3[] w - - 0 1", "r3k3/1s6/2p5/3P4/4p3/2P2N2/8/R3K3[] b - - 0 1",
+                 "k7/8/8/8/8/8/4P3/K7[] w - - 0 1"),
     "placement": ("8/pppppppp/8/8/8/8/PPPPPPPP/R6R[KQBBNNkqrrbbnn] w - - 0 1",
                   "r6r/pppppppp/8/8/8/8/PPPPPPPP/4K3[QRRBBNNkqbbnn] b - - 0 1"),
 }

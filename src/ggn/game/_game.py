@@ -377,7 +377,8 @@ class Game:
     def claim(self) -> Outcome | None:
         """The end the player to move may claim, if any (pyffish's ``is_optional_game_end``):
         the n-move rule, an n-fold repetition (won or lost by perpetual check or chasing, or
-        as the game values a repetition), or the end of a count of the counting rules."""
+        as the game values a repetition), the end of a count of the counting rules, or sittuyin's
+        stalemate by an optional promotion."""
         history = self._history
         if history is None:
             return None
@@ -395,7 +396,25 @@ class Game:
         if history.counting_rule is not None and counting_limit and counting_ply > counting_limit \
                 and self._may_claim(ply):
             return Outcome(None, Ending.COUNTING)
+        if self._sittuyin_stalemate(ply):
+            return Outcome(None, Ending.STALEMATE)
         return None
+
+    def _sittuyin_stalemate(self, ply: int) -> bool:
+        """Sittuyin's stalemate by an optional promotion (Fairy-Stockfish's, its rule 3.9 c.7):
+        the player to move has its king and one pawn only, is not in check, and has no legal
+        move but promotions: it may claim a draw."""
+        variant = self._variant
+        promotion = variant.promotion if variant is not None else None
+        if promotion is None or not promotion.sittuyin:
+            return False
+        position = self.position
+        mine = [piece for piece in position.board.values() if piece.side == position.active]
+        pawns = promotion.pawn_types[0 if position.active == "first" else 1]
+        if len(mine) != 2 or sum(1 for piece in mine if (kind := self._type(piece)) is not None
+                                 and kind.letter in pawns) != 1 or self._in_check(ply):
+            return False
+        return all(play.choice is not None for play in self.legal_moves())
 
     def result(self) -> str:
         """The result of the game as PGN writes it: ``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` for a

@@ -375,6 +375,10 @@ class _Scene:
             return "file"
         if notation in ("san", "thai-san") and self._is_pawn(move.type) and move.capture:
             return "file"
+        promotion = self.variant.promotion
+        if notation in ("san", "thai-san") and self._is_pawn(move.type) and move.kind == "promotion" \
+                and move.source != move.destination and promotion is not None and promotion.sittuyin:
+            return "square"  # sittuyin's promotion by a step: Fairy-Stockfish writes its source
         others = self._others(notation, move)
         if not others:
             return ""

@@ -406,6 +406,15 @@ class RuleSystem:
     plays are legal (:func:`ggn.rules._walk.forced_captures`). A game sets it once, for the
     whole game: the walk of the others pays one test a position."""
 
+    _more_moves: bool = False
+    """Whether the game has moves its document does not list (:meth:`_extra_moves`); set once
+    for the whole game, so that the walk of the others pays one test a position."""
+
+    def _extra_moves(self, position: Position) -> list[Move]:
+        """Moves of ``position`` that the document does not list (sittuyin's promotions), each a
+        special move that the hooks play; asked only where :attr:`_more_moves` is set."""
+        return []
+
     _drops_forced: tuple[frozenset[int], frozenset[int]] | None = None
     """Where drops are forced (Fairy-Stockfish's ``mustDrop``), per side, the codes of the
     pieces in hand whose drops are: while the player to move holds one of them, it may drop

@@ -586,6 +586,8 @@ def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: i
         return 0
     scene = Scene(rules, position)
     moves = rules.ruleset.moves(position)
+    if rules._more_moves:
+        moves = [*moves, *rules._extra_moves(position)]
     if rules._capture_forced:
         moves = forced_captures(scene, moves)
     if rules._drops_forced is not None:

@@ -75,6 +75,7 @@ from typing import ClassVar, Final
 
 from ggn._types import Side, expect
 from ggn.cell import Cell
+from ggn.errors import GGNError
 from ggn.move import Move
 from ggn.pin import Pin
 from ggn.position import Geometry, Position, code_of, piece_of
@@ -183,6 +184,12 @@ class VariantRules(RuleSystem):
         self._demotes_to: dict[int, tuple[Qpi, int, str]] = {}
         self._limits: dict[str, int] = {}
         self._dead: dict[int, frozenset[int]] = {}
+        # Sittuyin's promotions: per side the pawn codes; per (letter, side, square) the squares
+        # one step of the choice reaches; the moves made so far, by (code, source, destination).
+        self._sittuyin_pawns: tuple[set[int], set[int]] = (set(), set())
+        self._steps: dict[tuple[str, int, int], tuple[int, ...]] = {}
+        self._sittuyin_moves: dict[tuple[int, int, int, int], Move] = {}
+        self._sittuyin_ids: dict[int, tuple[Qpi, int]] = {}
         if self.variant.immobility_illegal:
             # Where each piece could never move again: no plain move may leave it there.
             for (letter, side, state), number in self._codes.items():
@@ -192,11 +199,17 @@ class VariantRules(RuleSystem):
             return
         self._zone = (self._indices(promotion.regions[0]), self._indices(promotion.regions[1]))
         self._limits = {letter: count for letter, count in promotion.limits if letter in made.types}
+        if promotion.sittuyin:
+            self._setup_sittuyin()
         for side in (0, 1):
             mark: Mark = "tilde" if made.tilde else "normal"
             choices = [(self._qpis[self._code(letter, side, mark)], self._code(letter, side, mark), letter)
                        for letter in promotion.choices[side] if letter in made.types]
             for letter in promotion.pawn_types[side] & made.types.keys():
+                if promotion.sittuyin:  # no promotion on entering the region: _extra_moves
+                    self._sittuyin_pawns[side].add(self._code(letter, side))
+                    self._choices[self._code(letter, side)] = choices
+                    continue
                 for pawn_mark in ("normal", "dashed", "crossed"):
                     code = self._codes.get((letter, side, pawn_mark))
                     if code is not None:
@@ -210,6 +223,62 @@ class VariantRules(RuleSystem):
                     self._demotes_to[raised] = (self._qpis[code], code, base)
                     self._flag(raised, _DEMOTES)
 
+
+    def _setup_sittuyin(self) -> None:
+        """Sittuyin's promotion: the squares each choice reaches by one step, from each square."""
+        promotion, made = self.variant.promotion, self.layout
+        assert promotion is not None
+        self._more_moves = True
+        for side in (0, 1):
+            sign = 1 if side == 0 else -1
+            for letter in promotion.choices[side]:
+                if letter not in made.types:
+                    continue
+                movements = made.types[letter].movements
+                if any(movement.last != 1 or movement.hops or movement.also
+                       or movement.sources is not None for movement in movements):
+                    raise GGNError(f"variant {self.variant.name!r}: sittuyin's promotion to {letter!r}, "
+                                   "which does not move by single steps only: not supported")
+                vectors = {(sign * file, sign * rank)
+                           for movement in movements for file, rank in movement.vectors}
+                for (file, rank), number in self._index.items():
+                    self._steps[(letter, side, number)] = tuple(
+                        self._index[(file + df, rank + dr)] for df, dr in sorted(vectors)
+                        if (file + df, rank + dr) in self._index)
+
+    def _extra_moves(self, position: Position) -> list[Move]:
+        """Sittuyin's promotions (Fairy-Stockfish's movegen): each pawn of the player to move
+        (only those in its region while it has more than one), into each choice still below
+        its limit, where it stands or one step of the choice away onto an empty square, the
+        new piece attacking no piece of the other side."""
+        side = 0 if position.active == "first" else 1
+        codes = position._codes
+        pawns = [number for number, code in enumerate(codes) if code in self._sittuyin_pawns[side]]
+        if len(pawns) > 1:
+            pawns = [number for number in pawns if number in self._zone[side]]
+        found: list[Move] = []
+        sign = 1 if side == 0 else -1
+        for number in pawns:
+            code = codes[number]
+            for choice, chosen, letter in self._choices[code]:
+                if not self._below_limit(codes, letter, side):
+                    continue
+                steps = self._steps[(letter, side, number)]
+                for target in (number, *(step for step in steps if not codes[step])):
+                    # The new piece on the target (its pawn gone) attacks no enemy piece.
+                    if any(codes[square] * sign < 0 for square in self._steps[(letter, side, target)]):
+                        continue
+                    found.append(self._sittuyin_move(code, number, target, choice, chosen))
+        return found
+
+    def _sittuyin_move(self, code: int, source: int, destination: int, choice: Qpi, chosen: int) -> Move:
+        key = (code, source, destination, chosen)
+        move = self._sittuyin_moves.get(key)
+        if move is None:
+            move = Move(self._qpis[code], Cell(self._square[source]), Cell(self._square[destination]), ())
+            self._sittuyin_moves[key] = move
+            self._sittuyin_ids[id(move)] = (choice, chosen)
+        return move
 
     def _setup_castling(self) -> None:
         made, castling = self.layout, self.variant.castling
@@ -631,7 +700,7 @@ class VariantRules(RuleSystem):
 
     # --- the hooks: which moves need them ----------------------------------------------------
     def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
-        if self._all_special:
+        if self._all_special or id(move) in self._sittuyin_ids:
             return True
         if self._makpong_kings and code in self._makpong_kings:
             return True  # makpong: a king in check may only take its one checker
@@ -846,6 +915,9 @@ class VariantRules(RuleSystem):
         """The plays of a move, before any explosion."""
         move, source, destination, code = info.move, info.source, info.destination, info.code
         codes = position._codes
+        promoting = self._sittuyin_ids.get(id(move)) if self._more_moves else None
+        if promoting is not None:
+            return [(promoting[0], (*prefix, (source, 0), (destination, promoting[1])), ())]
         if source < 0:  # a drop
             if code in self._castling_dropped:
                 return [(None, (*prefix, *self._castling_drop(position, code, destination)),
@@ -1154,6 +1226,9 @@ class VariantRules(RuleSystem):
             return not self._drop_rules or self._drop_allowed(position, effect, child, info)
         code = info.code
         side = 0 if code > 0 else 1
+        if self._more_moves and id(info.move) in self._sittuyin_ids \
+                and self._gives_check(position, child, side):
+            return False  # sittuyin's promotion may not give check
         if code in self._leap_kings and self._king_leap(info.source, info.destination) \
                 and self._calm is not position \
                 and self._tables_for(position).attacks[1 - side][info.source](position._codes):

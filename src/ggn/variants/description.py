@@ -108,6 +108,11 @@ class Promotion:
     mandatory_piece: bool = False
     on_capture: bool = False
     demotion: bool = False
+    sittuyin: bool = False
+    """Sittuyin's promotion (Fairy-Stockfish's ``sittuyinPromotion``): a pawn entering its
+    region does not promote; instead a pawn standing in it (any pawn, where it is its side's
+    last) may turn into a choice, where it stands or by one step of the choice onto an empty
+    square, when the new piece attacks no piece of the other side and gives no check."""
 
 
 @dataclass(frozen=True, slots=True)

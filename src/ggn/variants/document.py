@@ -391,8 +391,10 @@ class Layout:
         # A pawn that must promote never stands in its promotion region, unless dropped there
         # (promotionZonePawnDrops): it then moves, and promotes, as from any other square.
         promotion, drops_ = self.variant.promotion, self.variant.drops
-        if (mark in ("normal", "dashed", "crossed") and promotion is not None and promotion.mandatory_pawn
-                and letter in promotion.pawn_types[side]
+        # (Nor with sittuyin's promotion, where entering the region promotes nothing.)
+        if (mark in ("normal", "dashed", "crossed") and promotion is not None
+                and promotion.mandatory_pawn
+                and not promotion.sittuyin and letter in promotion.pawn_types[side]
                 and (drops_ is None or not drops_.promotion_zone_pawn_drops)):
             found -= self.mover(side, promotion.regions[side])
         return found

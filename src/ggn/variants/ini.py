@@ -368,7 +368,6 @@ _DEFAULTS: Final[dict[str, Any]] = {
 # Rules the description cannot say: the field, and the feature a rule system would need. A
 # field at its default value says nothing, and is accepted.
 _UNSUPPORTED: Final[dict[str, str]] = {
-    "sittuyinPromotion": "sittuyin's promotion (in place or by the new piece's move)",
     "petrifyBlastPieces": "pieces an explosion turns into walls",
     "tripleStepRegion": "pawn triple steps",
     "enclosingDrop": "drops that must enclose or stack (reversi, connect four)",
@@ -1015,6 +1014,7 @@ class _Maker:
             unapplied=tuple(self.state.unapplied.items()),
         )
         self.check_marks(variant)
+        self.check_sittuyin(variant)
         self.check_start(variant)
         return variant
 
@@ -1052,6 +1052,20 @@ class _Maker:
             raise self.error("castlingRank", "cambodian first moves from another rank than the first: a rule "
                                              "the description cannot say yet")
         return True
+
+    def check_sittuyin(self, variant: Variant) -> None:
+        """Sittuyin's promotion is played to pieces that move by single steps (its fers): the
+        squares the new piece attacks do not depend on the pieces around it."""
+        promotion = variant.promotion
+        if promotion is None or not promotion.sittuyin:
+            return
+        kinds = {piece.letter: piece for piece in variant.pieces}
+        for letter in sorted({*promotion.choices[0], *promotion.choices[1]} & kinds.keys()):
+            if any(movement.last != 1 or movement.hops or movement.also
+                   or movement.sources is not None for movement in kinds[letter].movements):
+                raise self.error("sittuyinPromotion", f"sittuyin's promotion to {letter!r}, which does not "
+                                                      "move by single steps only: a rule the description "
+                                                      "cannot say yet")
 
     def check_marks(self, variant: Variant) -> None:
         """FEEN writes a castling right and a shogi-style promoted form both as ``+``: a type
@@ -1132,7 +1146,7 @@ class _Maker:
             (self.clip(regions[0]), self.clip(regions[1])), (pawns[0], pawns[1]), (choices[0], choices[1]),
             mandatory_pawn=values["mandatoryPawnPromotion"], limits=limits, promoted=promoted,
             mandatory_piece=values["mandatoryPiecePromotion"], on_capture=values["piecePromotionOnCapture"],
-            demotion=values["pieceDemotion"],
+            demotion=values["pieceDemotion"], sittuyin=values["sittuyinPromotion"],
         )
 
     def castling(self) -> Castling | None:

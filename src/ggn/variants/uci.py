@@ -115,8 +115,8 @@ def _gate_of(play: Play) -> Cell | None:
     castling rook's square is the one farther from the king's source than the rook beside the
     king.)"""
     choice, source = play.choice, play.source
-    if choice is None or not isinstance(source, Cell):
-        return None
+    if choice is None or not isinstance(source, Cell) or source == play.destination:
+        return None  # (a piece turned where it stands, sittuyin's promotion, is no gating)
     board = play.transition.board
     if board.get(source) == choice:
         return source
