@@ -907,8 +907,9 @@ class _Writer:
             if letter not in table.double_step:
                 continue
             if side != mover:
+                mark = "+" if state == "enhanced" else "-"
                 raise self.error(f"{_name(file, rank)}: only the side that has just moved has a piece marked "
-                                 "'-' for its double step")
+                                 f"'{mark}' for its double step")
             double_step = variant.double_step
             assert double_step is not None  # the letter is one of its types
             if letter in double_step.types and letter not in double_step.initial_movers:
