@@ -308,3 +308,16 @@ def test_builtin_variants_round_trip(name: str) -> None:
 @pytest.mark.parametrize("name", BUILTINS)
 def test_builtin_variants_round_trip_full(name: str) -> None:
     _round_trip(registry.variant(name), _games(name, pyffish.start_fen(name), 20, 200, SEED + 2))
+
+
+def test_berolina_marks_the_diagonal_of_its_double_step() -> None:
+    # '-' on the pawn: the square it passed over is on an earlier file; '+': a later one.
+    berolina = registry.variant("berolina")
+    for fen, feen in (("4k3/8/8/8/3pPp2/8/6P1/4K3 b - d3e4 0 1", "4k^3/8/8/8/3p-Pp2/8/6P1/4K^3 / b/B"),
+                      ("4k3/8/8/8/3pPp2/8/2P5/4K3 b - f3e4 0 1", "4k^3/8/8/8/3p+Pp2/8/2P5/4K^3 / b/B"),
+                      ("4k3/6p1/8/3PpP2/8/8/8/4K3 w - e5d6 0 2", "4k^3/6p1/8/3P-pP2/8/8/8/4K^3 / B/b"),
+                      ("4k3/2p5/8/3PpP2/8/8/8/4K3 w - e5f6 0 2", "4k^3/2p5/8/3P+pP2/8/8/8/4K^3 / B/b")):
+        assert to_feen(berolina, fen) == feen
+        assert from_feen(berolina, feen, fullmove=int(fen[-1])) == fen
+    with pytest.raises(NotationError, match="passed over on both sides"):
+        to_feen(berolina, "4k3/8/8/8/3pPp2/8/8/4K3 b - d3e4f3 0 1")
