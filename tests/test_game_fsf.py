@@ -89,7 +89,7 @@ def _counters(fen: str, counting: bool) -> list[str]:
 
 
 def _play(name: str, start: str, plies: int, rng: random.Random, tally: _Tally, back: float = BACK,
-          chase: bool = False) -> None:
+          chase: bool = False, passes: float = 0.0) -> None:
     game = Game(_rules(name), fen=start)
     variant = game.variant
     assert variant is not None
@@ -125,14 +125,18 @@ def _play(name: str, start: str, plies: int, rng: random.Random, tally: _Tally, 
         if chase:
             move = _chase(game, mine, choices, moves, rng)
         else:
-            move = _choose(game, mine, choices, moves, rng, back)
+            move = _choose(game, mine, choices, moves, rng, back, passes)
         game.push(mine[move])
         moves.append(move)
         tally.plies += 1
 
 
 def _choose(game: Game, mine: Mapping[str, Play], choices: list[str], moves: list[str],
-            rng: random.Random, back: float) -> str:
+            rng: random.Random, back: float, passes: float = 0.0) -> str:
+    if passes and rng.random() < passes:
+        passing = [move for move in choices if move[:len(move) // 2] == move[len(move) // 2:]]
+        if passing:
+            return passing[0]
     if len(moves) >= 2 and rng.random() < back:
         taken_back = _back(moves[-2])
         if taken_back in choices:
@@ -286,6 +290,29 @@ def test_the_steered_games_reach_the_rules() -> None:
             _play(name, start, PLIES, rng, tally, back=0.9)
         seen[name] = tally.claims
     assert all(seen.values()), seen
+
+
+# Sparse janggi positions, where the generals come to face each other (bikjang) and the players
+# pass: games that end by two passes, by a bikjang answered by a pass, by moving a piece back
+# and forth around a pass (janggimodern), or go on.
+JANGGI = (
+    "3k5/9/9/9/9/9/9/9/4K4/9 w - - 0 1",
+    "4k4/4a4/9/9/2r6/9/6R2/9/4A4/4K4 w - - 0 1",
+    "3ak4/9/4c4/9/9/9/9/4C4/9/4KA3 b - - 0 1",
+    "4k4/9/2n3b2/p7p/9/9/P7P/2N3B2/4A4/3K5 w - - 0 1",
+)
+
+
+@pytest.mark.parametrize("name", ["janggi", "janggitraditional", "janggimodern", "janggicasual"])
+def test_janggi_s_passes_and_bikjang_against_pyffish(name: str) -> None:
+    rng = random.Random(f"{SEED}:{name}:passes")
+    tally = _Tally()
+    endings = []
+    for number in range(12):
+        before = tally.outcomes
+        _play(name, JANGGI[number % len(JANGGI)], 40, rng, tally, back=0.5, passes=0.25)
+        endings.append(tally.outcomes - before)
+    assert tally.outcomes >= 4, "the steered games should end by passes or bikjang"
 
 
 # Sparse xiangqi middlegames, where chariots, horses and cannons chase.

@@ -213,6 +213,7 @@ def _calls() -> Iterator[Call]:
     yield Call("ggn.variants.document.Layout.double_region", layout.double_region, (0,))
     yield Call("ggn.variants.document.Layout.passing_mark", layout.passing_mark, ("p", (2, 1), (4, 3)))
     yield Call("ggn.variants.document.Layout.movements", layout.movements, ("p", 0, "normal"))
+    yield Call("ggn.variants.document.Layout.diagonal", layout.diagonal, ("p", 0))
     yield Call("ggn.variants.fen.from_feen", fen.from_feen, (variant, START), {"halfmove": 0, "fullmove": 1})
     yield Call("ggn.variants.fen.is_feen", fen.is_feen, (START,), free=frozenset({0}))
     yield Call("ggn.variants.fen.style", fen.style, (variant,))

@@ -671,14 +671,11 @@ def test_history_rules_per_colour_and_pawn_types() -> None:
     ("gating = true", "gating"),
     ("seirawanGating = true", "gating"),
     ("wallOrMove = true", "a wall placed instead of a move"),
-    ("pass = true", "passing a move"),
     ("passOnStalemateWhite = true", "passing a move"),
     ("flipEnclosedPieces = reversi", "flipping enclosed pieces"),
     ("twoBoards = true", "two boards without drops"),
     ("tripleStepRegionWhite = *2", "pawn triple steps"),
     ("castlingWins = q", "castling as a way to win"),
-    ("diagonalLines = d1 f3", "palace diagonals"),
-    ("janggiCannon = c", "the janggi cannon"),
     ("capturesToHand = true", "captured pieces held in hand without drops"),
 ])
 def test_rules_the_description_cannot_say_are_errors_naming_them(line: str, feature: str) -> None:
@@ -727,19 +724,6 @@ def test_two_boards_and_a_safe_flag_are_read() -> None:
     assert variants["hill"].ends.flag_safe and not variants["hill"].ends.flag_move
 
 
-def test_setup_phase_options_are_read() -> None:
-    text = ("[setup:chess]\npieceDrops = true\nmustDrop = true\ndropOppositeColoredBishop = true\n"
-            "castlingDroppedPiece = true\nsittuyinRookDrop = true\n"
-            "[kings:setup]\ncommoner = c\nmustDropType = c\n[none:kings]\ncommoner = -\n")
-    variants = _load(text)
-    drops = variants["setup"].drops
-    assert drops is not None and drops.must_drop and drops.must_drop_type == "*"
-    assert (drops.opposite_bishops, drops.castling_dropped, drops.first_rank_only) == ("b", True, "r")
-    kings = variants["kings"].drops
-    assert kings is not None and kings.must_drop and kings.must_drop_type == "c"
-    # A type the variant does not have is never in hand: no drop is forced.
-    none = variants["none"].drops
-    assert none is not None and not none.must_drop
 
 
 def test_sittuyin_promotion_to_a_rider_is_refused() -> None:
@@ -1217,9 +1201,9 @@ def test_every_predefined_piece_is_an_option_read_in_fairy_stockfish_order() -> 
     text = "[all]\nmaxFile = 12\nmaxRank = 10\ncastling = false\n" \
            "startFen = 12/12/12/12/12/12/12/12/12/12 w - - 0 1\n"
     # Letters run out before the types do: a later type given a taken letter removes the earlier
-    # (the king is read last). The janggi cannon is refused, so left out.
+    # (the king is read last).
     last: dict[str, str] = {}
-    for number, name in enumerate(name for name in PREDEFINED if name != "janggiCannon"):
+    for number, name in enumerate(PREDEFINED):
         letter = "abcdefghijklmnopqrstuvwxyz"[number % 26]
         text += f"{name} = {letter}\n"
         last[letter] = name

@@ -56,6 +56,7 @@ import pytest
 from ggn.game import Game
 from ggn.position import Position
 from ggn.rules import Ending, Play, RuleSystem, perft
+from ggn.rules.variant import VariantRules
 from ggn.variants import registry
 from ggn.variants.description import Variant
 from ggn.variants.registry import Catalogue, Entry
@@ -441,13 +442,69 @@ def _fsf_perft(game: _Game, fen: str, depth: int, moves: tuple[str, ...] = ()) -
     return sum(_fsf_perft(game, fen, depth - 1, (*moves, move)) for move in legal)
 
 
+def _two_ply_ends(variant: Variant) -> bool:
+    """Whether the game ends on its last two plies (two passes, a bikjang answered by a pass):
+    Fairy-Stockfish's move lists heed them, a position does not hold them."""
+    return variant.bikjang or any(variant.passing)
+
+
+def _fsf_perft_of_positions(game: _Game, fen: str, depth: int) -> int:
+    """pyffish's perft with each position given alone, as its FEN (no history)."""
+    legal = game.fsf(fen)
+    if depth == 1:
+        return len(legal)
+    return sum(_fsf_perft_of_positions(game, sf.get_fen(game.name, fen, [move]), depth - 1) for move in legal)
+
+
+def _perft_with_history(rules: RuleSystem, position: Position, depth: int,
+                        passes: tuple[bool, bool] = (False, False), facing: bool | None = None) -> int:
+    """Perft as Fairy-Stockfish counts it in janggi's games (its move lists end the game after
+    two passes, and after a pass that answered a bikjang: the royal pieces facing each other in
+    the position before the last play and after it), from ggn's rule system; ``passes``: whether
+    the two plays that led here were passes, ``facing``: the royal pieces faced each other before
+    the last play (None: the root, which has no history)."""
+    assert isinstance(rules, VariantRules)
+    here = rules.variant.bikjang and rules._facing(position._codes)
+    if facing is not None and ((passes[0] and passes[1]) or (here and facing)):
+        return 0
+    if depth == 1:
+        return rules.count(position)
+    total = 0
+    for move, effect, child in rules._legal(position):
+        node = rules._child(position, effect, child)
+        total += _perft_with_history(rules, node, depth - 1, (passes[1], move.source == move.destination), here)
+    return total
+
+
 @pytest.mark.full
 @pytest.mark.parametrize("name", _cases("perft"))
 def test_perft_3_from_the_start(name: str) -> None:
     game = _game(name)
     fen = sf.start_fen(game.name)
+    if _two_ply_ends(game.variant):
+        # The rule system's perft is of positions, which hold no history: pyffish's from each
+        # position's FEN alone. With the game's ends on its last two plies, pyffish's own.
+        assert perft(game.rules, 3, game.position(fen)) == _fsf_perft_of_positions(game, fen, 3)
+        assert _perft_with_history(game.rules, game.position(fen), 3) == _fsf_perft(game, fen, 3)
+        return
     depth = PERFT_DEPTH.get(name, 3)
     assert perft(game.rules, depth, game.position(fen)) == _fsf_perft(game, fen, depth)
+
+
+# Fairy-Stockfish's own perft table for janggi (its tests/perft.sh), counted with its ends on the
+# last two plies.
+JANGGI_PERFT = (
+    ("rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1", 4, 1_065_277),
+    ("1n1kaabn1/cr2N4/5C1c1/p1pNp3p/9/9/P1PbP1P1P/3r1p3/4A4/R1BA1KB1R b - - 0 1", 4, 76_763),
+    ("1Pbcka3/3nNn1c1/N2CaC3/1pB6/9/9/5P3/9/4K4/9 w - - 0 23", 4, 151_202),
+)
+
+
+@pytest.mark.full
+@pytest.mark.parametrize(("fen", "depth", "count"), JANGGI_PERFT)
+def test_fairy_stockfish_s_janggi_perft_table(fen: str, depth: int, count: int) -> None:
+    game = _game("janggi")
+    assert _perft_with_history(game.rules, game.position(fen), depth) == count
 
 
 # --- builtin.ini is Fairy-Stockfish's built-ins, checked with Fairy-Stockfish alone -------------
@@ -470,6 +527,38 @@ def _copies() -> tuple[str, ...]:
     return tuple(COPY + name for name in BUILTINS)
 
 
+def _unsaid(name: str, fen: str) -> set[str]:
+    """Of Fairy-Stockfish's legal moves of ``fen`` in the built-in ``name``, those its ini syntax
+    cannot give the section's copy: in a game whose king moves as Fairy-Stockfish's wazir
+    (``kingType``, this library's own option: janggi's), the king's diagonal steps along the
+    palace's lines (a king given as ``k:W`` has none)."""
+    if registry.variant(name).king_type is None:
+        return set()
+    placement, side = fen.split(" ")[:2]
+    square = _king_square(placement, "K" if side == "w" else "k")
+    found = set()
+    for move in sf.legal_moves(name, fen, []):
+        squares = re.fullmatch(r"([a-l])([0-9]+)([a-l])([0-9]+)", move)
+        if squares and squares[1] + squares[2] == square and squares[1] != squares[3] \
+                and squares[2] != squares[4]:
+            found.add(move)
+    return found
+
+
+def _king_square(placement: str, king: str) -> str:
+    rows = placement.split("/")
+    for number, row in enumerate(rows):
+        file = 0
+        for token in re.finditer(r"([0-9]+)|(\+?[A-Za-z*]~?)", row):
+            if token.group(1):
+                file += int(token.group(1))
+                continue
+            if token.group(2) == king:
+                return f"{chr(ord('a') + file)}{len(rows) - number}"
+            file += 1
+    raise AssertionError(f"no {king} in {placement}")
+
+
 def test_builtin_ini_is_read_whole() -> None:
     sections = re.findall(r"^\[([^\]:]+)", BUILTIN.read_text("utf-8"), flags=re.MULTILINE)
     assert tuple(sections) == BUILTINS
@@ -482,7 +571,8 @@ def test_builtin_section_starts_as_fairy_stockfish(name: str) -> None:
     is960 = name in ("fischerandom", "caparandom")
     assert sf.start_fen(copy) == sf.start_fen(name)
     fen = sf.start_fen(name)
-    assert set(sf.legal_moves(copy, fen, [], is960)) == set(sf.legal_moves(name, fen, [], is960))
+    own = set(sf.legal_moves(name, fen, [], is960))
+    assert set(sf.legal_moves(copy, fen, [], is960)) == own - _unsaid(name, fen)
 
 
 @pytest.mark.full
@@ -495,7 +585,7 @@ def test_builtin_section_plays_as_fairy_stockfish(name: str) -> None:
     for _ in range(3):
         fen = sf.start_fen(name)
         for _ in range(80):
-            legal = sorted(sf.legal_moves(name, fen, [], is960))
+            legal = sorted(set(sf.legal_moves(name, fen, [], is960)) - _unsaid(name, fen))
             assert sorted(sf.legal_moves(copy, fen, [], is960)) == legal, fen
             ended = sf.is_immediate_game_end(name, fen, [])
             assert sf.is_immediate_game_end(copy, fen, []) == ended, fen

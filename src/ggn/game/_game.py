@@ -271,10 +271,10 @@ class Game:
         sennichite) is an end the other player may claim (:meth:`claim`)."""
         found = self._legal
         if found is None:
-            # A game ended by its checks has no move, as in Fairy-Stockfish (its legal moves
-            # stop at any immediate end); the position's other ends are the rule system's.
-            found = self._legal = [] if self._checked_out(len(self._plays)) else \
-                self._rules.legal_moves(self.position)
+            # A game ended by its checks, its passes or its bikjang has no move, as in
+            # Fairy-Stockfish (its legal moves stop at any immediate end); the position's other
+            # ends are the rule system's.
+            found = self._legal = [] if self._ended() is not None else self._rules.legal_moves(self.position)
         return list(found)
 
     def push(self, play: Play | str) -> Play:
@@ -360,8 +360,9 @@ class Game:
         draws is decided by material where the game counts it (``materialCounting``). An end a player
         may claim is :meth:`claim`'s, not this."""
         position = self.position
-        if self._checked_out(len(self._plays)):
-            return Outcome(position.inactive, Ending.CHECKS)
+        ended = self._ended()
+        if ended is not None:
+            return ended
         ended = self._rules.outcome(position)
         if ended is not None and ended.ending in _SUDDEN:
             return ended
@@ -447,6 +448,31 @@ class Game:
             if shak(self._positions[back]):
                 return Outcome(self.position.inactive, Ending.CHECKMATE)
         return ended
+
+    def _ended(self) -> Outcome | None:
+        """The ends of the game's history that Fairy-Stockfish finds (``is_immediate_game_end``):
+        the last check given where checks are counted; on the last two plies, two passes one
+        after the other, or janggi's bikjang answered by a pass (the royal pieces
+        facing each other in the last two positions); decided by material where the game counts
+        it, else drawn. The game has no legal move left then."""
+        ply = len(self._plays)
+        if self._checked_out(ply):
+            return Outcome(self.position.inactive, Ending.CHECKS)
+        variant = self._variant
+        if variant is None or not (variant.bikjang or any(variant.passing)):
+            return None
+        if ply >= 2 and _is_pass(self._plays[-1]) and _is_pass(self._plays[-2]):
+            return self._adjudicated(self.position, Ending.PASSES)
+        if ply >= 1 and variant.bikjang and self._facing(ply) and self._facing(ply - 1):
+            return self._adjudicated(self.position, Ending.BIKJANG)
+        return None
+
+    def _facing(self, ply: int) -> bool:
+        """Whether the royal pieces face each other after ``ply`` plies (bikjang)."""
+        from ggn.rules.variant import VariantRules  # noqa: PLC0415
+
+        rules = self._rules
+        return isinstance(rules, VariantRules) and rules._facing(self._positions[ply]._codes)
 
     def _in_check(self, ply: int) -> bool:
         found = self._checks[ply]
@@ -559,13 +585,14 @@ class Game:
         king = next((piece for piece in variant.pieces if piece.letter == variant.king), None)
         if not _meets(variant, kind, mover, king):
             return 0
-        return 2 if _reverses(before, last) else 0
+        return 2 if _reverses(before, last) else 1 if _is_pass(before) else 0
 
     def _plain(self, ply: int) -> bool:
         """Whether the play that led to ``ply`` moves one piece from its square to another,
         and nothing else (Fairy-Stockfish's NORMAL moves: captures too)."""
         play = self._plays[ply - 1]
-        if not isinstance(play.source, Cell) or not isinstance(play.destination, Cell):
+        if not isinstance(play.source, Cell) or not isinstance(play.destination, Cell) \
+                or play.source == play.destination:
             return False
         if play.choice is not None and play.choice != play.piece:
             return False
@@ -788,9 +815,18 @@ def _en_passant_files(field: str) -> str:
 
 
 def _reverses(earlier: Play | None, later: Play | None) -> bool:
-    """Whether ``earlier`` is ``later`` taken back (from its destination to its source)."""
+    """Whether ``earlier`` is ``later`` taken back (from its destination to its source; a pass
+    takes nothing back)."""
     return earlier is not None and later is not None and isinstance(later.source, Cell) \
+        and later.source != later.destination \
         and (earlier.source, earlier.destination) == (later.destination, later.source)
+
+
+def _is_pass(play: Play) -> bool:
+    """Whether a play is a pass: its piece moves onto its own square, and no piece of the
+    mover's arrives anywhere (a castling where the king stays moves its rook)."""
+    return isinstance(play.source, Cell) and play.source == play.destination and not any(
+        piece is not None and piece.side == play.piece.side for piece in play.transition.board.values())
 
 
 def _meets(variant: Variant, kind: PieceType | None, mover: Side, king: PieceType | None) -> bool:

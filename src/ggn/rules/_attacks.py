@@ -119,12 +119,16 @@ class Tables:
     of that side's terminal pieces. The hooks may read both.
     """
 
-    __slots__ = ("_arrivals", "_ruleset", "_saved", "arriving", "attacks", "bare", "calm", "counted",
-                 "fragile_squares", "geometry", "hand_arrivals", "info", "terminal", "through")
+    __slots__ = ("_arrivals", "_cannons", "_ruleset", "_saved", "arriving", "attacks", "bare", "calm",
+                 "counted", "fragile_squares", "geometry", "hand_arrivals", "info", "terminal", "through")
 
-    def __init__(self, ruleset: Ruleset, geometry: Geometry) -> None:
+    def __init__(self, ruleset: Ruleset, geometry: Geometry, cannons: frozenset[Qpi] = frozenset()) -> None:
+        """``cannons``: pieces that neither hop over nor move onto a piece of the set (janggi's
+        cannons, ``RuleSystem._cannons``): the tests of their
+        moves read their screens and their destination as such."""
         self.geometry = geometry
         self._ruleset = ruleset
+        self._cannons = cannons
         self._saved: cache.Entries | None = None  # the compiled tests in the compile cache
         index = geometry.index
         # Per attacking side (0 first, 1 second), per square: (source, code, possibilities);
@@ -257,8 +261,11 @@ class Tables:
         saved = self._saved
         if saved is None:
             shape = ",".join(map(str, self.geometry.shape))
-            # No piece code is kept (see _function): the key is the document's and the shape's.
+            # No piece code is kept (see _function): the key is the document's and the shape's
+            # (and the cannons', whose tests differ).
             key = self._ruleset.digest() + f"|{shape}|".encode()
+            if self._cannons:
+                key += ("cannons:" + ",".join(sorted(map(str, self._cannons))) + "|").encode()
             saved = self._saved = cache.Entries("attacks", key)
         return saved
 
@@ -321,6 +328,7 @@ class Tables:
         def name(code: int) -> str:
             return repr(f"P{pieces.setdefault(code, len(pieces))}")
 
+        cannons = [code_of(piece) for piece in sorted(self._cannons, key=str)]
         by_source: dict[int, dict[int, list[str]]] = {}
         for source, code, must, deny in self._conditions(side, square):
             if read >= 0 and all(number != read for number, _ in must + deny):
@@ -328,6 +336,12 @@ class Tables:
             if filled and killed(must, deny, side, read):
                 continue
             expression = _expression(must, deny, enemy_below, square if bare else -1, name)
+            if expression is not None and code in cannons:
+                # Neither over a cannon (the screens: the squares that must not be empty) nor
+                # onto one.
+                barred = [number for number, state in deny if state == EMPTY] + [square]
+                expression += "".join(f" and b[{number}] != {name(cannon)}"
+                                      for number in barred for cannon in cannons)
             if expression is not None:
                 by_source.setdefault(source, {}).setdefault(code, []).append(expression)
         if read >= 0 and not by_source:

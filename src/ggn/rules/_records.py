@@ -110,6 +110,12 @@ class Ending(enum.Enum):
     COUNTING = "counting"
     """The count of moves of makruk, cambodian or ASEAN chess ran out (:class:`ggn.game.Game`,
     claimed)."""
+    BIKJANG = "bikjang"
+    """The royal pieces faced each other on an open line (janggi's bikjang) and the player who
+    had to end it passed (:class:`ggn.game.Game`); decided by material where the game counts it."""
+    PASSES = "two passes"
+    """Both players passed, one after the other (:class:`ggn.game.Game`); decided by material
+    where the game counts it."""
     FULL_BOARD = "a full board"
     """No empty square is left, and the game is adjudicated (:class:`ggn.game.Game`)."""
 

@@ -270,7 +270,7 @@ class RuleSystem:
         tables = kept.get(geometry.shape)
         if tables is None:
             self._check_shape(position.shape)
-            tables = Tables(self.ruleset, geometry)
+            tables = Tables(self.ruleset, geometry, self._cannons)
         with _KEEPING:
             # A rule system of no fixed shape keeps the tables of the shapes used last, as a
             # ruleset keeps its compiled forms: at most COMPILED_KEPT, and COMPILED_SQUARES_KEPT
@@ -424,6 +424,12 @@ class RuleSystem:
 
     _special_taken: frozenset[int] = frozenset()
     """Codes of pieces whose capture has effects of the game's own (the hooks see the move)."""
+
+    _cannons: frozenset[Qpi] = frozenset()
+    """Pieces that neither hop over nor move onto a piece of the set (janggi's cannons): the
+    attack tests read their moves so (:class:`~ggn.rules._attacks.Tables`); the game's hooks
+    must refuse such moves themselves (the document lists them). Set before the first use of
+    the tables."""
 
     def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
         """Whether a board-to-board move needs the game's hooks (``_effects``, ``_allowed``);

@@ -41,6 +41,11 @@ description's tables:
   check moves only to take its one checker;
 - forced captures (``Variant.must_capture``): while a capture is legal, no other move is
   (the walk's :func:`~ggn.rules._walk.forced_captures`);
+- janggi: a janggi cannon's move over or onto another janggi cannon is refused (the document
+  lists it; the attack tests read it so, ``RuleSystem._cannons``); a pass (the royal
+  piece onto its own square) changes no square; with ``bikjang``, while the royal pieces face
+  each other, a play must end that and the pass is legal even in check (a subclass with a
+  walk of its own, which :class:`VariantRules` makes for such a variant);
 - the ends (:meth:`VariantRules.outcome`): extinction of piece types (with counts, and
   Fairy-Stockfish's claim), a flag region reached (with the flag move), and with no legal
   move, ``Ends.checkmate`` in check, else ``Ends.stalemate`` (decided by the pieces on the
@@ -71,7 +76,7 @@ refuse one of them.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from ggn._types import Side, expect
 from ggn.cell import Cell
@@ -83,7 +88,7 @@ from ggn.qpi import Qpi
 from ggn.rules._connect import Connection
 from ggn.rules._records import Change, Effect, Ending, HandChange, MoveInfo, Outcome
 from ggn.rules._system import RuleSystem, _Tables
-from ggn.rules._walk import walk
+from ggn.rules._walk import Found, walk
 from ggn.ruleset import Ruleset
 from ggn.variants.description import Value, Variant
 from ggn.variants.document import Layout, Mark, castling_rank, castling_squares, layout, ruleset_of
@@ -110,6 +115,12 @@ class VariantRules(RuleSystem):
     # A game's document names every piece of its positions, royal or not (and a piece marked
     # terminal where the game has no such piece is not one of its positions).
     _unnamed_terminals: ClassVar[bool] = False
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> VariantRules:
+        # A game with janggi's bikjang walks positions its own way (_Bikjang).
+        variant = args[0] if args else kwargs.get("variant")
+        made = _Bikjang if cls is VariantRules and isinstance(variant, Variant) and variant.bikjang else cls
+        return super().__new__(made)
 
     def __init__(self, variant: Variant, *, ruleset: Ruleset | None = None) -> None:
         """``ruleset``: the variant's GGN document (:func:`~ggn.variants.document.build`'s),
@@ -153,6 +164,7 @@ class VariantRules(RuleSystem):
         self._capture_forced = variant.must_capture
         self._setup_gating()
         self._setup_walls()
+        self._setup_janggi()
         # Whether a special move's plays may be counted as one plain displacement.
         self._stand_ins = variant.checking and not self._pseudo and not self._petrify and not (
             variant.promotion is not None and variant.promotion.limits)
@@ -476,6 +488,68 @@ class VariantRules(RuleSystem):
                     self._castling_drops[side][plain] = right
             self._castling_dropped = frozenset((*self._castling_drops[0], *self._castling_drops[1]))
 
+    def _setup_janggi(self) -> None:
+        """Janggi's cannons (Fairy-Stockfish's ``janggiCannon``): neither over nor onto one
+        another; and the pass, a move of the royal piece onto its own square."""
+        made = self.layout
+        self._cannon_codes = frozenset(code for code, kind in self._kind.items()
+                                       if made.types[kind].name == "janggiCannon")
+        self._cannons = frozenset(self._qpis[code] for code in self._cannon_codes)
+        self._between: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._passing = any(self.variant.passing)
+        self._royal_codes = frozenset(code for code, kind in self._kind.items()
+                                      if kind == made.royal and not self._flags.get(code, 0) & _CASTLES)
+        royal = [code for code, kind in self._kind.items() if kind == made.royal]
+        self._royals = (frozenset(code for code in royal if code > 0),
+                        frozenset(code for code in royal if code < 0))
+
+    def _facing(self, codes: list[int]) -> bool:
+        """Whether the two sides' royal pieces face each other on a file or a rank with nothing
+        between them (janggi's bikjang; Fairy-Stockfish's rook attack from one onto the other)."""
+        squares = []
+        for royals in self._royals:
+            found = next((number for number, code in enumerate(codes) if code in royals), None)
+            if found is None:
+                return False
+            squares.append(found)
+        (file, rank), (other_file, other_rank) = self._square[squares[0]], self._square[squares[1]]
+        if file != other_file and rank != other_rank:
+            return False
+        step = ((other_file > file) - (other_file < file), (other_rank > rank) - (other_rank < rank))
+        file, rank = file + step[0], rank + step[1]
+        while (file, rank) != (other_file, other_rank):
+            number = self._index.get((file, rank))
+            if number is None or codes[number]:  # a hole stops the line as a piece does
+                return False
+            file, rank = file + step[0], rank + step[1]
+        return True
+
+    def _barred(self, codes: list[int], source: int, destination: int) -> bool:
+        """Whether a janggi cannon's move takes a cannon or hops over one (its screen: the
+        first piece between its squares, which the document says is there)."""
+        cannons = self._cannon_codes
+        if codes[destination] in cannons:
+            return True
+        between = self._between.get((source, destination))
+        if between is None:
+            between = self._between[(source, destination)] = self._line(source, destination)
+        for number in between:
+            if codes[number]:
+                return codes[number] in cannons
+        return False
+
+    def _line(self, source: int, destination: int) -> tuple[int, ...]:
+        """The board squares strictly between two squares of one line, nearest the source first."""
+        (file, rank), (to_file, to_rank) = self._square[source], self._square[destination]
+        step = ((to_file > file) - (to_file < file), (to_rank > rank) - (to_rank < rank))
+        found = []
+        file, rank = file + step[0], rank + step[1]
+        while (file, rank) != (to_file, to_rank):
+            if (file, rank) in self._index:  # a hole is hopped over, never a cannon
+                found.append(self._index[(file, rank)])
+            file, rank = file + step[0], rank + step[1]
+        return tuple(found)
+
     def _setup_ends(self) -> None:
         ends, made = self.variant.ends, self.layout
         # Pseudo-royal pieces (Fairy-Stockfish's extinctionPseudoRoyal): a side's pieces of an
@@ -700,7 +774,7 @@ class VariantRules(RuleSystem):
 
     # --- the hooks: which moves need them ----------------------------------------------------
     def _special(self, move: Move, source: int, destination: int, code: int) -> bool:
-        if self._all_special or id(move) in self._sittuyin_ids:
+        if self._all_special or id(move) in self._sittuyin_ids or code in self._cannon_codes:
             return True
         if self._makpong_kings and code in self._makpong_kings:
             return True  # makpong: a king in check may only take its one checker
@@ -726,7 +800,7 @@ class VariantRules(RuleSystem):
     def _stand_in(self, move: Move, source: int, destination: int, code: int) -> tuple[int, int] | None:
         # The opponent's moves onto a royal piece read where pieces stand, and the royal piece,
         # never which piece a promotion chose nor a '+' mark (see the module's doc).
-        if not self._stand_ins:
+        if not self._stand_ins or code in self._cannon_codes:
             return None
         flags = self._flags.get(code, 0)
         if flags & _GATES:
@@ -929,7 +1003,11 @@ class VariantRules(RuleSystem):
             return [dropped, (raised[0], (*prefix, (destination, raised[1])), ((move.piece, -1),))]
         if destination < 0:
             return [self._default(position, prefix, info)]
+        if code in self._cannon_codes and self._barred(codes, source, destination):
+            return []
         side = 0 if code > 0 else 1
+        if destination == source and self._passing and code in self._royal_codes:
+            return [(None, prefix, ())]  # a pass: nothing moves
         taken = codes[destination] if destination != source else 0
         hand = self._hand(taken, move.piece)
         clear = prefix
@@ -1693,6 +1771,42 @@ class VariantRules(RuleSystem):
                             found.append(source)
                             break
         return found
+
+
+class _Bikjang(VariantRules):
+    """The rule system of a variant with janggi's bikjang (``Variant.bikjang``): while the
+    royal pieces face each other, a play must end that (Fairy-Stockfish's flying general for
+    that move), and the pass is legal even in check. :class:`VariantRules` makes one for such
+    a variant."""
+
+    def _walk(self, position: Position, out: list[Found] | None, stop: int) -> int:
+        if not self._facing(position._codes):
+            return walk(self, position, out, stop)
+        found: list[Found] = []
+        walk(self, position, found, 0)
+        kept = [(move, effect, child) for move, effect, child in found
+                if self._passes(move) or not self._facing(child)]
+        if not any(self._passes(move) for move, _, _ in kept) and not (self._ends and self._ended(position)):
+            kept.extend(self._pass(position))
+        if stop:
+            kept = kept[:stop]
+        if out is not None:
+            out.extend(kept)
+        return len(kept)
+
+    def _passes(self, move: Move) -> bool:
+        return move.source == move.destination and code_of(move.piece) in self._royal_codes
+
+    def _pass(self, position: Position) -> list[Found]:
+        """The pass of the player to move, if it may pass, even in check."""
+        for move in self.ruleset.moves(position):
+            if self._passes(move):
+                prefix = self._prepare(position, self._tables_for(position))
+                child = position._codes.copy()
+                for number, value in prefix:
+                    child[number] = value
+                return [(move, (None, prefix, ()), child)]
+        return []
 
 
 def _marks(made: Layout, letter: str) -> list[Mark]:

@@ -444,6 +444,24 @@ class Variant:
     square and not out of check; the met goes two squares straight forward onto an empty
     square. Any move of the piece ends its right, and the king's ends too when a rook of the
     other side moves onto a square of the king's rank or file (whatever stands between)."""
+    diagonal_lines: Region = frozenset()
+    """Fairy-Stockfish's ``diagonalLines``, in the board's frame: squares joined by diagonal
+    lines (janggi's palaces). A piece of a type that moves along them (Fairy-Stockfish's
+    ``wazir``, ``soldier``, ``rook`` and ``janggiCannon``, and the royal piece where
+    :attr:`king_type` is ``"wazir"``), standing on one of them, also moves diagonally onto
+    another: a step, a soldier's step forward, a rook's ride, a cannon's hop."""
+    king_type: Literal["wazir"] | None = None
+    """Fairy-Stockfish's ``kingType`` where a game makes the royal piece move as one of its
+    predefined types (its built-in janggi: ``"wazir"``), which changes only the moves along
+    :attr:`diagonal_lines`; None: the royal piece moves as its own movements say."""
+    passing: tuple[bool, bool] = (False, False)
+    """Whether each player (first's, second's) may pass: its royal piece's move onto its own
+    square, which changes nothing, illegal in check (Fairy-Stockfish's ``pass``)."""
+    bikjang: bool = False
+    """Janggi's bikjang (Fairy-Stockfish's ``bikjangRule``): while the two royal pieces face
+    each other on an open file or rank, the player to move must end that or pass (a pass is
+    then legal even in check); :class:`ggn.game.Game` ends the game when the other player
+    passes (by :attr:`History.material_counting`, else a draw)."""
     history: History = field(default_factory=History)
     """The rules on the game's history (:class:`ggn.game.Game` applies them)."""
     walls: Walls | None = None

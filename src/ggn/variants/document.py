@@ -35,6 +35,12 @@ the marks FEEN writes on a piece, the same ones :mod:`ggn.variants.fen` reads an
   variant says so, could still move, with the pawns' rules (first rank, promotion zone) and
   the no-doubled rule written as a ``deny`` on the file.
 
+The moves along the variant's diagonal lines (janggi's palace, :meth:`Layout.diagonal`) are
+movements from one of their squares onto another; a pass (``Variant.passing``) is the royal
+piece's move onto its own square, on no condition. A janggi cannon hops as xiangqi's, over
+any screen and onto any enemy piece: that it may neither hop over nor take a cannon is the
+rule system's (a possibility holds one condition a square).
+
 What a document cannot say is the rule system's (:mod:`ggn.rules.variant`): promotion, the
 castling rook's move and the attacked squares, the marks changing, captures to hand, the
 no-doubled count beyond one, the ends of the game. A move into a square a piece could never
@@ -99,6 +105,15 @@ _PREFIX: Final[dict[Mark, str]] = {
 }
 _ORTHOGONAL: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
 _WALL_LETTERS: Final = "WZYXVUTSQOMLJIHGFEDCBANKRP"  # a wall's letter: the first no type has
+_DIAGONALS: Final = ((1, 1), (-1, 1), (1, -1), (-1, -1))
+# The moves along diagonal lines of Fairy-Stockfish's types that have them: the vectors, the
+# most steps (None: a ride) and the pieces hopped over.
+_DIAGONAL: Final[dict[str, tuple[tuple[tuple[int, int], ...], int | None, int]]] = {
+    "wazir": (_DIAGONALS, 1, 0),
+    "soldier": (((1, 1), (-1, 1)), 1, 0),
+    "rook": (_DIAGONALS, None, 0),
+    "janggiCannon": (_DIAGONALS, None, 1),
+}
 
 Possibility = dict[str, dict[str, str]]
 Destinations = dict[str, list[Possibility]]
@@ -438,8 +453,9 @@ class Layout:
         return self.mover(side, double.regions[side]) if double is not None else frozenset()
 
     def movements(self, letter: str, side: int, mark: Mark = "normal") -> tuple[Movement, ...]:
-        """The movements of a piece (mover's frame), the double step and the flying general
-        included; castling and en passant are written apart."""
+        """The movements of a piece (mover's frame), the double step and the moves along the
+        diagonal lines included; castling, en passant and the flying general are written
+        apart."""
         kind = self.moves_as(letter, mark)
         side = _colour(side)
         found = self.types[kind].movements
@@ -449,7 +465,30 @@ class Layout:
                 found = (*found, Movement(((0, 1),), first=2, last=2, mode="move", sources=region))
         if mark == "leap":
             found = (*found, _leap_movement(self, letter))
+        diagonal = self.diagonal(kind, side)
+        if diagonal is not None:
+            found = (*found, diagonal)
         return found
+
+    def diagonal(self, letter: str, side: int) -> Movement | None:
+        """The moves of a type along the variant's diagonal lines (Fairy-Stockfish's
+        ``diagonalLines``, janggi's palace), from one of their squares onto another, in
+        ``side``'s frame, as Fairy-Stockfish gives them by type: its wazir (and a royal piece
+        of ``king_type`` wazir) steps, its soldier steps forward, its rook rides and its janggi
+        cannon hops; None for the other types and where the variant has no such lines."""
+        piece, side = self.types[self._letter(letter)], _colour(side)
+        lines = self.variant.diagonal_lines & self.squares
+        if not lines:
+            return None
+        name = piece.name
+        if letter == self.royal and name == "king" and self.variant.king_type is not None:
+            name = self.variant.king_type
+        shape = _DIAGONAL.get(name or "")
+        if shape is None:
+            return None
+        vectors, last, hops = shape
+        region = self.mover(side, lines)
+        return Movement(vectors, last=last, hops=hops, sources=region, within=region)
 
 
 _LAYOUTS: dict[int, Layout] = {}
@@ -583,6 +622,8 @@ def _sources(made: Layout, side: int, letter: str, mark: Mark,
     allowed = None if mobility is None else {
         view.names[square] for square in mobility if square in view.names}
     flying = _flying(made, letter, side)
+    flying = _flying(made, letter)
+    passes = letter == made.royal and made.variant.passing[side]
     takes = _takes_en_passant(made, letter, mark)
     found: dict[str, Destinations] = {}
     stands = made.stands(letter, side, mark)
@@ -600,10 +641,15 @@ def _sources(made: Layout, side: int, letter: str, mark: Mark,
             _add_en_passant(made, piece, square, reached)
         if mark == "castling" and letter == _castling_king(made) and _castles_from(made, piece, square):
             _add_castling(made, side, square, reached)
-        if flying is not None:
-            for name, ways in destinations(view, (flying,), square).items():
+        if flying:
+            for name, ways in destinations(view, flying, square).items():
                 listed = reached.setdefault(name, [])
                 listed.extend(way for way in ways if way not in listed)
+        if passes:
+            # A pass: the royal piece's move onto its own square, on no condition.
+            listed = reached.setdefault(view.names[square], [])
+            if {} not in listed:
+                listed.append({})
         if reached:
             found[view.names[square]] = reached
     drops_ = made.variant.drops
@@ -617,16 +663,19 @@ def _sources(made: Layout, side: int, letter: str, mark: Mark,
 
 
 def _flying(made: Layout, letter: str, side: int) -> Movement | None:
+def _flying(made: Layout, letter: str) -> tuple[Movement, ...]:
     """The flying general: the royal piece's capture of the other royal piece along an open
     line, which makes facing royal pieces illegal by the rule that no move may leave a royal
-    piece to be taken."""
+    piece to be taken (one movement for each state the other royal piece can be in: with its
+    castling right too, synochess's)."""
     if not made.variant.flying_general or letter != made.royal:
-        return None
+        return ()
     # Only onto squares the other royal piece may stand on (its region, seen from this side).
     mobility = made.mobility(letter, 1 - side)
     within = None if mobility is None else _turn(made.files, made.ranks, mobility)
-    return Movement(_ORTHOGONAL, last=None, mode="capture", target=made.template(letter, enemy=True),
-                    within=within)
+    return tuple(Movement(_ORTHOGONAL, last=None, mode="capture", within=within,
+                          target=made.template(letter, mark, enemy=True))
+                 for mark in made.marks(letter))
 
 
 def _drops(made: Layout, side: int, letter: str) -> Destinations:

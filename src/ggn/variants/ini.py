@@ -22,7 +22,7 @@ What Fairy-Stockfish would take with a warning, or ignore, is a
 :class:`~ggn.errors.VariantError` here, naming the source, the line and the option: a line that
 is no option, an option Fairy-Stockfish does not know, a value it could not read, a Betza
 movement :func:`ggn.variants.betza.parse` refuses, and a rule the description cannot say
-(gating, walls, passing, flipping, two boards,
+(gating, walls, passing without a king, flipping, two boards,
 setup phases, ...; such an option set to its default value says nothing and is accepted). The
 options that cannot change the legal moves from a position (piece values and XBoard's display
 options) are recorded in :attr:`Variant.unapplied <ggn.variants.description.Variant.unapplied>`,
@@ -39,11 +39,16 @@ Fairy-Stockfish turns the first side's moves for the second. Else a VariantError
 does a type that would both castle and have a shogi-style promoted form: FEEN writes both
 ``+``. Fairy-Stockfish's own rules of its predefined types are kept: its pawn promotes and takes
 en passant whatever ``promotionPawnTypes`` and ``enPassantTypes`` say, its soldier steps
-sideways only from ``soldierPromotionRank`` on; the janggi cannon's rules are refused.
+sideways only from ``soldierPromotionRank`` on, its janggi cannon neither hops over nor takes
+another janggi cannon, and only its wazir, soldier, rook and janggi cannon (and a king that
+moves as its wazir) move along ``diagonalLines``.
 
-Two options are this library's own: ``pin = k:g b:e`` gives a piece type (by its FEN letter)
-another letter in GGN, and ``synonym = n:h`` another FEN letter read as the type
-(:attr:`PieceType.pin <ggn.variants.description.PieceType.pin>`, ``synonym``).
+Three options are this library's own: ``pin = k:g b:e`` gives a piece type (by its FEN letter)
+another letter in GGN, ``synonym = n:h`` another FEN letter read as the type
+(:attr:`PieceType.pin <ggn.variants.description.PieceType.pin>`, ``synonym``), and
+``kingType = wazir`` makes the king move as Fairy-Stockfish's wazir, as its own janggi's
+does (:attr:`Variant.king_type <ggn.variants.description.Variant.king_type>`: the king's
+steps along ``diagonalLines``, which a king given as ``king = k:W`` does not take).
 
 >>> variants = load('''
 ... [mini]
@@ -161,9 +166,7 @@ def _no_parent(child: Section, parent: str, later: bool = False) -> VariantError
 
 
 # Piece types whose moves Fairy-Stockfish bends by rules the description has no words for.
-_UNSUPPORTED_TYPES: Final = {
-    "janggiCannon": "the janggi cannon, which neither hops over nor takes another cannon",
-}
+_UNSUPPORTED_TYPES: Final[dict[str, str]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,8 +365,11 @@ _DEFAULTS: Final[dict[str, Any]] = {
     "nMoveRuleTypes": (frozenset({"pawn"}), frozenset({"pawn"})), "nMoveRule": 50, "nFoldRule": 3,
     "nFoldValue": "draw", "nFoldValueAbsolute": False, "perpetualCheckIllegal": False,
     "moveRepetitionIllegal": False, "chasingRule": "none", "materialCounting": "none",
-    "adjudicateFullBoard": False, "countingRule": "none",
+    "adjudicateFullBoard": False, "countingRule": "none", "kingType": None,
 }
+# The values of this library's own option kingType (Fairy-Stockfish's kingType, which its own
+# built-in janggi sets and its ini syntax cannot): the type the royal piece moves as.
+_KING_TYPES: Final = ("wazir", "king")
 
 # Rules the description cannot say: the field, and the feature a rule system would need. A
 # field at its default value says nothing, and is accepted.
@@ -374,11 +380,8 @@ _UNSUPPORTED: Final[dict[str, str]] = {
     "enclosingDropStart": "drops that must enclose or stack (reversi, connect four)",
     "gating": "gating (pieces entering the board behind a piece that leaves its first rank)",
     "wallOrMove": "a wall placed instead of a move (wallOrMove)",
-    "diagonalLines": "janggi's palace diagonals",
-    "pass": "passing a move",
     "passOnStalemate": "passing a move",
     "flipEnclosedPieces": "flipping enclosed pieces (reversi, ataxx)",
-    "bikjangRule": "janggi's bikjang (facing generals end the game)",
     "castlingWins": "castling as a way to win",
 }
 
@@ -573,7 +576,7 @@ def _mobility_key(name: str, colour: int) -> str:
 
 
 _MOBILITY: Final = frozenset(_mobility_key(name, colour) for name in _TYPES for colour in (0, 1))
-_OWN: Final = ("pin", "synonym")
+_OWN: Final = ("pin", "synonym", "kingType")
 _KNOWN: Final = frozenset({*(entry[0] for entry in _TABLE), *_TYPES, *_MOBILITY, *_OWN} - {"@pieces"})
 
 
@@ -669,7 +672,10 @@ class _Reader:
         for key in _OWN:
             own = self.options.get(key)
             if own is not None:
-                self._letters(own)
+                if key == "kingType":
+                    self._king_type(own)
+                else:
+                    self._letters(own)
 
     def _unknown(self, option: Option) -> VariantError:
         import difflib  # noqa: PLC0415  (only for this message: slow to import)
@@ -877,6 +883,12 @@ class _Reader:
                     state.mobility[(name, colour)] = self._bitboard(region)
                     state.set_at[key] = self.where(region)
 
+    def _king_type(self, option: Option) -> None:
+        if option.value not in _KING_TYPES:
+            raise self.error(option, f"expected one of {', '.join(_KING_TYPES)}")
+        self.state.values["kingType"] = None if option.value == "king" else option.value
+        self.state.set_at["kingType"] = self.where(option)
+
     def _letters(self, option: Option) -> None:
         table = self.state.pins if option.key == "pin" else self.state.synonyms
         table.clear()
@@ -998,6 +1010,9 @@ class _Maker:
         self.check_blast()
         pieces = tuple(self.piece(name) for name in sorted(self.state.letters, key=_ORDER.__getitem__))
         king = self.letter("king")
+        if any(values["pass"]) and king is None:
+            raise self.error("pass", "passing without a king (Fairy-Stockfish passes with the first piece "
+                                     "of the player, a1 onward): a rule the description cannot say yet")
         variant = Variant(
             self.name, self.files, self.ranks, pieces, values["startFen"], king=king,
             promotion=self.promotion(), castling=self.castling(), double_step=self.double_step(),
@@ -1010,6 +1025,8 @@ class _Maker:
             blast_immune_types=self.letters(values["blastImmuneTypes"], "blastImmuneTypes"),
             mutually_immune_types=self.letters(values["mutuallyImmuneTypes"], "mutuallyImmuneTypes"),
             gating=values["seirawanGating"],
+            diagonal_lines=self.clip(values["diagonalLines"]), king_type=values["kingType"],
+            passing=values["pass"], bikjang=values["bikjangRule"],
             template=values["variantTemplate"], history=self.history(),
             unapplied=tuple(self.state.unapplied.items()),
         )
@@ -1081,8 +1098,10 @@ class _Maker:
     def piece(self, name: str) -> PieceType:
         state = self.state
         letter = state.letters[name]
-        # Custom pieces always have their own Betza, the king may.
+        # Custom pieces always have their own Betza, the king may (or moves as kingType says).
         text = state.betza[name] if name in state.betza else betza.PREDEFINED[name]
+        if name == "king" and self.values["kingType"] is not None:
+            text = betza.PREDEFINED[self.values["kingType"]]
         initial = self.initial(name) if "i" in text else None
         try:
             movements = self.soldier() if name == "soldier" else betza.parse(text, initial=initial)
