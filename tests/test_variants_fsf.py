@@ -472,7 +472,8 @@ def _perft_with_history(rules: RuleSystem, position: Position, depth: int,
     total = 0
     for move, effect, child in rules._legal(position):
         node = rules._child(position, effect, child)
-        total += _perft_with_history(rules, node, depth - 1, (passes[1], move.source == move.destination), here)
+        passed = move.source == move.destination
+        total += _perft_with_history(rules, node, depth - 1, (passes[1], passed), here)
     return total
 
 

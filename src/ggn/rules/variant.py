@@ -500,14 +500,14 @@ class VariantRules(RuleSystem):
         self._royal_codes = frozenset(code for code, kind in self._kind.items()
                                       if kind == made.royal and not self._flags.get(code, 0) & _CASTLES)
         royal = [code for code, kind in self._kind.items() if kind == made.royal]
-        self._royals = (frozenset(code for code in royal if code > 0),
-                        frozenset(code for code in royal if code < 0))
+        self._royal_sides = (frozenset(code for code in royal if code > 0),
+                             frozenset(code for code in royal if code < 0))
 
     def _facing(self, codes: list[int]) -> bool:
         """Whether the two sides' royal pieces face each other on a file or a rank with nothing
         between them (janggi's bikjang; Fairy-Stockfish's rook attack from one onto the other)."""
         squares = []
-        for royals in self._royals:
+        for royals in self._royal_sides:
             found = next((number for number, code in enumerate(codes) if code in royals), None)
             if found is None:
                 return False

@@ -622,7 +622,6 @@ def _sources(made: Layout, side: int, letter: str, mark: Mark,
     allowed = None if mobility is None else {
         view.names[square] for square in mobility if square in view.names}
     flying = _flying(made, letter, side)
-    flying = _flying(made, letter)
     passes = letter == made.royal and made.variant.passing[side]
     takes = _takes_en_passant(made, letter, mark)
     found: dict[str, Destinations] = {}
@@ -662,8 +661,7 @@ def _sources(made: Layout, side: int, letter: str, mark: Mark,
     return found
 
 
-def _flying(made: Layout, letter: str, side: int) -> Movement | None:
-def _flying(made: Layout, letter: str) -> tuple[Movement, ...]:
+def _flying(made: Layout, letter: str, side: int) -> tuple[Movement, ...]:
     """The flying general: the royal piece's capture of the other royal piece along an open
     line, which makes facing royal pieces illegal by the rule that no move may leave a royal
     piece to be taken (one movement for each state the other royal piece can be in: with its
