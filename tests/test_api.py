@@ -226,6 +226,7 @@ def test_outcome_is_an_ending() -> None:
     assert str(Outcome("second", Ending.NO_LEGAL_MOVE)) == "second player wins by no legal move"
     assert {ending.value for ending in Ending} == {"checkmate", "stalemate", "no legal move", "extinction",
                                                    "reaching the goal", "checks", "bare king",
+                                                   "a connection", "bikjang", "two passes",
                                                    # the ends a game's history decides (ggn.game)
                                                    "the n-move rule", "repetition", "perpetual check",
                                                    "perpetual chasing", "repeated moves", "counting",

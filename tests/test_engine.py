@@ -815,6 +815,12 @@ def test_analyse_with_an_engine_that_hangs_in_its_search(tmp_path: Path) -> None
     assert time.monotonic() - started < 60
 
 
+# Games whose rules Debian's Fairy-Stockfish 11.1 plays otherwise than pyffish 0.0.90 (which
+# ggn agrees with, tests/test_variants_fsf.py): dobutsu's engine answered ggn's game with a move
+# from an empty square ('c3b3' in 'g1e/1C1/1lG/EL1', the chick in hand to drop).
+_OLDER_RULES = frozenset({"dobutsu"})
+
+
 def _sweep(plies: int) -> tuple[int, int, list[str]]:
     """Every built-in game Fairy-Stockfish knows by name, played ``plies`` plies from its start:
     the engine's move (by 500 nodes) in turn with a random one; each best move must be legal under
@@ -826,7 +832,7 @@ def _sweep(plies: int) -> tuple[int, int, list[str]]:
     games = moves = 0
     cut: list[str] = []
     for name in registry.names():
-        if name not in known:
+        if name not in known or name in _OLDER_RULES:
             continue
         rng = random.Random(name)
         game = Game(name)

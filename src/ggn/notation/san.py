@@ -58,6 +58,7 @@ from ggn.errors import GGNError, IllegalMoveError
 from ggn.position import Position
 from ggn.qpi import Qpi
 from ggn.rules import Play, RuleSystem
+from ggn.variants import _checks as checks
 from ggn.variants.description import Variant
 from ggn.variants.document import Layout, layout
 from ggn.variants.fen import _table, from_feen
@@ -485,8 +486,17 @@ class _Scene:
         if marks and notation in _MARKED:
             check, mate = self.checks(move)
             if check:
-                text += "#" if mate else "+"
+                text += "#" if mate or self._last_check() else "+"
         return text
+
+    def _last_check(self) -> bool:
+        """Whether a check by the player to move wins the game at once: check counting, where a
+        position stands for the checks its start has left (``ggn.game.Game`` writes the game's
+        own), and the mover has one left (checkshogi)."""
+        variant = self.made.variant
+        if not variant.history.check_counting:
+            return False
+        return checks.start(variant)[self.side] == 1
 
     def texts(self, notation: Notation) -> dict[str, list[_Move]]:
         """The moves by their text in ``notation``, without check marks (made once a notation:
