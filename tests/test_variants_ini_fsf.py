@@ -237,6 +237,18 @@ def test_each_section_loads_or_is_refused_where_it_says(name: str) -> None:
     assert len(message) < 400, message
 
 
+def test_elgam_is_refused_for_a_lame_camel_pyffish_leaves_immobile() -> None:
+    # Fairy-Stockfish reads elgam's `o:nC` but makes no generator of a lame camel (bitboard.cpp
+    # knows lame nN, nA, nZ and nD only): an `o` alone beside the kings has no move in pyffish.
+    # ggn refuses the section there rather than play a piece that does nothing.
+    _pyffish()
+    lone = "11/5k5/11/11/11/5O5/11/11/5K5/11[] w - - 0 1"
+    assert {move[:2] for move in sf.legal_moves("elgam", lone, [])} == {"f2"}
+    message = str(_fate("elgam").error)
+    assert "no lame 'C': it gives one no moves" in message, message
+    assert "customPiece1" in message or "piece:" in message, message
+
+
 @pytest.mark.parametrize("name", _cases())
 def test_each_section_loaded_plays_as_pyffish(name: str) -> None:
     if _fate(name).error is not None:

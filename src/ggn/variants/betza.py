@@ -421,7 +421,8 @@ def parse(text: str, *, initial: Region | None = None) -> tuple[Movement, ...]:
                 raise fail(f"the directions {written!r} select no move of {c!r}", directions[0][1], end)
             shape = _shape(vectors[0]) if len(atoms) == 1 else None
             if kind == "step" and distance == -1 and shape not in _LAME_SHAPES:
-                raise fail(f"Fairy-Stockfish has no lame {c!r} (only nN, nA, nZ and nD)", start, end)
+                raise fail(f"Fairy-Stockfish has no lame {c!r}: it gives one no moves (it plays nN, nA, nZ "
+                           "and nD only)", start, end)
             if kind == "slide" and not all(_shape(v) in _SLIDE_SHAPES for v in vectors):
                 raise fail(f"Fairy-Stockfish rides only along W, F and N lines, not {c!r}", start, end)
             if kind == "hop" and not all(_shape(v) in _HOP_SHAPES for v in vectors):
