@@ -253,6 +253,18 @@ def test_play_from_a_fen_carries_its_counters_on() -> None:
     assert (status, json.loads(out)["fen"]) == (0, sf.get_fen("chess", fen, moves))
 
 
+@pytest.mark.parametrize(("variant", "moves"), [
+    ("antichess", ["e2e4", "d7d5"]),
+    ("chess", ["e2e4", "d7d5", "g1f3", "g8f6"]),
+    ("shogi", ["c3c4", "g7g6"]),
+])
+def test_an_illegal_move_names_the_position_with_the_games_counters(variant: str, moves: list[str]) -> None:
+    # The FEN in the message is the game's, counters included, as pyffish writes it.
+    status, _, err = call("play", variant, *moves, "a1a1")
+    assert status == 1, err
+    assert repr(sf.get_fen(variant, sf.start_fen(variant), moves)) in err, err
+
+
 def test_an_illegal_move_is_invalid_input_naming_it_and_the_legal_ones() -> None:
     status, out, err = call("play", "chess", "e2e4", "e2e4")
     assert (status, out) == (1, "")

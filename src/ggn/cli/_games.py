@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 from typing import IO, Any, Final
 
@@ -377,7 +378,11 @@ def _play(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
         try:
             play = game.read(where, text)
         except GGNError as error:
-            raise GGNError(f"move {number}: {error}") from None
+            message = str(error)
+            if game.game is not None:  # the position's FEN, written with the game's counters
+                with contextlib.suppress(GGNError):
+                    message = message.replace(repr(game.game.from_feen(where)), repr(record.fen()))
+            raise GGNError(f"move {number}: {message}") from None
         written.append(game.move(where, play, args.notation))
         record.push(play)
     if written and record.checks_left is not None and game.notation(args.notation) in ("san", "lan"):
