@@ -115,6 +115,33 @@ def test_every_error_pickles_to_an_equal_error(error: GGNError) -> None:
     assert isinstance(again, GGNError) and isinstance(again, ValueError)
 
 
+@pytest.mark.parametrize("name", ["chess", "shogi", "xiangqi", "crazyhouse", "seirawan", "duck", "janggi"])
+def test_plays_and_documents_pickle_to_equal_values(name: str) -> None:
+    # What a process pool sends its workers and takes back: a play carries its transition (STN),
+    # a document its possibilities; each comes back equal, with the same hash.
+    entry = ggn.variants.registry.entry(name)
+    plays = entry.rules.legal_moves(entry.position())
+    assert plays
+    for play in plays:
+        again = pickle.loads(pickle.dumps(play))
+        assert again == play and hash(again) == hash(play)
+        assert again.transition == play.transition
+    ruleset = entry.ruleset()
+    assert pickle.loads(pickle.dumps(ruleset)) == ruleset
+    for rules in ruleset.values():
+        for destinations in rules.values():
+            for possibilities in destinations.values():
+                for possibility in possibilities:
+                    assert pickle.loads(pickle.dumps(possibility)) == possibility
+
+
+def test_legacy_documents_pickle_to_equal_values() -> None:
+    path = Path(__file__).parent / "vectors" / "ggn-legacy" / "valid" / "promotion.json"
+    ruleset = ggn.LegacyRuleset.loads(path.read_text("utf-8"))
+    again = pickle.loads(pickle.dumps(ruleset))
+    assert again == ruleset and again.dumps() == ruleset.dumps()
+
+
 def test_every_exception_class_is_defined_in_errors() -> None:
     classes = {
         name: value for name, value in vars(ggn.errors).items()

@@ -108,8 +108,18 @@ class _Entry:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r}")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuilt, (type(self), self.to_value(explicit=True)))
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.to_value()!r})"
+
+
+def _rebuilt(kind: type[_Entry], written: dict[str, Any]) -> _Entry:
+    """An entry unpickled: set again from its value, through the constructor's checks."""
+    entry = object.__new__(kind)
+    entry._set_written(written)
+    return entry
 
 
 class LegacyEntry(_Entry):

@@ -116,6 +116,9 @@ class Possibility:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Possibility is immutable: cannot set {name!r}")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Possibility, (self._must, self._deny))
+
     def __repr__(self) -> str:
         return f"Possibility.of(must={self.must.to_value()!r}, deny={self.deny.to_value()!r})"
 

@@ -169,6 +169,12 @@ class Transition(Document):
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Transition is immutable: cannot set {name!r}")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled by value (its slots cannot be set back one by one): so are the plays that
+        # carry one, sent to worker processes.
+        return (Transition, (dict(self._board), dict(self._first_hand), dict(self._second_hand),
+                             self._toggle))
+
     def __repr__(self) -> str:
         return f"Transition.loads({self.dumps(indent=None)!r})"
 
