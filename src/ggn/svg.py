@@ -245,6 +245,12 @@ _XIANGQI: Final[Mapping[str, tuple[str, str]]] = {
     "C": ("炮", "砲"), "P": ("兵", "卒"), "M": ("旗", "旗"),
 }
 
+# Janggi: the first player's (Cho, blue) characters, then the second's (Han, red).
+_JANGGI: Final[Mapping[str, tuple[str, str]]] = {
+    "G": ("楚", "漢"), "A": ("士", "士"), "E": ("象", "象"), "H": ("馬", "馬"), "R": ("車", "車"),
+    "C": ("包", "包"), "P": ("卒", "兵"),
+}
+
 _LIGHT: Final = ("#fbfaf6", "#1b1b1b", "#1b1b1b")  # fill, lines, outline of a first-side figure
 _DARK: Final = ("#2f2f2f", "#ececec", "#0d0d0d")
 _RED: Final = "#b8202a"
