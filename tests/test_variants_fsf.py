@@ -289,20 +289,23 @@ _SUDDEN = {Ending.EXTINCTION, Ending.FLAG, Ending.BARE_KING, Ending.CHECKS, Endi
 
 def _play(game: _Game, start: str, plies: int, rng: random.Random) -> tuple[int, bool]:
     """Play one random game from ``start`` in both, checking every position; return the plies
-    played and whether the game ended."""
-    if game.counts_checks:
-        return _play_game(game, start, plies, rng)
-    fen, position = start, game.position(start)
+    played and whether the game ended. A game whose state goes beyond its position (the checks
+    left) is played as a :class:`ggn.game.Game` read from pyffish's FEN, whose FEN (checks left
+    included) must be pyffish's after every move, and whose outcome ends it where pyffish's
+    does; the others as positions of the rule system."""
+    record = Game(game.rules, fen=start) if game.counts_checks else None
+    fen, position = start, game.position(start) if record is None else record.position
     for ply in range(plies):
-        ended, value = sf.is_immediate_game_end(game.name, fen, []) if game.sudden else (False, 0)
+        sudden = game.sudden or record is not None
+        ended, value = sf.is_immediate_game_end(game.name, fen, []) if sudden else (False, 0)
         legal = game.fsf(fen)
-        mine = game.strings(position)
+        mine = game.strings(position) if record is None or record.legal_moves() else {}
         where = f"{game.name}: {fen!r} (ply {ply})"
         if ended or not legal:
             if not ended:
                 value = sf.game_result(game.name, fen, [])
             assert not mine, f"{where}: the game has ended, and ggn still has moves {sorted(mine)[:8]}"
-            outcome = game.rules.outcome(position)
+            outcome = game.rules.outcome(position) if record is None else record.outcome()
             assert outcome is not None, f"{where}: the game has ended, and ggn has no outcome"
             assert outcome.winner == _winner(fen, value), f"{where}: {outcome} against pyffish's {value}"
             assert (outcome.ending in _SUDDEN) == ended, f"{where}: {outcome}"
@@ -313,43 +316,16 @@ def _play(game: _Game, start: str, plies: int, rng: random.Random) -> tuple[int,
         taken = _occupied(fen)
         captures = [move for move in sorted(legal) if "@" not in move and _destination(move) in taken]
         move = rng.choice(captures if captures and rng.random() < CAPTURES else sorted(legal))
-        position = game.rules.play(position, mine[move])
         fen = sf.get_fen(game.name, fen, [move], game.is960)
-        written = game.entry.from_feen(position)
-        assert _fields(written) == _fields(fen), f"{where}, after {move}: ggn {written!r}, pyffish {fen!r}"
-    return plies, False
-
-
-def _play_game(game: _Game, start: str, plies: int, rng: random.Random) -> tuple[int, bool]:
-    """:func:`_play` for a game whose state goes beyond its position (the checks left): played
-    as a :class:`ggn.game.Game` from pyffish's FEN, whose FEN (checks left included) must be
-    pyffish's after every move, and whose outcome ends it where pyffish's does."""
-    fen, record = start, Game(game.rules, fen=start)
-    for ply in range(plies):
-        ended, value = sf.is_immediate_game_end(game.name, fen, [])
-        legal = game.fsf(fen)
-        mine = game.strings(record.position) if record.legal_moves() else {}
-        where = f"{game.name}: {fen!r} (ply {ply})"
-        if ended or not legal:
-            if not ended:
-                value = sf.game_result(game.name, fen, [])
-            assert not mine, f"{where}: the game has ended, and ggn still has moves {sorted(mine)[:8]}"
-            outcome = record.outcome()
-            assert outcome is not None, f"{where}: the game has ended, and ggn has no outcome"
-            assert outcome.winner == _winner(fen, value), f"{where}: {outcome} against pyffish's {value}"
-            assert (outcome.ending in _SUDDEN) == ended, f"{where}: {outcome}"
-            return ply, True
-        legal -= _drop_mates(game, fen, legal - set(mine))
-        assert set(mine) == legal, (f"{where}: ggn alone has {sorted(set(mine) - legal)}, "
-                                    f"pyffish alone {sorted(legal - set(mine))}")
-        taken = _occupied(fen)
-        captures = [move for move in sorted(legal) if "@" not in move and _destination(move) in taken]
-        move = rng.choice(captures if captures and rng.random() < CAPTURES else sorted(legal))
-        record.push(mine[move])
-        fen = sf.get_fen(game.name, fen, [move], game.is960)
-        written = record.fen()
-        assert written.split(" ")[:-2] == fen.replace("[-]", "[]").split(" ")[:-2], \
-            f"{where}, after {move}: ggn {written!r}, pyffish {fen!r}"
+        if record is None:
+            position = game.rules.play(position, mine[move])
+            written = game.entry.from_feen(position)
+            same = _fields(written) == _fields(fen)
+        else:  # the counters aside: the game's own, from pyffish's FEN
+            record.push(mine[move])
+            position, written = record.position, record.fen()
+            same = written.split(" ")[:-2] == fen.replace("[-]", "[]").split(" ")[:-2]
+        assert same, f"{where}, after {move}: ggn {written!r}, pyffish {fen!r}"
     return plies, False
 
 
