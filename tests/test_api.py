@@ -273,7 +273,7 @@ def test_the_version_is_written_once() -> None:
     assert importlib.metadata.version("ggn") == ggn.__version__
     project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
     assert "version" not in project["project"] and project["project"]["dynamic"] == ["version"]
-    assert project["tool"]["hatch"]["version"]["path"] == "src/ggn/__init__.py"
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "ggn.__version__"}
 
 
 # --- __all__ everywhere, and the curated surface of the package root --------------------------

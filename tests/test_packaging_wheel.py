@@ -1,10 +1,11 @@
-"""The built wheel: a real build of this checkout (pip and the build backend, hatchling, offline:
+"""The built wheel: a real build of this checkout (pip and the build backend, setuptools, offline:
 ``pip wheel --no-deps --no-build-isolation --no-index``), then what is in it.
 
 It holds every file of the package (the explorer's page, script and style, the JSON schemas,
-the built-in ``variants.ini``, ``py.typed``) and nothing else; its metadata declares no
-runtime dependency and every extra of pyproject.toml with its requirements; and the package
-unpacked from it, alone on the path, reads the explorer's page from its own files.
+the built-in ``variants.ini``, ``py.typed``) with the compiled kernel and nothing else (not the
+kernel's C sources); its metadata declares no runtime dependency and every extra of
+pyproject.toml with its requirements; and the package unpacked from it, alone on the path,
+reads the explorer's page from its own files and loads its kernel.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import sysconfig
 import tomllib
 import zipfile
 from email.message import Message
@@ -56,8 +58,15 @@ def project() -> dict[str, Any]:
     return table
 
 
-def test_the_wheel_is_named_for_the_version_and_any_platform(wheel: Path) -> None:
-    assert wheel.name == f"ggn-{ggn.__version__}-py3-none-any.whl"
+# The compiled kernel, as this interpreter names an extension module of the package.
+KERNEL = "ggn/_native" + sysconfig.get_config_var("EXT_SUFFIX")
+
+
+def test_the_wheel_is_named_for_the_version_and_this_platform(wheel: Path) -> None:
+    # It holds a compiled extension: its tags name this interpreter and platform, not py3-none-any.
+    version = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    platform = sysconfig.get_platform().replace("-", "_").replace(".", "_")
+    assert wheel.name == f"ggn-{ggn.__version__}-{version}-{version}-{platform}.whl"
     message = metadata(wheel)
     assert (message["Name"], message["Version"]) == ("ggn", ggn.__version__)
     assert message["Requires-Python"] == project()["requires-python"]
@@ -69,11 +78,14 @@ def test_it_holds_every_file_of_the_package_and_nothing_else(wheel: Path) -> Non
         entry_points = archive.read(f"ggn-{ggn.__version__}.dist-info/entry_points.txt").decode("utf-8")
     assert len(names) == len(set(names))
     packaged = {name for name in names if not name.startswith(f"ggn-{ggn.__version__}.dist-info/")}
+    # Every file under src/ggn but the kernel's C sources and an extension built in place.
     sources = {
         "ggn/" + path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*")
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+        if path.is_file() and "__pycache__" not in path.parts
+        and path.suffix not in (".pyc", ".c", ".h", ".so", ".pyd")
     }
-    assert packaged == sources
+    assert {"ggn/_native/module.c", "ggn/_native/kernel.c", "ggn/_native/kernel.h"}.isdisjoint(sources)
+    assert packaged == sources | {KERNEL}
     # The files that are not Python, which a narrower configuration would leave out.
     assert {
         "ggn/web/static/index.html", "ggn/web/static/app.js", "ggn/web/static/app.css",
@@ -115,17 +127,19 @@ def test_the_package_unpacked_alone_reads_its_page(wheel: Path, tmp_path: Path) 
         archive.extractall(tmp_path)
     # -S: no site-packages, so this checkout's editable install is not seen; the core needs none.
     script = (
-        "import ggn, ggn.web._app as app; "
+        "import ggn, ggn.web._app as app, ggn._native as kernel; "
         "print(ggn.__file__); print(len(app._static('index.html')), len(app._static('app.js')), "
-        "len(app._static('app.css')))"
+        "len(app._static('app.css'))); print(kernel.__file__, kernel.abi_version())"
     )
     shown = subprocess.run(
         [sys.executable, "-S", "-c", script], capture_output=True, text=True, timeout=60, check=False,
         env={**os.environ, "PYTHONPATH": str(tmp_path)}, cwd=tmp_path,
     )
     assert shown.returncode == 0, shown.stderr
-    where, sizes = shown.stdout.splitlines()
+    where, sizes, kernel = shown.stdout.splitlines()
     assert Path(where) == tmp_path / "ggn" / "__init__.py"
+    kernel_file, abi = kernel.split()
+    assert Path(kernel_file) == tmp_path / KERNEL and int(abi) >= 0
     static = PACKAGE / "web" / "static"
     assert sizes.split() == [
         str(len((static / name).read_text("utf-8"))) for name in ("index.html", "app.js", "app.css")]

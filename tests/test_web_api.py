@@ -81,8 +81,8 @@ def test_the_page_its_script_and_style(client: TestClient) -> None:
 
 
 def test_the_page_files_are_package_data() -> None:
-    # They are read from the installed package, as the wheel ships them (hatch takes every
-    # file under src/ggn).
+    # They are read from the installed package, as the wheel ships them (setuptools takes every
+    # file under src/ggn but the kernel's C sources: tests/test_packaging_wheel.py).
     static = Path(ggn.web.__file__).parent / "static"
     assert {path.name for path in static.iterdir()} >= {"index.html", "app.js", "app.css"}
 

@@ -98,5 +98,5 @@ __all__ = [
     "parse_location",
 ]
 
-# The one place the version is written: pyproject.toml reads it from here ([tool.hatch.version]).
+# The one place the version is written: pyproject.toml reads it from here ([tool.setuptools.dynamic]).
 __version__ = "0.1.0"
