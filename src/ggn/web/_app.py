@@ -24,6 +24,13 @@ loop, so one request's work never holds up another client:
 - ``POST /api/analyse``: the same request as ``view``: the engine's best move, score and
   principal variation (:func:`ggn.web._analysis.analysis`), when the explorer has an engine
   (``/api/config``'s ``"engine"``; else 404); an engine that fails is answered 502.
+- ``POST /api/record``: a game record's text (``"text"``: PGN, KIF or CSA; or ``"data"``: a
+  file's bytes in base64), its game read and replayed (:mod:`ggn.web._records`): the game, its
+  start, its moves (as written, in the game's notation, in UCI and as the page plays them), the
+  stated result and the tags; a record that cannot be read or replayed is answered 400 with
+  ``"line"``, ``"ply"``, ``"move"`` and ``"number"`` (the game's) beside the message;
+- ``POST /api/export``: the game played (``"history"``, as ``view`` takes it) as a record (PGN,
+  KIF, CSA) and the position shown (``"at"``) as FEN and FEEN.
 
 A request the API cannot read is answered 400 (every field is read before any work, so a field
 it cannot read wins over what the rest would give); an unknown game 404; a bad position or

@@ -46,8 +46,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ROUTES", "Workers", "answer", "error"]
 
-ROUTES: Final = ("view", "play", "analyse")
-"""The routes whose work the workers do (``POST /api/ROUTE``)."""
+ROUTES: Final = ("view", "play", "analyse", "record", "export")
+"""The routes whose work the workers do (``POST /api/ROUTE``); ``record`` and ``export`` are
+:mod:`ggn.web._records`'s."""
 
 _COUNTER_MAX: Final = 2**31 - 1
 _START_SECONDS: Final = 60.0  # the longest a new worker may take to start (import ggn)
@@ -261,11 +262,15 @@ def _answer(route: str, data: bytes, catalogue: Catalogue | None, limits: Limits
         body = _body(data, limits)
         if route == "analyse":
             value = _analyse(body, catalogue, limits, engine)
+        elif route in ("record", "export"):
+            from ggn.web._records import ROUTES as RECORDS  # noqa: PLC0415  (it imports this module)
+
+            value = RECORDS[route](body, catalogue, limits)
         else:
             value = (_view if route == "view" else _play)(body, catalogue, limits)
         written = _written(value, limits)
-    except BadRequest as failure:
-        return error(400, str(failure))
+    except BadRequest as failure:  # a record's fault says where: its game, line, ply and move
+        return error(400, str(failure), **getattr(failure, "where", {}))
     except LimitError as failure:
         return limited(failure)
     except NotFoundError as failure:
