@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import struct
 import sys
 import xml.etree.ElementTree as ET
@@ -184,6 +185,64 @@ def test_png(tmp_path: Path) -> None:
     assert png_size(binary.getvalue())[0] > 0
     status, _, err = call("show", "chess", "--format", "png", stdout=_Terminal())
     assert status == 2 and "-o FILE" in err
+
+
+_TEXT_PATH = re.compile(  # a text drawn as a path: its outlines turned upright, scale(k -k)
+    r'<path transform="translate\([^)]*\) scale\([0-9.]+ -[0-9.]+\)" d="[^"]*" fill="[^"]*"/>')
+
+
+def _differing(one: Any, other: Any, box: tuple[int, int, int, int], shift: tuple[int, int] = (0, 0)) -> int:
+    """The pixels of ``box`` in ``one`` that differ clearly from ``other``'s (its box moved by
+    ``shift``): grey levels apart by more than 60."""
+    from PIL import ImageChops  # noqa: PLC0415
+
+    dx, dy = shift
+    moved = (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
+    difference = ImageChops.difference(one.crop(box), other.crop(moved))
+    return sum(difference.histogram()[61:])
+
+
+@pytest.mark.parametrize(("game", "one", "other"), [("shogi", "d1", "c1"), ("xiangqi", "d1", "c1"),
+                                                    ("shogi", "e9", "e1"), ("xiangqi", "e10", "e1")])
+def test_png_draws_the_characters_with_no_font(game: str, one: str, other: str, tmp_path: Path) -> None:
+    """On this machine no font has kanji (tests/test_glyphs.py says so, or skips saying it has):
+    the characters are drawn all the same, each its own, and not as the boxes <text> gave."""
+    cairosvg = pytest.importorskip("cairosvg")
+    image_module = pytest.importorskip("PIL.Image")
+    from ggn import svg  # noqa: PLC0415
+
+    target = tmp_path / f"{game}.png"
+    assert call("show", game, "--format", "png", "-o", str(target), "--size", "48")[:2] == (0, "")
+    _, picture, _ = call("show", game, "--format", "svg", "--size", "48")
+    boxes: dict[str, tuple[int, int, int, int]] = {}
+    for element in ET.fromstring(picture).iter():
+        if element.get("data-cell"):
+            x, y = float(element.get("x", "0")), float(element.get("y", "0"))
+            side = float(element.get("width", "0"))
+            # the piece's middle, where its character is: a margin of the square left out
+            boxes[element.get("data-cell", "")] = (round(x + side * 0.25), round(y + side * 0.25),
+                                                   round(x + side * 0.75), round(y + side * 0.75))
+
+    def render(text: str) -> Any:
+        return image_module.open(io.BytesIO(cairosvg.svg2png(bytestring=text.encode("utf-8")))).convert("L")
+
+    drawn = image_module.open(target).convert("L")
+    entry = registry.entry(game)
+    compact = svg.board(entry.position(), compact=True, size=48, **entry.drawing())
+    assert _differing(drawn, render(compact), boxes[one]) == 0  # the picture ggn show drew
+    blank = render(_TEXT_PATH.sub("", compact))
+    in_font = render(svg.board(entry.position(), compact=True, size=48, font="Noto Serif CJK JP",
+                               **entry.drawing()))
+    area = (boxes[one][2] - boxes[one][0]) * (boxes[one][3] - boxes[one][1])
+    for cell in (one, other):
+        # The character's ink: without it the middle of the piece is bare.
+        assert _differing(drawn, blank, boxes[cell]) > area // 10, cell
+        # Not what a <text> drew in the fonts this machine has (a box where none has kanji).
+        assert _differing(drawn, in_font, boxes[cell]) > area // 20, cell
+    if one[1:] == other[1:]:  # two pieces of a rank: alike but for their characters
+        shift = (boxes[other][0] - boxes[one][0], 0)
+        assert _differing(blank, blank, boxes[one], shift) < area // 50
+        assert _differing(drawn, drawn, boxes[one], shift) > area // 10
 
 
 def test_png_without_cairosvg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

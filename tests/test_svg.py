@@ -94,7 +94,7 @@ def test_hands_hold_pieces_of_either_side_with_their_counts() -> None:
         ("second", "c:s"): 1,
     }
     # The count is written on the piece when there is more than one.
-    counts = [e.text or "" for e in root.iter(f"{NS}text") if e.get("class") == "count"]
+    counts = [e.get("data-text", "") for e in root.iter() if e.get("class") == "count"]
     assert sorted(counts) == ["2", "3"]
 
 
@@ -123,25 +123,25 @@ def test_a_promoted_shogi_piece_shows_its_promoted_kanji_not_a_badge() -> None:
     picture = svg.board(position)
     assert "と" in picture and 'data-mark="+"' not in picture
     lettered = svg.board(position, letters=True)
-    assert "と" not in lettered and ">+P</text>" in lettered
+    assert "と" not in lettered and 'data-text="+P"' in lettered
 
 
 def test_glyph_families() -> None:
     chess = svg.board(Position.from_feen("KQRBNPA/7 / C/c"))
-    assert chess.count("<use ") == 6  # six figures, the A drawn with its letter
-    assert ">A</text>" in chess
+    assert chess.count('<use xlink:href="#ggn-chess') == 6  # six figures, the A drawn with its letter
+    assert 'data-text="A"' in chess
     shogi = svg.board(Position.from_feen("k^1K^/3 / S/s"))
     assert "玉" in shogi and "王" in shogi and "rotate(180" in shogi
     xiangqi = svg.board(Position.from_feen("g^1G^/3 / X/x"))
     assert "帥" in xiangqi and "將" in xiangqi
     makruk = svg.board(Position.from_feen("MSP/3 / M/m"))
-    assert makruk.count("<use ") == 3
+    assert makruk.count('<use xlink:href="#ggn-makruk') == 3
     fallback = svg.board(Position.from_feen("Zz1/3 / Q/q"))
-    assert "<use " not in fallback and fallback.count(">Z</text>") == 2
+    assert "#ggn-chess" not in fallback and fallback.count('data-text="Z"') == 2
     # families and aliases override the style letters.
     drawn = svg.board(Position.from_feen("QB1/3 / S/s"), families={"S": "makruk"},
                       aliases={"S:Q": "M", "S:B": "?"})
-    assert drawn.count("<use ") == 1 and ">B</text>" in drawn
+    assert drawn.count('<use xlink:href="#ggn-makruk') == 1 and 'data-text="B"' in drawn
 
 
 def test_shogi_pieces_point_at_the_opponent() -> None:
@@ -217,7 +217,7 @@ def test_one_and_three_dimensional_boards() -> None:
     root = parsed(picture)
     assert board_pieces(root) == {"a2B": "c:k^", "b2A": "C:K^"}
     assert len([e for e in root.iter() if e.get("data-cell")]) == 8
-    assert ">layer A</text>" in picture and ">layer B</text>" in picture
+    assert 'data-text="layer A"' in picture and 'data-text="layer B"' in picture
     # The higher layer is drawn to the right of the lower one.
     assert _place(root, "a2B")[0] > _place(root, "b2A")[0]
 
@@ -226,8 +226,8 @@ def test_boards_wider_than_26_files_name_their_files_as_cell_does() -> None:
     position = Position.from_feen("28/k^26K^ / C/c")
     picture = svg.board(position)
     assert board_pieces(parsed(picture)) == {"a1": "c:k^", "ab1": "C:K^"}
-    assert ">aa</text>" in picture and ">ab</text>" in picture and 'data-cell="ab2"' in picture
-    assert ">aa</text>" not in svg.board(position, coordinates=False)
+    assert 'data-text="aa"' in picture and 'data-text="ab"' in picture and 'data-cell="ab2"' in picture
+    assert 'data-text="aa"' not in svg.board(position, coordinates=False)
 
 
 def test_holes_are_gaps() -> None:
@@ -321,8 +321,8 @@ def test_a_games_glyphs_follow_its_pieces_types_not_its_letters() -> None:
     # Torishogi's swallow (S) moves as a shogi pawn: not drawn as a silver, nor its pawn-letter
     # phoenix (P) as a pawn; shatranj's fers (Q) and alfil (B) are no queen or bishop.
     torishogi = registry.entry("torishogi").svg()
-    assert "銀" not in torishogi and "歩" in torishogi and ">S</text>" not in torishogi
-    assert ">P</text>" in torishogi
+    assert 'data-text="銀"' not in torishogi and 'data-text="歩"' in torishogi
+    assert 'data-text="S"' not in torishogi and 'data-text="P"' in torishogi
     text = registry.entry("shatranj").text()
     assert "♕" not in text and "♗" not in text and "Q" in text and "B" in text and "♔" in text
 
@@ -366,3 +366,69 @@ def test_any_position_is_drawn_whole(position: Position, flipped: bool, letters:
     names = text.split("\n")[-3].split()  # the files' names, under the board
     assert names[-1] == (str(Cell((0,))) if flipped else str(Cell((files - 1,))))
     assert len(names) == files * (position.shape[2] if len(position.shape) == 3 else 1)
+
+
+# --- text drawn as paths: no picture needs a font --------------------------------------------
+def _glyph_ids(picture: str) -> set[str]:
+    return set(re.findall(r'<path id="(ggn-(?:ja|zh|sans|sans-bold)-[0-9a-f]+)"', picture))
+
+
+@pytest.mark.parametrize("letters", [False, True])
+def test_no_start_picture_of_a_built_in_game_needs_a_font(letters: bool) -> None:
+    for name in registry.names():
+        game = registry.entry(name)
+        for compact in (False, True):
+            picture = game.svg(letters=letters, compact=compact, hands=True)
+            assert "<text" not in picture and "font-family" not in picture, (name, letters, compact)
+            if not compact:
+                # What each piece's text is, is still said: in data-text, beside the title.
+                root = parsed(picture)
+                drawn = [e for e in root.iter() if e.get("data-text") is not None]
+                assert drawn, name
+                for element in drawn:
+                    assert element.tag in (f"{NS}path", f"{NS}use"), (name, element.tag)
+                assert all(e.find(f"{NS}title") is not None for e in root.iter()
+                           if e.get("class") == "piece"), name
+
+
+def test_a_characters_outline_is_defined_once_and_used_where_it_stands() -> None:
+    shogi = registry.entry("shogi").svg()
+    # 歩 on 18 squares, one definition; the compact picture writes each out.
+    pawn = f"ggn-ja-{ord('歩'):x}"
+    assert shogi.count(f'<path id="{pawn}"') == 1
+    assert shogi.count(f'xlink:href="#{pawn}"') == 18
+    compact = registry.entry("shogi").svg(compact=True)
+    assert "<use" not in compact and "<path id=" not in compact
+    from ggn import _glyphs  # noqa: PLC0415
+
+    assert compact.count(_glyphs.path_data("歩", "ja")) == 18
+    xiangqi = registry.entry("xiangqi").svg()
+    assert {f"ggn-zh-{ord(c):x}" for c in "帥將仕士相象馬俥車炮砲兵卒"} == _glyph_ids(xiangqi)
+    # letters: the PIN letters, in DejaVu Sans Bold's outlines
+    lettered = registry.entry("xiangqi").svg(letters=True)
+    assert {f"ggn-sans-bold-{ord(c):x}" for c in "GAEHRCP"} == _glyph_ids(lettered)
+
+
+def test_the_second_players_shogi_characters_are_turned_with_their_piece() -> None:
+    picture = svg.board(Position.from_feen("p1P/3 / S/s"))
+    root = parsed(picture)
+    for element in root.iter():
+        if element.get("class") != "piece":
+            continue
+        group = element.find(f"{NS}g")
+        assert group is not None
+        turned = "rotate(180" in (group.get("transform") or "")
+        assert turned == (element.get("data-piece") == "s:p")
+        # the character is inside the turned group
+        assert [e.get("data-text") for e in group.iter() if e.get("data-text")] == ["歩"]
+
+
+def test_a_font_asked_for_writes_the_characters_as_text_in_it() -> None:
+    position = Position.from_feen("k^1K^/3 / S/s")
+    picture = svg.board(position, font="IPAMincho")
+    texts = re.findall(r'<text [^>]*font-family="IPAMincho, [^"]*"[^>]*>([^<]*)</text>', picture)
+    assert sorted(texts) == ["玉", "王"]
+    # letters and coordinates stay paths; with letters=True no text at all
+    assert "<text" not in svg.board(position, font="IPAMincho", letters=True)
+    xiangqi = svg.board(Position.from_feen("g^1G^/3 / X/x"), font="AR PL UMing")
+    assert sorted(re.findall(r">([^<>]+)</text>", xiangqi)) == ["將", "帥"]

@@ -17,8 +17,11 @@ the bia ``P`` as shapes of their own) and ``letters``: a disc with the piece's l
 clear fallback of every other style, and of any letter a family has no glyph for. By default
 the styles ``C``, ``S``, ``X`` and ``M`` are chess, shogi, xiangqi and makruk and the others
 letters; :meth:`ggn.variants.registry.Entry.svg` chooses from the game's pieces instead.
-Kanji and Chinese characters need a font that has them (a browser has one);
-``letters=True`` writes the PIN letter instead, for a renderer that has none.
+Every character a picture writes (kanji, Chinese characters, letters, coordinates, counts) is
+drawn as SVG paths, from outlines shipped with ggn (``ggn/_glyphs.json``, made from Noto Serif
+CJK and DejaVu Sans: ``docs/pictures.md``), so a picture needs no font and looks the same in
+every browser and renderer; ``letters=True`` draws the PIN letter instead of the characters;
+``font`` writes the characters as ``<text>`` in a font named, for who wants one.
 
 The marks of the notations are drawn on every piece, as small badges: ``+`` (enhanced: a
 castling right, a promoted shogi piece shows its promoted character instead) and ``-``
@@ -53,6 +56,8 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, Protocol
 
+from ggn._glyphs import outline, path_data, place
+from ggn._glyphs import width as _text_width
 from ggn._types import Side, expect
 from ggn.cell import Cell, Hand, parse_location
 from ggn.errors import GGNError
@@ -101,7 +106,6 @@ _FAMILY: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,63}")
 _COLOUR: Final = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}|[a-zA-Z]{1,30}")
 _SVG_NS: Final = "http://www.w3.org/2000/svg"
 _XLINK_NS: Final = "http://www.w3.org/1999/xlink"
-_FONT: Final = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 _CJK_FONT: Final = ("Noto Serif CJK JP, Noto Sans CJK JP, Source Han Serif, IPAMincho, IPAGothic, "
                     "Hiragino Mincho ProN, Yu Mincho, MS Mincho, SimSun, serif")
 
@@ -129,9 +133,9 @@ def _escape(text: str) -> str:
             .replace('"', "&quot;").replace("'", "&#39;"))
 
 
-def _n(value: float) -> str:
-    """A number as SVG writes it: at most two decimals, no trailing zeros."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
+def _n(value: float, places: int = 2) -> str:
+    """A number as SVG writes it: at most two decimals (or ``places``), no trailing zeros."""
+    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
@@ -284,6 +288,30 @@ class _Canvas:
     def add(self, text: str) -> None:
         self.body.append(text)
 
+    def glyph(self, char: str, face: str) -> str:
+        """The id of a character's outline, defined on first use (drawn by ``<use>``, in the
+        fill the ``<use>`` gives)."""
+        ident = f"ggn-{face}-{ord(char):x}"
+        if ident not in self.defs:
+            self.defs[ident] = f'<path id="{ident}" d="{path_data(char, face)}"/>'
+        return ident
+
+
+def _text(canvas: _Canvas, text: str, centre: tuple[float, float], size: float, *, face: str, fill: str,
+          compact: bool, reuse: bool = False, attributes: str = "") -> str:
+    """``text`` drawn as paths (no font needed), centred on ``centre``, ``size`` to the em. A
+    piece's character (``reuse``: it stands on many squares) is defined once in the default
+    picture and drawn by ``<use>``; the compact picture writes it out (cairosvg copies what a
+    ``<use>`` names each time). The default picture says its text in ``data-text``."""
+    x, y = centre
+    if not compact:
+        attributes += f' data-text="{_escape(text)}"'
+    if compact or not reuse or len(text) != 1 or not path_data(text, face):
+        return outline(text, x, y, size, fill=fill, face=face, attributes=attributes)
+    ident = canvas.glyph(text, face)
+    return (f'<use{attributes} xlink:href="#{ident}" transform="{place(text, x, y, size, face=face)}" '
+            f'fill="{fill}"/>')
+
 
 def _figure(canvas: _Canvas, table: Mapping[str, str], family: str, letter: str, side: Side) -> str:
     """The id of a figure's definition, defined on first use."""
@@ -309,7 +337,8 @@ class _Glyphs:
         self.families = families
         self.aliases = aliases or {}
         self.letters = letters
-        self.cjk = _escape(_CJK_FONT if font is None else f"{font}, {_CJK_FONT}")
+        # A font asked for by name writes the characters as text in it; else they are paths.
+        self.font = None if font is None else _escape(f"{font}, {_CJK_FONT}")
         self.upright = upright  # the first player at the bottom: shogi pieces point up
 
     def family(self, piece: Qpi) -> str:
@@ -335,67 +364,78 @@ def _glyph(canvas: _Canvas, piece: Qpi, box: tuple[float, float, float], glyphs:
             ident = _figure(canvas, table, family, key, piece.side)
             return f'<use xlink:href="#{ident}" {place}/>'
     if family == "shogi":
-        return _shogi(piece, key, box, glyphs)
+        return _shogi(canvas, piece, key, box, glyphs)
     if family == "xiangqi":
         characters = None if glyphs.letters else _XIANGQI.get(key)
         if characters is not None:
             text = characters[0 if piece.side == "first" else 1]
-            return _disc(piece, text, box, glyphs.cjk, xiangqi=True)
-        return _disc(piece, piece.name, box, None, xiangqi=True)
-    return _disc(piece, piece.name, box, None, xiangqi=False)
+            return _disc(canvas, piece, text, box, glyphs, xiangqi=True)
+        return _disc(canvas, piece, piece.name, box, glyphs, xiangqi=True)
+    return _disc(canvas, piece, piece.name, box, glyphs, xiangqi=False)
 
 
-def _shogi(piece: Qpi, key: str, box: tuple[float, float, float], glyphs: _Glyphs) -> str:
+def _cjk_text(text: str, centre: tuple[float, float], em: float, fill: str, font: str) -> str:
+    """Characters written as text in the font the caller named (``board``'s ``font``)."""
+    x, y = centre
+    return (f'<text x="{_n(x)}" y="{_n(y + em * 0.36)}" font-family="{font}" font-size="{_n(em)}" '
+            f'font-weight="bold" text-anchor="middle" fill="{fill}">{_escape(text)}</text>')
+
+
+def _shogi(canvas: _Canvas, piece: Qpi, key: str, box: tuple[float, float, float], glyphs: _Glyphs) -> str:
     x, y, size = box
     promoted = piece.state == "enhanced"
     kanji = "k" if key == "K" and piece.side == "second" else ("+" if promoted else "") + key
     text = None if glyphs.letters else _SHOGI.get(kanji)
+    colour = _RED if promoted else _INK
     if text is None:
         text = ("+" if promoted else "") + piece.name
-        font, em = _escape(_FONT), 30 if len(text) > 1 else 40
+        em = 30 if len(text) > 1 else 40
+        drawn = _text(canvas, text, (50, 52), em, face="sans-bold", fill=colour, compact=glyphs.compact,
+                      reuse=True)
+    elif glyphs.font is not None:
+        drawn = _cjk_text(text, (50, 52), 44, colour, glyphs.font)
     else:
-        font, em = glyphs.cjk, 44
+        drawn = _text(canvas, text, (50, 52), 44, face="ja", fill=colour, compact=glyphs.compact, reuse=True)
     scale = _SHOGI_SCALE.get(key, 0.9) * size / 100
     # The pentagon points away from its own player: up for the player at the bottom.
     turned = (piece.side == "first") != glyphs.upright
     rotate = " rotate(180 50 50)" if turned else ""
-    colour = _RED if promoted else _INK
     offset = (size - scale * 100) / 2
     return (
         f'<g transform="translate({_n(x + offset)} {_n(y + offset)}) scale({_n(scale)}){rotate}">'
         '<path d="M50 6 L77 19 L88 93 L12 93 L23 19 Z" fill="#f4d9a6" stroke="#6d4c1d" '
-        'stroke-width="3" stroke-linejoin="round"/>'
-        f'<text x="50" y="{_n(52 + em * 0.36)}" font-family="{font}" font-size="{em}" '
-        f'font-weight="bold" text-anchor="middle" fill="{colour}">{_escape(text)}</text></g>'
+        f'stroke-width="3" stroke-linejoin="round"/>{drawn}</g>'
     )
 
 
-def _disc(piece: Qpi, text: str, box: tuple[float, float, float], cjk_font: str | None, *,
+def _disc(canvas: _Canvas, piece: Qpi, text: str, box: tuple[float, float, float], glyphs: _Glyphs, *,
           xiangqi: bool) -> str:
-    """A xiangqi disc with ``text`` (a character in ``cjk_font``, or a letter when it is None),
-    or the lettered fallback (``xiangqi`` false)."""
+    """A xiangqi disc with ``text`` (a Chinese character, or a letter), or the lettered
+    fallback (``xiangqi`` false)."""
     x, y, size = box
     cx, cy, r = x + size / 2, y + size / 2, size * 0.42
     first = piece.side == "first"
     if xiangqi:
         colour = _RED if first else _INK
-        em = size * (0.5 if cjk_font else 0.42)
+        letter = text.isascii()
+        em = size * (0.42 if letter else 0.5)
+        if letter or glyphs.font is None:
+            drawn = _text(canvas, text, (cx, cy), em, face="sans-bold" if letter else "zh", fill=colour,
+                          compact=glyphs.compact, reuse=True)
+        else:
+            drawn = _cjk_text(text, (cx, cy), em, colour, glyphs.font)
         return (
             f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" fill="#f6e7c6" stroke="{colour}" '
             f'stroke-width="{_n(size * 0.035)}"/>'
             f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r * 0.8)}" fill="none" stroke="{colour}" '
-            f'stroke-width="{_n(size * 0.02)}"/>'
-            f'<text x="{_n(cx)}" y="{_n(cy + em * 0.36)}" font-family="{cjk_font or _escape(_FONT)}" '
-            f'font-size="{_n(em)}" font-weight="bold" text-anchor="middle" fill="{colour}">'
-            f'{_escape(text)}</text>'
+            f'stroke-width="{_n(size * 0.02)}"/>' + drawn
         )
     fill, ink = ("#fbfaf6", _INK) if first else ("#2f2f2f", "#f6f6f6")
-    em = size * 0.46
     return (
         f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" fill="{fill}" stroke="#111" '
         f'stroke-width="{_n(size * 0.04)}"/>'
-        f'<text x="{_n(cx)}" y="{_n(cy + em * 0.36)}" font-family="{_escape(_FONT)}" '
-        f'font-size="{_n(em)}" font-weight="bold" text-anchor="middle" fill="{ink}">{_escape(text)}</text>'
+        + _text(canvas, text, (cx, cy), size * 0.46, face="sans-bold", fill=ink, compact=glyphs.compact,
+                reuse=True)
     )
 
 
@@ -504,10 +544,12 @@ def board(
       :data:`DEFAULT_FAMILIES`. ``aliases``: draw a piece of a family as another of its letters
       (``{"A:Q": "M"}``: the queen of style ``A`` drawn as the met); an alias the family has no
       glyph for (``"?"``) draws the piece with its own letter.
-    - ``letters``: write shogi and xiangqi pieces with their letter instead of their characters.
+    - ``letters``: draw shogi and xiangqi pieces with their letter instead of their characters.
     - ``marks``: draw the badges of ``+``, ``-``, ``^`` and ``'``.
-    - ``font``: the font family to write kanji and Chinese characters in, before the usual
-      ones (a renderer such as cairosvg takes only the first family it is given).
+    - ``font``: a font family to write kanji and Chinese characters in, as ``<text>``, before
+      the usual ones (a renderer such as cairosvg takes only the first family it is given);
+      ``None`` (the default): drawn as paths, which need no font. Letters, coordinates and
+      counts are paths either way.
     - ``compact``: the same picture in fewer elements, for a renderer (see the module's doc):
       no titles, ``data-`` attributes or per-square elements.
 
@@ -604,7 +646,6 @@ def board(
     canvas = _Canvas()
     cells = geometry.cells
     codes = position._codes
-    sans = _escape(_FONT)
 
     # -- boards ------------------------------------------------------------------------------
     for layer in range(layers):
@@ -612,9 +653,9 @@ def board(
         canvas.add("<g>" if compact else f'<g class="board" data-layer="{layer}">')
         if layers > 1:
             name = str(Cell((0, 0, layer)))[2:]
-            canvas.add(f'<text x="{_n(x0 + board_w / 2)}" y="{_n(top - s * 0.15)}" font-family="{sans}" '
-                       f'font-size="{_n(s * 0.34)}" font-weight="bold" text-anchor="middle" fill="#333">'
-                       f'layer {_escape(name)}</text>')
+            em = s * 0.34
+            canvas.add(_text(canvas, f"layer {name}", (x0 + board_w / 2, top - s * 0.15 - em * 0.36), em,
+                             face="sans-bold", fill="#333", compact=compact))
         if look.grid or look.points:
             canvas.add(f'<rect x="{_n(x0)}" y="{_n(top)}" width="{_n(board_w)}" height="{_n(board_h)}" '
                        f'fill="{look.light}"/>')
@@ -668,17 +709,16 @@ def board(
                 name = str(Cell((f,)))
                 indices = (f, 0, layer) if layers > 1 else (f, 0) if len(shape) > 1 else (f,)
                 cx = origin(Cell(indices))[0] + s / 2
-                fitted = min(em, s * 0.9 / (0.62 * len(name)))
-                canvas.add(f'<text x="{_n(cx)}" y="{_n(top + board_h + s * 0.36)}" font-family="{sans}" '
-                           f'font-size="{_n(fitted)}" text-anchor="middle" fill="#555">{name}</text>')
+                fitted = min(em, s * 0.9 / max(_text_width(name, "sans"), 0.1))
+                canvas.add(_text(canvas, name, (cx, top + board_h + s * 0.36 - fitted * 0.36), fitted,
+                                 face="sans", fill="#555", compact=compact))
             if len(shape) > 1 and layer == 0:
                 for r in range(ranks):
                     name = str(r + 1)
                     y = origin(Cell((0, r)))[1] + s / 2
-                    fitted = min(em, margin * 0.9 / (0.62 * len(name)))
-                    canvas.add(f'<text x="{_n(left - margin / 2)}" y="{_n(y + fitted * 0.36)}" '
-                               f'font-family="{sans}" font-size="{_n(fitted)}" text-anchor="middle" '
-                               f'fill="#555">{name}</text>')
+                    fitted = min(em, margin * 0.9 / max(_text_width(name, "sans"), 0.1))
+                    canvas.add(_text(canvas, name, (left - margin / 2, y), fitted, face="sans", fill="#555",
+                                     compact=compact))
         canvas.add("</g>")
 
     for cell, colour in fills.items():
@@ -727,7 +767,7 @@ def board(
                 if compact:
                     canvas.add(_glyph(canvas, piece, (x + s * 0.08, y + s * 0.08, s * 0.84), glyphs)
                                + (_marks(piece, x, y, s, glyphs) if marks else "")
-                               + _count_badge(count, x, y, s))
+                               + _count_badge(canvas, count, x, y, s, compact=True))
                     continue
                 canvas.add(
                     f'<g class="held" data-hand="{player}" data-piece="{_escape(str(piece))}" '
@@ -735,7 +775,7 @@ def board(
                     f"player's hand</title>"
                     + _glyph(canvas, piece, (x + s * 0.08, y + s * 0.08, s * 0.84), glyphs)
                     + (_marks(piece, x, y, s, glyphs) if marks else "")
-                    + _count_badge(count, x, y, s)
+                    + _count_badge(canvas, count, x, y, s, compact=False)
                     + "</g>"
                 )
             canvas.add("</g>")
@@ -776,7 +816,7 @@ def board(
     )
 
 
-def _count_badge(count: int, x: float, y: float, s: float) -> str:
+def _count_badge(canvas: _Canvas, count: int, x: float, y: float, s: float, *, compact: bool) -> str:
     if count < 2:
         return ""
     text = str(count)
@@ -785,8 +825,8 @@ def _count_badge(count: int, x: float, y: float, s: float) -> str:
     em = r * (1.3 if len(text) == 1 else 1.0 if len(text) == 2 else 0.75)
     return (f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" fill="#c62828" stroke="#fff" '
             f'stroke-width="{_n(s * 0.02)}"/>'
-            f'<text class="count" x="{_n(cx)}" y="{_n(cy + em * 0.36)}" font-family="{_escape(_FONT)}" '
-            f'font-size="{_n(em)}" font-weight="bold" text-anchor="middle" fill="#fff">{text}</text>')
+            + _text(canvas, text, (cx, cy), em, face="sans-bold", fill="#fff", compact=compact,
+                    attributes="" if compact else ' class="count"'))
 
 
 def _xiangqi_lines(corner: tuple[float, float], files: int, ranks: int, s: float, colour: str) -> str:
@@ -848,7 +888,7 @@ def _arrow(start: tuple[float, float], end: tuple[float, float], s: float, label
 
 _START_TAG: Final = re.compile(r"<(?![/!?])")
 _USE: Final = re.compile(r'<use xlink:href="#([^"]+)"')
-_DEFINITION: Final = re.compile(r'<g id="([^"]+)">')
+_DEFINITION: Final = re.compile(r'<(?:g|path) id="([^"]+)"')
 
 
 def drawn_elements(picture: str) -> int:

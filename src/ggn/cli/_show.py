@@ -5,10 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
-import shutil
-import subprocess
 from typing import IO, TYPE_CHECKING, Any
 
 from ggn.cell import Cell, parse_location
@@ -24,7 +20,6 @@ if TYPE_CHECKING:
     from ggn.rules import Play
 
 _PNG_HINT = "pip install 'ggn[png]'"
-_FAMILY = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,63}")
 
 
 def register(commands: Commands) -> None:
@@ -43,7 +38,8 @@ def register(commands: Commands) -> None:
                     "moves, under a game's rules or under a GGN document's generic rule (the "
                     "Game Protocol's displacement; a play is illegal if the opponent can then "
                     "move onto one of the mover's terminal pieces: docs/documents.md). Kanji and "
-                    "Chinese characters need a font that has them; --letters writes letters.",
+                    "Chinese characters are drawn as shapes shipped with ggn, which need no font; "
+                    "--letters draws letters instead.",
         epilog="examples:\n  ggn show chess\n  ggn show shogi --format svg -o shogi.svg\n"
                "  ggn show chess --fen 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'\n"
                "  ggn show xiangqi --format png -o xiangqi.png\n"
@@ -71,7 +67,7 @@ def register(commands: Commands) -> None:
     show.add_argument("--flip", action="store_true", help="the second player at the bottom")
     show.add_argument("--no-coordinates", action="store_true", help="leave out the squares' names")
     show.add_argument("--letters", action="store_true",
-                      help="write shogi and xiangqi pieces with letters, not characters")
+                      help="draw shogi and xiangqi pieces with letters, not characters")
     show.add_argument("--size", type=int, default=48, metavar="PX",
                       help="the side of a square of an SVG or PNG picture, 8 to 512 pixels (default 48)")
     add_ini(show)
@@ -118,10 +114,8 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
         return 0
     from ggn.svg import board, png  # noqa: PLC0415  (on use)
 
-    font = _cjk_font() if args.format == "png" and not args.letters else None
     options: dict[str, Any] = {"highlight": highlight, "coordinates": not args.no_coordinates,
-                               "flipped": args.flip, "size": args.size, "letters": args.letters,
-                               "font": font, **drawing}
+                               "flipped": args.flip, "size": args.size, "letters": args.letters, **drawing}
     if args.format != "png":
         picture = board(where, **options)
         if args.format == "svg":
@@ -165,20 +159,3 @@ def _write(path: str, data: str | bytes) -> None:
         write_atomically(path, data)
     except OSError as error:
         raise Exit(2, f"cannot write -o {shown(path)}: {error.strerror or error}") from None
-
-
-def _cjk_font() -> str | None:
-    """The family of a font with kanji, as fontconfig lists it (cairosvg writes each text in
-    the first family it is given, and finds no other for a character its font lacks)."""
-    lister = shutil.which("fc-list")
-    if lister is None:
-        return None
-    try:
-        found = subprocess.run([lister, ":lang=ja", "family"], capture_output=True, text=True,  # noqa: S603
-                               timeout=10, check=False, env={**os.environ, "LC_ALL": "C"})
-    except (OSError, subprocess.SubprocessError):
-        return None
-    families = sorted(name for name in (line.split(",")[0].strip() for line in found.stdout.splitlines())
-                      if _FAMILY.fullmatch(name))
-    return families[0] if families else None
-
