@@ -233,6 +233,21 @@ def test_the_moves_in_every_notation_are_fairy_stockfish_s() -> None:
         assert game.moves() == pyffish.get_san_moves(name, start, played), name
         assert game.moves("uci") == played, name
         assert game.moves("ggn") == [str(play) for play in game.plays], name
+        # Written as the game goes, undone with it: pushes, pops and other plays after them.
+        game = Game(name)
+        for ply, move in enumerate(played, 1):
+            game.push(move)
+            assert game.moves() == pyffish.get_san_moves(name, start, played[:ply]), (name, ply)
+        game.pop()
+        game.pop()
+        assert game.moves() == pyffish.get_san_moves(name, start, played[:-2]), name
+        other = game.legal_moves()[-1]
+        game.push(other)
+        uci = game.moves("uci")
+        assert game.moves() == pyffish.get_san_moves(name, start, uci), name
+        listed = game.moves()
+        listed.append("changed by the caller")
+        assert game.moves() != listed  # a new list each call
     with pytest.raises(GGNError, match="no notation 'sun'"):
         game.moves("sun")
     with pytest.raises(TypeError):

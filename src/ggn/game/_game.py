@@ -73,7 +73,7 @@ class Game:
     """
 
     __slots__ = ("_chased", "_chasing", "_checks", "_counting", "_fullmoves", "_history", "_keys", "_left",
-                 "_legal", "_plays", "_positions", "_rule50", "_rules", "_variant")
+                 "_legal", "_plays", "_positions", "_rule50", "_rules", "_variant", "_written")
 
     def __init__(self, rules: str | RuleSystem, start: Position | str | None = None, *,
                  fen: str | None = None, halfmove: int = 0, fullmove: int = 1) -> None:
@@ -116,6 +116,9 @@ class Game:
             position = system.position(start)
         self._positions: list[Position] = [position]
         self._plays: list[Play] = []
+        # Each notation's moves written so far (a play's text depends only on the plays before
+        # it): moves() writes only the plies pushed since, pop() cuts them.
+        self._written: dict[str, list[str]] = {}
         self._fullmoves = [fullmove]
         # Fairy-Stockfish's rule50 and, for the counting rules, (countingLimit, countingPly):
         # read from a FEN, a halfmove clock is the count's ply once a count has started.
@@ -255,14 +258,16 @@ class Game:
         if notation not in NAMES:
             raise GGNError(f"no notation {quote(notation)}: the notations are {', '.join(NAMES)}")
         positions = self._positions
-        written = [write(self._rules, positions[ply], play, notation) for ply, play in enumerate(self._plays)]
-        if self._left[0] is not None and notation in _CHECK_MARKS:
-            # The check that gives a player its last one ends the game: Fairy-Stockfish marks it
-            # a mate ('#'), as its empty list of legal moves after it says.
-            for ply, text in enumerate(written):
-                if text.endswith("+") and self._checked_out(ply + 1):
-                    written[ply] = text[:-1] + "#"
-        return written
+        written = self._written.setdefault(notation, [])
+        marks = self._left[0] is not None and notation in _CHECK_MARKS
+        for ply in range(len(written), len(self._plays)):
+            text = write(self._rules, positions[ply], self._plays[ply], notation)
+            if marks and text.endswith("+") and self._checked_out(ply + 1):
+                # The check that gives a player its last one ends the game: Fairy-Stockfish marks
+                # it a mate ('#'), as its empty list of legal moves after it says.
+                text = text[:-1] + "#"
+            written.append(text)
+        return list(written)
 
     # --- play and undo ------------------------------------------------------------------------
     def legal_moves(self) -> list[Play]:
@@ -312,6 +317,8 @@ class Game:
                      self._keys, self._chased, self._left):
             kept.pop()
         self._legal = None
+        for written in self._written.values():
+            del written[len(self._plays) - 1:]
         return self._plays.pop()
 
     def _find(self, play: Play | str) -> Play:
