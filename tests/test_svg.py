@@ -432,3 +432,25 @@ def test_a_font_asked_for_writes_the_characters_as_text_in_it() -> None:
     assert "<text" not in svg.board(position, font="IPAMincho", letters=True)
     xiangqi = svg.board(Position.from_feen("g^1G^/3 / X/x"), font="AR PL UMing")
     assert sorted(re.findall(r">([^<>]+)</text>", xiangqi)) == ["將", "帥"]
+
+
+def test_janggi_is_drawn_with_its_own_pieces() -> None:
+    entry = registry.entry("janggi")
+    assert entry.drawing()["families"] == {"J": "janggi"} and entry.drawing()["aliases"] == {}
+    picture = entry.svg()
+    root = parsed(picture)
+    texts = Counter(e.get("data-text") for e in root.iter() if e.get("data-text") and e.tag == f"{NS}use")
+    # Cho (the first player) 楚 and 卒, Han 漢 and 兵; both 車 馬 象 士 包, two each.
+    assert texts == {"楚": 1, "漢": 1, "卒": 5, "兵": 5, "車": 4, "馬": 4, "象": 4, "士": 4, "包": 4}
+    assert picture.count("<polygon points=") == 32  # octagons
+    # The general is the largest piece, a soldier the smallest.
+    def width(cell: str) -> float:
+        piece = next(e for e in root.iter() if e.get("data-square") == cell)
+        polygon = piece.find(f"{NS}polygon")
+        assert polygon is not None
+        xs = [float(point.split(",")[0]) for point in (polygon.get("points") or "").split()]
+        return max(xs) - min(xs)
+    assert width("e2") > width("a1") > width("a4")
+    lettered = parsed(entry.svg(letters=True))
+    drawn = {e.get("data-text") for e in lettered.iter() if e.get("data-text") and e.tag == f"{NS}use"}
+    assert drawn == set("GAEHRCP")  # each side's in its colour

@@ -12,7 +12,9 @@ Pieces are drawn by *family*, chosen by the piece's style letter (``families``):
 (figures drawn as SVG shapes, so no font is needed: king, queen, rook, bishop, knight and
 pawn for ``K Q R B N P``), ``shogi`` (pentagons pointing at the opponent, with the piece's
 kanji, red once promoted), ``xiangqi`` (discs with the piece's character, red for the first
-player), ``makruk`` (the chess figures for ``K R N``, and the khon ``S``, the met ``M`` and
+player), ``janggi`` (octagons with the piece's character, blue for the first player, Cho,
+red for the second, Han, the general largest and the advisors and soldiers smallest),
+``makruk`` (the chess figures for ``K R N``, and the khon ``S``, the met ``M`` and
 the bia ``P`` as shapes of their own) and ``letters``: a disc with the piece's letter, the
 clear fallback of every other style, and of any letter a family has no glyph for. By default
 the styles ``C``, ``S``, ``X`` and ``M`` are chess, shogi, xiangqi and makruk and the others
@@ -69,7 +71,7 @@ __all__ = [
     "MAX_PNG_SIDE", "TARGET", "board", "drawn_elements", "family_of", "png",
 ]
 
-FAMILIES: Final = ("chess", "shogi", "xiangqi", "makruk", "letters")
+FAMILIES: Final = ("chess", "shogi", "xiangqi", "janggi", "makruk", "letters")
 """The families of glyphs :func:`board` draws pieces with."""
 
 DEFAULT_FAMILIES: Final[Mapping[str, str]] = {"C": "chess", "S": "shogi", "X": "xiangqi", "M": "makruk"}
@@ -249,15 +251,20 @@ _XIANGQI: Final[Mapping[str, tuple[str, str]]] = {
     "C": ("炮", "砲"), "P": ("兵", "卒"), "M": ("旗", "旗"),
 }
 
-# Janggi: the first player's (Cho, blue) characters, then the second's (Han, red).
+# Janggi: the first player's (Cho, blue) characters, then the second's (Han, red), and the
+# pieces' sizes (the general largest, the advisors and soldiers smallest), of a square's side.
 _JANGGI: Final[Mapping[str, tuple[str, str]]] = {
     "G": ("楚", "漢"), "A": ("士", "士"), "E": ("象", "象"), "H": ("馬", "馬"), "R": ("車", "車"),
     "C": ("包", "包"), "P": ("卒", "兵"),
+}
+_JANGGI_SCALE: Final[Mapping[str, float]] = {
+    "G": 0.96, "R": 0.84, "C": 0.84, "H": 0.84, "E": 0.84, "A": 0.7, "P": 0.7,
 }
 
 _LIGHT: Final = ("#fbfaf6", "#1b1b1b", "#1b1b1b")  # fill, lines, outline of a first-side figure
 _DARK: Final = ("#2f2f2f", "#ececec", "#0d0d0d")
 _RED: Final = "#b8202a"
+_BLUE: Final = "#1f4e9c"
 _INK: Final = "#1d1d1d"
 
 
@@ -267,14 +274,16 @@ class _Look:
     def __init__(self, family: str) -> None:
         self.family = family
         self.grid = family in ("shogi", "makruk")  # plain wood, with lines between squares
-        self.points = family == "xiangqi"  # pieces on the lines' crossings
+        self.points = family in ("xiangqi", "janggi")  # pieces on the lines' crossings
         self.light, self.dark = {
             "chess": ("#eedcbb", "#b2875f"),
             "shogi": ("#eac98e", "#eac98e"),
             "makruk": ("#d8b886", "#d8b886"),
             "xiangqi": ("#efd49e", "#efd49e"),
+            "janggi": ("#efd49e", "#efd49e"),
         }.get(family, ("#e3e7ec", "#9eabbb"))
-        self.line = {"shogi": "#3c2a12", "makruk": "#4b3318", "xiangqi": "#4a2d12"}.get(family, "#555")
+        self.line = {"shogi": "#3c2a12", "makruk": "#4b3318", "xiangqi": "#4a2d12",
+                     "janggi": "#4a2d12"}.get(family, "#555")
 
 
 # --- the picture ---------------------------------------------------------------------------
@@ -365,6 +374,8 @@ def _glyph(canvas: _Canvas, piece: Qpi, box: tuple[float, float, float], glyphs:
             return f'<use xlink:href="#{ident}" {place}/>'
     if family == "shogi":
         return _shogi(canvas, piece, key, box, glyphs)
+    if family == "janggi":
+        return _janggi(canvas, piece, key, box, glyphs)
     if family == "xiangqi":
         characters = None if glyphs.letters else _XIANGQI.get(key)
         if characters is not None:
@@ -406,6 +417,32 @@ def _shogi(canvas: _Canvas, piece: Qpi, key: str, box: tuple[float, float, float
         '<path d="M50 6 L77 19 L88 93 L12 93 L23 19 Z" fill="#f4d9a6" stroke="#6d4c1d" '
         f'stroke-width="3" stroke-linejoin="round"/>{drawn}</g>'
     )
+
+
+def _janggi(canvas: _Canvas, piece: Qpi, key: str, box: tuple[float, float, float], glyphs: _Glyphs) -> str:
+    """An octagon with the piece's character, sized by its rank, in its side's colour."""
+    x, y, size = box
+    first = piece.side == "first"
+    characters = None if glyphs.letters else _JANGGI.get(key)
+    colour = _BLUE if first else _RED
+    side = _JANGGI_SCALE.get(key, 0.84) * size
+    cx, cy, r = x + size / 2, y + size / 2, side / 2
+    # A regular octagon, flat at the top: its corners at 22.5 degrees and every 45 after.
+    corners = " ".join(f"{_n(cx + r * math.cos(math.radians(22.5 + 45 * i)))},"
+                       f"{_n(cy + r * math.sin(math.radians(22.5 + 45 * i)))}" for i in range(8))
+    octagon = (f'<polygon points="{corners}" fill="#f6e7c6" stroke="#5b4220" '
+               f'stroke-width="{_n(size * 0.03)}" stroke-linejoin="round"/>')
+    if characters is None:
+        text = piece.name
+        drawn = _text(canvas, text, (cx, cy), side * 0.5, face="sans-bold", fill=colour,
+                      compact=glyphs.compact, reuse=True)
+    else:
+        text = characters[0 if first else 1]
+        em = side * 0.62
+        drawn = (_cjk_text(text, (cx, cy), em, colour, glyphs.font) if glyphs.font is not None
+                 else _text(canvas, text, (cx, cy), em, face="zh", fill=colour, compact=glyphs.compact,
+                            reuse=True))
+    return octagon + drawn
 
 
 def _disc(canvas: _Canvas, piece: Qpi, text: str, box: tuple[float, float, float], glyphs: _Glyphs, *,

@@ -357,6 +357,8 @@ _GLYPHS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType({
               "bishop": "B", "rook": "R", "king": "K", "commoner": "K", "dragonHorse": "H", "bers": "D"},
     "xiangqi": {"king": "G", "fers": "A", "elephant": "E", "horse": "H", "rook": "R", "cannon": "C",
                 "soldier": "P", "banner": "M"},
+    "janggi": {"king": "G", "wazir": "A", "janggiElephant": "E", "horse": "H", "rook": "R",
+               "janggiCannon": "C", "soldier": "P"},
     "makruk": {"king": "K", "fers": "M", "silver": "S", "knight": "N", "rook": "R", "pawn": "P"},
     "chess": {"king": "K", "commoner": "K", "queen": "Q", "rook": "R", "bishop": "B", "knight": "N",
               "pawn": "P"},
@@ -369,6 +371,8 @@ def _drawing(variant: Variant) -> dict[str, Any]:
     types = {kind.name: (kind.pin or kind.letter).upper() for kind in variant.pieces}
     if "shogiPawn" in types:
         family = "shogi"
+    elif "janggiCannon" in types:
+        family = "janggi"
     elif "soldier" in types or ("cannon" in types and "horse" in types):
         family = "xiangqi"
     elif "silver" in types and "pawn" in types and "queen" not in types:
