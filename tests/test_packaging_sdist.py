@@ -71,7 +71,8 @@ def test_the_sdist_holds_the_checkout_and_the_kernel_sources(dist: Path) -> None
     if shutil.which("git") and (ROOT / ".git").exists():
         tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
                                  check=True, timeout=60).stdout.split()
-        assert set(tracked) - names == set()
+        missing = set(tracked) - names
+        assert not missing, f"files git tracks that the sdist lacks (MANIFEST.in): {sorted(missing)}"
 
 
 def test_the_wheel_built_from_the_sdist_holds_the_kernel(dist: Path) -> None:
