@@ -308,6 +308,9 @@ def _calls() -> Iterator[Call]:
         "highlight": ["a1"], "arrows": [("e2", "e4")], "coordinates": True, "flipped": False, "size": 8,
         "hands": True, "holes": ["b2"], "families": {"C": "chess"}, "aliases": {"C:K": "Q"}, "letters": False,
         "marks": True, "font": "serif"})
+    yield Call("ggn.svg.piece", svg.piece, ("C:Q",), {
+        "size": 8, "families": {"C": "chess"}, "aliases": {"C:Q": "K"}, "letters": False, "marks": True,
+        "font": "serif", "flipped": False})
     yield Call("ggn.svg.family_of", svg.family_of, (Qpi.parse("C:K^"), {"C": "chess"}))
     yield Call("ggn.svg.drawn_elements", svg.drawn_elements, (svg.board(position, size=8),))
     if importlib.util.find_spec("cairosvg") is not None:

@@ -108,10 +108,11 @@ def wait_feen(page: Page, feen: str) -> None:
 
 
 def square(page: Page, cell: str) -> Any:
-    """The element a player clicks for a square: its piece (data-square) when it holds one,
-    else the square itself (data-cell)."""
-    piece = page.locator(f'#board [data-square="{cell}"]')
-    return piece.first if piece.count() else page.locator(f'#board [data-cell="{cell}"]').first
+    """The element a player clicks for a square: the picture's hit target for it
+    (rect.square[data-square], on top of the pieces), else the square's own rect (data-cell).
+    Pieces drawn on the board take no pointer events: a click on one is its square's."""
+    hit = page.locator(f'#board rect.square[data-square="{cell}"]')
+    return hit.first if hit.count() else page.locator(f'#board rect[data-cell="{cell}"]').first
 
 
 def load(page: Page, *, game: str | None = None, document: str | None = None, position: str = "") -> None:
@@ -141,9 +142,9 @@ def test_chess_pawn_shows_its_two_destinations_and_plays(page: Page) -> None:
     assert len(page.locator("#game option").all()) == len(registry.names())
     start = registry.start("chess")
     assert text(page, "#feen") == start
-    pawn = page.locator('#board [data-square="e2"]')
+    pawn = page.locator('#board g.piece[data-square="e2"]')
     assert pawn.get_attribute("data-piece") == "C:P"
-    pawn.click()
+    square(page, "e2").click()
     assert targets(page) == ["e3", "e4"]
     selected = page.eval_on_selector_all("#board .selected", "s => s.map(e => e.getAttribute('data-cell'))")
     assert selected == ["e2"]
@@ -156,9 +157,14 @@ def test_chess_pawn_shows_its_two_destinations_and_plays(page: Page) -> None:
     board.push_uci("e2e4")
     wait_feen(page, "+rnbq+k^bn+r/pppppppp/8/8/4-P3/8/PPPP1PPP/+RNBQ+K^BN+R / c/C")
     assert text(page, "#fen") == board.fen()
-    assert text(page, "#history") == "e4"  # in SAN
+    assert plies(page) == ["e4"]  # in SAN
     assert targets(page) == []
     shoot(page, "chess-after-e4")
+
+
+def plies(page: Page) -> list[str]:
+    """The moves of the history, as the page writes them (SAN, or the game's own notation)."""
+    return page.locator("#history button.ply").all_inner_texts()
 
 
 def wait_fen(page: Page, fen: str) -> None:
@@ -195,7 +201,7 @@ def test_undo_and_redo(page: Page) -> None:
     board.push_uci("b8c6")
     wait_fen(page, board.fen())
     assert page.locator("#redo").is_disabled()
-    assert page.locator("#history li").all_inner_texts() == ["Nf3", "Nc6"]
+    assert plies(page) == ["Nf3", "Nc6"]
 
 
 def test_a_move_typed_in_any_notation_is_played(page: Page) -> None:
@@ -209,7 +215,7 @@ def test_a_move_typed_in_any_notation_is_played(page: Page) -> None:
         board.push_uci(uci)
         wait_fen(page, board.fen())
         assert page.locator("#move").input_value() == ""
-    assert page.locator("#history li").all_inner_texts() == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
+    assert plies(page) == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
     page.fill("#move", "Qh5")
     page.press("#move", "Enter")
     page.wait_for_selector("#errors:not([hidden])")
@@ -220,7 +226,7 @@ def test_a_move_typed_in_any_notation_is_played(page: Page) -> None:
     board.push_san("Bxc6")
     wait_fen(page, board.fen())
     assert page.locator("#errors").is_hidden()
-    assert page.locator("#history li").all_inner_texts()[-1] == "Bxc6"
+    assert plies(page)[-1] == "Bxc6"
 
 
 def test_a_repetition_may_be_claimed_and_undo_forgets_it(page: Page) -> None:
@@ -231,14 +237,14 @@ def test_a_repetition_may_be_claimed_and_undo_forgets_it(page: Page) -> None:
         page.fill("#move", san)
         page.press("#move", "Enter")
         board.push_san(san)
-        page.wait_for_function("n => document.querySelectorAll('#history li').length === n",
+        page.wait_for_function("n => document.querySelectorAll('#history button.ply').length === n",
                                arg=len(board.move_stack))
     assert board.is_repetition(3)
-    assert text(page, "#status") == "First player to move; may claim: draw by repetition"
+    assert text(page, "#status") == "White to move; may claim: draw by repetition"
     page.click("#undo")
     board.pop()
     wait_fen(page, board.fen())
-    assert text(page, "#status") == "Second player to move"
+    assert text(page, "#status") == "Black to move"
     page.click("#redo")
     page.wait_for_function("() => document.getElementById('status').textContent.includes('claim')")
 
@@ -252,7 +258,12 @@ def test_promotion_offers_its_choices(page: Page) -> None:
     square(page, "a8").click()
     page.wait_for_selector("#choices:not([hidden])")
     choices = page.locator("#choices button.choice")
-    assert sorted(choices.all_inner_texts()) == ["C:B", "C:N", "C:Q", "C:R"]
+    # Each choice is the picture of the piece it leaves (ggn.svg.piece), named for a screen reader.
+    assert sorted(str(choice.get_attribute("data-piece")) for choice in choices.all()) == [
+        "C:B", "C:N", "C:Q", "C:R"]
+    assert sorted(str(choice.get_attribute("aria-label")) for choice in choices.all()) == [
+        "white bishop", "white knight", "white queen", "white rook"]
+    assert page.locator("#choices button.choice svg").count() == 4
     shoot(page, "chess-promotion-choices")
     page.click('#choices button[data-move="C:P a7-a8=C:N"]')
     board = chess.Board(fen)
@@ -360,7 +371,7 @@ def test_the_board_is_the_library_picture_and_turns_round(page: Page) -> None:
     picture = page.locator("#board svg")
     assert picture.count() == 1
     assert page.locator("#board [data-piece]").count() == 32
-    assert page.locator('#board [data-square="e1"]').get_attribute("data-piece") == "X:G^"
+    assert page.locator('#board g.piece[data-square="e1"]').get_attribute("data-piece") == "X:G^"
 
     def height(cell: str) -> float:
         return float(page.locator(f'#board [data-cell="{cell}"]').first.get_attribute("y") or "nan")
@@ -388,7 +399,9 @@ def test_an_optional_promotion_offers_the_piece_unchanged(page: Page) -> None:
     square(page, "h8").click()
     page.wait_for_selector("#choices:not([hidden])")
     buttons = page.locator("#choices button.choice")
-    assert buttons.all_inner_texts() == ["S:B, unchanged", "S:+B"]
+    assert [button.get_attribute("aria-label") for button in buttons.all()] == [
+        "sente bishop (unchanged)", "sente promoted bishop"]
+    assert [button.get_attribute("data-piece") for button in buttons.all()] == ["S:B", "S:+B"]
     page.click('#choices button[data-move="S:B b2-h8"]')
     wait_feen(page, registry.entry("shogi").to_feen(
         "lnsgkgsnl/1r5B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL[B] b 0 1"))
@@ -417,9 +430,9 @@ def test_a_variant_of_an_ini_file_is_offered_drawn_and_played(browser: Browser) 
             assert page.locator("#game option").all_inner_texts() == [*registry.names(), WIZARD]
             wait_fen(page, start)
             assert page.locator("#board [data-cell]").count() == 80
-            wizard = page.locator('#board [data-square="b1"]')
+            wizard = page.locator('#board g.piece[data-square="b1"]')
             assert wizard.get_attribute("data-piece") == "W:W"
-            wizard.click()
+            square(page, "b1").click()
             legal = pyffish.legal_moves(WIZARD, start, [])
             assert targets(page) == sorted(move[2:] for move in legal if move.startswith("b1"))
             square(page, "c3").click()

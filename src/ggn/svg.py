@@ -68,7 +68,7 @@ from ggn.qpi import Qpi
 
 __all__ = [
     "DEFAULT_FAMILIES", "FAMILIES", "HIGHLIGHT", "MAX_DRAWN_SQUARES", "MAX_PNG_ELEMENTS", "MAX_PNG_PIXELS",
-    "MAX_PNG_SIDE", "TARGET", "board", "drawn_elements", "family_of", "png",
+    "MAX_PNG_SIDE", "TARGET", "board", "drawn_elements", "family_of", "piece", "png",
 ]
 
 FAMILIES: Final = ("chess", "shogi", "xiangqi", "janggi", "makruk", "letters")
@@ -998,3 +998,46 @@ def _dimensions(picture: str) -> tuple[float, float]:
     if found is None:
         raise AssertionError("board writes its size on the <svg> element")
     return float(found[1]), float(found[2])
+
+
+def piece(
+    piece: Qpi | str,
+    *,
+    size: int = 48,
+    families: Mapping[str, str] | None = None,
+    aliases: Mapping[str, str] | None = None,
+    letters: bool = False,
+    marks: bool = True,
+    font: str | None = None,
+    flipped: bool = False,
+) -> str:
+    """The SVG picture of one piece (a QPI or its text), alone on a transparent square of
+    ``size`` pixels, drawn as :func:`board` draws it with the same options (``flipped``: as the
+    board turned round shows it, shogi's pieces of the first player pointing down): what a page
+    shows on a button that offers a promotion's choices.
+
+    >>> piece("C:Q").startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+    True
+    """
+    chosen = piece if isinstance(piece, Qpi) else Qpi.parse(
+        expect(piece, str, "piece", "a Qpi or a QPI str"))
+    for flag, label in ((letters, "letters"), (marks, "marks"), (flipped, "flipped")):
+        expect(flag, bool, label, "a bool")
+    expect(size, int, "size", "an int")
+    if not 8 <= size <= 512:
+        raise GGNError(f"a square's size is 8 to 512 pixels, not {size}")
+    if font is not None and not _FAMILY.fullmatch(expect(font, str, "font", "a str or None")):
+        raise GGNError(f"{font[:40]!r} is not a font family's name (letters, digits, spaces, - and _)")
+    for option, label in ((families, "families"), (aliases, "aliases")):
+        if option is not None:
+            expect(option, Mapping, label, "a mapping of str to str")
+    canvas = _Canvas()
+    glyphs = _Glyphs(families, aliases, letters, font, upright=not flipped)
+    s = float(size)
+    drawn = _glyph(canvas, chosen, (0.0, 0.0, s), glyphs)
+    if marks:
+        drawn += _marks(chosen, 0.0, 0.0, s, glyphs)
+    defs = "".join(canvas.defs.values())
+    return (f'<svg xmlns="{_SVG_NS}" xmlns:xlink="{_XLINK_NS}" version="1.1" width="{_n(s)}" '
+            f'height="{_n(s)}" viewBox="0 0 {_n(s)} {_n(s)}"><title>{_escape(str(chosen))}</title>'
+            + (f"<defs>{defs}</defs>" if defs else "") + drawn + "</svg>")

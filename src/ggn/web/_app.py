@@ -16,11 +16,26 @@ loop, so one request's work never holds up another client:
   (``{"start": FEEN, FEN or null, "halfmove", "fullmove", "moves": [MOVE, ...]}``: the moves
   that led to the position, at most ``plies`` of them), the answer's ``"claim"`` is the end
   the player to move may claim by the game's history (a repetition, the n-move rule, a count:
-  :class:`ggn.game.Game`), and without it, by the position's halfmove clock alone;
+  :class:`ggn.game.Game`), and without it, by the position's halfmove clock alone; with a
+  history and no ``"position"``, the position is the one the history leads to; with
+  ``"line": true``, the answer has ``"line"`` (each move of the history: ``"move"`` in GGN's
+  notation, ``"san"`` in the game's own, ``"feen"`` after it) and ``"start"`` (the history's
+  start: ``"feen"``, ``"halfmove"``, ``"fullmove"``, ``"active"``); ``"letters": true`` draws
+  shogi's and xiangqi's pieces with their letters. Besides the position (``"feen"``,
+  ``"fen"``: null where the game has none, ``"svg"``, ``"board"``, ``"hands"``, ``"moves"``,
+  each group of a move with a choice giving each option's resulting ``"piece"`` and its
+  ``"picture"``, :func:`ggn.svg.piece`), the answer says ``"check"``, ``"checked"`` (the
+  squares of the royal pieces in check), ``"last"`` (the last move's source and destination,
+  from the history), ``"outcome"``, ``"winner"``, ``"result"`` (``"1-0"``, ``"0-1"``,
+  ``"1/2-1/2"``, as PGN writes it) and ``"ending"`` once the game is over, ``"notation"``
+  (the notation its moves are written in: :func:`ggn.web._explorer.notation_of`),
+  ``"players"`` (the players' names: white and black, sente and gote, red and black) and
+  ``"names"`` (what a screen reader says for each piece: ``"white knight"``);
 - ``POST /api/play``: the same and ``"move"``: a move in any of the game's notations, recognised
   without a flag (SAN, UCI, USI for the shogi family, GGN's as the view lists it; a document's
   in GGN's): the position after it, with ``"played"`` (the move in GGN's notation) and
-  ``"san"`` (in the game's own: SAN, or Hodges's for the shogi family; GGN's for a document);
+  ``"san"`` (in the game's own: SAN, Hodges's for the shogi family, WXF for xiangqi's, janggi's
+  for janggi's; GGN's for a document);
 - ``POST /api/analyse``: the same request as ``view``: the engine's best move, score and
   principal variation (:func:`ggn.web._analysis.analysis`), when the explorer has an engine
   (``/api/config``'s ``"engine"``; else 404); an engine that fails is answered 502.

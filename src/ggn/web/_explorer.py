@@ -28,6 +28,7 @@ count and by the size of their text.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ from ggn.cell import Cell, Hand
 from ggn.errors import GGNError, IllegalMoveError, NotationError
 from ggn.feen import Feen
 from ggn.position import Position
+from ggn.qpi import Qpi
 from ggn.rules import RuleSystem
 from ggn.ruleset import Ruleset
 from ggn.variants import registry
@@ -47,6 +49,8 @@ from ggn.variants.fen import is_feen
 from ggn.web._limits import LimitError, Limits
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
     from ggn.game import Game
     from ggn.rules import Play
     from ggn.stn import Transition
@@ -210,10 +214,11 @@ def _legal(subject: Subject, position: Position, limits: Limits) -> list[Play]:
     return legal
 
 
-def _moves(legal: list[Play]) -> list[dict[str, Any]]:
+def _moves(legal: list[Play], pictured: Callable[[str], str | None] | None = None) -> list[dict[str, Any]]:
     """The moves of a position, one group for each piece, source and destination: the
     possibilities of the document that allow it, and the plays it makes (several when the
-    player chooses, as among promotions)."""
+    player chooses, as among promotions: then each with the ``piece`` it leaves on the board
+    and, from ``pictured``, its ``picture``)."""
     groups: dict[tuple[str, str, str], dict[str, Any]] = {}
     for candidate in legal:
         move = candidate.move
@@ -227,18 +232,135 @@ def _moves(legal: list[Play]) -> list[dict[str, Any]]:
             }
         choice = candidate.choice
         group["plays"].append({"move": str(candidate), "choice": None if choice is None else str(choice)})
-    return list(groups.values())
+    found = list(groups.values())
+    for group in found:
+        if len(group["plays"]) > 1:  # a choice: each option's resulting piece, and its picture
+            for option in group["plays"]:
+                result = option["choice"] or group["piece"]
+                option["piece"] = result
+                option["picture"] = None if pictured is None else pictured(result)
+    return found
 
 
-def _picture(subject: Subject, position: Position, flipped: bool) -> tuple[str | None, str | None]:
-    """The SVG picture of ``position`` (:mod:`ggn.svg`; a game's drawn with its own glyphs), or
-    None and why it cannot be drawn."""
+def _piece_picture(subject: Subject, flipped: bool, letters: bool) -> Callable[[str], str | None]:
+    """How the page draws one piece (:func:`ggn.svg.piece`, with the game's glyphs)."""
+    options: dict[str, Any] = {}
+    if subject.entry is not None:
+        drawing = subject.entry.drawing()
+        options = {key: drawing[key] for key in ("families", "aliases") if key in drawing}
+
+    def pictured(text: str) -> str | None:
+        try:
+            return svg.piece(text, flipped=flipped, letters=letters, **options)
+        except GGNError:
+            return None
+
+    return pictured
+
+
+def _picture(subject: Subject, position: Position, flipped: bool,
+             letters: bool = False) -> tuple[str | None, str | None]:
+    """The SVG picture of ``position`` (:mod:`ggn.svg`; a game's drawn with its own glyphs,
+    or with letters), or None and why it cannot be drawn."""
     try:
         if subject.entry is not None:
-            return subject.entry.svg(position, flipped=flipped), None
-        return svg.board(position, flipped=flipped), None
+            return subject.entry.svg(position, flipped=flipped, letters=letters), None
+        return svg.board(position, flipped=flipped, letters=letters), None
     except GGNError as error:
         return None, str(error)
+
+
+def notation_of(entry: Entry | None) -> str:
+    """The notation the explorer writes a game's moves in: the one its players read, where
+    :mod:`ggn.notation` writes it (WXF for xiangqi and its variants with a flying general,
+    janggi's for janggi's games, else the game's default: SAN, shogi's ``P-76``); GGN's for a
+    document."""
+    if entry is None:
+        return "ggn"
+    from ggn.notation import default, notations  # noqa: PLC0415  (on use: the server starts faster)
+
+    rules = entry.rules
+    variant = entry.variant
+    if variant is not None and variant.template == "janggi":
+        return "janggi"
+    if variant is not None and variant.flying_general and "wxf" in notations(rules):
+        return "wxf"
+    return default(rules)
+
+
+_SAID: Final = {  # Fairy-Stockfish's names of pieces, as players say them
+    "shogiPawn": "pawn", "shogiKnight": "knight", "dragonHorse": "horse", "bers": "dragon",
+    "customPiece1": "piece",
+}
+_XIANGQI_SAID: Final = {"fers": "advisor", "king": "general"}
+_JANGGI_SAID: Final = {
+    "wazir": "guard", "janggiCannon": "cannon", "janggiElephant": "elephant", "king": "general",
+}
+
+
+def players(entry: Entry | None) -> list[str]:
+    """The names of the two players as the game's players say them (chess's white and black,
+    shogi's sente and gote, xiangqi's red and black, janggi's blue and red; a document's first
+    and second player)."""
+    variant = None if entry is None else entry.variant
+    if variant is None:
+        return ["first player", "second player"]
+    if variant.template == "shogi":
+        return ["sente", "gote"]
+    if variant.template == "janggi":
+        return ["blue", "red"]
+    if variant.flying_general:
+        return ["red", "black"]
+    return ["white", "black"]
+
+
+def piece_names(entry: Entry | None, pieces: Iterable[str]) -> dict[str, str]:
+    """What a screen reader says for each of ``pieces`` (QPI texts): its player and its kind
+    (``"white knight"``, ``"gote promoted bishop"``); a document's pieces by their letter."""
+    variant = None if entry is None else entry.variant
+    sides = players(entry)
+    kinds: dict[str, str] = {}
+    if variant is not None:
+        said = {**_SAID, **(_XIANGQI_SAID if variant.flying_general else {}),
+                **(_JANGGI_SAID if variant.template == "janggi" else {})}
+        for kind in variant.pieces:
+            if kind.name is None:
+                continue
+            words = said.get(kind.name) or re.sub(r"(?<=[a-z])(?=[A-Z])", " ", kind.name).lower()
+            kinds.setdefault(kind.pin or kind.letter.upper(), words)
+    promoting = variant is not None and variant.template == "shogi"
+    named = {}
+    for text in pieces:
+        qpi = Qpi.parse(text)
+        spoken = kinds.get(qpi.name.upper(), qpi.name.upper())
+        if promoting and qpi.state == "enhanced":
+            spoken = f"promoted {spoken}"
+        named[text] = f"{sides[0 if qpi.side == 'first' else 1]} {spoken}"
+    return named
+
+
+def checked(subject: Subject, position: Position) -> list[str]:
+    """The squares of the royal (terminal) pieces of the player to move that are in check: none
+    when the player is not in check; where the player has several, those the opponent attacks
+    (each tried alone, the others taken off the board)."""
+    rules = subject.rules
+    if not rules.in_check(position):
+        return []
+    royal = [cell for cell, piece in position if piece.terminal and piece.side == position.active]
+    if len(royal) <= 1:
+        return [str(cell) for cell in royal]
+    from ggn.stn import Transition  # noqa: PLC0415  (rare: several royal pieces)
+
+    found = []
+    for cell in royal:
+        others = {str(other): None for other in royal if other != cell}
+        try:
+            alone = position.apply(Transition.from_value({"board_diff": others}))
+            if rules.in_check(alone):
+                found.append(str(cell))
+        except GGNError:  # a position the rules refuse with a royal piece off: mark it anyway
+            found.append(str(cell))
+    return found or [str(cell) for cell in royal]
 
 
 def history(subject: Subject, start: State, moves: list[str], limits: Limits = _LIMITS) -> Game:
@@ -262,20 +384,25 @@ def history(subject: Subject, start: State, moves: list[str], limits: Limits = _
     return game
 
 
-def view(subject: Subject, state: State, *, flipped: bool = False,
+def view(subject: Subject, state: State, *, flipped: bool = False, letters: bool = False,
          limits: Limits = _LIMITS, game: Game | None = None) -> dict[str, Any]:
     """Everything the page shows of a position: its FEEN (and FEN, for a game), its picture
     (SVG; ``flipped``: the second player at the bottom), its pieces by square and the hands,
     the side to move, the legal moves grouped by piece, source and destination, check, the
     outcome and the end the player to move may claim (``claim``: a repetition, the n-move
     rule, a count; from ``game``, the history that led to the position, when it is given:
-    :func:`history`); for a document, whether a terminal piece is in play (``terminal``) and,
-    when none is, a ``note`` saying what the generic rule then does. More legal moves than
+    :func:`history`); the squares of the royal pieces in check (``checked``), the last move
+    (``last``: its source and destination, from ``game``), the result as PGN writes it and the
+    ending (``result``, ``ending``) once the game is over, the notation the page writes moves
+    in (``notation``: see :func:`notation_of`), the players' names (``players``) and what a
+    screen reader says for each piece (``names``); ``letters``: the picture writes shogi's and
+    xiangqi's pieces with their letters; for a document, whether a terminal piece is in play
+    (``terminal``) and, when none is, a ``note`` saying what the generic rule then does. More legal moves than
     ``limits.moves`` are a :class:`~ggn.web._limits.LimitError`."""
     position = state.position
     entry = subject.entry
     legal = _legal(subject, position, limits)
-    picture, unpictured = _picture(subject, position, flipped)
+    picture, unpictured = _picture(subject, position, flipped, letters)
     fen: str | None = None
     if entry is not None:
         try:
@@ -290,6 +417,11 @@ def view(subject: Subject, state: State, *, flipped: bool = False,
     ended = game.outcome()
     claim = None if ended is not None else game.claim()
     terminal = entry is not None or subject.named_terminal or any(piece.terminal for _, piece in position)
+    plays = game.plays
+    moves = _moves(legal, _piece_picture(subject, flipped, letters))
+    last = None
+    if plays:
+        last = [_location(plays[-1].move.source), _location(plays[-1].move.destination)]
     return {
         "game": None if entry is None else entry.name,
         "feen": position.to_feen(),
@@ -305,9 +437,19 @@ def view(subject: Subject, state: State, *, flipped: bool = False,
             side: [{"piece": str(piece), "count": count} for piece, count in position.hand(side).items()]
             for side in ("first", "second")
         },
-        "moves": _moves(legal),
+        "moves": moves,
+        "players": players(entry),
+        "names": piece_names(entry, {str(piece) for _, piece in position} | {
+            str(piece) for side in ("first", "second") for piece in position.hand(side)} | {
+            option.get("piece", group["piece"]) for group in moves for option in group["plays"]}),
         "check": rules.in_check(position),
+        "checked": checked(subject, position),
+        "last": last,
         "outcome": None if ended is None else str(ended),
+        "winner": None if ended is None else ended.winner,
+        "result": None if ended is None else game.result(),
+        "ending": None if ended is None else ended.ending.value,
+        "notation": notation_of(entry),
         "claim": None if claim is None else str(claim),
         "terminal": terminal,
         "note": None if terminal else subject.note,
@@ -335,8 +477,9 @@ def _find(subject: Subject, state: State, wanted: str) -> Play:
 @dataclass(frozen=True, slots=True)
 class Played(State):
     """The state after a move, the move's STN transition, and the move itself: as GGN's
-    notation writes it (``move``) and in the game's own notation (``san``: SAN, or Hodges's for
-    the shogi family, as Fairy-Stockfish writes them; a document's in GGN's)."""
+    notation writes it (``move``) and in the game's own notation (``san``: SAN, Hodges's for
+    the shogi family, WXF for xiangqi's, as Fairy-Stockfish writes them, :func:`notation_of`;
+    a document's in GGN's)."""
 
     transition: Transition | None = None
     move: str = ""
@@ -374,7 +517,8 @@ def read_move(entry: Entry, position: Position, text: str) -> Play:
 
 
 def write_move(entry: Entry, position: Position, legal: Play) -> str:
-    """A legal play of a game's ``position`` in the game's own notation."""
-    from ggn.notation import default, write  # noqa: PLC0415  (on use: the server starts faster)
+    """A legal play of a game's ``position`` in the notation the explorer writes the game's
+    moves in (:func:`notation_of`)."""
+    from ggn.notation import write  # noqa: PLC0415  (on use: the server starts faster)
 
-    return write(entry.rules, position, legal, default(entry.rules))
+    return write(entry.rules, position, legal, notation_of(entry))

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ggn._json import quote
 from ggn.errors import DocumentError, EngineError, GGNError, NotFoundError
 from ggn.web._analysis import EngineSettings, analysis
-from ggn.web._explorer import State, Subject, forget, history, play, view
+from ggn.web._explorer import State, Subject, forget, history, notation_of, play, view
 from ggn.web._limits import LimitError, Limits
 
 if TYPE_CHECKING:
@@ -81,6 +81,13 @@ def _text(body: dict[str, Any], key: str, *, required: bool = False) -> str | No
     return value
 
 
+def _flag(body: dict[str, Any], key: str) -> bool:
+    value = body.get(key, False)
+    if not isinstance(value, bool):
+        raise BadRequest(f"{key!r} must be true or false, got {type(value).__name__}")
+    return value
+
+
 def _counter(body: dict[str, Any], key: str, default: int) -> int:
     value = body.get(key, default)
     if type(value) is not int or not 0 <= value <= _COUNTER_MAX:
@@ -100,6 +107,8 @@ class _Request:
     flipped: bool
     move: str | None
     history: _History | None = None
+    letters: bool = False
+    line: bool = False
 
     @classmethod
     def read(cls, body: dict[str, Any], *, move: bool = False) -> _Request:
@@ -113,11 +122,21 @@ class _Request:
         if position is not None and not position.strip():
             position = None
         halfmove, fullmove = _counter(body, "halfmove", 0), _counter(body, "fullmove", 1)
-        flipped = body.get("flipped", False)
-        if not isinstance(flipped, bool):
-            raise BadRequest(f"'flipped' must be true or false, got {type(flipped).__name__}")
+        flipped, letters, line = (_flag(body, name) for name in ("flipped", "letters", "line"))
         played = _text(body, "move", required=True) if move else None
-        return cls(game, document, position, halfmove, fullmove, flipped, played, _History.read(body))
+        return cls(game, document, position, halfmove, fullmove, flipped, played, _History.read(body),
+                   letters, line)
+
+    def state(self, subject: Subject, limits: Limits) -> tuple[State, Game | None]:
+        """The request's position, and the game its history plays (None without one). With a
+        history and no position, the position is the one the history leads to; with both, the
+        history must lead to the position (else 422)."""
+        history = self.history
+        if history is not None and self.position is None:
+            game = history.replay(subject, limits)
+            return State(game.position, game.halfmove, game.fullmove), game
+        state = subject.state(self.position, self.halfmove, self.fullmove, limits)
+        return state, None if history is None else history.game(subject, state, limits)
 
     def subject(self, catalogue: Catalogue | None, limits: Limits) -> Subject:
         if self.game is not None:
@@ -155,10 +174,14 @@ class _History:
         return cls(None if start is None or not start.strip() else start,
                    _counter(value, "halfmove", 0), _counter(value, "fullmove", 1), moves)
 
+    def replay(self, subject: Subject, limits: Limits) -> Game:
+        """The game the history plays."""
+        return history(subject, subject.state(self.start, self.halfmove, self.fullmove, limits), self.moves,
+                       limits)
+
     def game(self, subject: Subject, position: State, limits: Limits) -> Game:
         """The game the history plays, which must lead to ``position`` (else 422)."""
-        game = history(subject, subject.state(self.start, self.halfmove, self.fullmove, limits), self.moves,
-                       limits)
+        game = self.replay(subject, limits)
         if game.feen() != position.position.to_feen():
             raise GGNError(f"the history's {len(self.moves)} moves lead to {quote(game.feen(), 200)}, not to "
                            f"the position {quote(position.position.to_feen(), 200)}")
@@ -181,23 +204,43 @@ def _body(data: bytes, limits: Limits) -> dict[str, Any]:
 def _view(body: dict[str, Any], catalogue: Catalogue | None, limits: Limits) -> dict[str, Any]:
     request = _Request.read(body)
     subject = request.subject(catalogue, limits)
-    state = subject.state(request.position, request.halfmove, request.fullmove, limits)
-    game = None if request.history is None else request.history.game(subject, state, limits)
-    return view(subject, state, flipped=request.flipped, limits=limits, game=game)
+    state, game = request.state(subject, limits)
+    answered = view(subject, state, flipped=request.flipped, letters=request.letters, limits=limits,
+                    game=game)
+    if request.line:
+        answered["line"] = [] if game is None else _line(subject, game)
+        history = request.history
+        start = state if history is None else subject.state(history.start, history.halfmove, history.fullmove,
+                                                             limits)
+        answered["start"] = {"feen": start.position.to_feen(), "halfmove": start.halfmove,
+                             "fullmove": start.fullmove, "active": start.position.active}
+    return answered
+
+
+def _line(subject: Subject, game: Game) -> list[dict[str, Any]]:
+    """The plays of ``game``, each as GGN's notation writes it (``move``), in the game's own
+    (``san``, as :func:`~ggn.web._explorer.notation_of` names it) and the FEEN after it."""
+    plays = game.plays
+    written = game.moves(notation_of(subject.entry)) if subject.entry is not None else [str(p) for p in plays]
+    return [{"move": str(made), "san": san, "feen": game.feen(ply)}
+            for ply, (made, san) in enumerate(zip(plays, written, strict=True), 1)]
 
 
 def _play(body: dict[str, Any], catalogue: Catalogue | None, limits: Limits) -> dict[str, Any]:
     request = _Request.read(body, move=True)
     assert request.move is not None
     subject = request.subject(catalogue, limits)
-    state = subject.state(request.position, request.halfmove, request.fullmove, limits)
-    game = None if request.history is None else request.history.game(subject, state, limits)
+    state, game = request.state(subject, limits)
     after = play(subject, state, request.move)
+    san = after.san
     if game is not None:
         game.push(after.move)
-    answered = view(subject, after, flipped=request.flipped, limits=limits, game=game)
+        if subject.entry is not None and san.endswith("+") and game.checks_left is not None:
+            san = game.moves(notation_of(subject.entry))[-1]  # a last check is a mate: '#'
+    answered = view(subject, after, flipped=request.flipped, letters=request.letters, limits=limits,
+                    game=game)
     answered["played"] = after.move
-    answered["san"] = after.san
+    answered["san"] = san
     answered["transition"] = None if after.transition is None else after.transition.to_value()
     return answered
 
