@@ -454,3 +454,14 @@ def test_janggi_is_drawn_with_its_own_pieces() -> None:
     lettered = parsed(entry.svg(letters=True))
     drawn = {e.get("data-text") for e in lettered.iter() if e.get("data-text") and e.tag == f"{NS}use"}
     assert drawn == set("GAEHRCP")  # each side's in its colour
+
+
+def test_a_piece_alone_needs_no_font_either() -> None:
+    for text, families in (("S:+P", {"S": "shogi"}), ("X:c", {"X": "xiangqi"}), ("J:G", {"J": "janggi"}),
+                           ("C:A", None)):
+        picture = svg.piece(text, families=families)
+        assert "<text" not in picture and "font-family" not in picture, text
+        # the outline each <use> names is defined in the same picture
+        for ident in re.findall(r'xlink:href="#(ggn-[^"]+)"', picture):
+            assert f'id="{ident}"' in picture, (text, ident)
+    assert 'data-text="と"' in svg.piece("S:+P", families={"S": "shogi"})
