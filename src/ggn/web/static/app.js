@@ -99,7 +99,14 @@ async function ask(path, body, options) {
 // on the board just after "Load" selects on the board loaded, never on the old one.
 function hold(action) {
   return new Promise((resolve, reject) => {
-    const run = () => { Promise.resolve().then(action).then(resolve, reject); };
+    // Run now (so that what it asks is awaited, and the board busy, at once), or when released.
+    const run = () => {
+      try {
+        Promise.resolve(action()).then(resolve, reject);
+      } catch (failure) {
+        reject(failure);
+      }
+    };
     if (page.busy > 0 || page.held.length) {
       page.held.push(run);
       setBusy();
