@@ -293,6 +293,8 @@ def _calls() -> Iterator[Call]:
     yield Call("ggn.rules.divide", rules.divide, ("chess", 1, position))
     yield Call("ggn.rules.perft", rules.perft, ("chess", 1, position))
     yield Call("ggn.rules.rule_system", rules.rule_system, ("chess",))
+    yield Call("ggn.rules.native_support", rules.native_support, ("chess",))
+    yield Call("ggn.rules.use_native", rules.use_native, (True,))
     yield Call("ggn.rules.Outcome", rules.Outcome, ("first", rules.Ending.CHECKMATE))
     # --- ggn.game
     yield Call("ggn.game.Game", Game, ("chess", START), {"halfmove": 0, "fullmove": 1})

@@ -1,5 +1,1203 @@
-/* The native kernel of ggn (a placeholder until the kernel lands): no Python here, so that the
- * same file builds into the extension and into the libFuzzer target (fuzz/kernel_fuzz.c). */
+/* ggn's native kernel (see kernel.h; the table format is written out in ggn/rules/_native.py).
+ *
+ * A position is walked as the pure rule system walks it (ggn/rules/_walk.py): the document's
+ * pseudo-legal moves, each move's plays (its effects), and a play is legal when, after it, no
+ * terminal piece of the mover can be reached by a pseudo-legal move of the other side (on the
+ * board, or by a drop from its hand), and the game's own rules allow it (castling neither out
+ * of nor through an attacked square, no pawn drop that mates).
+ *
+ * Speed comes from three things, all made from the tables when the game is read:
+ * - the moves of a (kind, source) and the moves onto a square are ordered as trees of rays: a
+ *   move whose conditions need a square empty comes under the move onto that square, so a
+ *   blocker skips the rest of its ray at once (the document has no rays; they are found);
+ * - a position whose terminal piece is not attacked is *calm*: a play there can expose it
+ *   only through a square some move onto it reads, so each square keeps the set of squares its
+ *   attackers read (a bitset), and most plays need no attack test at all;
+ * - the last ply is only counted, and plays are made and taken back in place.
+ */
 #include "kernel.h"
 
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+#define EMPTY_STATE (-1)
+#define ENEMY_STATE (-2)
+#define SCAN_LIMIT 256 /* moves looked at past one when finding where a ray's blocker skips to */
+
+typedef struct { int32_t sq, st; } cond_t;
+typedef struct { int32_t must_off, nmust, deny_off, ndeny; } poss_t;
+
+typedef struct {
+    int32_t kind, src, dst, mtype;
+    int32_t becomes;
+    int32_t placed_off, nplaced; /* into ints */
+    int32_t vict_off, nvict;     /* pairs (square, kind) into ints */
+    int32_t plain;               /* a castling king's move: whether it has a plain play too */
+    int32_t rook_off, nrooks;    /* pairs (rook square, square beside) into ints */
+    int32_t safe_off, nsafe, shielded;
+    int32_t poss_off, nposs;
+    /* A simple move: every possibility needs the same squares empty (its path) and no more but
+     * a state of its destination (dmask: 1 empty, 2 an enemy, 4 a friend may stand there). */
+    int32_t simple, path_off, npath, dmask;
+    int32_t royal; /* it moves or places a terminal piece */
+} move_t;
+
+typedef struct { int32_t src, ent_off, nent, skip; } rnode_t;
+
+typedef struct { int32_t sq, val; } chg_t;
+
+struct ggn_game {
+    int32_t N, K, M, flags, words;
+    int32_t *kside, *kterm, *unmark, *rookplain, *kingplain, *dropmate;
+    int32_t *capmap; /* K*K (taken * K + mover) -> hand kind, 0 none; NULL: hands not tracked */
+    int32_t castking[2], nhomes[2], nrank[2];
+    int32_t *homes[2], *rank[2];
+    move_t *moves;
+    poss_t *poss;
+    cond_t *conds;
+    int32_t *ints;
+    int32_t *paths; /* the simple moves' paths */
+    /* forward: per (kind, source + 1) a range of forder; fskip parallel to forder */
+    int32_t *gstart, *gcount;
+    int32_t *forder, *fskip;
+    /* reverse, per attacking side and target square: tree nodes and entries (move numbers) */
+    int32_t *rstart[2], *rcount[2];
+    rnode_t *rnodes[2];
+    int32_t *rents[2];
+    int32_t *dstart[2], *dcount[2], *dents[2]; /* drops onto a square that can take (hand attacks) */
+    uint64_t *sens[2]; /* per target: the squares its attackers read (bitset, words each) */
+    int32_t maxplays, perplay;
+};
+
+/* --- reading the tables ------------------------------------------------------------------- */
+typedef struct {
+    const int32_t *p;
+    size_t n, i;
+    char *err;
+    size_t errlen;
+    int bad;
+} reader_t;
+
+static void fail(reader_t *r, const char *what) {
+    if (!r->bad) {
+        r->bad = 1;
+        if (r->err && r->errlen) snprintf(r->err, r->errlen, "bad tables at value %zu: %s", r->i, what);
+    }
+}
+
+static int32_t next(reader_t *r) {
+    if (r->bad) return 0;
+    if (r->i >= r->n) {
+        fail(r, "the tables end early");
+        return 0;
+    }
+    return r->p[r->i++];
+}
+
+static int32_t ranged(reader_t *r, int32_t low, int32_t high, const char *what) {
+    int32_t v = next(r);
+    if (!r->bad && (v < low || v > high)) fail(r, what);
+    return r->bad ? low : v;
+}
+
 int ggn_kernel_abi(void) { return GGN_KERNEL_ABI; }
+
+void ggn_game_free(ggn_game *g) {
+    if (!g) return;
+    free(g->kside); free(g->kterm); free(g->unmark); free(g->rookplain); free(g->kingplain);
+    free(g->dropmate); free(g->capmap);
+    for (int s = 0; s < 2; s++) {
+        free(g->homes[s]); free(g->rank[s]);
+        free(g->rstart[s]); free(g->rcount[s]); free(g->rnodes[s]); free(g->rents[s]);
+        free(g->dstart[s]); free(g->dcount[s]); free(g->dents[s]); free(g->sens[s]);
+    }
+    free(g->moves); free(g->poss); free(g->conds); free(g->ints); free(g->paths);
+    free(g->gstart); free(g->gcount); free(g->forder); free(g->fskip);
+    free(g);
+}
+
+int32_t ggn_game_squares(const ggn_game *g) { return g->N; }
+int32_t ggn_game_kinds(const ggn_game *g) { return g->K; }
+size_t ggn_position_size(const ggn_game *g) { return 1 + (size_t)g->N + 2 * (size_t)g->K; }
+
+static void *alloc(size_t count, size_t size) {
+    if (count == 0) count = 1;
+    if (count > ((size_t)1 << 40) / size) return NULL;
+    return calloc(count, size);
+}
+
+/* Whether every possibility of move m needs square sq empty. */
+static int needs_empty(const ggn_game *g, const move_t *m, int32_t sq) {
+    if (m->nposs == 0) return 1;
+    for (int32_t p = 0; p < m->nposs; p++) {
+        const poss_t *ps = &g->poss[m->poss_off + p];
+        int found = 0;
+        for (int32_t c = 0; c < ps->nmust; c++) {
+            const cond_t *cd = &g->conds[ps->must_off + c];
+            if (cd->sq == sq && cd->st == EMPTY_STATE) { found = 1; break; }
+        }
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+/* The squares every possibility of m needs empty (at most cap), into out; how many. */
+static int32_t common_empty(const ggn_game *g, const move_t *m, int32_t *out, int32_t cap) {
+    int32_t n = 0;
+    if (m->nposs == 0) return 0;
+    const poss_t *first = &g->poss[m->poss_off];
+    for (int32_t c = 0; c < first->nmust && n < cap; c++) {
+        const cond_t *cd = &g->conds[first->must_off + c];
+        if (cd->st == EMPTY_STATE && needs_empty(g, m, cd->sq)) out[n++] = cd->sq;
+    }
+    return n;
+}
+
+/* Order items (moves from one source, or sources onto one target) as a tree: an item's parent
+ * is the item at the latest square its path needs empty, its path being the squares its
+ * conditions need empty. ``key[i]`` is the item's own square, ``path`` its needed squares.
+ * Writes the order (a permutation of 0..n-1) and each position's skip (where to go on when the
+ * item's square is occupied: past its subtree). ``needs(i, sq)`` is asked through paths. */
+typedef struct {
+    int32_t n;
+    const int32_t *key;
+    const int32_t *path_off, *path_len, *paths;
+} items_t;
+
+static int item_needs(const items_t *it, int32_t i, int32_t sq) {
+    for (int32_t k = 0; k < it->path_len[i]; k++)
+        if (it->paths[it->path_off[i] + k] == sq) return 1;
+    return 0;
+}
+
+static int tree_order(const items_t *it, int32_t *order, int32_t *skip) {
+    int32_t n = it->n;
+    if (n == 0) return 1;
+    if (n > 512) { /* too many to order: no tree, no skips */
+        for (int32_t p = 0; p < n; p++) { order[p] = p; skip[p] = p + 1; }
+        return 1;
+    }
+    int32_t *parent = alloc((size_t)n, sizeof(int32_t));
+    int32_t *first_child = alloc((size_t)n, sizeof(int32_t));
+    int32_t *next_sib = alloc((size_t)n, sizeof(int32_t));
+    int32_t *stack = alloc((size_t)n, sizeof(int32_t));
+    if (!parent || !first_child || !next_sib || !stack) {
+        free(parent); free(first_child); free(next_sib); free(stack);
+        return 0;
+    }
+    /* parent: among items whose key is needed empty by i, the one with the longest path that
+     * is itself needed (its key and its path within i's path). */
+    for (int32_t i = 0; i < n; i++) {
+        parent[i] = -1;
+        first_child[i] = -1;
+        next_sib[i] = -1;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        int32_t best = -1, best_len = -1;
+        if (it->path_len[i] == 0) continue;
+        for (int32_t j = 0; j < n; j++) {
+            if (j == i || !item_needs(it, i, it->key[j]) || it->path_len[j] >= it->path_len[i]) continue;
+            int ok = 1;
+            for (int32_t k = 0; k < it->path_len[j] && ok; k++)
+                if (!item_needs(it, i, it->paths[it->path_off[j] + k])) ok = 0;
+            if (ok && it->path_len[j] > best_len) { best = j; best_len = it->path_len[j]; }
+        }
+        parent[i] = best;
+    }
+    /* children in their original order: link from the back */
+    for (int32_t i = n - 1; i >= 0; i--) {
+        int32_t p = parent[i];
+        if (p >= 0) { next_sib[i] = first_child[p]; first_child[p] = i; }
+    }
+    int32_t out = 0;
+    for (int32_t root = 0; root < n; root++) {
+        if (parent[root] >= 0) continue;
+        int32_t top = 0;
+        stack[top++] = root;
+        while (top) {
+            int32_t i = stack[--top];
+            order[out++] = i;
+            /* push children in reverse so the first comes out first */
+            int32_t count = 0;
+            for (int32_t c = first_child[i]; c >= 0; c = next_sib[c]) count++;
+            int32_t base = top;
+            top += count;
+            int32_t k = top - 1;
+            for (int32_t c = first_child[i]; c >= 0; c = next_sib[c]) stack[k--] = c;
+            (void)base;
+        }
+    }
+    /* skip: past the subtree, then on while the following items need the key empty too */
+    int32_t *where = parent; /* reuse: position of each item in order */
+    for (int32_t p = 0; p < n; p++) where[order[p]] = p;
+    for (int32_t p = 0; p < n; p++) {
+        int32_t i = order[p], q = p + 1, looked = 0;
+        while (q < n && looked < SCAN_LIMIT && item_needs(it, order[q], it->key[i])) { q++; looked++; }
+        skip[p] = q;
+    }
+    free(parent); free(first_child); free(next_sib); free(stack);
+    return 1;
+}
+
+static int read_conds(reader_t *r, ggn_game *g, int32_t count, int32_t *conds_used, int32_t conds_cap) {
+    for (int32_t c = 0; c < count; c++) {
+        if (*conds_used >= conds_cap) { fail(r, "more conditions than announced"); return 0; }
+        cond_t *cd = &g->conds[(*conds_used)++];
+        cd->sq = ranged(r, 0, g->N - 1, "a condition's square is off the board");
+        cd->st = ranged(r, -2, g->K - 1, "a condition's state is no kind");
+        if (cd->st == 0) fail(r, "a condition's state is no kind");
+    }
+    return !r->bad;
+}
+
+/* Find whether move m is simple (see move_t), its path kept in g->paths from *used. */
+static void simplify(ggn_game *g, move_t *m, int32_t *used) {
+    m->simple = 0;
+    if (m->nposs == 0) return;
+    const poss_t *first = &g->poss[m->poss_off];
+    int32_t start = *used, npath = 0, dmask = 0;
+    for (int32_t c = 0; c < first->nmust; c++) {
+        const cond_t *cd = &g->conds[first->must_off + c];
+        if (cd->sq == m->dst) continue;
+        if (cd->st != EMPTY_STATE) return;
+        g->paths[start + npath++] = cd->sq;
+    }
+    for (int32_t p = 0; p < m->nposs; p++) {
+        const poss_t *ps = &g->poss[m->poss_off + p];
+        if (ps->ndeny) return;
+        int32_t others = 0, dst_state = 0;
+        for (int32_t c = 0; c < ps->nmust; c++) {
+            const cond_t *cd = &g->conds[ps->must_off + c];
+            if (cd->sq == m->dst) {
+                if (dst_state) return;
+                dst_state = cd->st;
+                continue;
+            }
+            if (cd->st != EMPTY_STATE) return;
+            int in = 0;
+            for (int32_t k = 0; k < npath && !in; k++) if (g->paths[start + k] == cd->sq) in = 1;
+            if (!in) return;
+            others++;
+        }
+        if (others != npath) return;
+        if (dst_state == 0) dmask |= 7;
+        else if (dst_state == EMPTY_STATE) dmask |= 1;
+        else if (dst_state == ENEMY_STATE) dmask |= 2;
+        else return;
+    }
+    m->simple = 1;
+    m->path_off = start;
+    m->npath = npath;
+    m->dmask = dmask;
+    *used += npath;
+}
+
+/* Whether m is a drop of side s with a possibility that does not need its destination empty. */
+static int drop_takes(const ggn_game *g, const move_t *m, int s) {
+    if (m->src >= 0 || g->kside[m->kind] != s) return 0;
+    for (int32_t p = 0; p < m->nposs; p++) {
+        const poss_t *ps = &g->poss[m->poss_off + p];
+        int empty = 0;
+        for (int32_t c = 0; c < ps->nmust; c++)
+            if (g->conds[ps->must_off + c].sq == m->dst && g->conds[ps->must_off + c].st == EMPTY_STATE) empty = 1;
+        if (!empty) return 1;
+    }
+    return 0;
+}
+
+int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, size_t errlen) {
+    reader_t rd = {tables, len, 0, err, errlen, 0};
+    reader_t *r = &rd;
+    *out = NULL;
+    if (!tables) { fail(r, "no tables"); return GGN_EBADTABLE; }
+    if (next(r) != GGN_TABLE_MAGIC) { fail(r, "not ggn kernel tables (magic)"); return GGN_EBADTABLE; }
+    ggn_game *g = calloc(1, sizeof(ggn_game));
+    if (!g) return GGN_ENOMEM;
+    g->N = ranged(r, 1, GGN_MAX_SQUARES, "squares out of range");
+    g->K = ranged(r, 2, GGN_MAX_KINDS, "kinds out of range");
+    g->M = ranged(r, 0, 1 << 24, "moves out of range");
+    g->flags = ranged(r, 0, 1, "flags out of range");
+    int32_t npossall = ranged(r, 0, 1 << 26, "possibilities out of range");
+    int32_t ncondsall = ranged(r, 0, 1 << 27, "conditions out of range");
+    int32_t nintsall = ranged(r, 0, 1 << 26, "extra values out of range");
+    if (r->bad) { ggn_game_free(g); return GGN_EBADTABLE; }
+    int32_t N = g->N, K = g->K;
+    g->words = (N + 63) / 64;
+    g->kside = alloc((size_t)K, 4); g->kterm = alloc((size_t)K, 4); g->unmark = alloc((size_t)K, 4);
+    g->rookplain = alloc((size_t)K, 4); g->kingplain = alloc((size_t)K, 4); g->dropmate = alloc((size_t)K, 4);
+    g->moves = alloc((size_t)g->M, sizeof(move_t));
+    g->poss = alloc((size_t)npossall, sizeof(poss_t));
+    g->conds = alloc((size_t)ncondsall, sizeof(cond_t));
+    g->ints = alloc((size_t)nintsall, 4);
+    if (!g->kside || !g->kterm || !g->unmark || !g->rookplain || !g->kingplain || !g->dropmate ||
+        !g->moves || !g->poss || !g->conds || !g->ints) {
+        ggn_game_free(g);
+        return GGN_ENOMEM;
+    }
+    /* kinds */
+    for (int32_t k = 0; k < K; k++) {
+        g->kside[k] = ranged(r, 0, 1, "a kind's side");
+        g->kterm[k] = ranged(r, 0, 1, "a kind's terminal flag");
+        g->unmark[k] = ranged(r, 0, K - 1, "a kind's unmarked kind");
+        g->rookplain[k] = ranged(r, 0, K - 1, "a rook right's plain kind");
+        g->kingplain[k] = ranged(r, 0, K - 1, "a castling king's plain kind");
+        g->dropmate[k] = ranged(r, 0, 1, "a kind's drop-mate flag");
+    }
+    if (!r->bad && (g->kterm[0] || g->unmark[0] || g->rookplain[0] || g->kingplain[0])) fail(r, "kind 0 is the empty square");
+    for (int32_t k = 1; k < K && !r->bad; k++) {
+        if (g->unmark[k] == 0) fail(r, "a kind unmarks to the empty square");
+        else if (g->kside[g->unmark[k]] != g->kside[k]) fail(r, "a kind unmarks to the other side");
+        if (g->rookplain[k] && g->kside[g->rookplain[k]] != g->kside[k]) fail(r, "a rook right of the other side");
+        if (g->kingplain[k] && g->kside[g->kingplain[k]] != g->kside[k]) fail(r, "a king right of the other side");
+    }
+    if (g->flags & 1) {
+        g->capmap = alloc((size_t)K * (size_t)K, 4);
+        if (!g->capmap) { ggn_game_free(g); return GGN_ENOMEM; }
+        for (size_t i = 0; i < (size_t)K * (size_t)K && !r->bad; i++)
+            g->capmap[i] = ranged(r, 0, K - 1, "a capture's hand kind");
+    }
+    for (int s = 0; s < 2 && !r->bad; s++) {
+        g->castking[s] = ranged(r, 0, K - 1, "a castling king");
+        g->nhomes[s] = ranged(r, 0, N, "castling homes");
+        g->homes[s] = alloc((size_t)g->nhomes[s], 4);
+        if (!g->homes[s]) { ggn_game_free(g); return GGN_ENOMEM; }
+        for (int32_t i = 0; i < g->nhomes[s]; i++) g->homes[s][i] = ranged(r, 0, N - 1, "a castling home");
+        g->nrank[s] = ranged(r, 0, N, "castling rank");
+        g->rank[s] = alloc((size_t)g->nrank[s], 4);
+        if (!g->rank[s]) { ggn_game_free(g); return GGN_ENOMEM; }
+        for (int32_t i = 0; i < g->nrank[s]; i++) g->rank[s][i] = ranged(r, 0, N - 1, "a castling rank square");
+        if (!r->bad && g->castking[s] && (g->kside[g->castking[s]] != s || !g->kingplain[g->castking[s]]))
+            fail(r, "a castling king without its plain kind");
+    }
+    /* moves */
+    int32_t pused = 0, cused = 0, iused = 0;
+    int32_t maxplays = 1;
+#define TAKE_INTS(count) \
+    do { if ((count) < 0 || iused > nintsall - (count)) { fail(r, "more values than announced"); break; } } while (0)
+    for (int32_t i = 0; i < g->M && !r->bad; i++) {
+        move_t *m = &g->moves[i];
+        m->kind = ranged(r, 1, K - 1, "a move's kind");
+        m->src = ranged(r, -1, N - 1, "a move's source");
+        m->dst = ranged(r, 0, N - 1, "a move's destination");
+        m->mtype = ranged(r, 0, 2, "a move's type");
+        m->becomes = ranged(r, 1, K - 1, "a move's placed kind");
+        if (!r->bad && m->src == m->dst) fail(r, "a move onto its own source");
+        if (!r->bad && m->src < 0 && m->mtype != 0) fail(r, "a drop with a castling type");
+        if (!r->bad && g->kside[m->becomes] != g->kside[m->kind]) fail(r, "a move places a piece of the other side");
+        m->nplaced = ranged(r, 0, K, "a move's plays");
+        TAKE_INTS(m->nplaced);
+        m->placed_off = iused;
+        for (int32_t k = 0; k < m->nplaced && !r->bad; k++) {
+            int32_t v = ranged(r, 1, K - 1, "a play's placed kind");
+            if (!r->bad && g->kside[v] != g->kside[m->kind]) fail(r, "a play places a piece of the other side");
+            g->ints[iused++] = v;
+        }
+        m->nvict = ranged(r, 0, N, "en passant victims");
+        TAKE_INTS(2 * m->nvict);
+        m->vict_off = iused;
+        for (int32_t k = 0; k < m->nvict && !r->bad; k++) {
+            g->ints[iused++] = ranged(r, 0, N - 1, "a victim's square");
+            g->ints[iused++] = ranged(r, 1, K - 1, "a victim's kind");
+        }
+        m->plain = ranged(r, 0, 1, "a castling move's plain flag");
+        m->nrooks = ranged(r, 0, N, "castling rooks");
+        TAKE_INTS(2 * m->nrooks);
+        m->rook_off = iused;
+        for (int32_t k = 0; k < 2 * m->nrooks && !r->bad; k++) g->ints[iused++] = ranged(r, 0, N - 1, "a rook square");
+        m->nsafe = ranged(r, 0, N, "castling's safe squares");
+        TAKE_INTS(m->nsafe);
+        m->safe_off = iused;
+        for (int32_t k = 0; k < m->nsafe && !r->bad; k++) g->ints[iused++] = ranged(r, 0, N - 1, "a safe square");
+        m->shielded = ranged(r, 0, 1, "castling's shield flag");
+        m->nposs = ranged(r, 0, npossall, "a move's possibilities");
+        if (!r->bad && pused > npossall - m->nposs) fail(r, "more possibilities than announced");
+        m->poss_off = pused;
+        for (int32_t p = 0; p < m->nposs && !r->bad; p++) {
+            poss_t *ps = &g->poss[pused++];
+            ps->nmust = ranged(r, 0, ncondsall, "must conditions");
+            ps->must_off = cused;
+            read_conds(r, g, ps->nmust, &cused, ncondsall);
+            ps->ndeny = ranged(r, 0, ncondsall, "deny conditions");
+            ps->deny_off = cused;
+            read_conds(r, g, ps->ndeny, &cused, ncondsall);
+        }
+        if (!r->bad) {
+            int32_t plays = m->mtype == 1 ? m->plain + m->nrooks : m->nplaced;
+            if (m->mtype == 0 && m->nvict && plays < 1) plays = 1;
+            if (m->mtype == 2 && plays < 1) plays = 1;
+            if (plays > maxplays) maxplays = plays;
+            if (m->mtype == 2 && !g->rookplain[m->kind]) fail(r, "a rook move of a kind without a right");
+            if (m->mtype == 1 && !g->kingplain[m->kind]) fail(r, "a king move of a kind without a right");
+        }
+        if (!r->bad && i > 0) {
+            const move_t *prev = &g->moves[i - 1];
+            if (prev->kind > m->kind || (prev->kind == m->kind && prev->src > m->src)) fail(r, "moves not sorted by kind and source");
+        }
+    }
+#undef TAKE_INTS
+    if (!r->bad && r->i != r->n) fail(r, "values after the tables' end");
+    if (r->bad) { ggn_game_free(g); return GGN_EBADTABLE; }
+    g->paths = alloc((size_t)cused + 1, 4);
+    if (!g->paths) { ggn_game_free(g); return GGN_ENOMEM; }
+    {
+        int32_t pathused = 0;
+        for (int32_t i = 0; i < g->M; i++) {
+            move_t *m = &g->moves[i];
+            simplify(g, m, &pathused);
+            m->royal = g->kterm[m->kind] || g->kterm[m->becomes];
+            for (int32_t k = 0; k < m->nplaced; k++) if (g->kterm[g->ints[m->placed_off + k]]) m->royal = 1;
+            if (m->mtype != 0) m->royal = 1;
+        }
+    }
+    g->maxplays = maxplays;
+    {
+        int32_t nr = g->nrank[0] > g->nrank[1] ? g->nrank[0] : g->nrank[1];
+        int32_t nh = g->nhomes[0] > g->nhomes[1] ? g->nhomes[0] : g->nhomes[1];
+        g->perplay = 2 * nr + 2 * nh + 8;
+        if ((int64_t)g->maxplays * g->perplay > (1 << 24)) { fail(r, "plays too large"); ggn_game_free(g); return GGN_EBADTABLE; }
+    }
+    /* forward groups: per kind, per source + 1 */
+    size_t gsize = (size_t)K * (size_t)(N + 1);
+    g->gstart = alloc(gsize, 4); g->gcount = alloc(gsize, 4);
+    g->forder = alloc((size_t)g->M, 4); g->fskip = alloc((size_t)g->M, 4);
+    int32_t *keys = alloc((size_t)g->M, 4), *poff = alloc((size_t)g->M, 4), *plen = alloc((size_t)g->M, 4);
+    int32_t *paths = alloc((size_t)g->M * 8 + 1, 4);
+    int32_t *ord = alloc((size_t)g->M, 4), *skp = alloc((size_t)g->M, 4);
+    if (!g->gstart || !g->gcount || !g->forder || !g->fskip || !keys || !poff || !plen || !paths || !ord || !skp) {
+        free(keys); free(poff); free(plen); free(paths); free(ord); free(skp);
+        ggn_game_free(g);
+        return GGN_ENOMEM;
+    }
+    /* A path is kept to at most 8 squares per item here (a longer ray is only split). */
+    for (int32_t i = 0; i < g->M;) {
+        int32_t j = i;
+        while (j < g->M && g->moves[j].kind == g->moves[i].kind && g->moves[j].src == g->moves[i].src) j++;
+        size_t slot = (size_t)g->moves[i].kind * (size_t)(N + 1) + (size_t)(g->moves[i].src + 1);
+        g->gstart[slot] = i;
+        g->gcount[slot] = j - i;
+        int32_t n = j - i;
+        for (int32_t a = 0; a < n; a++) {
+            const move_t *m = &g->moves[i + a];
+            keys[a] = m->dst;
+            poff[a] = a * 8;
+            plen[a] = common_empty(g, m, paths + (size_t)a * 8, 8);
+        }
+        items_t it = {n, keys, poff, plen, paths};
+        if (!tree_order(&it, ord, skp)) {
+            free(keys); free(poff); free(plen); free(paths); free(ord); free(skp);
+            ggn_game_free(g);
+            return GGN_ENOMEM;
+        }
+        /* A skip must be exact: every item skipped needs the key empty in every possibility
+         * (the paths were cut at 8 squares, so check again on the moves themselves). */
+        for (int32_t p = 0; p < n; p++) {
+            g->forder[i + p] = i + ord[p];
+            int32_t q = p + 1;
+            while (q < skp[p] && needs_empty(g, &g->moves[i + ord[q]], g->moves[i + ord[p]].dst)) q++;
+            g->fskip[i + p] = i + q;
+        }
+        i = j;
+    }
+    /* reverse: per attacking side, per target, nodes grouped by source */
+    int32_t *cnt = alloc((size_t)N, 4);
+    if (!cnt) { free(keys); free(poff); free(plen); free(paths); free(ord); free(skp); ggn_game_free(g); return GGN_ENOMEM; }
+    for (int s = 0; s < 2; s++) {
+        g->rstart[s] = alloc((size_t)N + 1, 4); g->rcount[s] = alloc((size_t)N, 4);
+        g->dstart[s] = alloc((size_t)N + 1, 4); g->dcount[s] = alloc((size_t)N, 4);
+        g->sens[s] = alloc((size_t)N * (size_t)g->words, 8);
+        g->rents[s] = alloc((size_t)g->M, 4);
+        g->dents[s] = alloc((size_t)g->M, 4);
+        g->rnodes[s] = alloc((size_t)g->M, sizeof(rnode_t));
+        if (!g->rstart[s] || !g->rcount[s] || !g->dstart[s] || !g->dcount[s] || !g->sens[s] || !g->rents[s] ||
+            !g->dents[s] || !g->rnodes[s]) {
+            free(cnt); free(keys); free(poff); free(plen); free(paths); free(ord); free(skp);
+            ggn_game_free(g);
+            return GGN_ENOMEM;
+        }
+        /* entries by target, board moves of side s (counting sort by target) */
+        memset(cnt, 0, (size_t)N * 4);
+        for (int32_t i = 0; i < g->M; i++) {
+            const move_t *m = &g->moves[i];
+            if (g->kside[m->kind] == s && m->nposs > 0 && m->src >= 0) cnt[m->dst]++;
+        }
+        int32_t acc = 0;
+        for (int32_t t = 0; t < N; t++) { g->rstart[s][t] = acc; acc += cnt[t]; cnt[t] = g->rstart[s][t]; }
+        g->rstart[s][N] = acc;
+        int32_t *tmp = alloc((size_t)acc + 1, 4);
+        if (!tmp) { free(cnt); free(keys); free(poff); free(plen); free(paths); free(ord); free(skp); ggn_game_free(g); return GGN_ENOMEM; }
+        for (int32_t i = 0; i < g->M; i++) {
+            const move_t *m = &g->moves[i];
+            if (g->kside[m->kind] == s && m->nposs > 0 && m->src >= 0) tmp[cnt[m->dst]++] = i;
+        }
+        /* per target: group by source into nodes, order the nodes as a tree */
+        int32_t nodes_used = 0, ents_used = 0;
+        for (int32_t t = 0; t < N; t++) {
+            int32_t a = g->rstart[s][t], b = g->rstart[s][t + 1];
+            uint64_t *bits = g->sens[s] + (size_t)t * (size_t)g->words;
+            for (int32_t e = a; e < b; e++) {
+                const move_t *m = &g->moves[tmp[e]];
+                bits[m->src / 64] |= (uint64_t)1 << (m->src % 64);
+                for (int32_t p = 0; p < m->nposs; p++) {
+                    const poss_t *ps = &g->poss[m->poss_off + p];
+                    for (int32_t c = 0; c < ps->nmust + ps->ndeny; c++) {
+                        int32_t sq = g->conds[ps->must_off + c].sq;
+                        if (c >= ps->nmust) sq = g->conds[ps->deny_off + c - ps->nmust].sq;
+                        bits[sq / 64] |= (uint64_t)1 << (sq % 64);
+                    }
+                }
+            }
+            /* distinct sources, in order of first appearance */
+            int32_t n = 0;
+            int32_t first_node = nodes_used;
+            for (int32_t e = a; e < b; e++) {
+                int32_t src = g->moves[tmp[e]].src, found = -1;
+                for (int32_t q = 0; q < n; q++) if (g->rnodes[s][first_node + q].src == src) { found = q; break; }
+                if (found < 0) {
+                    g->rnodes[s][first_node + n].src = src;
+                    g->rnodes[s][first_node + n].nent = 0;
+                    n++;
+                }
+            }
+            /* entries of each node, contiguous */
+            for (int32_t q = 0; q < n; q++) {
+                rnode_t *nd = &g->rnodes[s][first_node + q];
+                nd->ent_off = ents_used;
+                for (int32_t e = a; e < b; e++)
+                    if (g->moves[tmp[e]].src == nd->src) { g->rents[s][ents_used++] = tmp[e]; nd->nent++; }
+            }
+            /* a node's path: the squares all its entries need empty (at most 8) */
+            for (int32_t q = 0; q < n; q++) {
+                rnode_t *nd = &g->rnodes[s][first_node + q];
+                keys[q] = nd->src;
+                poff[q] = q * 8;
+                int32_t got = common_empty(g, &g->moves[g->rents[s][nd->ent_off]], paths + (size_t)q * 8, 8);
+                int32_t kept = 0;
+                for (int32_t k = 0; k < got; k++) {
+                    int all = 1;
+                    for (int32_t e = 1; e < nd->nent && all; e++)
+                        if (!needs_empty(g, &g->moves[g->rents[s][nd->ent_off + e]], paths[q * 8 + k])) all = 0;
+                    if (all) paths[q * 8 + kept++] = paths[q * 8 + k];
+                }
+                plen[q] = kept;
+            }
+            items_t it = {n, keys, poff, plen, paths};
+            if (!tree_order(&it, ord, skp)) {
+                free(tmp); free(cnt); free(keys); free(poff); free(plen); free(paths); free(ord); free(skp);
+                ggn_game_free(g);
+                return GGN_ENOMEM;
+            }
+            /* reorder the nodes; exact skips (a node skipped: all its entries need the key empty) */
+            rnode_t *copy = alloc((size_t)n, sizeof(rnode_t));
+            if (!copy) { free(tmp); free(cnt); free(keys); free(poff); free(plen); free(paths); free(ord); free(skp); ggn_game_free(g); return GGN_ENOMEM; }
+            for (int32_t q = 0; q < n; q++) copy[q] = g->rnodes[s][first_node + ord[q]];
+            for (int32_t q = 0; q < n; q++) {
+                int32_t end = q + 1;
+                while (end < skp[q]) {
+                    int all = 1;
+                    for (int32_t e = 0; e < copy[end].nent && all; e++)
+                        if (!needs_empty(g, &g->moves[g->rents[s][copy[end].ent_off + e]], copy[q].src)) all = 0;
+                    if (!all) break;
+                    end++;
+                }
+                copy[q].skip = end; /* relative to the target's first node */
+                g->rnodes[s][first_node + q] = copy[q];
+            }
+            free(copy);
+            g->rstart[s][t] = first_node;
+            g->rcount[s][t] = n;
+            nodes_used += n;
+        }
+        free(tmp);
+        /* drops that could land on an occupied square: hand attacks (by target) */
+        memset(cnt, 0, (size_t)N * 4);
+        for (int32_t i = 0; i < g->M; i++) if (drop_takes(g, &g->moves[i], s)) cnt[g->moves[i].dst]++;
+        int32_t nd = 0;
+        for (int32_t t = 0; t < N; t++) { g->dstart[s][t] = nd; g->dcount[s][t] = 0; nd += cnt[t]; }
+        for (int32_t i = 0; i < g->M; i++) {
+            const move_t *m = &g->moves[i];
+            if (!drop_takes(g, m, s)) continue;
+            int32_t t = m->dst;
+            g->dents[s][g->dstart[s][t] + g->dcount[s][t]++] = i;
+            uint64_t *bits = g->sens[s] + (size_t)t * (size_t)g->words;
+            for (int32_t p = 0; p < m->nposs; p++) {
+                const poss_t *ps = &g->poss[m->poss_off + p];
+                for (int32_t c = 0; c < ps->nmust; c++) {
+                    int32_t sq = g->conds[ps->must_off + c].sq;
+                    bits[sq / 64] |= (uint64_t)1 << (sq % 64);
+                }
+                for (int32_t c = 0; c < ps->ndeny; c++) {
+                    int32_t sq = g->conds[ps->deny_off + c].sq;
+                    bits[sq / 64] |= (uint64_t)1 << (sq % 64);
+                }
+            }
+        }
+    }
+    free(cnt); free(keys); free(poff); free(plen); free(paths); free(ord); free(skp);
+    *out = g;
+    return GGN_OK;
+}
+
+/* --- the walk ------------------------------------------------------------------------------ */
+static inline int holds(const ggn_game *g, const int32_t *b, const cond_t *c, int side) {
+    int32_t v = b[c->sq];
+    if (c->st == EMPTY_STATE) return v == 0;
+    if (c->st == ENEMY_STATE) return v != 0 && g->kside[v] != side;
+    return v == c->st;
+}
+
+/* Whether a possibility holds for ``side`` (skip: leave out possibilities that need square
+ * ``skip_empty`` empty, for the hand attacks; -1 none). */
+static inline int move_holds(const ggn_game *g, const int32_t *b, const move_t *m, int side, int32_t skip_empty) {
+    for (int32_t p = 0; p < m->nposs; p++) {
+        const poss_t *ps = &g->poss[m->poss_off + p];
+        int ok = 1;
+        for (int32_t c = 0; c < ps->nmust; c++) {
+            const cond_t *cd = &g->conds[ps->must_off + c];
+            if (cd->sq == skip_empty && cd->st == EMPTY_STATE) { ok = 0; break; }
+            if (!holds(g, b, cd, side)) { ok = 0; break; }
+        }
+        if (!ok) continue;
+        for (int32_t c = 0; c < ps->ndeny; c++) {
+            if (holds(g, b, &g->conds[ps->deny_off + c], side)) { ok = 0; break; }
+        }
+        if (ok) return 1;
+    }
+    return 0;
+}
+
+/* A play: changes in order (applied after the node's prefix), a hand change of the mover. */
+typedef struct {
+    int32_t off, n;
+    int32_t hk1, hd1, hk2, hd2;
+    int32_t castle; /* a castling play: 1 */
+    int32_t ordinal;
+    int32_t king_moves; /* changes touch a terminal piece of the mover */
+} play_t;
+
+static inline int simple_holds(const ggn_game *g, const int32_t *b, const move_t *m, int side) {
+    const int32_t *path = g->paths + m->path_off;
+    for (int32_t k = 0; k < m->npath; k++) if (b[path[k]]) return 0;
+    int32_t v = b[m->dst];
+    if (!v) return m->dmask & 1;
+    return g->kside[v] != side ? (m->dmask & 2) : (m->dmask & 4);
+}
+
+#define HOLDS(g, b, m, side) ((m)->simple ? simple_holds(g, b, m, side) : move_holds(g, b, m, side, -1))
+
+typedef struct {
+    const ggn_game *g;
+    int32_t *b;
+    int32_t *hand[2]; /* K counts each (NULL when hands are not tracked) */
+    int32_t *hands;
+    /* per ply buffers */
+    int32_t *pre;     /* (depth+2) * N: the board before a node's prefix */
+    int32_t *mv;      /* move stack */
+    size_t mv_cap, mv_used;
+    chg_t *chg;       /* per ply: maxplays * perplay changes */
+    play_t *plays;    /* per ply: maxplays */
+    int plies;
+    int32_t *undo;    /* per ply: perplay old values */
+    int32_t *kings;   /* per ply: N */
+    int32_t *trial;   /* N */
+    int err;
+} search_t;
+
+/* Whether ``a`` can move onto square t of board b (or drop onto it from its hand). */
+static int attacked(const search_t *S, const int32_t *b, int32_t t, int a, int with_hands) {
+    const ggn_game *g = S->g;
+    const rnode_t *nodes = g->rnodes[a] + g->rstart[a][t];
+    int32_t n = g->rcount[a][t];
+    const int32_t *ents = g->rents[a];
+    int32_t i = 0;
+    while (i < n) {
+        const rnode_t *nd = &nodes[i];
+        int32_t occ = b[nd->src];
+        if (!occ) { i++; continue; }
+        if (g->kside[occ] == a) {
+            for (int32_t e = 0; e < nd->nent; e++) {
+                const move_t *m = &g->moves[ents[nd->ent_off + e]];
+                if (m->kind == occ && HOLDS(g, b, m, a)) return 1;
+            }
+        }
+        i = nd->skip;
+    }
+    if (with_hands && S->hand[a] && g->dcount[a][t]) {
+        const int32_t *d = g->dents[a] + g->dstart[a][t];
+        for (int32_t e = 0; e < g->dcount[a][t]; e++) {
+            const move_t *m = &g->moves[d[e]];
+            if (S->hand[a][m->kind] > 0 && move_holds(g, b, m, a, t)) return 1;
+        }
+    }
+    return 0;
+}
+
+static int any_terminal_attacked(const search_t *S, const int32_t *b, int side, int with_hands) {
+    const ggn_game *g = S->g;
+    for (int32_t q = 0; q < g->N; q++) {
+        int32_t k = b[q];
+        if (k && g->kterm[k] && g->kside[k] == side && attacked(S, b, q, 1 - side, with_hands)) return 1;
+    }
+    return 0;
+}
+
+/* The kernel's own bound on the plays of one move: maxplays from the tables. */
+
+static int32_t rook_leaves(const ggn_game *g, const int32_t *pre, int side, int32_t square, chg_t *out) {
+    for (int32_t h = 0; h < g->nhomes[side]; h++) {
+        int32_t q = g->homes[side][h], k = pre[q];
+        if (q != square && k && g->rookplain[k] && g->kside[k] == side) return 0;
+    }
+    int32_t king = g->castking[side];
+    if (!king) return 0;
+    int32_t n = 0;
+    for (int32_t i = 0; i < g->nrank[side]; i++) {
+        int32_t q = g->rank[side][i];
+        if (pre[q] == king) { out[n].sq = q; out[n].val = g->kingplain[king]; n++; }
+    }
+    return n;
+}
+
+static int32_t rights_lost(const ggn_game *g, const int32_t *pre, int side, chg_t *out) {
+    int32_t n = 0;
+    for (int32_t h = 0; h < g->nhomes[side]; h++) {
+        int32_t q = g->homes[side][h], k = pre[q];
+        if (k && g->rookplain[k] && g->kside[k] == side) { out[n].sq = q; out[n].val = g->rookplain[k]; n++; }
+    }
+    return n;
+}
+
+/* The plays of move mi on a node whose board before its prefix is ``pre``; returns how many,
+ * written to plays with their changes in chg. */
+static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_t *plays, chg_t *chg) {
+    const ggn_game *g = S->g;
+    const move_t *m = &g->moves[mi];
+    int side = g->kside[m->kind];
+    int32_t used = 0, np = 0;
+    if (m->src < 0) { /* a drop */
+        for (int32_t k = 0; k < m->nplaced; k++) {
+            play_t *p = &plays[np];
+            p->off = used; p->n = 1; p->castle = 0; p->ordinal = np; p->king_moves = g->kterm[g->ints[m->placed_off + k]];
+            chg[used].sq = m->dst; chg[used].val = g->ints[m->placed_off + k]; used++;
+            p->hk1 = m->kind; p->hd1 = -1; p->hk2 = 0; p->hd2 = 0;
+            np++;
+        }
+        return np;
+    }
+    int32_t taken = pre[m->dst];
+    chg_t clear[8 + GGN_MAX_SQUARES];
+    int32_t nclear = 0;
+    if (taken && g->kside[taken] != side) {
+        if (g->rookplain[taken]) nclear = rook_leaves(g, pre, 1 - side, m->dst, clear);
+        else if (taken == g->castking[1 - side]) nclear = rights_lost(g, pre, 1 - side, clear);
+    }
+    int32_t hk = 0;
+    if (taken && g->capmap) hk = g->capmap[(size_t)taken * (size_t)g->K + (size_t)m->kind];
+    int king_moves = g->kterm[m->kind];
+#define OPEN(pp) do { (pp)->off = used; (pp)->castle = 0; (pp)->ordinal = np; (pp)->king_moves = king_moves; \
+        (pp)->hk1 = hk; (pp)->hd1 = hk ? 1 : 0; (pp)->hk2 = 0; (pp)->hd2 = 0; \
+        for (int32_t c_ = 0; c_ < nclear; c_++) chg[used++] = clear[c_]; } while (0)
+#define PUT(q, v) do { chg[used].sq = (q); chg[used].val = (v); used++; } while (0)
+    if (m->mtype == 1) {
+        chg_t lost[GGN_MAX_SQUARES];
+        int32_t nlost = rights_lost(g, pre, side, lost);
+        int32_t kp = g->kingplain[m->kind];
+        if (m->plain) {
+            play_t *p = &plays[np];
+            OPEN(p);
+            for (int32_t c = 0; c < nlost; c++) chg[used++] = lost[c];
+            PUT(m->src, 0); PUT(m->dst, kp);
+            p->n = used - p->off;
+            np++;
+        }
+        for (int32_t r = 0; r < m->nrooks; r++) {
+            int32_t rook = g->ints[m->rook_off + 2 * r], beside = g->ints[m->rook_off + 2 * r + 1];
+            int32_t rk = pre[rook];
+            if (!rk || !g->rookplain[rk] || g->kside[rk] != side) continue;
+            play_t *p = &plays[np];
+            OPEN(p);
+            p->hk1 = 0; p->hd1 = 0; /* castling takes nothing */
+            for (int32_t c = 0; c < nlost; c++) chg[used++] = lost[c];
+            PUT(m->src, 0); PUT(rook, 0); PUT(m->dst, kp); PUT(beside, g->rookplain[rk]);
+            p->castle = 1;
+            p->n = used - p->off;
+            np++;
+        }
+        return np;
+    }
+    if (m->mtype == 2) {
+        play_t *p = &plays[np];
+        OPEN(p);
+        used += rook_leaves(g, pre, side, m->src, chg + used);
+        PUT(m->src, 0); PUT(m->dst, g->rookplain[m->kind]);
+        p->n = used - p->off;
+        return 1;
+    }
+    if (m->nvict && !taken) {
+        for (int32_t v = 0; v < m->nvict; v++) {
+            int32_t vq = g->ints[m->vict_off + 2 * v], vk = g->ints[m->vict_off + 2 * v + 1];
+            if (pre[vq] != vk) continue;
+            play_t *p = &plays[np];
+            OPEN(p);
+            if (g->capmap) { p->hk1 = g->capmap[(size_t)vk * (size_t)g->K + (size_t)m->kind]; p->hd1 = p->hk1 ? 1 : 0; }
+            PUT(m->src, 0); PUT(m->dst, m->becomes); PUT(vq, 0);
+            p->n = used - p->off;
+            return 1;
+        }
+    }
+    for (int32_t k = 0; k < m->nplaced; k++) {
+        play_t *p = &plays[np];
+        OPEN(p);
+        PUT(m->src, 0); PUT(m->dst, g->ints[m->placed_off + k]);
+        p->n = used - p->off;
+        np++;
+    }
+    return np;
+#undef OPEN
+#undef PUT
+}
+
+enum { MODE_COUNT, MODE_FIRST, MODE_PERFT, MODE_LIST, MODE_DIVIDE };
+
+typedef struct {
+    int32_t *out; /* list: pairs; divide: handled with out64 */
+    int64_t *out64;
+    size_t cap, found;
+} sink_t;
+
+static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink);
+
+/* Whether castling play p of move m is safe: the king not attacked on its source, nor on
+ * the squares it crosses (its source still held), nor, with a shield, on its destination
+ * with its rooks gone (the rule system's _castling_safe). */
+static int castling_safe(search_t *S, int32_t *pre, const move_t *m, int side) {
+    const ggn_game *g = S->g;
+    if (attacked(S, pre, m->src, 1 - side, 0)) return 0;
+    for (int32_t i = 0; i < m->nsafe; i++) {
+        int32_t q = g->ints[m->safe_off + i];
+        int32_t kept = pre[q];
+        pre[q] = m->kind;
+        int hit = attacked(S, pre, q, 1 - side, 0);
+        pre[q] = kept;
+        if (hit) return 0;
+    }
+    if (!m->shielded) return 1;
+    int32_t *trial = S->trial;
+    memcpy(trial, pre, (size_t)g->N * 4);
+    for (int32_t r = 0; r < m->nrooks; r++) trial[g->ints[m->rook_off + 2 * r]] = 0;
+    trial[m->dst] = m->kind;
+    return !attacked(S, trial, m->dst, 1 - side, 0);
+}
+
+/* Room for ``more`` moves on the move stack (it doubles; bounded). */
+static int grow(search_t *S, size_t more) {
+    size_t want = S->mv_cap;
+    while (want < S->mv_used + more) want *= 2;
+    if (want > (size_t)1 << 28) { S->err = GGN_EBUSY; return 0; }
+    int32_t *bigger = realloc(S->mv, want * 4);
+    if (!bigger) { S->err = GGN_ENOMEM; return 0; }
+    S->mv = bigger;
+    S->mv_cap = want;
+    return 1;
+}
+
+static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
+    const ggn_game *g = S->g;
+    int32_t N = g->N, K = g->K;
+    int32_t *b = S->b;
+    int side = b[N] & 1; /* the side to move is kept past the board */
+    int other = 1 - side;
+    if (S->err) return 0;
+    if (ply >= S->plies) { S->err = GGN_EBUSY; return 0; }
+    /* 1. the mover's pieces, the marks the move clears (prefix), the terminal pieces */
+    size_t mv_base = S->mv_used;
+    int32_t *kings = S->kings + (size_t)ply * (size_t)N;
+    int32_t nkings = 0, nprefix = 0;
+    for (int32_t q = 0; q < N; q++) {
+        int32_t k = b[q];
+        if (!k) continue;
+        if (g->unmark[k] != k) nprefix++;
+        if (g->kside[k] != side) continue;
+        if (g->kterm[k]) kings[nkings++] = q;
+        size_t slot = (size_t)k * (size_t)(N + 1) + (size_t)q + 1;
+        int32_t a = g->gstart[slot], n = g->gcount[slot];
+        if (!n) continue;
+        if (S->mv_used + (size_t)n > S->mv_cap && !grow(S, (size_t)n)) return 0;
+        int32_t end = a + n, i = a;
+        while (i < end) {
+            int32_t mi = g->forder[i];
+            const move_t *m = &g->moves[mi];
+            if (HOLDS(g, b, m, side)) S->mv[S->mv_used++] = mi;
+            i = b[m->dst] ? g->fskip[i] : i + 1;
+        }
+    }
+    if (S->hand[side]) {
+        int32_t *hand = S->hand[side];
+        for (int32_t k = 1; k < K; k++) {
+            if (hand[k] <= 0) continue;
+            size_t slot = (size_t)k * (size_t)(N + 1);
+            int32_t a = g->gstart[slot], n = g->gcount[slot];
+            if (!n) continue;
+            if (S->mv_used + (size_t)n > S->mv_cap && !grow(S, (size_t)n)) return 0;
+            int32_t end = a + n, i = a;
+            while (i < end) {
+                int32_t mi = g->forder[i];
+                const move_t *m = &g->moves[mi];
+                if (HOLDS(g, b, m, side)) S->mv[S->mv_used++] = mi;
+                i = b[m->dst] ? g->fskip[i] : i + 1;
+            }
+        }
+    }
+    size_t mv_end = S->mv_used;
+    /* 2. the prefix: the board before it is kept, the marks cleared */
+    int32_t *pre = b;
+    if (nprefix) {
+        pre = S->pre + (size_t)ply * (size_t)(N + 1);
+        memcpy(pre, b, (size_t)(N + 1) * 4);
+        for (int32_t q = 0; q < N; q++) if (b[q]) b[q] = g->unmark[b[q]];
+    }
+    /* 3. calm: the terminal pieces not attacked on the board after the prefix */
+    int calm = nkings > 0;
+    for (int32_t k = 0; k < nkings && calm; k++) if (attacked(S, b, kings[k], other, 1)) calm = 0;
+    uint64_t total = 0;
+    play_t *plays = S->plays + (size_t)ply * (size_t)g->maxplays;
+    chg_t *chg = S->chg + (size_t)ply * (size_t)g->maxplays * (size_t)g->perplay;
+    int32_t *undo = S->undo + (size_t)ply * (size_t)g->perplay;
+    int32_t *hands = S->hand[0] ? S->hand[side] : NULL;
+    int leaf = mode == MODE_COUNT || (mode == MODE_PERFT && depth <= 1);
+    for (size_t x = mv_base; x < mv_end && !S->err; x++) {
+        int32_t mi = S->mv[x];
+        const move_t *m = &g->moves[mi];
+        if (leaf && calm && !m->royal && m->mtype == 0 && !(m->src < 0 && g->dropmate[m->kind])) {
+            /* Counting only, calm: a plain move or drop whose squares no attack on a terminal
+             * piece reads is legal, each of its plays (no need to make them). */
+            int32_t taken = m->src >= 0 ? pre[m->dst] : 0;
+            if (!(m->nvict && !taken) && !(taken && (g->rookplain[taken] || taken == g->castking[other]))) {
+                int near = 0;
+                for (int32_t k = 0; k < nkings && !near; k++) {
+                    const uint64_t *bits = g->sens[other] + (size_t)kings[k] * (size_t)g->words;
+                    if (bits[m->dst / 64] >> (m->dst % 64) & 1) near = 1;
+                    else if (m->src >= 0 && (bits[m->src / 64] >> (m->src % 64) & 1)) near = 1;
+                }
+                if (!near) {
+                    total += (uint64_t)m->nplaced;
+                    continue;
+                }
+            }
+        }
+        /* castling is checked on the board before the prefix (the rule system reads it so) */
+        int32_t np = plays_of(S, pre, mi, plays, chg);
+        for (int32_t j = 0; j < np; j++) {
+            play_t *p = &plays[j];
+            if (p->castle && !castling_safe(S, pre, m, side)) continue;
+            /* make */
+            int king_touched = 0;
+            for (int32_t c = 0; c < p->n; c++) {
+                chg_t *cg = &chg[p->off + c];
+                int32_t old = b[cg->sq];
+                undo[c] = old;
+                if (old && g->kterm[old] && g->kside[old] == side) king_touched = 1;
+                if (cg->val && g->kterm[cg->val] && g->kside[cg->val] == side) king_touched = 1;
+                b[cg->sq] = cg->val;
+            }
+            if (hands) {
+                if (p->hk1) hands[p->hk1] += p->hd1;
+                if (p->hk2) hands[p->hk2] += p->hd2;
+            }
+            /* legal? */
+            int exposed = 0;
+            if (king_touched) {
+                exposed = any_terminal_attacked(S, b, side, 1);
+            } else if (!calm) {
+                for (int32_t k = 0; k < nkings && !exposed; k++) exposed = attacked(S, b, kings[k], other, 1);
+            } else {
+                for (int32_t k = 0; k < nkings && !exposed; k++) {
+                    const uint64_t *bits = g->sens[other] + (size_t)kings[k] * (size_t)g->words;
+                    int near = 0;
+                    for (int32_t c = 0; c < p->n && !near; c++) {
+                        int32_t q = chg[p->off + c].sq;
+                        if (bits[q / 64] >> (q % 64) & 1) near = 1;
+                    }
+                    if (near && attacked(S, b, kings[k], other, 1)) exposed = 1;
+                }
+            }
+            if (!exposed && m->src < 0 && g->dropmate[m->kind] && any_terminal_attacked(S, b, other, 0)) {
+                /* a drop that gives check must leave the other side a legal play */
+                if (ply + 1 >= S->plies) { S->err = GGN_EBUSY; exposed = 1; }
+                else {
+                    b[N] = other;
+                    uint64_t replies = walk(S, ply + 1, 1, MODE_FIRST, NULL);
+                    b[N] = side;
+                    if (!replies) exposed = 1;
+                }
+            }
+            if (!exposed) {
+                if (mode == MODE_COUNT || (mode == MODE_PERFT && depth <= 1)) total++;
+                else if (mode == MODE_FIRST) total = 1;
+                else if (mode == MODE_PERFT) {
+                    b[N] = other;
+                    total += walk(S, ply + 1, depth - 1, MODE_PERFT, NULL);
+                    b[N] = side;
+                } else if (mode == MODE_LIST) {
+                    if (sink->found < sink->cap) {
+                        sink->out[2 * sink->found] = mi;
+                        sink->out[2 * sink->found + 1] = p->ordinal;
+                    }
+                    sink->found++;
+                    total++;
+                } else { /* divide */
+                    uint64_t below = 1;
+                    if (depth > 1) {
+                        b[N] = other;
+                        below = walk(S, ply + 1, depth - 1, MODE_PERFT, NULL);
+                        b[N] = side;
+                    }
+                    if (sink->found < sink->cap) {
+                        sink->out64[3 * sink->found] = mi;
+                        sink->out64[3 * sink->found + 1] = p->ordinal;
+                        sink->out64[3 * sink->found + 2] = (int64_t)below;
+                    }
+                    sink->found++;
+                    total += below;
+                }
+            }
+            /* unmake */
+            if (hands) {
+                if (p->hk1) hands[p->hk1] -= p->hd1;
+                if (p->hk2) hands[p->hk2] -= p->hd2;
+            }
+            for (int32_t c = p->n - 1; c >= 0; c--) b[chg[p->off + c].sq] = undo[c];
+            if (mode == MODE_FIRST && total) break;
+        }
+        if (mode == MODE_FIRST && total) break;
+    }
+    if (nprefix) memcpy(b, pre, (size_t)N * 4);
+    S->mv_used = mv_base;
+    return total;
+}
+
+static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_t len, int depth) {
+    memset(S, 0, sizeof(*S));
+    S->g = g;
+    int32_t N = g->N, K = g->K;
+    if (!pos || len != ggn_position_size(g)) return GGN_EBADPOSITION;
+    if (pos[0] != 0 && pos[0] != 1) return GGN_EBADPOSITION;
+    size_t plies = (size_t)depth + 19; /* pawn-drop mate tests walk below the last ply */
+    S->plies = (int)plies;
+    S->b = alloc((size_t)N + 1, 4);
+    S->hands = alloc(2 * (size_t)K, 4);
+    S->pre = alloc(plies * ((size_t)N + 1), 4);
+    S->kings = alloc(plies * (size_t)N, 4);
+    S->trial = alloc((size_t)N, 4);
+    S->chg = alloc(plies * (size_t)g->maxplays * (size_t)g->perplay, sizeof(chg_t));
+    S->plays = alloc(plies * (size_t)g->maxplays, sizeof(play_t));
+    S->undo = alloc(plies * (size_t)g->perplay, 4);
+    S->mv_cap = 4096;
+    S->mv = alloc(S->mv_cap, 4);
+    if (!S->b || !S->hands || !S->pre || !S->kings || !S->trial || !S->chg || !S->plays || !S->undo || !S->mv) return GGN_ENOMEM;
+    for (int32_t q = 0; q < N; q++) {
+        int32_t k = pos[1 + q];
+        if (k < 0 || k >= K) return GGN_EBADPOSITION;
+        S->b[q] = k;
+    }
+    S->b[N] = pos[0];
+    for (int32_t i = 0; i < 2 * K; i++) {
+        int32_t c = pos[1 + N + i];
+        if (c < 0 || c > (1 << 24)) return GGN_EBADPOSITION;
+        S->hands[i] = c;
+    }
+    if (g->capmap) { S->hand[0] = S->hands; S->hand[1] = S->hands + K; }
+    return GGN_OK;
+}
+
+static void search_close(search_t *S) {
+    free(S->b); free(S->hands); free(S->pre); free(S->kings); free(S->trial); free(S->chg); free(S->plays); free(S->undo); free(S->mv);
+}
+
+int ggn_perft(const ggn_game *g, const int32_t *pos, size_t len, int depth, uint64_t *count) {
+    if (!g || !count || depth < 0 || depth > GGN_MAX_DEPTH) return GGN_EBADPOSITION;
+    search_t S;
+    int rc = search_open(&S, g, pos, len, depth);
+    if (rc == GGN_OK) {
+        *count = depth == 0 ? 1 : walk(&S, 0, depth, MODE_PERFT, NULL);
+        rc = S.err;
+    }
+    search_close(&S);
+    return rc;
+}
+
+int ggn_legal(const ggn_game *g, const int32_t *pos, size_t len, int32_t *out, size_t cap, size_t *found) {
+    if (!g || !found) return GGN_EBADPOSITION;
+    search_t S;
+    int rc = search_open(&S, g, pos, len, 1);
+    if (rc == GGN_OK) {
+        sink_t sink = {out, NULL, out ? cap : 0, 0};
+        walk(&S, 0, 1, MODE_LIST, &sink);
+        *found = sink.found;
+        rc = S.err;
+        if (rc == GGN_OK && sink.found > sink.cap) rc = GGN_EOVERFLOW;
+    }
+    search_close(&S);
+    return rc;
+}
+
+int ggn_divide(const ggn_game *g, const int32_t *pos, size_t len, int depth, int64_t *out, size_t cap, size_t *found) {
+    if (!g || !found || depth < 1 || depth > GGN_MAX_DEPTH) return GGN_EBADPOSITION;
+    search_t S;
+    int rc = search_open(&S, g, pos, len, depth);
+    if (rc == GGN_OK) {
+        sink_t sink = {NULL, out, out ? cap : 0, 0};
+        walk(&S, 0, depth, MODE_DIVIDE, &sink);
+        *found = sink.found;
+        rc = S.err;
+        if (rc == GGN_OK && sink.found > sink.cap) rc = GGN_EOVERFLOW;
+    }
+    search_close(&S);
+    return rc;
+}
+
+int ggn_move_squares(const ggn_game *g, int32_t move, int32_t *kind, int32_t *src, int32_t *dst) {
+    if (!g || move < 0 || move >= g->M || !kind || !src || !dst) return GGN_EBADPOSITION;
+    *kind = g->moves[move].kind;
+    *src = g->moves[move].src;
+    *dst = g->moves[move].dst;
+    return GGN_OK;
+}
+
+int ggn_make(const ggn_game *g, int32_t *pos, size_t len, int32_t move, int32_t play) {
+    if (!g || !pos || move < 0 || move >= g->M || play < 0) return GGN_EBADPOSITION;
+    search_t S;
+    int rc = search_open(&S, g, pos, len, 0);
+    if (rc != GGN_OK) { search_close(&S); return rc; }
+    int32_t N = g->N, K = g->K;
+    int32_t *b = S.b;
+    int side = b[N];
+    const move_t *m = &g->moves[move];
+    if (g->kside[m->kind] != side || (m->src >= 0 && b[m->src] != m->kind)) { search_close(&S); return GGN_EBADPOSITION; }
+    memcpy(S.pre, b, (size_t)(N + 1) * 4);
+    for (int32_t q = 0; q < N; q++) if (b[q]) b[q] = g->unmark[b[q]];
+    int32_t np = plays_of(&S, S.pre, move, S.plays, S.chg);
+    if (play >= np) { search_close(&S); return GGN_EBADPOSITION; }
+    const play_t *p = &S.plays[play];
+    for (int32_t c = 0; c < p->n; c++) b[S.chg[p->off + c].sq] = S.chg[p->off + c].val;
+    int32_t *hands = S.hands + (size_t)side * (size_t)K;
+    if (g->capmap) {
+        if (p->hk1) hands[p->hk1] += p->hd1;
+        if (p->hk2) hands[p->hk2] += p->hd2;
+    }
+    for (int32_t i = 0; i < 2 * K; i++) if (S.hands[i] < 0) { search_close(&S); return GGN_EBADPOSITION; }
+    pos[0] = 1 - side;
+    memcpy(pos + 1, b, (size_t)N * 4);
+    if (g->capmap) memcpy(pos + 1 + N, S.hands, 2 * (size_t)K * 4);
+    search_close(&S);
+    return GGN_OK;
+}
+
+int ggn_in_check(const ggn_game *g, const int32_t *pos, size_t len, int *check) {
+    if (!g || !check) return GGN_EBADPOSITION;
+    search_t S;
+    int rc = search_open(&S, g, pos, len, 0);
+    if (rc == GGN_OK) *check = any_terminal_attacked(&S, S.b, S.b[g->N], 1);
+    search_close(&S);
+    return rc;
+}

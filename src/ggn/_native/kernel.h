@@ -1,13 +1,75 @@
-/* The native kernel of ggn: plays variants from the flat tables ggn's rule system makes.
+/* ggn's native kernel: legal moves, counts and perft of a game given as flat integer tables.
  *
- * A placeholder until the kernel lands: the build (setup.py) compiles this file with module.c
- * into the extension module ggn._native. */
+ * Pure C99, no Python API: tables in, counts and moves out (module.c binds it to Python; the
+ * fuzz harness and the sanitizer builds drive it directly). The tables are made and checked
+ * by ggn.rules._native (the format is written out there, in TABLE_FORMAT); the kernel checks
+ * them again as it reads them and never trusts a size or an index it is given.
+ *
+ * Nothing here knows a game: squares are numbers 0..N-1, pieces are kinds 1..K-1, and every
+ * rule comes from the tables (the document's moves with their conditions, and the effects the
+ * rule system gives them: promotions, castling, en passant, captures to hand, drops).
+ */
 #ifndef GGN_KERNEL_H
 #define GGN_KERNEL_H
 
-/* The version of the tables' layout the kernel reads; ggn.rules._native checks it. */
-#define GGN_KERNEL_ABI 0
+#include <stddef.h>
+#include <stdint.h>
 
+#define GGN_KERNEL_ABI 1
+#define GGN_TABLE_MAGIC 0x474B4E31 /* "GKN1" */
+#define GGN_MAX_SQUARES 4096
+#define GGN_MAX_KINDS 4096
+#define GGN_MAX_DEPTH 64
+
+enum {
+    GGN_OK = 0,
+    GGN_EBADTABLE = 1,   /* the tables are malformed (the message says where) */
+    GGN_EBADPOSITION = 2, /* the position does not fit the tables */
+    GGN_ENOMEM = 3,
+    GGN_EOVERFLOW = 4,    /* an output buffer is too small, or a count passed 2^64 */
+    GGN_EBUSY = 5         /* a move list passed the kernel's bound per ply */
+};
+
+typedef struct ggn_game ggn_game;
+
+/* The version of the tables' layout the kernel reads (GGN_KERNEL_ABI); ggn.rules._native checks it. */
 int ggn_kernel_abi(void);
+
+/* Read the tables (``len`` int32 values). On success *out holds a game to free with
+ * ggn_game_free; on failure a message of at most errlen bytes is written to err. */
+int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, size_t errlen);
+void ggn_game_free(ggn_game *game);
+int32_t ggn_game_squares(const ggn_game *game);
+int32_t ggn_game_kinds(const ggn_game *game);
+
+/* A position: [side to move (0 or 1), kind of each of the N squares, the first player's hand
+ * (K counts), the second player's hand (K counts)]: 1 + N + 2K values. */
+size_t ggn_position_size(const ggn_game *game);
+
+/* The number of legal move paths of ``depth`` plies (0..GGN_MAX_DEPTH). */
+int ggn_perft(const ggn_game *game, const int32_t *position, size_t len, int depth, uint64_t *count);
+
+/* The legal plays of a position, as pairs (move number in the tables, the play's number among
+ * the move's plays), written to out (room for cap pairs, 2*cap values); *found: how many. */
+int ggn_legal(const ggn_game *game, const int32_t *position, size_t len, int32_t *out, size_t cap,
+              size_t *found);
+
+/* Perft split by first play: for each legal play, (move, play, count of depth-1 below it),
+ * written as three values each (room for cap triples). */
+int ggn_divide(const ggn_game *game, const int32_t *position, size_t len, int depth, int64_t *out,
+               size_t cap, size_t *found);
+
+/* For playouts and other drivers on this API: */
+
+/* The kind, source (-1: a drop from the hand) and destination of a move of the tables. */
+int ggn_move_squares(const ggn_game *game, int32_t move, int32_t *kind, int32_t *source, int32_t *destination);
+
+/* Make a play (a move and its play number, as ggn_legal names it) on a position, in place: the
+ * marks every move clears, the play's changes, the mover's hand, the side to move. The play
+ * should be legal (ggn_legal listed it); any play the move has is made, legal or not. */
+int ggn_make(const ggn_game *game, int32_t *position, size_t len, int32_t move, int32_t play);
+
+/* Whether the other side can move (or drop) onto a terminal piece of the side to move. */
+int ggn_in_check(const ggn_game *game, const int32_t *position, size_t len, int *check);
 
 #endif

@@ -1,8 +1,15 @@
-/* ggn._native: the CPython binding of the kernel (kernel.c). */
+/* ggn._native: the CPython binding of the kernel (kernel.c).
+ *
+ * A game is a capsule made from its tables (int32 values in any object with the buffer
+ * protocol: ggn.rules._native passes an array('i')); a position is another such buffer. The
+ * kernel runs with the GIL released: a game is read-only once made, and each call has its own
+ * search state. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "kernel.h"
+
+#define CAPSULE "ggn._native.game"
 
 static PyObject *abi_version(PyObject *self, PyObject *unused) {
     (void)self;
@@ -10,8 +17,147 @@ static PyObject *abi_version(PyObject *self, PyObject *unused) {
     return PyLong_FromLong(ggn_kernel_abi());
 }
 
+static void game_destroy(PyObject *capsule) {
+    ggn_game *game = PyCapsule_GetPointer(capsule, CAPSULE);
+    if (game) ggn_game_free(game);
+}
+
+/* An int32 buffer (format 'i' or 'l' of 4 bytes, C-contiguous). */
+static int int32_buffer(PyObject *obj, Py_buffer *view, const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    const char *f = view->format ? view->format : "B";
+    if (view->itemsize != 4 || !(strcmp(f, "i") == 0 || strcmp(f, "=i") == 0 || strcmp(f, "l") == 0)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a buffer of 32-bit ints, got format %s", what, f);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *game_new(PyObject *self, PyObject *arg) {
+    (void)self;
+    Py_buffer view;
+    if (int32_buffer(arg, &view, "tables") < 0) return NULL;
+    ggn_game *game = NULL;
+    char err[256] = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = ggn_game_new(view.buf, (size_t)(view.len / 4), &game, err, sizeof err);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    if (rc == GGN_ENOMEM) return PyErr_NoMemory();
+    if (rc != GGN_OK) {
+        PyErr_SetString(PyExc_ValueError, err[0] ? err : "bad tables");
+        return NULL;
+    }
+    PyObject *capsule = PyCapsule_New(game, CAPSULE, game_destroy);
+    if (!capsule) ggn_game_free(game);
+    return capsule;
+}
+
+static ggn_game *game_of(PyObject *capsule) {
+    return PyCapsule_GetPointer(capsule, CAPSULE);
+}
+
+static PyObject *failed(int rc) {
+    switch (rc) {
+    case GGN_ENOMEM: return PyErr_NoMemory();
+    case GGN_EBADPOSITION: PyErr_SetString(PyExc_ValueError, "the position does not fit the game's tables"); return NULL;
+    case GGN_EOVERFLOW: PyErr_SetString(PyExc_OverflowError, "the kernel's output passed its bound"); return NULL;
+    case GGN_EBUSY: PyErr_SetString(PyExc_RecursionError, "the kernel's walk passed its bounds"); return NULL;
+    default: PyErr_SetString(PyExc_ValueError, "the kernel failed"); return NULL;
+    }
+}
+
+static PyObject *perft(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *position;
+    int depth;
+    if (!PyArg_ParseTuple(args, "OOi", &capsule, &position, &depth)) return NULL;
+    ggn_game *game = game_of(capsule);
+    if (!game) return NULL;
+    Py_buffer view;
+    if (int32_buffer(position, &view, "position") < 0) return NULL;
+    uint64_t count = 0;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = ggn_perft(game, view.buf, (size_t)(view.len / 4), depth, &count);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    if (rc != GGN_OK) return failed(rc);
+    return PyLong_FromUnsignedLongLong(count);
+}
+
+/* legal(game, position) -> bytes of int32 pairs (move number, play number). */
+static PyObject *legal(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *position;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &position)) return NULL;
+    ggn_game *game = game_of(capsule);
+    if (!game) return NULL;
+    Py_buffer view;
+    if (int32_buffer(position, &view, "position") < 0) return NULL;
+    size_t cap = 256, found = 0;
+    int32_t *out = NULL;
+    int rc;
+    for (;;) {
+        int32_t *bigger = PyMem_Realloc(out, cap * 2 * sizeof(int32_t));
+        if (!bigger) { PyMem_Free(out); PyBuffer_Release(&view); return PyErr_NoMemory(); }
+        out = bigger;
+        Py_BEGIN_ALLOW_THREADS
+        rc = ggn_legal(game, view.buf, (size_t)(view.len / 4), out, cap, &found);
+        Py_END_ALLOW_THREADS
+        if (rc != GGN_EOVERFLOW || found <= cap || found > ((size_t)1 << 26)) break;
+        cap = found;
+    }
+    PyBuffer_Release(&view);
+    if (rc != GGN_OK) { PyMem_Free(out); return failed(rc); }
+    PyObject *bytes = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)(found * 2 * sizeof(int32_t)));
+    PyMem_Free(out);
+    return bytes;
+}
+
+/* divide(game, position, depth) -> list of (move number, play number, count). */
+static PyObject *divide(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *position;
+    int depth;
+    if (!PyArg_ParseTuple(args, "OOi", &capsule, &position, &depth)) return NULL;
+    ggn_game *game = game_of(capsule);
+    if (!game) return NULL;
+    Py_buffer view;
+    if (int32_buffer(position, &view, "position") < 0) return NULL;
+    size_t cap = 256, found = 0;
+    int64_t *out = NULL;
+    int rc;
+    for (;;) {
+        int64_t *bigger = PyMem_Realloc(out, cap * 3 * sizeof(int64_t));
+        if (!bigger) { PyMem_Free(out); PyBuffer_Release(&view); return PyErr_NoMemory(); }
+        out = bigger;
+        Py_BEGIN_ALLOW_THREADS
+        rc = ggn_divide(game, view.buf, (size_t)(view.len / 4), depth, out, cap, &found);
+        Py_END_ALLOW_THREADS
+        if (rc != GGN_EOVERFLOW || found <= cap || found > ((size_t)1 << 24)) break;
+        cap = found;
+    }
+    PyBuffer_Release(&view);
+    if (rc != GGN_OK) { PyMem_Free(out); return failed(rc); }
+    PyObject *list = PyList_New((Py_ssize_t)found);
+    for (size_t i = 0; list && i < found; i++) {
+        PyObject *item = Py_BuildValue("(LLL)", (long long)out[3 * i], (long long)out[3 * i + 1], (long long)out[3 * i + 2]);
+        if (!item) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+    }
+    PyMem_Free(out);
+    return list;
+}
+
 static PyMethodDef methods[] = {
     {"abi_version", abi_version, METH_NOARGS, "The version of the tables' layout the kernel reads."},
+    {"game", game_new, METH_O, "game(tables) -> a game read from its tables (int32 buffer)."},
+    {"perft", perft, METH_VARARGS, "perft(game, position, depth) -> the number of legal paths."},
+    {"legal", legal, METH_VARARGS, "legal(game, position) -> int32 pairs (move, play) as bytes."},
+    {"divide", divide, METH_VARARGS, "divide(game, position, depth) -> [(move, play, count)]."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any, Final
 from ggn._types import expect
 from ggn.errors import GGNError
 from ggn.position import Position
+from ggn.rules import _native
+from ggn.rules._native import native_available, native_support, use_native
 from ggn.rules._system import Ending, IllegalMoveError, Outcome, Play, RuleSystem
 from ggn.variants import registry
 
@@ -33,7 +35,8 @@ if TYPE_CHECKING:
     from ggn.rules.xiangqi import Xiangqi
 
 __all__ = ["MAX_PERFT_DEPTH", "Chess", "Ending", "IllegalMoveError", "Makruk", "Outcome", "Play",
-           "RuleSystem", "Shogi", "Xiangqi", "divide", "names", "perft", "rule_system"]
+           "RuleSystem", "Shogi", "Xiangqi", "divide", "names", "native_available", "native_support", "perft",
+           "rule_system", "use_native"]
 
 _GAME_CLASSES: Final = {"Chess": "chess", "Makruk": "makruk", "Shogi": "shogi", "Xiangqi": "xiangqi"}
 
@@ -94,6 +97,10 @@ def _count(rules: RuleSystem, position: Position, depth: int) -> int:
     a position and its legal plays still to visit."""
     if depth == 0:
         return 1
+    # The native kernel counts the whole tree where it plays the game (ggn.rules._native).
+    counted = _native.perft(rules, position, depth)
+    if counted is not None:
+        return counted
     if depth == 1:
         return rules._count(position)
     legal, child_of, count = rules._legal, rules._child, rules._count

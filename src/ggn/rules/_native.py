@@ -1,0 +1,595 @@
+"""The native kernel's side in Python: flat tables from a rule system, and the switch.
+
+The C kernel (``ggn._native``, built from ``src/ggn/_native``) plays a game from flat integer
+tables made here from what the rule system already has: the document's moves with their
+conditions, and the effects :class:`~ggn.rules.variant.VariantRules` gives them (promotions,
+castling and its rights, double steps and en passant, captures to hand with demotion and
+side change, drops, the pawn-drop mate). It owns whole searches: perft (and divide), counting
+and listing the legal plays of a position. What it cannot express falls back to the pure
+path, for the whole game, with a reason (:func:`native_support`); the pure path is the
+reference the kernel is tested against (tests/test_native.py).
+
+The kernel is loaded on first use, never by ``import ggn``. It is off when the environment
+says ``GGN_PURE=1``, or after :func:`use_native` ``(False)``.
+
+The tables (int32 values; the kernel checks every one again as it reads them)::
+
+    magic 0x474B4E31, N squares, K kinds (0 the empty square), M moves, flags (1: hands count),
+    the total possibilities, conditions and extra values of the moves
+    per kind 0..K-1: side, terminal, unmarked kind (a '-' mark cleared by any move: itself if
+        none), plain kind of a rook with a castling right (0 none), plain kind of a castling
+        king (0 none), whether a drop of it may not mate
+    with flags & 1, K*K: per (taken, mover), the kind the capture puts in the mover's hand (0 none)
+    per side: castling king kind (0 none), homes (count, squares), castling rank (count, squares)
+    per move (sorted by kind, then source; -1 a drop): kind, source, destination, type (0 plain
+        or promotion or drop, 1 a castling king's move, 2 a castling rook's move), the kind it
+        leaves by a plain move, plays (count, kinds), en passant victims (count, square+kind),
+        a castling king's plain play (0/1), rooks (count, rook square+square beside), squares
+        to be safe (count, squares), shielded (0/1), possibilities (count, each: must (count,
+        square+state), deny (count, square+state)); a state: -1 empty, -2 enemy, a kind.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import weakref
+from array import array
+from types import ModuleType, TracebackType
+from typing import TYPE_CHECKING, Final
+
+from ggn._types import expect
+from ggn.cell import HAND
+from ggn.lcn import EMPTY, ENEMY
+from ggn.move import Move
+from ggn.position import Position, code_of, piece_of
+from ggn.qpi import Qpi
+from ggn.rules._records import SPECIAL, Effect, Play, PlayContext
+from ggn.rules._system import RuleSystem
+from ggn.rules._walk import describe
+
+if TYPE_CHECKING:
+    from ggn.rules.variant import VariantRules
+
+__all__ = ["native_available", "native_support", "use_native"]
+
+MAGIC: Final = 0x474B4E31
+ABI: Final = 1
+MAX_SQUARES: Final = 4096
+MAX_KINDS: Final = 4096
+
+
+class _State:
+    enabled = True
+    kernel: ModuleType | None = None
+    tried = False
+    why = ""
+
+
+_STATE = _State()
+_LOCK = threading.Lock()
+
+
+class use_native:  # noqa: N801  (used as a function: ggn.rules.use_native(False))
+    """Turn the native kernel on or off for this process (it is on by default, where it is
+    built and ``GGN_PURE`` is not set): ``use_native(False)`` forces the pure-Python path.
+    Used in a ``with`` statement, the previous setting comes back at its end."""
+
+    __slots__ = ("_before",)
+
+    def __init__(self, enabled: bool) -> None:
+        expect(enabled, bool, "enabled", "a bool")
+        self._before = _STATE.enabled
+        _STATE.enabled = enabled
+
+    def __enter__(self) -> use_native:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        _STATE.enabled = self._before
+
+
+def _kernel() -> ModuleType | None:
+    """The kernel module if it may run now (built, of our tables' layout, and switched on)."""
+    if not _STATE.enabled or os.environ.get("GGN_PURE", "") not in ("", "0"):
+        return None
+    if not _STATE.tried:
+        with _LOCK:
+            if not _STATE.tried:
+                try:
+                    import ggn._native as kernel  # noqa: PLC0415  (loaded on first use)
+                except ImportError as error:
+                    _STATE.why = f"the C kernel is not built ({error})"
+                else:
+                    abi = kernel.abi_version()  # type: ignore[attr-defined]
+                    if abi == ABI and hasattr(kernel, "perft"):
+                        _STATE.kernel = kernel
+                    else:
+                        _STATE.why = f"the C kernel's tables layout {abi} is not {ABI}"
+                _STATE.tried = True
+    return _STATE.kernel
+
+
+def native_available() -> bool:
+    """Whether the native kernel runs in this process: built, and not switched off
+    (``GGN_PURE=1`` or :func:`use_native` ``(False)``)."""
+    return _kernel() is not None
+
+
+# --- what the kernel cannot express: the reason, per game -----------------------------------
+def _refusal(rules: RuleSystem) -> str:
+    """Why the kernel cannot play ``rules``' game ("" if it can)."""
+    from ggn.rules.variant import VariantRules  # noqa: PLC0415
+
+    if type(rules) is RuleSystem:
+        return "" if not rules._ends and not rules._own_walk else "a rule system with rules of its own"
+    if type(rules) is not VariantRules:
+        return f"the rule system {type(rules).__name__} walks positions its own way"
+    return _variant_refusal(rules)
+
+
+def _variant_refusal(rules: VariantRules) -> str:
+    variant = rules.variant
+    checks: list[tuple[bool, str]] = [
+        (variant.walls is not None, "walls (wallingRule)"),
+        (variant.blast_on_capture, "blastOnCapture"),
+        (bool(variant.mutually_immune_types), "mutuallyImmuneTypes"),
+        (variant.gating, "gating"),
+        (variant.makpong, "makpongRule"),
+        (variant.cambodian_moves, "cambodianMoves"),
+        (bool(variant.diagonal_lines) or variant.king_type is not None, "janggi's palace lines (kingType)"),
+        (any(variant.passing), "passing"),
+        (variant.bikjang, "bikjang"),
+        (not variant.checking, "checking"),
+        (variant.must_capture, "mustCapture"),
+        (bool(rules._cannons), "janggi cannons"),
+        (rules._ends, "an end before the last move (extinction, flag or connection)"),
+        (rules._pseudo, "extinctionPseudoRoyal"),
+        (rules._more_moves, "moves the document does not list (sittuyinPromotion)"),
+        (rules._capture_forced, "mustCapture"),
+        (rules._drops_forced is not None, "mustDrop"),
+        (rules._all_special, "every move through the hooks"),
+        (bool(rules._leap_plain) or bool(rules._leap_rooks), "first-move leaps (cambodianMoves)"),
+        (bool(rules._makpong_kings), "makpongRule"),
+        (bool(rules._mutual), "mutuallyImmuneTypes"),
+        (bool(rules._gated), "gating"),
+        (bool(rules._petrify), "petrifyOnCapture"),
+        (bool(rules._limits), "promotionLimit"),
+    ]
+    promotion = variant.promotion
+    if promotion is not None:
+        checks += [(promotion.on_capture, "promotion on capture only"),
+                   (promotion.sittuyin, "sittuyinPromotion")]
+    castling = variant.castling
+    if castling is not None and castling.king in rules.layout.types:
+        checks += [(castling.opposite, "oppositeCastling"),
+                   (not rules._royal_castling, "a castling king that is not royal")]
+    drops = variant.drops
+    if drops is not None:
+        checks += [(rules._no_doubled is not None, "dropNoDoubledCount"),
+                   (not drops.checks, "dropChecks"),
+                   (drops.must_drop, "mustDrop"),
+                   (bool(rules._first_rank_only), "first-rank-only drops"),
+                   (rules._bishops is not None, "dropOppositeColoredBishop"),
+                   (bool(rules._castling_dropped), "castlingDroppedPiece"),
+                   (drops.two_boards, "twoBoards")]
+    for refused, reason in checks:
+        if refused:
+            return reason
+    return ""
+
+
+# --- the tables -----------------------------------------------------------------------------
+class _Game:
+    """A game as the kernel reads it, with what maps its answers back to plays."""
+
+    __slots__ = ("__weakref__", "capsule", "hands", "kind_of", "moves", "squares")
+
+    def __init__(self, capsule: object, kind_of: dict[int, int], moves: list[Move], hands: bool,
+                 squares: int) -> None:
+        self.capsule = capsule
+        self.kind_of = kind_of
+        self.moves = moves
+        self.hands = hands
+        self.squares = squares
+
+
+class _Refused(Exception):  # noqa: N818  (control flow: the reason a game falls back)
+    pass
+
+
+class _Builder:
+    """The flat tables of one rule system (see the module's doc for their layout)."""
+
+    def __init__(self, rules: RuleSystem) -> None:
+        self.rules = rules
+        start = rules.position()
+        self.tables = rules._tables_for(start)
+        self.geometry = start._geometry
+        if self.geometry.size > MAX_SQUARES:
+            raise _Refused(f"a board of over {MAX_SQUARES} squares")
+        self.codes: list[int] = [0]
+        self.kind_of: dict[int, int] = {0: 0}
+
+    def kind(self, code: int) -> int:
+        kind = self.kind_of.get(code)
+        if kind is None:
+            kind = self.kind_of[code] = len(self.codes)
+            self.codes.append(code)
+            if kind >= MAX_KINDS:
+                raise _Refused(f"over {MAX_KINDS} kinds of pieces")
+        return kind
+
+    def state(self, value: object) -> int:
+        if value == EMPTY:
+            return -1
+        if value == ENEMY:
+            return -2
+        assert isinstance(value, Qpi)
+        return self.kind(code_of(value))
+
+    def build(self) -> tuple[list[int], list[Move], bool]:
+        rules, index = self.rules, self.geometry.index
+        records: list[tuple[int, int, int, Move, list[list[int]]]] = []
+        has_drops = False
+        for piece, sources in rules.ruleset.items():
+            code = code_of(piece)
+            kind = self.kind(code)
+            for source, destinations in sources.items():
+                if source is HAND:
+                    src = -1
+                else:
+                    found = index.get(source)  # type: ignore[arg-type]
+                    if found is None:
+                        continue
+                    src = found
+                for destination, possibilities in destinations.items():
+                    if destination is HAND:
+                        raise _Refused("moves into the hand")
+                    dst = index.get(destination)  # type: ignore[arg-type]
+                    if dst is None:
+                        continue
+                    if dst == src:
+                        raise _Refused("moves onto their own square (passes)")
+                    kept = []
+                    for possibility in possibilities:
+                        must = []
+                        for cell, value in possibility.must.items():
+                            square = index.get(cell)
+                            if square is None:
+                                break
+                            must += [square, self.state(value)]
+                        else:
+                            deny = []
+                            for cell, value in possibility.deny.items():
+                                square = index.get(cell)
+                                if square is not None:
+                                    deny += [square, self.state(value)]
+                            kept.append([len(must) // 2, *must, len(deny) // 2, *deny])
+                    if not kept:
+                        continue
+                    has_drops = has_drops or src < 0
+                    move = Move(piece, source, destination, possibilities)
+                    records.append((kind, src, dst, move, kept))
+        records.sort(key=lambda record: (record[0], record[1]))
+        effects = [self.effects(record[3], record[1], record[2]) for record in records]
+        castling = self.castling()
+        body: list[int] = []
+        total = conditions = extra = 0
+        for (kind, src, dst, _, kept), effect in zip(records, effects, strict=True):
+            mtype, becomes, placed, victims, plain, rooks, safe, shielded = effect
+            body += [kind, src, dst, mtype, becomes, len(placed), *placed, len(victims) // 2, *victims,
+                     plain, len(rooks) // 2, *rooks, len(safe), *safe, shielded, len(kept)]
+            extra += len(placed) + len(victims) + len(rooks) + len(safe)
+            for terms in kept:
+                body += terms
+                total += 1
+                conditions += (len(terms) - 2) // 2
+        # Kinds (and the capture map) last: the moves' effects may have named new ones.
+        while True:
+            known = len(self.codes)
+            kinds = self.kinds()
+            capmap = self.capmap() if has_drops else []
+            if len(self.codes) == known:
+                break
+        header = [MAGIC, self.geometry.size, len(self.codes), len(records), 1 if has_drops else 0,
+                  total, conditions, extra]
+        values = [*header, *kinds, *capmap, *castling, *body]
+        _check(values)
+        return values, [record[3] for record in records], has_drops
+
+    def kinds(self) -> list[int]:
+        rules, terminal = self.rules, self.tables.terminal
+        values = [0] * 6
+        variant_rules = _variant(rules)
+        number = 1
+        while number < len(self.codes):
+            code = self.codes[number]
+            side = 0 if code > 0 else 1
+            unmark = rook = king = mate = 0
+            if variant_rules is not None:
+                unmark = self.kind(variant_rules._dashed.get(code, code))
+                plain_rook = variant_rules._rook_rights[side].get(code)
+                rook = self.kind(plain_rook) if plain_rook is not None else 0
+                if variant_rules.variant.castling is not None and code == variant_rules._castling_king[side] \
+                        and code != variant_rules._king[side]:
+                    king = self.kind(variant_rules._king[side])
+                mate = 1 if code in variant_rules._drop_mate else 0
+            else:
+                unmark = number
+            values += [side, 1 if code in terminal[side] else 0, unmark, rook, king, mate]
+            number += 1
+        return values
+
+    def capmap(self) -> list[int]:
+        rules = self.rules
+        variant_rules = _variant(rules)
+        while True:
+            count = len(self.codes)
+            values = [0] * (count * count)
+            for taken in range(1, count):
+                taken_code = self.codes[taken]
+                for mover in range(1, count):
+                    mover_code = self.codes[mover]
+                    if (taken_code > 0) == (mover_code > 0):
+                        continue
+                    if variant_rules is not None:
+                        hand = variant_rules._hand(taken_code, piece_of(mover_code))
+                        piece = hand[0][0] if hand else None
+                    else:
+                        piece = rules._captured(taken_code, piece_of(mover_code))
+                    if piece is not None:
+                        values[taken * count + mover] = self.kind(code_of(piece))
+            if len(self.codes) == count:
+                return values
+
+    def castling(self) -> list[int]:
+        variant_rules = _variant(self.rules)
+        values: list[int] = []
+        for side in (0, 1):
+            if variant_rules is None or variant_rules.variant.castling is None or \
+                    variant_rules._castling_king == (0, 0):
+                values += [0, 0, 0]
+                continue
+            homes = list(variant_rules._rook_homes[side])
+            rank = list(variant_rules._rank_squares[side])
+            values += [self.kind(variant_rules._castling_king[side]), len(homes), *homes, len(rank), *rank]
+        return values
+
+    def effects(self, move: Move, src: int, dst: int) -> tuple[int, int, list[int], list[int], int,
+                                                               list[int], list[int], int]:
+        """(type, kind left by a plain move, plays' kinds, victims, plain, rooks, safe squares,
+        shielded) of a move (see the module's doc)."""
+        rules = self.rules
+        code = code_of(move.piece)
+        variant_rules = _variant(rules)
+        if variant_rules is None:
+            return 0, self.kind(code), [self.kind(code)], [], 0, [], [], 0
+        from ggn.rules import variant as v  # noqa: PLC0415
+
+        r = variant_rules
+        if src < 0:
+            placed = [code]
+            raised = r._drops_raised.get(code)
+            if raised is not None:
+                placed.append(raised[1])
+            return 0, self.kind(code), [self.kind(c) for c in placed], [], 0, [], [], 0
+        flags = r._flags.get(code, 0)
+        side = 0 if code > 0 else 1
+        if flags & v._CASTLES:
+            rooks, _, plain = r._notes(move)
+            pairs: list[int] = []
+            chosen = sorted(set(rooks or ()))
+            for rook in chosen:
+                beside = dst - r._file_step if rook > src else dst + r._file_step
+                pairs += [rook, beside]
+            safe: list[int] = []
+            shielded = 0
+            if chosen:
+                shielded = int(r.variant.chess960 or any(r._rook_may_shield(rook) for rook in chosen))
+                rank = r._square[src][1]
+                start, end = r._square[src][0], r._square[dst][0]
+                step = 1 if end > start else -1
+                first = end if shielded else end - step
+                safe = [r._index[(file, rank)] for file in range(first, start, -step)]
+            return 1, self.kind(code), [], [], 1 if plain else 0, pairs, safe, shielded
+        if flags & v._ROOK:
+            return 2, self.kind(code), [], [], 0, [], [], 0
+        becomes = r._becomes(move, src, dst, code)
+        victims: list[int] = []
+        if flags & v._TAKES:
+            for square, victim in r._victims(move):
+                victims += [square, self.kind(victim)]
+        zone = r._zone[side]
+        stays = True
+        plays: list[int] = []
+        if flags & v._PROMOTES and dst in zone:
+            stays = r._may_stay(code, dst)
+            plays += [chosen_code for _, chosen_code, _ in r._choices[code]]
+        if flags & (v._SHOGI | v._DEMOTES) and (src in zone or dst in zone):
+            promotion = r.variant.promotion
+            assert promotion is not None
+            other = r._promotes_to.get(code) or r._demotes_to.get(code)
+            assert other is not None
+            plays.append(other[1])
+            if promotion.mandatory_piece:
+                stays = False
+        if dst in r._dead.get(r._plain(code), ()):
+            stays = False
+        if stays:
+            plays.insert(0, becomes)
+        return 0, self.kind(becomes), [self.kind(c) for c in plays], victims, 0, [], [], 0
+
+
+def _variant(rules: RuleSystem) -> VariantRules | None:
+    from ggn.rules.variant import VariantRules  # noqa: PLC0415
+
+    return rules if isinstance(rules, VariantRules) else None
+
+
+def _check(values: list[int]) -> None:
+    """The tables' values are int32 (the kernel checks their meaning as it reads them)."""
+    low, high = -(1 << 31), (1 << 31) - 1
+    for value in values:
+        if type(value) is not int or not low <= value <= high:
+            raise _Refused(f"a table value {value!r} out of the int32 range")
+
+
+_GAMES: weakref.WeakKeyDictionary[RuleSystem, _Game | str] = weakref.WeakKeyDictionary()
+
+
+def _game(rules: RuleSystem) -> _Game | None:
+    """The kernel's game of ``rules`` (made on first use), or None: the pure path plays it."""
+    kernel = _kernel()
+    if kernel is None:
+        return None
+    made = _GAMES.get(rules)
+    if made is None:
+        made = _make(rules, kernel)
+        with _LOCK:
+            _GAMES[rules] = made
+    return made if isinstance(made, _Game) else None
+
+
+def _make(rules: RuleSystem, kernel: ModuleType) -> _Game | str:
+    reason = _refusal(rules)
+    if reason:
+        return reason
+    try:
+        builder = _Builder(rules)
+        values, moves, hands = builder.build()
+    except _Refused as refused:
+        return str(refused)
+    capsule = kernel.game(array("i", values))
+    return _Game(capsule, builder.kind_of, moves, hands, builder.geometry.size)
+
+
+def native_support(game: str | RuleSystem) -> tuple[bool, str]:
+    """Whether the native kernel plays ``game`` (a rule system or a built-in game's name):
+    ``(True, "")``, or ``(False, reason)`` when the game falls back to the pure-Python path
+    (a feature the kernel's tables cannot express yet, such as ``"mustCapture"``). Answered
+    from the game's rules alone, whether or not the kernel is built or switched on."""
+    from ggn.rules import rule_system  # noqa: PLC0415
+
+    expect(game, (RuleSystem, str), "game", "a RuleSystem or a game's name")
+    rules = rule_system(game) if isinstance(game, str) else game
+    made = _GAMES.get(rules)
+    if isinstance(made, _Game):
+        return True, ""
+    if isinstance(made, str):
+        return False, made
+    reason = _refusal(rules)
+    if not reason:
+        try:
+            _Builder(rules).build()
+        except _Refused as refused:
+            reason = str(refused)
+    return (not reason), reason
+
+
+# --- the kernel's answers ---------------------------------------------------------------------
+def _encode(game: _Game, position: Position) -> array[int] | None:
+    """The position as the kernel reads it, or None if it holds a piece the tables lack."""
+    kind_of = game.kind_of
+    try:
+        board = [kind_of[code] for code in position._codes]
+    except KeyError:
+        return None
+    if len(board) != game.squares:
+        return None
+    count = len(game.kind_of)
+    hands = [0] * (2 * count)
+    if game.hands:
+        for side in (0, 1):
+            for piece, number in position._hands[side].items():
+                kind = kind_of.get(code_of(piece))
+                if kind is None:
+                    return None
+                hands[side * count + kind] = number
+    return array("i", [0 if position.active == "first" else 1, *board, *hands])
+
+
+def perft(rules: RuleSystem, position: Position, depth: int) -> int | None:
+    """Perft by the kernel, or None where the pure path must count."""
+    game = _game(rules)
+    if game is None:
+        return None
+    encoded = _encode(game, position)
+    if encoded is None:
+        return None
+    kernel = _STATE.kernel
+    assert kernel is not None
+    try:
+        return int(kernel.perft(game.capsule, encoded, depth))
+    except RecursionError:  # the kernel's bounds (a chain of pawn-drop mate tests): the pure path
+        return None
+
+
+def count(rules: RuleSystem, position: Position) -> int | None:
+    """The number of legal plays by the kernel, or None."""
+    return perft(rules, position, 1)
+
+
+def _plays(rules: RuleSystem, game: _Game, position: Position, pairs: list[tuple[int, int]]) -> list[Play]:
+    """The plays the kernel named (move number, play number), made as the pure walk makes them."""
+    tables = rules._tables_for(position)
+    prefix = rules._prepare(position, tables)
+    context = PlayContext(position, prefix, rules._captured)
+    codes = position._codes
+    special_taken = rules._special_taken
+    new = object.__new__
+    plays: list[Play] = []
+    effects: dict[int, list[Effect]] = {}
+    known = tables.info.get
+    for number, ordinal in pairs:
+        move = game.moves[number]
+        info = known(id(move)) or describe(rules, tables, move)
+        play: Play = new(Play)
+        if info[4] == SPECIAL or codes[info[2]] in special_taken:
+            made = effects.get(number)
+            if made is None:
+                made = effects[number] = rules._effects(position, prefix, info)
+            play._recipe = (move, made[ordinal])
+        else:
+            play._recipe = info
+        play._context = context
+        plays.append(play)
+    return plays
+
+
+def legal(rules: RuleSystem, position: Position) -> list[Play] | None:
+    """The legal plays of ``position`` by the kernel (in its order), or None."""
+    game = _game(rules)
+    if game is None:
+        return None
+    encoded = _encode(game, position)
+    if encoded is None:
+        return None
+    kernel = _STATE.kernel
+    assert kernel is not None
+    try:
+        raw = array("i")
+        raw.frombytes(kernel.legal(game.capsule, encoded))
+    except RecursionError:
+        return None
+    pairs = list(zip(raw[0::2], raw[1::2], strict=True))
+    return _plays(rules, game, position, pairs)
+
+
+def divide(rules: RuleSystem, position: Position, depth: int) -> list[tuple[Play, int]] | None:
+    """Perft split by first play, by the kernel, or None."""
+    game = _game(rules)
+    if game is None:
+        return None
+    encoded = _encode(game, position)
+    if encoded is None:
+        return None
+    kernel = _STATE.kernel
+    assert kernel is not None
+    try:
+        found: list[tuple[int, int, int]] = kernel.divide(game.capsule, encoded, depth)
+    except RecursionError:
+        return None
+    plays = _plays(rules, game, position, [(number, ordinal) for number, ordinal, _ in found])
+    return [(play, below) for play, (_, _, below) in zip(plays, found, strict=True)]
