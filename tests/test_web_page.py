@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 import pytest
+import shogi
 
 from web_support import running
 
@@ -333,3 +334,28 @@ def test_the_details_stand_beside_the_board_on_a_wide_screen(page: Page) -> None
     assert board is not None and details is not None
     assert details["x"] >= board["x"] + board["width"]  # beside, not below
     assert board["y"] + board["height"] <= 800  # the whole board above the fold
+
+
+def test_a_piece_in_hand_is_dragged_onto_the_board(page: Page) -> None:
+    # Shogi: a pawn dropped by a drag from the hand, on the only file it may go to (python-shogi
+    # agrees: no two pawns on a file); the board turned round first, which changes nothing.
+    fen = "lnsgkgsnl/1r5b1/pppp1pppp/9/9/9/PPPP1PPPP/1B5R1/LNSGKGSNL[Pp] w 0 1"
+    load(page, "shogi", fen)
+    page.click("#flip")
+    idle(page)
+    board = shogi.Board("lnsgkgsnl/1r5b1/pppp1pppp/9/9/9/PPPP1PPPP/1B5R1/LNSGKGSNL b Pp 1")
+    assert shogi.Move.from_usi("P*5e") in board.legal_moves
+    hand = page.locator('#board g.held[data-hand="first"][data-piece="S:P"]').bounding_box()
+    assert hand is not None
+    to_x, to_y = centre(page, "e5")
+    page.mouse.move(hand["x"] + hand["width"] / 2, hand["y"] + hand["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(to_x, to_y, steps=8)
+    seen = cells(page, "data-target")
+    page.mouse.up()
+    page.wait_for_function("() => !document.querySelector('#board [data-hand=first]')")
+    idle(page)
+    assert "e5" in seen and "e9" not in seen
+    assert page.locator('#board g.piece[data-square="e5"]').get_attribute("data-piece") == "S:P"
+    assert cells(page, "data-last", "to") == ["e5"]
+    assert page.locator("#history button.ply").all_inner_texts() == ["P*55"]

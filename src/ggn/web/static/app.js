@@ -370,7 +370,7 @@ function drawBoard(view) {
   const [, , width, height] = (svg.getAttribute("viewBox") || "0 0 1 1").split(/\s+/).map(Number);
   if (width > 0 && height > 0) {
     document.querySelector("main").style.setProperty(
-      "--board-width", `calc(min(100vh - 11rem, 40rem) * ${(width / height).toFixed(4)})`);
+      "--board-width", `calc(min(100vh - 12rem, 42rem) * ${(width / height).toFixed(4)})`);
   }
   svg.setAttribute("role", "application");
   svg.setAttribute("aria-label", `The board: ${capital(view.players[view.active === "first" ? 0 : 1])} to move`);
