@@ -25,6 +25,7 @@ from ggn.web import EngineSettings, Limits
 from ggn.web._work import answer
 from test_engine import FAIRY, FAKE, STOCKFISH, TINY_INI, needs_fairy, needs_stockfish
 from test_web_browser import ARGS, chromium
+from test_web_records_browser import square
 from web_support import call, recorded, running
 
 pytestmark = pytest.mark.slow  # not in the README's quick run: engine processes and worker processes
@@ -189,10 +190,11 @@ def test_the_page_draws_the_engines_best_move_as_an_arrow(engine_page: Any) -> N
     assert best is not None and chess.Move.from_uci(best) in chess.Board().legal_moves
     assert page.locator("#board .engine-arrow").get_attribute("data-move") == f"{best[:2]}-{best[2:4]}"
     san = chess.Board().san(chess.Move.from_uci(best))  # python-chess's SAN of the move
-    assert page.locator("#engine-answer").inner_text().startswith(f"best {san} ({best}), score ")
+    assert page.locator("#engine-answer").inner_text().startswith(f"best {san} ({best}), depth ")
+    assert page.locator("#engine-score").inner_text()  # the score, from white's side (engine.js)
     # A move played: the arrow is the new position's.
-    page.locator('#board [data-square="e2"]').click()
-    page.locator('#board [data-cell="e4"]').first.click()
+    square(page, "e2").click()
+    square(page, "e4").click()
     page.wait_for_function("() => document.getElementById('fen').textContent.includes(' b ')")
     page.wait_for_selector("#board .engine-arrow", timeout=30_000)
     best = page.locator("#engine-answer").get_attribute("data-bestmove")

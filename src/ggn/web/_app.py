@@ -90,7 +90,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_BODY", "create_app"]
 
-_STATIC: Final = {"app.js": "text/javascript", "app.css": "text/css"}
+_STATIC: Final = {"app.js": "text/javascript", "app.css": "text/css", "records.js": "text/javascript",
+                  "engine.js": "text/javascript"}
 
 
 class _BadRequest(Exception):  # noqa: N818  (internal: answered 400, never raised to a caller)

@@ -1,6 +1,6 @@
 // The ggn explorer's page. Every rule of play is the library's: this script only asks the
-// server's JSON API (/api/view, /api/play, and /api/analyse when the explorer has an engine)
-// and shows its answers. It keeps the page's own state: what is played (a game or a pasted
+// server's JSON API (/api/view, /api/play) and shows its answers (records.js brings and takes
+// records and keeps the link, engine.js shows the engine's move, through window.ggn). It keeps the page's own state: what is played (a game or a pasted
 // document), the position the game started from and the moves played since (each in GGN's
 // notation, which the server reads fastest, and in the game's own), and which of them is shown.
 //
@@ -27,8 +27,6 @@ const page = {
   pending: null,     // the move group waiting for a choice
   flipped: false,    // the board turned round: the second player at the bottom
   letters: false,    // pieces written as letters, not drawn
-  engine: null,      // the explorer's engine ({name, protocol, movetime}), or null
-  asked: 0,          // the number of the last analysis asked for: older answers are dropped
   busy: 0,           // the answers of /api/view and /api/play awaited
   held: [],          // the input made while busy, done in order once the answer has come
   renderers: [],     // the callbacks of ggn.onRender
@@ -318,7 +316,6 @@ function show(view) {
   for (const callback of page.renderers) {
     try { callback(view); } catch (failure) { console.error(failure); }
   }
-  analyse();
 }
 
 // -- drawing ----------------------------------------------------------------------------
@@ -444,83 +441,6 @@ function markLast(cell, which) {
   marks.append(svgElement("rect", {
     "class": "last-mark", "data-cell": cell, x: box.x, y: box.y, width: box.width, height: box.height,
   }));
-}
-
-// -- the engine ---------------------------------------------------------------------------
-
-function describeScore(score) {
-  if (!score) return "no score";
-  if (score.mate !== undefined) {
-    if (score.mate > 0) return `mate in ${score.mate}`;
-    return score.mate < 0 ? `mated in ${-score.mate}` : "mated";
-  }
-  const pawns = (score.cp / 100).toFixed(2);
-  return `${score.cp >= 0 ? "+" : ""}${pawns}`;
-}
-
-async function analyse() {
-  if (!page.engine) return;
-  const number = ++page.asked;
-  const answer = $("engine-answer");
-  const view = page.view;
-  if (!$("engine-on").checked || !view || view.game === null) {
-    answer.textContent = view && view.game === null ? "(an engine plays games, not GGN documents)" : "";
-    return;
-  }
-  answer.textContent = "thinking...";
-  answer.removeAttribute("data-bestmove");
-  try {
-    const found = await ask("/api/analyse", Object.assign({}, page.subject, {
-      position: view.feen, halfmove: view.halfmove, fullmove: view.fullmove,
-    }), {holds: false});
-    if (number !== page.asked) return;  // another position is shown now
-    answer.setAttribute("data-bestmove", found.bestmove || "");
-    answer.setAttribute("data-score", JSON.stringify(found.score));
-    if (!found.bestmove) {
-      answer.textContent = `no move (${describeScore(found.score)})`;
-      return;
-    }
-    const line = (found.pv_san || found.pv).slice(0, 8).join(" ");
-    const named = found.san ? `${found.san} (${found.bestmove})` : `${found.bestmove} (${found.move})`;
-    answer.textContent = `best ${named}, score ${describeScore(found.score)}` +
-      (found.depth !== null ? `, depth ${found.depth}` : "") + (line ? `; line: ${line}` : "");
-    drawArrow(found.source, found.destination);
-  } catch (error) {
-    if (number === page.asked) answer.textContent = `the engine failed: ${error.message}`;
-  }
-}
-
-function drawArrow(source, destination) {
-  // The engine's move on the library's picture: an arrow from the source's square to the
-  // destination's (a ring on the destination for a drop), drawn over the pieces.
-  const svg = $("board").querySelector("svg");
-  if (!svg) return;
-  for (const old of svg.querySelectorAll(".engine-arrow")) old.remove();
-  const to = squareBox(destination);
-  if (!to) return;
-  const group = svgElement("g", {"class": "engine-arrow", "data-move": `${source}-${destination}`});
-  const colour = "rgba(30, 110, 220, 0.75)";
-  const from = source === "*" ? null : squareBox(source);
-  if (!from) {
-    group.append(svgElement("circle", {
-      cx: to.cx, cy: to.cy, r: to.size * 0.42, fill: "none", stroke: colour, "stroke-width": to.size * 0.1,
-    }));
-  } else {
-    const dx = to.cx - from.cx, dy = to.cy - from.cy;
-    const length = Math.hypot(dx, dy) || 1;
-    const ux = dx / length, uy = dy / length;
-    const head = to.size * 0.38, width = to.size * 0.14;
-    const endX = to.cx - ux * head, endY = to.cy - uy * head;
-    const px = -uy * head * 0.6, py = ux * head * 0.6;
-    group.append(
-      svgElement("line", {x1: from.cx, y1: from.cy, x2: endX, y2: endY, stroke: colour, "stroke-width": width,
-                          "stroke-linecap": "round"}),
-      svgElement("polygon", {points: `${to.cx},${to.cy} ${endX + px},${endY + py} ${endX - px},${endY - py}`,
-                             fill: colour}));
-  }
-  const squares = svg.querySelector("g.squares");
-  if (squares) svg.insertBefore(group, squares);
-  else svg.append(group);
 }
 
 // -- the history --------------------------------------------------------------------------
@@ -982,17 +902,6 @@ async function start() {
   const select = $("game");
   for (const name of config.games) select.append(make("option", {"value": name}, name));
   const initial = config.initial;
-  if (config.engine) {
-    page.engine = config.engine;
-    $("engine").hidden = false;
-    $("engine-name").textContent = `(${config.engine.name}, ${config.engine.movetime} ms a position)`;
-    $("engine-on").addEventListener("change", () => {
-      if (!$("engine-on").checked) {
-        for (const old of document.querySelectorAll("#board .engine-arrow")) old.remove();
-      }
-      analyse();
-    });
-  }
   if (initial.document !== undefined) {
     $("mode-document").checked = true;
     $("document").value = initial.document;
