@@ -359,3 +359,22 @@ def test_a_piece_in_hand_is_dragged_onto_the_board(page: Page) -> None:
     assert page.locator('#board g.piece[data-square="e5"]').get_attribute("data-piece") == "S:P"
     assert cells(page, "data-last", "to") == ["e5"]
     assert page.locator("#history button.ply").all_inner_texts() == ["P*55"]
+
+
+def test_a_promotion_dragged_then_cancelled_then_chosen(page: Page) -> None:
+    fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+    load(page, "chess", fen)
+    drag(page, "a7", "a8")
+    page.wait_for_selector("#choices:not([hidden])")
+    page.click("#choice-cancel")
+    assert page.locator("#board g.dragged").count() == 0
+    assert page.locator("#board g.lifted").count() == 0
+    assert board_fen(page) == fen
+    drag(page, "a7", "a8")
+    page.wait_for_selector("#choices:not([hidden])")
+    page.click('#choices button.choice[aria-label="white queen"]')
+    board = chess.Board(fen)
+    board.push_uci("a7a8q")
+    wait_fen(page, board.fen())
+    assert cells(page, "data-check") == ["e8"]
+    assert page.locator("#history button.ply").all_inner_texts() == ["a8=Q+"]

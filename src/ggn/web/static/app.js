@@ -420,13 +420,10 @@ function drawBoard(view) {
 }
 
 function squareElements(cell) {
-  // The elements that carry a square's data- attributes: its hit rect, and its own rect.
-  const found = new Set();
-  const hit = $("board").querySelector(`rect.square[data-square="${CSS.escape(cell)}"]`);
-  if (hit) found.add(hit);
-  const own = $("board").querySelector(`rect[data-cell="${CSS.escape(cell)}"]`);
-  if (own) found.add(own);
-  return Array.from(found);
+  // The element that carries a square's data- attributes (data-last, data-check, data-target):
+  // its hit target (rect.square), else, in a picture without them, its own rect[data-cell].
+  const hit = hitSquare(cell);
+  return hit ? [hit] : [];
 }
 
 function markLast(cell, which) {
@@ -579,7 +576,7 @@ function openChoices(group) {
       button.textContent = piece;
     }
     button.addEventListener("click", () => {
-      closeChoices();
+      closeChoices(true);
       hold(() => playMove(option.move));
     });
     buttons.append(button);
@@ -589,10 +586,14 @@ function openChoices(group) {
   if (first) first.focus();
 }
 
-function closeChoices() {
+function closeChoices(chosen) {
   page.pending = null;
   $("choices").hidden = true;
   clear($("choice-buttons"));
+  if (chosen) return;
+  // A piece dragged onto a square with a choice goes back when none is made.
+  for (const ghost of $("board").querySelectorAll("g.dragged")) ghost.remove();
+  for (const lifted of $("board").querySelectorAll(".lifted")) lifted.classList.remove("lifted");
 }
 
 // A square (or a piece in a hand) was clicked, tapped or chosen by the keyboard.
@@ -929,7 +930,7 @@ async function start() {
   $("move-form").addEventListener("submit", typed);
   $("undo").addEventListener("click", () => hold(() => goTo(page.at - 1)));
   $("redo").addEventListener("click", () => hold(() => goTo(page.at + 1)));
-  $("choice-cancel").addEventListener("click", closeChoices);
+  $("choice-cancel").addEventListener("click", () => closeChoices());
   $("flip").addEventListener("click", () => hold(() => {
     page.flipped = !page.flipped;
     return page.start ? goTo(page.at) : null;
