@@ -154,6 +154,24 @@ def test_a_pasted_pgn_stepped_through(page: Page) -> None:
     assert [unquote(move) for move in link["moves"].split(",")] == sans
 
 
+def test_one_game_of_a_file_of_six_chosen(page: Page) -> None:
+    path = DATA / "pgn" / "kasparov-deep-blue-1997.pgn"
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_function("() => document.querySelectorAll('#history button.ply').length === 89")
+    assert page.locator("#record-game option").count() == 6 and page.locator("#record-games").is_visible()
+    assert page.locator("#record-game option").nth(5).inner_text() == (
+        "6. Deep Blue (Computer) - Garry Kasparov (IBM Man-Machine, New York USA, 1997.??.??), 1-0: 37 plies")
+    page.select_option("#record-game", "5")
+    page.wait_for_function("() => document.querySelectorAll('#history button.ply').length === 37")
+    games = []
+    with path.open(encoding="utf-8") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            games.append(game)
+    page.click('#history button.ply[data-ply="37"]')
+    wait_board(page, "data-fen", games[5].end().board().fen())
+    assert "game 6 of 6 in the file" in page.locator("#record-info").inner_text()
+
+
 def test_a_bad_record_says_where(page: Page) -> None:
     page.fill("#record-text", '[Event "x"]\n\n1. e4 e5\n2. Nf3 Nc6\n3. Bb5 Nf9 *\n')
     before = board_fen(page)
@@ -174,14 +192,14 @@ def test_a_kif_file_in_shift_jis(page: Page) -> None:
     page.set_input_files("#record-file", str(KIF))
     page.wait_for_function("() => document.querySelectorAll('#history button.ply').length === 6")
     assert plies(page)[0] == "P-26"
-    assert "KIF: shogi, 6 plies" in page.locator("#record-info").inner_text()
+    assert "KIF: shogi, 6 plies; result 0-1 (as written: 投了)" in page.locator("#record-info").inner_text()
     for ply in (6, 2):
         page.click(f'#history button.ply[data-ply="{ply}"]')
         page.wait_for_function(
             "sfen => (document.getElementById('board').getAttribute('data-fen') || '')"
             ".split('[')[0] === sfen",
             arg=boards[ply].sfen().split()[0])
-    assert page.locator("#record-comment").inner_text().startswith("[")  # its clock: ( 0:00/00:00:00)
+    assert page.locator("#record-comment").inner_text() == "(time: 0:00/00:00:00)"  # written ( 0:00/...)
     shoot(page, "kif-at-ply-2")
     assert page.locator("#copy-kif").inner_text() == "Copy KIF"
     page.click("#copy-kif")
@@ -285,6 +303,20 @@ def test_a_document_in_a_link(browser: Browser, server: str) -> None:
     assert page.locator("#document").input_value() == document
     page.context.close()
     assert not errors and not more
+
+
+def test_the_records_panel_at_a_phone_width(browser: Browser, server: str) -> None:
+    page, errors = opened(browser, f"{server}/#game=chess&moves=e4,c5,Nf3&ply=2", width=360, height=740)
+    wait_board(page, "data-fen", "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+    page.fill("#record-text", MOLINARI.read_text(encoding="utf-8"))
+    page.click("#record-load")
+    page.wait_for_function("() => document.querySelectorAll('#history button.ply').length === 10")
+    page.click("#copy-pgn")
+    page.wait_for_selector("#copied[data-copied=true]")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scroll
+    shoot(page, "phone-records")
+    page.context.close()
+    assert not errors
 
 
 # -- the engine beside the possibilities ------------------------------------------------------------

@@ -108,7 +108,10 @@
       let info = `${NAMES[found.format]}: ${found.game}, ${plies} ${plies === 1 ? "ply" : "plies"}`;
       const players = [tags.White || tags["先手"] || tags["N+"], tags.Black || tags["後手"] || tags["N-"]];
       if (players.every((name) => name && name !== "?")) info += `, ${players.join(" - ")}`;
-      if (found.result) info += `; result as written: ${found.result}`;
+      if (found.result) {
+        info += found.verdict && found.verdict !== found.result
+          ? `; result ${found.verdict} (as written: ${found.result})` : `; result as written: ${found.result}`;
+      }
       if (found.outcome) info += ` (${found.outcome.text})`;
       if (found.games.length > 1) info += `; game ${found.number} of ${found.games.length}${found.more ? "+" : ""} in the file`;
       if (found.variations) info += `; its ${found.variations} variation${found.variations === 1 ? "" : "s"} not shown`;
@@ -157,7 +160,8 @@
       const loaded = records.loaded;
       const said = state.at === 0 ? (loaded.comment ? [loaded.comment] : []) : loaded.comments[state.at - 1] || [];
       const clock = state.at > 0 ? loaded.clocks[state.at - 1] : null;
-      text = said.join(" ") + (clock ? `${said.length ? " " : ""}[${clock}]` : "");
+      const time = clock ? `(time: ${clock.replace(/^\(\s*|\s*\)$/g, "")})` : "";
+      text = [...said, time].filter((part) => part).join(" ");
     }
     box.textContent = text;
     box.hidden = !text;
