@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import chess
+import pyffish
 import pytest
 import shogi
 
@@ -378,3 +379,19 @@ def test_a_promotion_dragged_then_cancelled_then_chosen(page: Page) -> None:
     wait_fen(page, board.fen())
     assert cells(page, "data-check") == ["e8"]
     assert page.locator("#history button.ply").all_inner_texts() == ["a8=Q+"]
+
+
+def test_xiangqi_is_played_by_clicks_exactly_on_the_intersections(page: Page) -> None:
+    load(page, "xiangqi")
+    start = pyffish.start_fen("xiangqi")
+    for cell in ("h3", "e3"):
+        # The point where the lines cross, which the square's hit target is centred on; the
+        # grid's lines drawn there take no click.
+        x, y = centre(page, cell)
+        top = page.evaluate("([x, y]) => document.elementFromPoint(x, y).tagName.toLowerCase()", [x, y])
+        assert top == "rect"
+        page.mouse.click(x, y)
+    wait_fen(page, pyffish.get_fen("xiangqi", start, ["h3e3"]))
+    idle(page)
+    assert page.locator("#history button.ply").all_inner_texts() == [
+        pyffish.get_san("xiangqi", start, "h3e3", False, pyffish.NOTATION_XIANGQI_WXF)]
