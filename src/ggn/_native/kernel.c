@@ -382,7 +382,7 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         m->dst = ranged(r, 0, N - 1, "a move's destination");
         m->mtype = ranged(r, 0, 2, "a move's type");
         m->becomes = ranged(r, 1, K - 1, "a move's placed kind");
-        if (!r->bad && m->src == m->dst) fail(r, "a move onto its own source");
+        if (!r->bad && m->src == m->dst && m->mtype != 1) fail(r, "a move onto its own source (only castling may)");
         if (!r->bad && m->src < 0 && m->mtype != 0) fail(r, "a drop with a castling type");
         if (!r->bad && g->kside[m->becomes] != g->kside[m->kind]) fail(r, "a move places a piece of the other side");
         m->nplaced = ranged(r, 0, K, "a move's plays");
@@ -784,7 +784,7 @@ static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_
         }
         return np;
     }
-    int32_t taken = pre[m->dst];
+    int32_t taken = m->src == m->dst ? 0 : pre[m->dst];
     chg_t clear[8 + GGN_MAX_SQUARES];
     int32_t nclear = 0;
     if (taken && g->kside[taken] != side) {

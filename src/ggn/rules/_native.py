@@ -144,7 +144,10 @@ def _variant_refusal(rules: VariantRules) -> str:
         (not variant.checking, "checking"),
         (variant.must_capture, "mustCapture"),
         (bool(rules._cannons), "janggi cannons"),
-        (rules._ends, "an end before the last move (extinction, flag or connection)"),
+        (rules._extinction, "extinctionValue"),
+        (rules._flags_on, "flagPiece"),
+        (rules._connects, "connectN"),
+        (rules._ends, "an end before the last move"),
         (rules._pseudo, "extinctionPseudoRoyal"),
         (rules._more_moves, "moves the document does not list (sittuyinPromotion)"),
         (rules._capture_forced, "mustCapture"),
@@ -221,6 +224,14 @@ class _Builder:
                 raise _Refused(f"over {MAX_KINDS} kinds of pieces")
         return kind
 
+    def castles(self, code: int) -> bool:
+        """Whether ``code`` is a castling king with its right (its castling may leave it where
+        it stands, in chess960)."""
+        from ggn.rules import variant as v  # noqa: PLC0415
+
+        variant_rules = _variant(self.rules)
+        return variant_rules is not None and bool(variant_rules._flags.get(code, 0) & v._CASTLES)
+
     def state(self, value: object) -> int:
         if value == EMPTY:
             return -1
@@ -250,7 +261,7 @@ class _Builder:
                     dst = index.get(destination)  # type: ignore[arg-type]
                     if dst is None:
                         continue
-                    if dst == src:
+                    if dst == src and not self.castles(code):
                         raise _Refused("moves onto their own square (passes)")
                     kept = []
                     for possibility in possibilities:
