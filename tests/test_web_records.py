@@ -356,6 +356,16 @@ def client() -> Iterator[TestClient]:
         yield made
 
 
+def test_the_page_loads_the_records_and_engine_scripts(client: TestClient) -> None:
+    page = client.get("/").text
+    assert page.index('src="/static/app.js"') < page.index('src="/static/records.js"') < page.index(
+        'src="/static/engine.js"')
+    for name, route in (("records.js", "/api/record"), ("engine.js", "/api/analyse")):
+        script = client.get(f"/static/{name}")
+        assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
+        assert route in script.text and "window.ggn" in script.text
+
+
 def test_the_routes_answer_through_the_server(client: TestClient) -> None:
     path = DATA / "pgn" / "molinari-bordais-1979.pgn"
     response = client.post("/api/record", json={"text": path.read_text(encoding="utf-8")})

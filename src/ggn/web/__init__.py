@@ -4,11 +4,13 @@ Choose a game (a built-in one, or a variant added from a ``variants.ini`` text: 
 :func:`create_app`) or paste a GGN document and a FEEN; click a piece to see its
 destinations and, for each, the possibilities (``must``/``deny``) that allow it; play legal
 moves (a promotion's choices offered), undo and redo; read the FEEN, and a game's FEN, of the
-position; see every fault of a pasted document with its JSON Pointer; with an engine
-(:class:`EngineSettings`, ``ggn serve --engine``), see its best move as an arrow on the board and
-its score.
+position; see every fault of a pasted document with its JSON Pointer; bring a game in from a
+record (PGN, KIF, CSA) and step through it, copy the game as a record and the position as FEN
+and FEEN, share a link that holds the game and the position shown; with an engine
+(:class:`EngineSettings`, ``ggn serve --engine``), see its best move as an arrow on the board,
+its score and its line, beside the possibilities of the piece selected.
 
-The page is one static HTML file, a plain script and a style sheet shipped with the package
+The page is one static HTML file, plain scripts and a style sheet shipped with the package
 (no front-end build step). The server is a Starlette application over a small JSON API
 (:mod:`ggn.web._app`), run by uvicorn, bound to 127.0.0.1 unless told otherwise; every rule of
 play is the library's (:mod:`ggn.web._explorer`), none is the script's; a pasted document is
