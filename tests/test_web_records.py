@@ -273,8 +273,7 @@ def test_a_pgn_python_chess_reads_to_the_same_positions(name: str, board: type[c
     assert len(game) > 20
     found = got("export", {"game": name, "history": history_of(game), "at": 20,
                            "tags": {"White": "Ann", "Black": "Bob", "Result": "1-0"}})
-    assert found["format"] == "pgn" and found["records"].keys() == {"pgn"}
-    assert found["unrecorded"] is None and "kif" not in found["records"]
+    assert found["format"] == "pgn" and found["formats"] == ["pgn"] and found["unrecorded"] is None
     read = chess.pgn.read_game(io.StringIO(found["record"]))
     assert read is not None and not read.errors
     assert read.headers["White"] == "Ann" and read.headers["Result"] == game.result()  # the game's own
@@ -303,22 +302,24 @@ def test_shogi_as_kif_and_csa_that_cshogi_and_ggn_read_back() -> None:
     game = random_game("shogi", 80, 7)
     moves = [usi.write(game.rules, game.position_at(ply), play) for ply, play in enumerate(game.plays)]
     found = got("export", {"game": "shogi", "history": history_of(game), "tags": {"White": "Sente"}})
-    assert found["format"] == "kif" and found["records"].keys() == {"pgn", "kif", "csa"}
-    kif = found["records"]["kif"]
-    assert found["record"] == kif and "先手\uff1aSente" in kif
+    assert found["format"] == "kif" and found["formats"] == ["kif", "pgn", "csa"]
+    kif = found["record"]
+    assert "先手\uff1aSente" in kif
+    written = {name: got("export", {"game": "shogi", "history": history_of(game), "format": name})["record"]
+               for name in ("csa", "pgn")}
     oracle = cshogi_kif.Parser.parse_str(kif.replace("不成", ""))  # (no 不成 in cshogi)
     assert [cshogi.move_to_usi(move) for move in oracle.moves] == moves
     fast = cshogi.Parser()
-    fast.parse_csa_str(found["records"]["csa"])
+    fast.parse_csa_str(written["csa"])
     assert [cshogi.move_to_usi(move) for move in fast.moves] == moves
-    for written in (kif, found["records"]["csa"], found["records"]["pgn"]):
-        back = records.replay(next(records.read(written)))
+    for text in (kif, written["csa"], written["pgn"]):
+        back = records.replay(next(records.read(text)))
         assert back.feen() == game.feen() and back.fen() == found["fen"]
 
 
 def test_minishogi_as_kif_and_xiangqi_as_pgn_with_its_variant() -> None:
     found = got("export", {"game": "minishogi", "history": history_of(random_game("minishogi", 12, 3))})
-    assert found["format"] == "kif" and found["records"].keys() == {"pgn", "kif"}
+    assert found["format"] == "kif" and found["formats"] == ["kif", "pgn"]
     assert found["record"].startswith("手合割\uff1a5五将棋")
     found = got("export", {"game": "xiangqi", "history": {"moves": ["h3e3", "h10g8"]}, "format": "pgn"})
     assert '[Variant "xiangqi"]' in found["record"] and found["record"].rstrip().endswith("1. Che3 Hg8 *")
@@ -332,7 +333,7 @@ def test_a_document_is_taken_out_as_feen_only() -> None:
                                                              "moves": ["C:K^ e1-e2"]}})
     assert found["record"] is None and found["fen"] is None and "FEEN" in found["unrecorded"]
     assert found["feen"] == "8/8/8/8/8/8/4K^3/8 / c/C"
-    assert found["moves"] == {"ggn": ["C:K^ e1-e2"], "uci": None, "san": None}
+    assert found["moves"] == {"ggn": ["C:K^ e1-e2"], "uci": None} and found["formats"] == []
 
 
 @pytest.mark.parametrize(("body", "status", "message"), [

@@ -21,12 +21,13 @@ request works, a worker's memory, the moves of a game: ``plies``, the answer's s
   ``/api/view`` takes it), with ``"at"`` (the ply shown; default the last), ``"format"`` (the
   record's format; default the game's usual one) and ``"tags"`` (an object of strings: the
   players and the event, as a loaded record gave them). The answer (:func:`export`) is the game
-  as a record in every format it can be written in (``records``: PGN for every game of
-  Fairy-Stockfish's, KIF and CSA for shogi, KIF for the shogi family's smaller boards), the one
-  of its usual format (``record``: KIF for the shogi family, else PGN with ``[Variant]`` as
-  :func:`ggn.records.pgn.variant_of` names it), and the position shown as FEN (where the game
-  has one) and FEEN, with the moves in UCI, SAN and GGN's notation. A pasted GGN document has
-  no record (``record`` null, ``unrecorded`` saying why) and no FEN: its position is FEEN.
+  as a record (``record``) in the format asked or its usual one (``format``: KIF for the shogi
+  family, else PGN with ``[Variant]`` as :func:`ggn.records.pgn.variant_of` names it), the
+  formats it can be written in (``formats``, the usual first: PGN for every game of
+  Fairy-Stockfish's, KIF and CSA for shogi, KIF for the shogi family's smaller boards), and the
+  position shown as FEN (where the game has one) and FEEN, with the moves in UCI and GGN's
+  notation. A pasted GGN document has no record (``record`` null, ``unrecorded`` saying why)
+  and no FEN: its position is FEEN.
 
 >>> found = record({"text": '[White "Morphy"]\\n1. e4 e5 2. Nf3 *\\n'}, None, Limits())
 >>> found["game"], [move["san"] for move in found["moves"]], found["moves"][2]["move"]
@@ -51,7 +52,7 @@ from ggn.web._work import BadRequest, _History, _Request, _text
 
 if TYPE_CHECKING:
     from ggn.game import Game
-    from ggn.records import Record
+    from ggn.records import Format, Record
     from ggn.variants.registry import Catalogue
 
 __all__ = ["LISTED", "RecordRequestError", "export", "record"]
@@ -237,18 +238,27 @@ def _tags(body: dict[str, Any]) -> list[tuple[str, str]]:
     return tags
 
 
-def _written(game: Game, tags: list[tuple[str, str]]) -> tuple[dict[str, str], dict[str, str]]:
-    """The game in every record format that writes it, and why each other does not."""
+def _formats(game: Game) -> tuple[list[Format], dict[str, str]]:
+    """The record formats that write the game, its usual one first (KIF for the shogi family,
+    else PGN), and why each other does not: told by writing its start alone, since what a
+    format refuses is the game, never a move."""
     from ggn import records  # noqa: PLC0415
+    from ggn.game import Game  # noqa: PLC0415
 
-    written: dict[str, str] = {}
+    start = Game(game.rules, fen=game.fen(0))
+    formats: list[Format] = []
     refused: dict[str, str] = {}
     for name in records.FORMATS:
         try:
-            written[name] = records.write(game, name, tags=tags)
+            records.write(start, name)
         except GGNError as failure:
             refused[name] = str(failure)
-    return written, refused
+        else:
+            formats.append(name)
+    if "kif" in formats:
+        formats.remove("kif")
+        formats.insert(0, "kif")
+    return formats, refused
 
 
 def export(body: dict[str, Any], catalogue: Catalogue | None, limits: Limits) -> dict[str, Any]:
@@ -274,7 +284,7 @@ def export(body: dict[str, Any], catalogue: Catalogue | None, limits: Limits) ->
         "feen": game.feen(ply),
         "fen": None,
         "start": {"fen": None, "feen": game.feen(0)},
-        "moves": {"ggn": [str(play) for play in game.plays], "uci": None, "san": None},
+        "moves": {"ggn": [str(play) for play in game.plays], "uci": None},
         "outcome": _ended(game),
     }
     if subject.entry is None:
@@ -282,17 +292,19 @@ def export(body: dict[str, Any], catalogue: Catalogue | None, limits: Limits) ->
                   "Fairy-Stockfish's): its positions are written in FEEN")
         if named is not None:
             raise GGNError(reason)
-        answer.update(format=None, record=None, records={}, unrecorded=reason)
+        answer.update(format=None, formats=[], record=None, unrecorded=reason)
         return answer
     answer["fen"] = game.fen(ply)
     answer["start"]["fen"] = game.fen(0)
-    answer["moves"].update(uci=game.moves("uci"), san=game.moves())
-    written, refused = _written(game, tags)
-    if named is not None and named not in written:
+    answer["moves"]["uci"] = game.moves("uci")
+    formats, refused = _formats(game)
+    if named is not None and named not in formats:
         raise GGNError(refused[named])
-    usual = named or ("kif" if "kif" in written else "pgn")
-    answer.update(format=usual, record=written.get(usual), records=written,
-                  unrecorded=refused.get(usual))
+    chosen = next((name for name in formats if name == named), formats[0])
+    from ggn import records  # noqa: PLC0415
+
+    written = records.write(game, chosen, tags=tags)
+    answer.update(format=chosen, formats=formats, record=written, unrecorded=None)
     return answer
 
 

@@ -173,9 +173,7 @@
     let known = records.games.get(game);
     if (!known) {
       const found = await post("/api/export", {game, history: {moves: []}});
-      // The game's usual format first: KIF for shogi, PGN for the others.
-      const formats = Object.keys(found.records).sort((a, b) => (b === found.format) - (a === found.format));
-      known = {feen: found.start.feen, formats, format: found.format};
+      known = {feen: found.start.feen, formats: found.formats, format: found.format};  // the usual first
       records.games.set(game, known);
     }
     return known;
