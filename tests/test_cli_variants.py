@@ -92,6 +92,11 @@ def test_variants_lists_fairy_stockfish_variants_with_their_boards() -> None:
         assert game["board"] == [files, len(ranks)], game["name"]
         assert game["source"] == "builtin"
         assert registry.start(game["name"]) == game["start"]
+        assert game["engine"] in ("native", "pure")
+        assert (game["engine"] == "pure") == bool(game["engine_reason"])
+    engines = {game["name"]: (game["engine"], game["engine_reason"]) for game in listed}
+    if engines["chess"][0] == "native":  # the kernel is built here
+        assert engines["antichess"] == ("pure", "mustCapture")
     status, text, _ = call("variants")
     assert status == 0 and len(text.splitlines()) == len(names)
     assert re.search(r"^capablanca +10x8$", text, re.MULTILINE)

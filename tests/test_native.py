@@ -117,6 +117,8 @@ def test_random_placements(name: str) -> None:
 def test_fallback_gives_the_pure_answer(name: str) -> None:
     rules = rule_system(name)
     supported, reason = native_support(rules)
+    # The description alone gives the same answer (ggn variants --format json reads it so).
+    assert _native.description_refusal(registry.variant(name)) == reason
     if supported:
         assert reason == ""
         return

@@ -252,9 +252,15 @@ def _variants(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[byte
     games = catalogue(args, stdin)
     listed = [games.entry(name) for name in games.names()]
     if args.format == "json":
-        written = [{"name": game.name, "board": list(game.shape), "source": game.source,
-                    "start": game.start, "fen": game.fen, "description": game.variant.description}
-                   for game in listed]
+        from ggn.rules._native import engine  # noqa: PLC0415  (on use: the command starts faster)
+
+        written = []
+        for game in listed:
+            # Which engine plays the game here: the C kernel, or the pure-Python path and why.
+            used, why = engine(game.variant)
+            written.append({"name": game.name, "board": list(game.shape), "source": game.source,
+                            "start": game.start, "fen": game.fen, "description": game.variant.description,
+                            "engine": used, "engine_reason": why})
         out.write(json.dumps(written) + "\n")
         return 0
     width = max((len(game.name) for game in listed), default=0)

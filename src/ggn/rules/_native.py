@@ -47,11 +47,12 @@ from ggn.qpi import Qpi
 from ggn.rules._records import SPECIAL, Effect, Play, PlayContext
 from ggn.rules._system import RuleSystem
 from ggn.rules._walk import describe
+from ggn.variants.description import Variant
 
 if TYPE_CHECKING:
     from ggn.rules.variant import VariantRules
 
-__all__ = ["native_available", "native_support", "use_native"]
+__all__ = ["engine", "native_available", "native_support", "use_native"]
 
 MAGIC: Final = 0x474B4E31
 ABI: Final = 1
@@ -181,6 +182,71 @@ def _variant_refusal(rules: VariantRules) -> str:
         if refused:
             return reason
     return ""
+
+
+def description_refusal(variant: Variant) -> str:
+    """Why the kernel cannot play ``variant`` ("" if it can), from its description alone (the
+    answer :func:`native_support` gives from its rule system, without building it: the
+    differential tests hold the two to the same answer)."""
+    ends, promotion, castling, drops = variant.ends, variant.promotion, variant.castling, variant.drops
+    letters = {piece.letter for piece in variant.pieces}
+    pseudo = ends.extinction_pseudo_royal and bool(ends.extinction_types - {"*"})
+    checks: list[tuple[bool, str]] = [
+        (variant.bikjang, "the rule system _Bikjang walks positions its own way"),
+        (variant.walls is not None, "walls (wallingRule)"),
+        (variant.blast_on_capture, "blastOnCapture"),
+        (bool(variant.mutually_immune_types), "mutuallyImmuneTypes"),
+        (variant.gating, "gating"),
+        (variant.makpong, "makpongRule"),
+        (variant.cambodian_moves, "cambodianMoves"),
+        (bool(variant.diagonal_lines) or variant.king_type is not None, "janggi's palace lines (kingType)"),
+        (any(variant.passing), "passing"),
+        (not variant.checking, "checking"),
+        (variant.must_capture, "mustCapture"),
+        (any(piece.name == "janggiCannon" for piece in variant.pieces), "janggi cannons"),
+        (ends.extinction is not None and bool(ends.extinction_types)
+         and (not pseudo or variant.blast_on_capture), "extinctionValue"),
+        (bool(ends.flag_pieces & letters) and any(ends.flag_regions), "flagPiece"),
+        (ends.connect_n > 0 or ends.collinear_n > 0 or ends.connect_square > 0, "connectN"),
+        (pseudo, "extinctionPseudoRoyal"),
+        (promotion is not None and promotion.sittuyin,
+         "moves the document does not list (sittuyinPromotion)"),
+        (drops is not None and drops.must_drop, "mustDrop"),
+        (promotion is not None and any(letter in letters for letter, _ in promotion.limits),
+         "promotionLimit"),
+    ]
+    if promotion is not None:
+        checks.append((promotion.on_capture, "promotion on capture only"))
+    if castling is not None and castling.king in letters:
+        royal = variant.king if variant.king in letters else None
+        checks += [(castling.opposite, "oppositeCastling"),
+                   (castling.king != royal, "a castling king that is not royal")]
+    if drops is not None:
+        checks += [(drops.no_doubled in letters and drops.no_doubled_count > 1, "dropNoDoubledCount"),
+                   (not drops.checks, "dropChecks"),
+                   (drops.first_rank_only in letters, "first-rank-only drops"),
+                   (drops.opposite_bishops in letters, "dropOppositeColoredBishop"),
+                   (drops.castling_dropped, "castlingDroppedPiece"),
+                   (drops.two_boards, "twoBoards")]
+    checks.append((variant.files * variant.ranks > MAX_SQUARES, f"a board of over {MAX_SQUARES} squares"))
+    for refused, reason in checks:
+        if refused:
+            return reason
+    return ""
+
+
+def engine(variant: Variant) -> tuple[str, str]:
+    """Which engine plays ``variant`` in this process: ``("native", "")``, or ``("pure", why)``
+    (the kernel is not built or is switched off, or the game has a rule it cannot express)."""
+    expect(variant, Variant, "variant", "a Variant")
+    if _kernel() is None:
+        if not _STATE.enabled:
+            return "pure", "the kernel is switched off (use_native(False))"
+        if os.environ.get("GGN_PURE", "") not in ("", "0"):
+            return "pure", "GGN_PURE is set"
+        return "pure", _STATE.why or "the C kernel is not built"
+    reason = description_refusal(variant)
+    return ("pure", reason) if reason else ("native", "")
 
 
 # --- the tables -----------------------------------------------------------------------------
@@ -503,14 +569,16 @@ def native_support(game: str | RuleSystem) -> tuple[bool, str]:
 def _encode(game: _Game, position: Position) -> array[int] | None:
     """The position as the kernel reads it, or None if it holds a piece the tables lack."""
     kind_of = game.kind_of
+    codes = position._codes
+    if len(codes) != game.squares:
+        return None
+    encoded = array("i", (0 if position.active == "first" else 1,))
     try:
-        board = [kind_of[code] for code in position._codes]
+        encoded.extend(map(kind_of.__getitem__, codes))
     except KeyError:
         return None
-    if len(board) != game.squares:
-        return None
-    count = len(game.kind_of)
-    hands = [0] * (2 * count)
+    count = len(kind_of)
+    hands = array("i", bytes(8 * count))
     if game.hands:
         for side in (0, 1):
             for piece, number in position._hands[side].items():
@@ -518,7 +586,8 @@ def _encode(game: _Game, position: Position) -> array[int] | None:
                 if kind is None:
                     return None
                 hands[side * count + kind] = number
-    return array("i", [0 if position.active == "first" else 1, *board, *hands])
+    encoded += hands
+    return encoded
 
 
 def perft(rules: RuleSystem, position: Position, depth: int) -> int | None:

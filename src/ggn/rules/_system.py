@@ -70,6 +70,12 @@ _holds = holds
 __all__ += ["Attack", "Change", "Effect", "HandChange", "MoveInfo"]  # for the games' modules
 
 
+def _native_count(rules: RuleSystem, position: Position) -> int | None:
+    from ggn.rules._native import count  # noqa: PLC0415  (it imports this module)
+
+    return count(rules, position)
+
+
 class RuleSystem:
     """Legal moves, their full effects and the end of the game, on top of a GGN ruleset.
 
@@ -217,7 +223,11 @@ class RuleSystem:
 
     def count(self, position: Position) -> int:
         """The number of legal plays of ``position``."""
-        return self._count(self._checked(position))
+        checked = self._checked(position)
+        # The native kernel counts where it plays the game (2.5 times faster on chess, the
+        # boundary included); else the pure walk.
+        counted = _native_count(self, checked)
+        return self._count(checked) if counted is None else counted
 
     def play(self, position: Position, play: Play | str) -> Position:
         """The position after a legal play, given as a :class:`Play` or its ``str()``; raise
