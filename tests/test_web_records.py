@@ -30,8 +30,10 @@ from ggn import records
 from ggn.cell import Cell
 from ggn.game import Game
 from ggn.notation import usi
+from ggn.variants.registry import Catalogue
 from ggn.web import Limits
 from ggn.web._work import answer
+from web_support import WIZARD, WIZARD_INI
 
 cshogi = pytest.importorskip("cshogi")
 cshogi_kif = pytest.importorskip("cshogi.KIF")
@@ -347,6 +349,37 @@ def test_a_document_is_taken_out_as_feen_only() -> None:
 def test_what_export_refuses(body: dict[str, Any], status: int, message: str) -> None:
     found = ask("export", body)
     assert found[0] == status and message in found[1]["error"], found
+
+
+def test_a_variant_of_an_ini_file_in_and_out_as_pyffish_plays_it() -> None:
+    pyffish = pytest.importorskip("pyffish")
+    catalogue = Catalogue()
+    catalogue.add_ini(WIZARD_INI, "wizard.ini")
+    pyffish.load_variant_config(WIZARD_INI)
+    start = pyffish.start_fen(WIZARD)
+    moves: list[str] = []
+    rng = random.Random(5)
+    for _ in range(16):
+        legal = pyffish.legal_moves(WIZARD, start, moves)
+        moves.append(rng.choice(sorted(legal)))
+    sans = pyffish.get_san_moves(WIZARD, start, moves)
+    text = f'[Variant "{WIZARD}"]\n\n' + " ".join(
+        (f"{ply // 2 + 1}. " if ply % 2 == 0 else "") + san for ply, san in enumerate(sans)) + " *\n"
+
+    def ask_in(route: str, body: dict[str, Any]) -> dict[str, Any]:
+        status, written = answer(route, json.dumps(body).encode(), catalogue, Limits())
+        assert status == 200, written
+        return dict(json.loads(written))
+
+    found = ask_in("record", {"text": text})
+    assert found["game"] == WIZARD and [move["uci"] for move in found["moves"]] == moves
+    assert found["end"]["fen"] == pyffish.get_fen(WIZARD, start, moves)
+    played = [move["move"] for move in found["moves"]]
+    taken = ask_in("export", {"game": WIZARD, "history": {"moves": played}})
+    assert f'[Variant "{WIZARD}"]' in taken["record"] and taken["fen"] == found["end"]["fen"]
+    assert ask_in("record", {"text": taken["record"]})["end"] == found["end"]  # read back
+    status, refused = ask("record", {"text": text})  # without the ini file: not a game ggn knows
+    assert status == 400 and f"its game {WIZARD!r} is not one ggn plays" in refused["error"]
 
 
 # -- through the server -----------------------------------------------------------------------------

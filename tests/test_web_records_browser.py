@@ -283,6 +283,16 @@ def test_a_link_of_shogi_in_usi_and_a_broken_link(browser: Browser, server: str)
     assert not errors and not more
 
 
+def test_a_link_typed_into_the_address_bar(page: Page) -> None:
+    pyffish = pytest.importorskip("pyffish")
+    page.evaluate("location.hash = '#game=xiangqi&moves=h3e3,h10g8'")  # UCI, as Fairy-Stockfish writes it
+    fen = pyffish.get_fen("xiangqi", pyffish.start_fen("xiangqi"), ["h3e3", "h10g8"])
+    wait_board(page, "data-fen", fen)
+    assert page.locator("#game").input_value() == "xiangqi"
+    page.wait_for_function("() => location.hash.startsWith('#game=xiangqi&moves=')")
+    assert len(plies(page)) == 2
+
+
 def test_a_document_in_a_link(browser: Browser, server: str) -> None:
     document = '{"C:K^": {"e1": {"e2": [{"must": {"e2": "empty"}}]}}}'
     page, errors = opened(browser, server + "/")
