@@ -172,6 +172,19 @@ def test_one_game_of_a_file_of_six_chosen(page: Page) -> None:
     assert "game 6 of 6 in the file" in page.locator("#record-info").inner_text()
 
 
+def test_a_lichess_games_comments_and_clocks_beside_its_moves(page: Page) -> None:
+    page.set_input_files("#record-file", str(DATA / "pgn" / "knightvuillaume-jannlee-zh-lichess.pgn"))
+    page.wait_for_function("() => document.querySelectorAll('#history button.ply').length === 48")
+    page.click('#history button.ply[data-ply="1"]')
+    page.wait_for_function("() => document.getElementById('record-comment').textContent"
+                           " === '(time: 0:01:00)'")
+    page.click('#history button.ply[data-ply="11"]')  # 6. O-O?, lichess's analysis after it
+    page.wait_for_function("() => document.getElementById('record-comment').textContent.includes('Mistake')")
+    comment = page.locator("#record-comment").inner_text()
+    assert comment.startswith("(1.99 → 0.50) Mistake. Best move was e4.") and "[%" not in comment
+    shoot(page, "lichess-comments")
+
+
 def test_a_bad_record_says_where(page: Page) -> None:
     page.fill("#record-text", '[Event "x"]\n\n1. e4 e5\n2. Nf3 Nc6\n3. Bb5 Nf9 *\n')
     before = board_fen(page)

@@ -160,8 +160,11 @@
       const loaded = records.loaded;
       const said = state.at === 0 ? (loaded.comment ? [loaded.comment] : []) : loaded.comments[state.at - 1] || [];
       const clock = state.at > 0 ? loaded.clocks[state.at - 1] : null;
-      const time = clock ? `(time: ${clock.replace(/^\(\s*|\s*\)$/g, "")})` : "";
-      text = [...said, time].filter((part) => part).join(" ");
+      // PGN's embedded commands ([%clk 0:03:00], [%eval 0.3]) are not words: a clock is shown as one.
+      const clocks = said.map((comment) => /\[%clk\s+([^\]\s]+)\s*\]/.exec(comment)).filter((found) => found);
+      const words = said.map((comment) => comment.replace(/\[%[^\]]*\]/g, " ").replace(/\s+/g, " ").trim());
+      const shown = clock ? clock.replace(/^\(\s*|\s*\)$/g, "") : clocks.length ? clocks[0][1] : "";
+      text = [...words, shown ? `(time: ${shown})` : ""].filter((part) => part).join(" ");
     }
     box.textContent = text;
     box.hidden = !text;
