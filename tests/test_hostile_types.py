@@ -309,7 +309,7 @@ def _calls() -> Iterator[Call]:
     yield Call("ggn.svg.board", svg.board, (position,), {
         "highlight": ["a1"], "arrows": [("e2", "e4")], "coordinates": True, "flipped": False, "size": 8,
         "hands": True, "holes": ["b2"], "families": {"C": "chess"}, "aliases": {"C:K": "Q"}, "letters": False,
-        "marks": True, "font": "serif"})
+        "marks": True, "font": "serif", "compact": False, "conventions": "chess"})
     yield Call("ggn.svg.piece", svg.piece, ("C:Q",), {
         "size": 8, "families": {"C": "chess"}, "aliases": {"C:Q": "K"}, "letters": False, "marks": True,
         "font": "serif", "flipped": False})
@@ -319,7 +319,7 @@ def _calls() -> Iterator[Call]:
         yield Call("ggn.svg.png", svg.png, (position,), {"max_elements": 10_000, "size": 8})
     yield Call("ggn.textboard.board", textboard.board, (position,), {
         "highlight": ["e4"], "coordinates": True, "flipped": False, "colour": False, "hands": True,
-        "holes": ["e5"], "families": {"C": "chess"}, "aliases": {"C:K": "Q"}})
+        "holes": ["e5"], "families": {"C": "chess"}, "aliases": {"C:K": "Q"}, "conventions": "chess"})
     # --- ggn.cache
     yield Call("ggn.cache.configure", ggn_cache.configure, (), {"enabled": None, "directory": None,
                                                                  "max_bytes": None})

@@ -42,7 +42,8 @@ def highlights(picture: str) -> dict[str, str]:
 
 def pieces(picture: str) -> dict[str, str]:
     root = ET.fromstring(picture)
-    return {e.get("data-square", ""): e.get("data-piece", "") for e in root.iter() if e.get("data-square")}
+    return {e.get("data-square", ""): e.get("data-piece", "") for e in root.iter()
+            if e.get("class") == "piece"}
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -251,3 +252,55 @@ def test_png_without_cairosvg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     assert status == 2
     assert "pip install 'ggn[png]'" in err
     assert not (tmp_path / "b.png").exists()
+
+
+def coordinates(picture: str) -> list[str]:
+    root = ET.fromstring(picture)
+    return [e[0].get("data-text", "") for e in root.iter() if e.get("class") == "coordinate"]
+
+
+def test_coordinates_styles(tmp_path: Path) -> None:
+    found = {}
+    for style in ("game", "outside", "inside", "cell", "none"):
+        status, out, err = call("show", "shogi", "--format", "svg", "--coordinates", style)
+        assert (status, err) == (0, "")
+        found[style] = coordinates(out)
+    assert found["game"][:9] == list("987654321") and found["game"][9:] == list("一二三四五六七八九")
+    assert sorted(found["outside"]) == sorted([*"abcdefghi", *"123456789"])
+    assert sorted(found["inside"]) == sorted(found["outside"])
+    assert len(found["cell"]) == 81 and "a1" in found["cell"] and "i9" in found["cell"]
+    assert found["none"] == []
+    # The game's own is the default; --no-coordinates is --coordinates none.
+    assert call("show", "shogi", "--format", "svg")[1] == call(
+        "show", "shogi", "--format", "svg", "--coordinates", "game")[1]
+    assert call("show", "shogi", "--format", "svg", "--no-coordinates")[1] == call(
+        "show", "shogi", "--format", "svg", "--coordinates", "none")[1]
+    _, out, _ = call("show", "xiangqi", "--format", "svg", "--flip")
+    assert coordinates(out)[:2] == ["九", "1"]  # file a: red's 九 (above, flipped), black's 1
+    _, out, _ = call("show", "shogi", "--format", "svg", "--letters")
+    assert coordinates(out)[9:] == list("abcdefghi")
+    _, out, _ = call("show", "shogi", "--format", "json", "--coordinates", "cell")
+    assert len(coordinates(json.loads(out)["svg"])) == 81
+    # The text board writes CELL names for any style but none.
+    text = call("show", "shogi", "--coordinates", "game")[1]
+    assert text == call("show", "shogi", "--coordinates", "outside")[1] and "a   b" in text
+    assert "a   b" not in call("show", "shogi", "--coordinates", "none")[1]
+
+
+def test_coordinates_errors() -> None:
+    status, _, err = call("show", "shogi", "--coordinates", "kanji")
+    assert status == 2
+    assert "invalid choice: 'kanji' (choose from 'game', 'outside', 'inside', 'cell', 'none')" in err
+    status, _, err = call("show", "shogi", "--coordinates", "cell", "--no-coordinates")
+    assert status == 2 and "not allowed with argument" in err
+
+
+def test_coordinates_in_png(tmp_path: Path) -> None:
+    pytest.importorskip("cairosvg")
+    sizes = set()
+    for style in ("game", "inside", "cell", "none"):
+        target = tmp_path / f"{style}.png"
+        status, _, err = call("show", "xiangqi", "--format", "png", "-o", str(target), "--coordinates", style)
+        assert (status, err) == (0, "")
+        sizes.add(png_size(target.read_bytes()))
+    assert len(sizes) == 2  # names in the margins (game) take room; on the squares none

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ggn import svg, textboard
+from ggn import _glyphs, svg, textboard
 from ggn._types import SIDES, STATES
 from ggn.cell import Cell
 from ggn.epin import Epin
@@ -40,7 +40,7 @@ def board_pieces(root: ET.Element) -> dict[str, str]:
     found: dict[str, str] = {}
     for element in root.iter():
         square = element.get("data-square")
-        if square is not None:
+        if square is not None and element.get("class") == "piece":
             assert square not in found, f"{square} drawn twice"
             found[square] = element.get("data-piece", "")
     return found
@@ -110,7 +110,7 @@ def test_marks_of_states_terminal_pieces_and_derived_pieces() -> None:
     root = parsed(svg.board(position))
     marks: dict[str, set[str]] = {}
     for element in root.iter():
-        if element.get("data-square"):
+        if element.get("class") == "piece":
             marks[element.get("data-square", "")] = {
                 m.get("data-mark", "") for m in element.iter() if m.get("data-mark")
             }
@@ -148,10 +148,10 @@ def test_shogi_pieces_point_at_the_opponent() -> None:
     position = Position.from_feen("p1P/3 / S/s")
     picture = svg.board(position)
     turned = {e.get("data-square"): "rotate(180" in ET.tostring(e, encoding="unicode")
-              for e in parsed(picture).iter() if e.get("data-square")}
+              for e in parsed(picture).iter() if e.get("class") == "piece"}
     assert turned == {"a2": True, "c2": False}
     flipped = {e.get("data-square"): "rotate(180" in ET.tostring(e, encoding="unicode")
-               for e in parsed(svg.board(position, flipped=True)).iter() if e.get("data-square")}
+               for e in parsed(svg.board(position, flipped=True)).iter() if e.get("class") == "piece"}
     assert flipped == {"a2": False, "c2": True}
 
 
@@ -465,3 +465,304 @@ def test_a_piece_alone_needs_no_font_either() -> None:
         for ident in re.findall(r'xlink:href="#(ggn-[^"]+)"', picture):
             assert f'id="{ident}"' in picture, (text, ident)
     assert 'data-text="と"' in svg.piece("S:+P", families={"S": "shogi"})
+
+
+# --- each game's board conventions: coordinates, the xiangqi and janggi boards, the squares' layer
+def coordinates_of(root: ET.Element) -> list[tuple[str, float, float]]:
+    """Each name written around or on the board: its text and its middle."""
+    found = []
+    for element in root.iter():
+        if element.get("class") == "coordinate":
+            match = re.fullmatch(r"translate\(([-\d.]+) ([-\d.]+)\)", element.get("transform", ""))
+            assert match is not None
+            (drawn,) = list(element)
+            found.append((drawn.get("data-text", ""), float(match[1]), float(match[2])))
+    return found
+
+
+def square_middles(root: ET.Element) -> dict[str, tuple[float, float]]:
+    """The middle of each square's hit target (rect.square)."""
+    found = {}
+    for element in root.iter(f"{NS}rect"):
+        if element.get("class") == "square":
+            x, y = float(element.get("x", "0")), float(element.get("y", "0"))
+            w, h = float(element.get("width", "0")), float(element.get("height", "0"))
+            found[element.get("data-square", "")] = (x + w / 2, y + h / 2)
+    return found
+
+
+def named_edges(root: ET.Element) -> dict[str, dict[str, str]]:
+    """The names of the squares' files and ranks by the edge of the board they are written on,
+    each square's file name (``top``, ``bottom``) and rank name (``left``, ``right``)."""
+    middles = square_middles(root)
+    xs = sorted({x for x, _ in middles.values()})
+    ys = sorted({y for _, y in middles.values()})
+    names = coordinates_of(root)
+    edges: dict[str, dict[str, str]] = {"top": {}, "bottom": {}, "left": {}, "right": {}}
+    for cell, (x, y) in middles.items():
+        for text, nx, ny in names:
+            if abs(nx - x) < 0.01 and ny < ys[0]:
+                edges["top"][cell] = text
+            elif abs(nx - x) < 0.01 and ny > ys[-1]:
+                edges["bottom"][cell] = text
+            elif abs(ny - y) < 0.01 and nx < xs[0]:
+                edges["left"][cell] = text
+            elif abs(ny - y) < 0.01 and nx > xs[-1]:
+                edges["right"][cell] = text
+    return edges
+
+
+def python_shogi_cells() -> dict[str, str]:
+    """python-shogi's name of each square (9a to 1i) and ggn's CELL of it, found by reading an
+    SFEN of python-shogi's with a gold on that square alone."""
+    shogi = pytest.importorskip("shogi")
+    from ggn.notation import usi  # noqa: PLC0415
+
+    rules = registry.rules("shogi")
+    found = {}
+    for square, name in enumerate(shogi.SQUARE_NAMES):
+        board = shogi.Board()
+        board.clear()
+        board.set_piece_at(square, shogi.Piece(shogi.GOLD, shogi.BLACK))
+        position, _ = usi.from_sfen(rules, board.sfen())
+        ((cell, piece),) = list(position)
+        assert piece == Qpi.parse("S:G")
+        found[name] = str(cell)
+    return found
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+def test_shogi_is_named_as_shogi_players_read_a_board(flipped: bool) -> None:
+    shogi = pytest.importorskip("shogi")
+    cells = python_shogi_cells()
+    root = parsed(registry.entry("shogi").svg(flipped=flipped))
+    edges = named_edges(root)
+    assert not edges["bottom"] and not edges["left"]  # files above, ranks on the right
+    for name, cell in cells.items():
+        assert edges["top"][cell] == name[0]
+        assert edges["right"][cell] == shogi.NUMBER_JAPANESE_KANJI_SYMBOLS[ord(name[1]) - ord("a") + 1]
+    # python-shogi's squares in its board order, 9a to 1a then down to 1i: from sente's top left
+    # (1a, 1一, the top right corner), or from the bottom right when gote is at the bottom.
+    middles = square_middles(root)
+    order = [middles[cells[name]] for name in shogi.SQUARE_NAMES]
+    rows = [order[i:i + 9] for i in range(0, 81, 9)]
+    for row in rows:
+        assert len({y for _, y in row}) == 1
+        assert [x for x, _ in row] == sorted((x for x, _ in row), reverse=flipped)
+    assert [row[0][1] for row in rows] == sorted((row[0][1] for row in rows), reverse=flipped)
+    top_right = max(middles.values(), key=lambda m: (m[0], -m[1]))
+    assert top_right == middles[cells["1a" if not flipped else "9i"]]
+    # In letters, the ranks as USI writes them.
+    edges = named_edges(parsed(registry.entry("shogi").svg(flipped=flipped, letters=True)))
+    assert all(edges["right"][cell] == name[1] for name, cell in cells.items())
+
+
+def test_the_other_shogi_boards_are_named_by_their_own_size() -> None:
+    for name, files, ranks in (("minishogi", 5, 5), ("dobutsu", 3, 4), ("okisakishogi", 10, 10)):
+        edges = named_edges(parsed(registry.entry(name).svg()))
+        assert edges["top"]["a1"] == str(files) and edges["top"][str(Cell((files - 1, 0)))] == "1"
+        assert edges["right"][str(Cell((0, ranks - 1)))] == "一"
+        # 十 where the pictures' outlines have it (else the tenth rank in figures).
+        ten = "十" if _glyphs.has("十", "ja") and _glyphs.has("十", "zh") else "10"
+        assert edges["right"]["a1"] == [*"一二三四五六七八九", ten][ranks - 1]
+
+
+def cchess_file_names() -> list[tuple[str, str]]:
+    """cchess's names of each file (a to i) for red and for black, read from its Chinese
+    notation of a rook's move along the file (车九退一: the red rook on file 九)."""
+    cchess = pytest.importorskip("cchess")
+    import unicodedata  # noqa: PLC0415
+
+    def fen(pieces: dict[tuple[int, int], str]) -> str:
+        rows = []
+        for y in range(9, -1, -1):
+            row, empty = "", 0
+            for x in range(9):
+                if (x, y) in pieces:
+                    row += (str(empty) if empty else "") + pieces[(x, y)]
+                    empty = 0
+                else:
+                    empty += 1
+            rows.append(row + (str(empty) if empty else ""))
+        return "/".join(rows) + " w - - 0 1"
+
+    names = []
+    for x in range(9):
+        file = chr(ord("a") + x)
+        board = cchess.ChessBoard(fen({(3, 0): "K", (5, 9): "k", (x, 3): "R", (x, 6): "r"}))
+        red = board.move_iccs(f"{file}3{file}2").to_text()
+        board.next_turn()
+        black = board.move_iccs(f"{file}6{file}7").to_text()
+        names.append((red[1], unicodedata.normalize("NFKC", black[1])))
+    return names
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+def test_xiangqi_files_are_numbered_from_each_players_right_along_its_edge(flipped: bool) -> None:
+    names = cchess_file_names()
+    assert names[0] == ("九", "1") and names[8] == ("一", "9")
+    root = parsed(registry.entry("xiangqi").svg(flipped=flipped))
+    edges = named_edges(root)
+    red, black = ("top", "bottom") if flipped else ("bottom", "top")
+    assert not edges["left"] and not edges["right"]  # no ranks' names
+    for x, (red_name, black_name) in enumerate(names):
+        for rank in range(10):
+            cell = str(Cell((x, rank)))  # ICCS's files are CELL's: a1 is ICCS's a0
+            assert edges[red][cell] == red_name and edges[black][cell] == black_name
+    # The red player reads its files from its right: 一 at the bottom right unless flipped.
+    lowest = max(y for _, y in square_middles(root).values())
+    below = sorted((x, text) for text, x, y in coordinates_of(root) if y > lowest)
+    assert [text for _, text in below] == (list("987654321") if flipped else list("九八七六五四三二一"))
+    letters = named_edges(parsed(registry.entry("xiangqi").svg(flipped=flipped, letters=True)))
+    assert [letters[red][str(Cell((x, 0)))] for x in range(9)] == list("987654321")
+
+
+def test_xiangqi_river_palaces_and_points_janggi_without_river() -> None:
+    picture = registry.entry("xiangqi").svg()
+    root = parsed(picture)
+    river = [e[0].get("data-text") for e in root.iter() if e.get("class") == "river"]
+    assert river == ["楚", "河", "漢", "界"]
+    janggi = registry.entry("janggi")
+    root = parsed(janggi.svg())
+    assert not [e for e in root.iter() if e.get("class") == "river"]
+    # Named, a game's conventions win over its pieces': xiangqi on janggi's board.
+    named = parsed(registry.entry("xiangqi").svg(conventions="janggi"))
+    assert not [e for e in named.iter() if e.get("class") == "river"]
+    assert named_edges(named)["right"]["a1"] == "0"
+    # Janggi's files 1 to 9 below, its ranks 1 to 9 and 0 from the top on the right.
+    edges = named_edges(root)
+    assert [edges["bottom"][str(Cell((x, 0)))] for x in range(9)] == list("123456789")
+    assert [edges["right"][str(Cell((0, r)))] for r in range(9, -1, -1)] == list("1234567890")
+    # The lines: xiangqi's vertical lines stop at the river, janggi's do not.
+    def lines(svg_text: str) -> str:
+        found = re.search(r'<path d="([^"]+)" stroke="#4a2d12"', svg_text)
+        assert found is not None
+        return found[1]
+    xiangqi_lines, janggi_lines = lines(picture), lines(janggi.svg())
+    assert len(re.findall(r" V", xiangqi_lines)) > len(re.findall(r" V", janggi_lines))
+    # Both palaces' diagonals: two crossing lines in each.
+    assert janggi_lines.count(" L") == 4 and xiangqi_lines.count(" L") == 4
+    for name in ("minixiangqi", "manchu", "supply", "janggimodern"):
+        registry.entry(name).svg()  # drawn whole (every game's start is checked above)
+
+
+def test_squares_are_hit_targets_over_everything_one_per_square() -> None:
+    for name in ("chess", "shogi", "xiangqi", "janggi", "omicron"):
+        entry = registry.entry(name)
+        position = entry.position()
+        root = parsed(entry.svg(position))
+        last = list(root)[-1]
+        assert last.tag == f"{NS}g" and last.get("class") == "squares" and last.get("pointer-events") is None
+        holes = {str(cell) for cell in entry.drawing()["holes"]}
+        rects = [e for e in last if e.get("class") == "square"]
+        assert [e.get("data-square") for e in rects] == [
+            str(cell) for cell in position._geometry.cells if str(cell) not in holes]
+        assert all(e.get("fill-opacity") == "0" for e in rects)
+        # Everything under the targets lets the pointer through: boards and their lines, the
+        # names, the pieces; a piece in hand takes it (no square covers the hands).
+        for element in root.iter():
+            if element.get("class") in ("board", "coordinates", "piece", "highlight", "arrows"):
+                assert element.get("pointer-events") == "none", element.get("class")
+        # Each target is centred on its piece: on xiangqi's boards, on the lines' crossing.
+        middles = square_middles(root)
+        for element in root.iter():
+            if element.get("class") == "piece" and name == "xiangqi":
+                disc = element.find(f"{NS}circle")
+                assert disc is not None
+                centre = (float(disc.get("cx", "0")), float(disc.get("cy", "0")))
+                assert centre == middles[element.get("data-square", "")]
+            elif element.get("class") == "piece" and name == "janggi":  # an octagon
+                octagon = element.find(f"{NS}polygon")
+                assert octagon is not None
+                points = [tuple(map(float, point.split(","))) for point in octagon.get("points", "").split()]
+                x = sum(p[0] for p in points) / len(points)
+                y = sum(p[1] for p in points) / len(points)
+                mx, my = middles[element.get("data-square", "")]
+                assert abs(x - mx) < 0.05 and abs(y - my) < 0.05
+    picture = registry.entry("xiangqi").svg()
+    found = re.search(r'<path d="([^"]+)" stroke="#4a2d12"', picture)
+    assert found is not None
+    # The lines (the points' marks are shorter than a square).
+    verticals = {float(x) for x, y, end in re.findall(r"M([\d.]+) ([\d.]+) V([\d.]+)", found[1])
+                 if abs(float(end) - float(y)) > 48}
+    horizontals = {float(y) for x, y, end in re.findall(r"M([\d.]+) ([\d.]+) H([\d.]+)", found[1])
+                   if abs(float(end) - float(x)) > 48}
+    middles = square_middles(parsed(picture))
+    assert len(middles) == 90
+    assert {x for x, _ in middles.values()} == verticals  # every crossing a target's middle
+    assert {y for _, y in middles.values()} == horizontals
+    assert 'class="square"' not in svg.board(Position.from_feen(CHESS), compact=True)
+
+
+def test_every_style_of_coordinates() -> None:
+    entry = registry.entry("shogi")
+    cells = {str(cell) for cell in entry.position()._geometry.cells}
+    texts = {style: [text for text, _, _ in coordinates_of(parsed(entry.svg(coordinates=style)))]
+             for style in svg.COORDINATES}
+    assert sorted(texts["game"]) == sorted([*"123456789", *"一二三四五六七八九"])
+    assert sorted(texts["outside"]) == sorted([*"abcdefghi", *"123456789"])
+    assert sorted(texts["inside"]) == sorted(texts["outside"])
+    assert set(texts["cell"]) == cells and len(texts["cell"]) == 81
+    assert texts["none"] == []
+    assert entry.svg(coordinates=True) == entry.svg(coordinates="game")
+    assert entry.svg(coordinates=False) == entry.svg(coordinates="none")
+    # Chess's own are the CELL names outside; inside, lichess's corners in the squares' other colour.
+    chess = registry.entry("chess")
+    assert chess.svg(coordinates="game") == chess.svg(coordinates="outside")
+    root = parsed(chess.svg(coordinates="inside"))
+    inside = {text: (x, y) for text, x, y in coordinates_of(root)}
+    middles = square_middles(root)
+    assert inside["a"][0] > middles["a1"][0] and inside["a"][1] > middles["a1"][1]  # bottom right of a1
+    assert inside["8"][0] < middles["a8"][0] and inside["8"][1] < middles["a8"][1]  # top left of a8
+    fills = {e[0].get("data-text"): e[0].get("fill") for e in root.iter() if e.get("class") == "coordinate"}
+    assert fills["a"] != fills["b"] and fills["b"] == fills["2"]  # a1 dark, b1 light, a2 light
+    root = parsed(chess.svg(coordinates="inside", flipped=True))
+    inside = {text: (x, y) for text, x, y in coordinates_of(root)}
+    middles = square_middles(root)
+    assert inside["h"][1] > middles["h8"][1] and inside["1"][0] < middles["h1"][0]
+    with pytest.raises(GGNError, match=r"no style of coordinates 'kanji'; there are: game, outside, inside"):
+        chess.svg(coordinates="kanji")
+    with pytest.raises(TypeError, match="coordinates"):
+        svg.board(Position.from_feen(CHESS), coordinates=1)  # type: ignore[arg-type]
+    with pytest.raises(GGNError, match="no board conventions 'go'"):
+        svg.board(Position.from_feen(CHESS), conventions="go")
+
+
+def test_shogi_hands_beside_the_board_as_shogi_diagrams_have_them() -> None:
+    entry = registry.entry("shogi")
+    feen = entry.start.replace(" / ", " 2P/b ", 1)  # two pawns in sente's hand, a bishop in gote's
+    position = entry.position(feen)
+    for flipped in (False, True):
+        root = parsed(entry.svg(position, flipped=flipped))
+        middles = square_middles(root)
+        xs = [x for x, _ in middles.values()]
+        ys = [y for _, y in middles.values()]
+        held = {e.get("data-hand"): e for e in root.iter() if e.get("class") == "held"}
+        assert held["first"].get("data-count") == "2" and held["second"].get("data-count") == "1"
+        bottom, top = ("second", "first") if flipped else ("first", "second")
+
+        def place(element: ET.Element) -> tuple[float, float]:
+            text = ET.tostring(element, encoding="unicode")
+            found = re.search(r'translate\(([-\d.]+) ([-\d.]+)\)', text)
+            assert found is not None
+            return float(found[1]), float(found[2])
+        bx, by = place(held[bottom])
+        tx, ty = place(held[top])
+        assert bx > max(xs) and by > sum(ys) / len(ys)  # the bottom player's at the bottom right
+        assert tx < min(xs) and ty < sum(ys) / len(ys)  # the top player's at the top left
+    # Chess's hands (crazyhouse) stay on the right.
+    crazyhouse = registry.entry("crazyhouse")
+    root = parsed(crazyhouse.svg(crazyhouse.start.replace(" / ", " P/p ", 1)))
+    middles = square_middles(root)
+    for element in root.iter():
+        if element.get("class") == "hand":
+            rect = element[0]
+            assert float(rect.get("x", "0")) > max(x for x, _ in middles.values())
+
+
+def test_the_picture_scales_to_a_narrow_page() -> None:
+    picture = registry.entry("shogi").svg()
+    root = parsed(picture)
+    width, height = float(root.get("width", "0")), float(root.get("height", "0"))
+    assert root.get("viewBox") == f"0 0 {svg._n(width)} {svg._n(height)}"
+    assert root.get("style") == "max-width:100%;height:auto"

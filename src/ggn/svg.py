@@ -58,7 +58,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, Protocol
 
-from ggn._glyphs import outline, path_data, place
+from ggn._glyphs import NUMERALS, RIVER, has, outline, path_data, place
 from ggn._glyphs import width as _text_width
 from ggn._types import Side, expect
 from ggn.cell import Cell, Hand, parse_location
@@ -67,12 +67,30 @@ from ggn.position import Position
 from ggn.qpi import Qpi
 
 __all__ = [
-    "DEFAULT_FAMILIES", "FAMILIES", "HIGHLIGHT", "MAX_DRAWN_SQUARES", "MAX_PNG_ELEMENTS", "MAX_PNG_PIXELS",
-    "MAX_PNG_SIDE", "TARGET", "board", "drawn_elements", "family_of", "piece", "png",
+    "CONVENTIONS", "COORDINATES", "DEFAULT_FAMILIES", "FAMILIES", "HIGHLIGHT", "MAX_DRAWN_SQUARES",
+    "MAX_PNG_ELEMENTS", "MAX_PNG_PIXELS", "MAX_PNG_SIDE", "TARGET", "board", "drawn_elements", "family_of",
+    "piece", "png",
 ]
 
 FAMILIES: Final = ("chess", "shogi", "xiangqi", "janggi", "makruk", "letters")
 """The families of glyphs :func:`board` draws pieces with."""
+
+COORDINATES: Final = ("game", "outside", "inside", "cell", "none")
+"""The styles of coordinates :func:`board` writes: ``game``, the game's own (the default:
+shogi's files 9 to 1 above the board and its ranks 一 to 九 on the right, xiangqi's files from
+each player's right along its own edge, 九 to 一 for red and 1 to 9 for black, janggi's files 1
+to 9 and ranks 1 to 0; every other board as ``outside``); ``outside``, the files' and ranks'
+CELL names in the margins below and to the left (``a``, ``b``, ... and ``1``, ``2``, ...);
+``inside``, the same names inside the edge squares (files along the bottom rank, ranks up the
+left file, as lichess writes them); ``cell``, each square's whole CELL name in its corner; and
+``none``."""
+
+CONVENTIONS: Final = ("chess", "shogi", "xiangqi", "janggi")
+"""The board conventions :func:`board` draws a board of files and ranks by: its look, its
+coordinates (``game``) and where the hands go (shogi: the top player's at the top left, the
+bottom player's at the bottom right). ``xiangqi`` draws the river with its words 楚河 漢界, the
+palaces' diagonals and the marks of the soldiers' and cannons' points; ``janggi`` the palaces'
+diagonals and no river."""
 
 DEFAULT_FAMILIES: Final[Mapping[str, str]] = {"C": "chess", "S": "shogi", "X": "xiangqi", "M": "makruk"}
 """The family of each style letter when ``families`` does not say; any other style: letters."""
@@ -551,7 +569,7 @@ def board(
     *,
     highlight: Iterable[Square] | Mapping[Square, str] = (),
     arrows: Iterable[Arrow] = (),
-    coordinates: bool = True,
+    coordinates: bool | str = True,
     flipped: bool = False,
     size: int = 48,
     hands: bool | None = None,
@@ -562,6 +580,7 @@ def board(
     marks: bool = True,
     font: str | None = None,
     compact: bool = False,
+    conventions: str | None = None,
 ) -> str:
     """The SVG picture of ``position``, as a string.
 
@@ -571,8 +590,9 @@ def board(
     - ``arrows``: moves to draw, each a ``(source, destination)`` pair (CELL strings, Cells,
       or ``*`` for the hand of the player to move) or anything with ``source`` and
       ``destination`` (a :class:`~ggn.move.Move`, a rule system's play).
-    - ``coordinates``: write the files' and ranks' names around the board (and the layers' above
-      each board of a 3D position, always).
+    - ``coordinates``: the style of the squares' names, one of :data:`COORDINATES` (``True``:
+      ``game``, the game's own; ``False``: ``none``). The layers' names above each board of a
+      3D position are always written.
     - ``flipped``: the second player at the bottom (the board turned round).
     - ``size``: the side of a square, in pixels (8 to 512).
     - ``hands``: draw the hands (``None``: when either holds a piece).
@@ -581,23 +601,31 @@ def board(
       :data:`DEFAULT_FAMILIES`. ``aliases``: draw a piece of a family as another of its letters
       (``{"A:Q": "M"}``: the queen of style ``A`` drawn as the met); an alias the family has no
       glyph for (``"?"``) draws the piece with its own letter.
-    - ``letters``: draw shogi and xiangqi pieces with their letter instead of their characters.
+    - ``letters``: draw shogi and xiangqi pieces with their letter instead of their characters
+      (and the game's coordinates with letters and figures: shogi's ranks ``a`` to ``i``).
     - ``marks``: draw the badges of ``+``, ``-``, ``^`` and ``'``.
     - ``font``: a font family to write kanji and Chinese characters in, as ``<text>``, before
       the usual ones (a renderer such as cairosvg takes only the first family it is given);
       ``None`` (the default): drawn as paths, which need no font. Letters, coordinates and
       counts are paths either way.
     - ``compact``: the same picture in fewer elements, for a renderer (see the module's doc):
-      no titles, ``data-`` attributes or per-square elements.
+      no titles, ``data-`` attributes, per-square elements or hit targets.
+    - ``conventions``: the board's conventions, one of :data:`CONVENTIONS` (``None``: by the
+      family of the first player's pieces: ``shogi``, ``xiangqi``, ``janggi``, else ``chess``).
 
     Raise :class:`TypeError` for an argument of the wrong type and
     :class:`~ggn.errors.GGNError` for a square that is not on the board, a colour that is not
-    one, or a board of more than :data:`MAX_DRAWN_SQUARES` squares.
+    one, a style of coordinates or conventions that is not one, or a board of more than
+    :data:`MAX_DRAWN_SQUARES` squares.
     """
     expect(position, Position, "position", "a Position")
-    for flag, label in ((coordinates, "coordinates"), (flipped, "flipped"), (letters, "letters"),
-                        (marks, "marks"), (compact, "compact")):
+    for flag, label in ((flipped, "flipped"), (letters, "letters"), (marks, "marks"), (compact, "compact")):
         expect(flag, bool, label, "a bool")
+    style = _coordinates_style(coordinates)
+    if conventions is not None:
+        expect(conventions, str, "conventions", "a str or None")
+        if conventions not in CONVENTIONS:
+            raise GGNError(f"no board conventions {conventions[:40]!r}; there are: {', '.join(CONVENTIONS)}")
     if hands is not None:
         expect(hands, bool, "hands", "a bool or None")
     if font is not None and not _FAMILY.fullmatch(expect(font, str, "font", "a str or None")):
@@ -609,9 +637,9 @@ def board(
         if option is not None:
             expect(option, Mapping, label, "a mapping of str to str")
     if families:
-        for style, family in families.items():
+        for kind, family in families.items():
             if family not in FAMILIES:
-                raise GGNError(f"no family of glyphs {str(family)[:40]!r} (for style {str(style)[:8]!r}); "
+                raise GGNError(f"no family of glyphs {str(family)[:40]!r} (for style {str(kind)[:8]!r}); "
                                f"there are: {', '.join(FAMILIES)}")
     geometry = position._geometry
     if geometry.size > MAX_DRAWN_SQUARES:
@@ -644,26 +672,53 @@ def board(
     feen = position.feen()
     held = {player: feen.hand(player) for player in ("first", "second")}
     show_hands = hands if hands is not None else bool(held["first"] or held["second"])
-    look = _Look(family_of(Qpi.parse(f"{position.styles[0].letter}:K"), families))
+    family = family_of(Qpi.parse(f"{position.styles[0].letter}:K"), families)
+    # The conventions of a board of files and ranks: a shogi or xiangqi board by its pieces'
+    # family, unless the game names its own; every other board is named as CELL names it.
+    if conventions is None:
+        convention = family if family in ("shogi", "xiangqi", "janggi") else "chess"
+        look = _Look(family)
+    else:
+        convention = conventions
+        look = _Look(conventions if conventions != "chess" or family in ("shogi", "xiangqi", "janggi")
+                     else family)
+    if len(shape) != 2:
+        convention = "chess"
+    if style == "game" and convention == "chess":
+        style = "outside"
 
     # -- layout ------------------------------------------------------------------------------
     s = float(size)
-    margin = s * 0.55 if coordinates else s * 0.15
+    pad = s * 0.15
+    band = s * 0.55  # a margin that holds names
+    edges = _EDGES.get((style, convention), frozenset())
+    if style == "outside":
+        edges = frozenset(("left", "bottom"))
+    m_left = band if "left" in edges else pad
+    m_right = band if "right" in edges else 0.0  # the turn's strip is there
+    m_top = band if "top" in edges else pad
+    m_bottom = band if "bottom" in edges else pad
     label_row = s * 0.5 if layers > 1 else 0.0
     gap = s * 0.6
-    top = s * 0.15 + label_row
-    left = margin
     board_w, board_h = files * s, ranks * s
     boards_w = layers * board_w + (layers - 1) * gap
     strip = s * 0.5  # the turn's dot, between the boards and the hands
-    # Each hand holds its kinds in columns of `rows` pieces, beside its half of the board.
+    # Each hand holds its kinds in columns of `rows` pieces, beside its half of the board:
+    # both on the right, or (shogi) the top player's at the top left, the bottom player's at
+    # the bottom right, as shogi's diagrams and boards have them.
     hand_half = max(board_h / 2, s)
     rows = max(1, int(hand_half // s))
     kinds = max(len(held["first"]), len(held["second"]), 1)
     columns = math.ceil(kinds / rows) if show_hands else 0
-    hands_x = left + boards_w + strip
-    width = hands_x + columns * s + s * 0.15
-    height = top + max(board_h, 2 * hand_half if show_hands else 0) + (margin if coordinates else s * 0.15)
+    hand_w = columns * s
+    split_hands = convention == "shogi" and show_hands
+    left_hand_x = pad
+    left = (pad + hand_w + strip if split_hands else 0.0) + m_left
+    top = m_top + label_row
+    hands_x = left + boards_w + m_right + strip
+    width = hands_x + hand_w + pad
+    body_h = max(board_h, (hand_half if split_hands else 2 * hand_half) if show_hands else 0)
+    height = top + body_h + m_bottom
     bottom_player: Side = "second" if flipped else "first"
 
     def origin(cell: Cell) -> tuple[float, float]:
@@ -676,18 +731,26 @@ def board(
         return left + layer * (board_w + gap) + column * s, top + row * s
 
     def hand_box(player: Side) -> tuple[float, float]:
-        """The top left corner of a player's hand: the bottom player's in the lower half."""
-        y = top + (hand_half if player == bottom_player else 0.0)
-        return hands_x, y
+        """The top left corner of a player's hand."""
+        if split_hands:
+            return (hands_x, top + body_h - hand_half) if player == bottom_player else (left_hand_x, top)
+        return hands_x, top + (hand_half if player == bottom_player else 0.0)
+
+    def dot_x(player: Side) -> float:
+        """The middle of the strip beside a player's hand, where the turn's dot is."""
+        if split_hands and player != bottom_player:
+            return left_hand_x + hand_w + strip / 2
+        return hands_x - strip / 2
 
     canvas = _Canvas()
     cells = geometry.cells
     codes = position._codes
+    still = "" if compact else ' pointer-events="none"'  # under the squares' hit targets
 
     # -- boards ------------------------------------------------------------------------------
     for layer in range(layers):
         x0 = left + layer * (board_w + gap)
-        canvas.add("<g>" if compact else f'<g class="board" data-layer="{layer}">')
+        canvas.add("<g>" if compact else f'<g class="board" data-layer="{layer}"{still}>')
         if layers > 1:
             name = str(Cell((0, 0, layer)))[2:]
             em = s * 0.34
@@ -731,7 +794,13 @@ def board(
                 canvas.add(f'<rect data-cell="{cell}" x="{_n(x)}" y="{_n(y)}" width="{_n(s)}" '
                            f'height="{_n(s)}" fill="none"/>')
         if look.points:
-            canvas.add(_xiangqi_lines((x0, top), files, ranks, s, look.line))
+            canvas.add(_xiangqi_lines((x0, top), files, ranks, s, look.line,
+                                      river=convention != "janggi",
+                                      points=convention == "xiangqi" and (files, ranks) == (9, 10)))
+            if convention == "xiangqi" and ranks % 2 == 0 and ranks >= 4 and files >= 4:
+                for text, cx in _river_words(x0, files, s):
+                    canvas.add(_label(text, (cx, top + ranks / 2 * s), s * 0.5, fill=look.line, face="zh",
+                                      compact=compact, css="river"))
         elif look.grid:
             lines = [f"M{_n(x0 + i * s)} {_n(top)} V{_n(top + board_h)}" for i in range(files + 1)]
             lines += [f"M{_n(x0)} {_n(top + j * s)} H{_n(x0 + board_w)}" for j in range(ranks + 1)]
@@ -740,27 +809,11 @@ def board(
         else:
             canvas.add(f'<rect x="{_n(x0)}" y="{_n(top)}" width="{_n(board_w)}" height="{_n(board_h)}" '
                        f'fill="none" stroke="#4a4a4a" stroke-width="{_n(max(1.0, s / 32))}"/>')
-        if coordinates:
-            em = s * 0.26
-            for f in range(files):
-                name = str(Cell((f,)))
-                indices = (f, 0, layer) if layers > 1 else (f, 0) if len(shape) > 1 else (f,)
-                cx = origin(Cell(indices))[0] + s / 2
-                fitted = min(em, s * 0.9 / max(_text_width(name, "sans"), 0.1))
-                canvas.add(_text(canvas, name, (cx, top + board_h + s * 0.36 - fitted * 0.36), fitted,
-                                 face="sans", fill="#555", compact=compact))
-            if len(shape) > 1 and layer == 0:
-                for r in range(ranks):
-                    name = str(r + 1)
-                    y = origin(Cell((0, r)))[1] + s / 2
-                    fitted = min(em, margin * 0.9 / max(_text_width(name, "sans"), 0.1))
-                    canvas.add(_text(canvas, name, (left - margin / 2, y), fitted, face="sans", fill="#555",
-                                     compact=compact))
         canvas.add("</g>")
 
     for cell, colour in fills.items():
         x, y = origin(cell)
-        label = "" if compact else f' class="highlight" data-cell="{cell}"'
+        label = "" if compact else f' class="highlight" data-cell="{cell}"{still}'
         if look.points:  # a point of the lines: a disc around it
             canvas.add(f'<circle{label} cx="{_n(x + s / 2)}" '
                        f'cy="{_n(y + s / 2)}" r="{_n(s * 0.5)}" fill="{colour}" fill-opacity="0.7"/>')
@@ -782,12 +835,100 @@ def board(
                        + (_marks(piece, x, y, s, glyphs) if marks else ""))
             continue
         canvas.add(
-            f'<g class="piece" data-square="{_escape(str(cell))}" data-piece="{_escape(str(piece))}">'
+            f'<g class="piece" data-square="{_escape(str(cell))}" data-piece="{_escape(str(piece))}"{still}>'
             f'<title>{_escape(str(piece))} on {_escape(str(cell))}</title>'
             + _glyph(canvas, piece, (x, y, s), glyphs)
             + (_marks(piece, x, y, s, glyphs) if marks else "")
             + "</g>"
         )
+
+    # -- coordinates -------------------------------------------------------------------------
+    def middle(f: int, r: int = 0, layer: int = 0) -> tuple[float, float]:
+        indices = (f, r, layer) if layers > 1 else (f, r) if len(shape) > 1 else (f,)
+        x, y = origin(Cell(indices))
+        return x + s / 2, y + s / 2
+
+    def ink(indices: tuple[int, ...]) -> str:
+        """Names on a square: in the other colour of a chequered board, else the lines'."""
+        if look.grid or look.points:
+            return look.line
+        dark = (indices[0] + (indices[1] if len(indices) > 1 else 0)) % 2 == 0
+        return look.light if dark else look.dark
+
+    named: list[tuple[str, float, float, float, str, str]] = []  # text, middle x and y, em, fill, face
+
+    def put(text: str, x: float, y: float, room: float, *, fill: str = "#555", face: str = "sans",
+            em: float = s * 0.26) -> None:
+        named.append((text, x, y, min(em, room * 0.9 / max(_text_width(text, face), 0.1)), fill, face))
+
+    below, above = top + board_h + m_bottom / 2, top - m_top / 2
+    beside = left + boards_w + m_right / 2
+    if style == "outside":
+        for layer in range(layers):
+            for f in range(files):
+                put(str(Cell((f,))), middle(f, 0, layer)[0], below, s)
+        if len(shape) > 1:
+            for r in range(ranks):
+                put(str(r + 1), left - m_left / 2, middle(0, r)[1], m_left)
+    elif style == "game" and convention == "shogi":
+        # Files numbered from the first player's right, ranks from the second player's side
+        # (a to i, or kanji numerals): 1a (1一) is the top right square as the first player sees it.
+        for f in range(files):
+            put(str(files - f), middle(f)[0], above, s, em=s * 0.3)
+        for r in reversed(range(ranks)):
+            rank = chr(ord("a") + ranks - 1 - r) if letters or ranks > 26 else _kanji(ranks - r)
+            put(rank, beside, middle(0, r)[1], m_right, face="sans" if letters else "ja", em=s * 0.3)
+    elif style == "game" and convention == "xiangqi":
+        # Each player's files numbered from its own right, along its own edge: the first's
+        # (red) in Chinese numerals, the second's (black) in figures.
+        red, black = (above, below) if flipped else (below, above)
+        for f in range(files):
+            x = middle(f)[0]
+            put(str(files - f) if letters else _kanji(files - f), x, red, s,
+                 face="sans" if letters else "zh", em=s * 0.3)
+            put(str(f + 1), x, black, s, em=s * 0.3)
+    elif style == "game" and convention == "janggi":
+        # Files 1 to 9 from the first player's left; ranks 1 to 9 and 0 from the second's side.
+        for f in range(files):
+            put(str(f + 1), middle(f)[0], below, s, em=s * 0.3)
+        for r in reversed(range(ranks)):
+            put(str((ranks - r) % 10), beside, middle(0, r)[1], m_right, em=s * 0.3)
+    elif style == "inside":
+        # As lichess: the files along the bottom rank, bottom right; the ranks up the left file,
+        # top left; each in the other colour of its square.
+        em = s * 0.22
+        bottom_rank = ranks - 1 if flipped else 0
+        left_file = files - 1 if flipped else 0
+        for layer in range(layers):
+            for f in range(files):
+                indices = ((f, bottom_rank, layer) if layers > 1 else (f, bottom_rank) if len(shape) > 1
+                           else (f,))
+                text = str(Cell((f,)))
+                fitted = min(em, s * 0.5 / (0.62 * len(text)))
+                x, y = origin(Cell(indices))
+                put(text, x + s * 0.94 - 0.31 * fitted * len(text), y + s * 0.94 - fitted * 0.5, s,
+                    fill=ink(indices), em=fitted)
+            for r in range(ranks) if len(shape) > 1 else ():
+                indices = (left_file, r, layer) if layers > 1 else (left_file, r)
+                text = str(r + 1)
+                fitted = min(em, s * 0.5 / (0.62 * len(text)))
+                x, y = origin(Cell(indices))
+                put(text, x + s * 0.06 + 0.31 * fitted * len(text), y + s * 0.06 + fitted * 0.5, s,
+                    fill=ink(indices), em=fitted)
+    elif style == "cell":
+        for cell in cells:  # each square's CELL name, at its bottom right
+            if cell in gaps:
+                continue
+            text = str(cell)
+            fitted = min(s * 0.2, s * 0.8 / (0.62 * len(text)))
+            x, y = origin(cell)
+            put(text, x + s * 0.95 - 0.31 * fitted * len(text), y + s * 0.95 - fitted * 0.5, s,
+                fill=ink(cell.indices), em=fitted)
+    if named:
+        canvas.add("<g>" if compact else f'<g class="coordinates" data-style="{style}"{still}>')
+        for text, x, y, em, fill, face in named:
+            canvas.add(_label(text, (x, y), em, fill=fill, face=face, compact=compact, css="coordinate"))
+        canvas.add("</g>")
 
     # -- hands and the turn ---------------------------------------------------------------
     for player in ("first", "second"):
@@ -799,6 +940,8 @@ def board(
                        'stroke="#c9c0ad"/>')
             for slot, (piece, count) in enumerate(held[player].items()):
                 column, row = divmod(slot, rows)
+                if split_hands and player != bottom_player:  # the column by the board first
+                    column = columns - 1 - column
                 x = hx + column * s
                 y = (hy + hand_half - (row + 1) * s) if player == bottom_player else hy + row * s
                 if compact:
@@ -821,7 +964,7 @@ def board(
             if not show_hands:
                 dot_y = top + board_h - s * 0.3 if player == bottom_player else top + s * 0.3
             fill = "#fbfaf6" if player == "first" else "#2f2f2f"
-            dot = (f'cx="{_n(left + boards_w + strip / 2)}" cy="{_n(dot_y)}" r="{_n(s * 0.16)}" '
+            dot = (f'cx="{_n(dot_x(player))}" cy="{_n(dot_y)}" r="{_n(s * 0.16)}" '
                    f'fill="{fill}" stroke="#111" stroke-width="{_n(s * 0.03)}"')
             canvas.add(f"<circle {dot}/>" if compact else
                        f'<circle class="turn" data-player="{player}" {dot}><title>{player} player to move'
@@ -834,23 +977,91 @@ def board(
             return x + s / 2, y + s / 2
         hx, hy = hand_box(position.active)
         if not show_hands:
-            return left + boards_w + strip / 2, (top + board_h - s / 2 if position.active == bottom_player
-                                                 else top + s / 2)
-        return hx + s / 2, hy + hand_half / 2
+            return dot_x(position.active), (top + board_h - s / 2 if position.active == bottom_player
+                                            else top + s / 2)
+        return hx + hand_w / 2, hy + hand_half / 2
 
-    for source, destination in drawn_arrows:
-        canvas.add(_arrow(centre(source), centre(destination), s, f"{source}-{destination}"))
+    if drawn_arrows:
+        canvas.add("<g>" if compact else f'<g class="arrows"{still}>')
+        for source, destination in drawn_arrows:
+            canvas.add(_arrow(centre(source), centre(destination), s, f"{source}-{destination}"))
+        canvas.add("</g>")
+
+    # -- the squares' hit targets, last: each takes the clicks and drags on its square ---------
+    if not compact:
+        canvas.add('<g class="squares">')
+        for cell in cells:
+            if cell in gaps:
+                continue
+            x, y = origin(cell)  # on a board of lines, the square around its point
+            canvas.add(f'<rect class="square" data-square="{cell}" x="{_n(x)}" y="{_n(y)}" '
+                       f'width="{_n(s)}" height="{_n(s)}" fill="#000" fill-opacity="0"/>')
+        canvas.add("</g>")
 
     defs = "".join(canvas.defs.values())
+    # A picture of its own size that shrinks to a narrower page (a phone's) rather than scroll.
+    scaled = "" if compact else ' style="max-width:100%;height:auto"'
     return (
         f'<svg xmlns="{_SVG_NS}" xmlns:xlink="{_XLINK_NS}" version="1.1" width="{_n(width)}" '
-        f'height="{_n(height)}" viewBox="0 0 {_n(width)} {_n(height)}">'
+        f'height="{_n(height)}" viewBox="0 0 {_n(width)} {_n(height)}"{scaled}>'
         f"<desc>{_escape(position.to_feen())}</desc>"
         + (f"<defs>{defs}</defs>" if defs else "")
         + '<rect width="100%" height="100%" fill="#ffffff"/>'
         + "".join(canvas.body)
         + "</svg>"
     )
+
+
+def _coordinates_style(coordinates: object) -> str:
+    """A style of :data:`COORDINATES` from :func:`board`'s argument."""
+    if isinstance(coordinates, bool):
+        return "game" if coordinates else "none"
+    expect(coordinates, str, "coordinates", "a bool or a str")
+    assert isinstance(coordinates, str)
+    if coordinates not in COORDINATES:
+        raise GGNError(f"no style of coordinates {coordinates[:40]!r}; there are: {', '.join(COORDINATES)}")
+    return coordinates
+
+
+# The margins that hold the names of each style of coordinates and board conventions.
+_EDGES: Final[Mapping[tuple[str, str], frozenset[str]]] = {
+    ("game", "shogi"): frozenset(("top", "right")),
+    ("game", "xiangqi"): frozenset(("top", "bottom")),
+    ("game", "janggi"): frozenset(("bottom", "right")),
+}
+
+
+def _kanji(number: int) -> str:
+    """A number in kanji numerals (十一 for 11, 二十 for 20), 1 to 99, where the pictures'
+    outlines have every character of it; else in figures."""
+    if not 1 <= number <= 99:
+        return str(number)
+    tens, units = divmod(number, 10)
+    text = "" if tens == 0 else "十" if tens == 1 else NUMERALS[tens - 1] + "十"
+    text += NUMERALS[units - 1] if units else ""
+    return text if all(has(char, "ja") and has(char, "zh") for char in text) else str(number)
+
+
+def _river_words(x0: float, files: int, s: float) -> list[tuple[str, float]]:
+    """The river's words and the middle of each character: 楚河 in the left half, 漢界 in the right."""
+    quarter = (files - 1) * s / 4
+    middles = (x0 + s / 2 + quarter, x0 + s / 2 + 3 * quarter)
+    return [(char, middle + (i - (len(word) - 1) / 2) * s)
+            for word, middle in zip(RIVER, middles, strict=True) for i, char in enumerate(word)]
+
+
+def _label(text: str, place: tuple[float, float], em: float, *, fill: str, face: str, compact: bool,
+           css: str) -> str:
+    """A name drawn as paths, centred on ``place``: ``face`` ``sans`` for letters and figures,
+    ``ja`` or ``zh`` for kanji and Chinese characters. The default picture groups it in an
+    element of class ``css`` whose ``translate`` is its middle, the path saying its text
+    (``data-text``)."""
+    x, y = place
+    if compact:
+        return outline(text, x, y, em, fill=fill, face=face)
+    return (f'<g class="{css}" transform="translate({_n(x)} {_n(y)})">'
+            + outline(text, 0, 0, em, fill=fill, face=face, attributes=f' data-text="{_escape(text)}"')
+            + "</g>")
 
 
 def _count_badge(canvas: _Canvas, count: int, x: float, y: float, s: float, *, compact: bool) -> str:
@@ -866,28 +1077,38 @@ def _count_badge(canvas: _Canvas, count: int, x: float, y: float, s: float, *, c
                     attributes="" if compact else ' class="count"'))
 
 
-def _xiangqi_lines(corner: tuple[float, float], files: int, ranks: int, s: float, colour: str) -> str:
-    """Lines through the squares' centres, a river between the middle ranks (an even number of
-    ranks) and a palace of three files in the middle (an odd number of files) at both ends."""
+def _xiangqi_lines(corner: tuple[float, float], files: int, ranks: int, s: float, colour: str, *,
+                   river: bool = True, points: bool = False) -> str:
+    """Lines through the squares' centres, a river between the middle ranks (``river`` and an
+    even number of ranks), a palace of three files in the middle (an odd number of files) at
+    both ends, with its diagonals, and (``points``: xiangqi's 9x10 board) the marks of the
+    soldiers' and cannons' points."""
     x0, y0 = corner
     half = s / 2
     left, right = x0 + half, x0 + files * s - half
     top, bottom = y0 + half, y0 + ranks * s - half
-    river = ranks // 2 if ranks % 2 == 0 and ranks >= 4 else None  # rows above the river
+    gap = ranks // 2 if river and ranks % 2 == 0 and ranks >= 4 else None  # rows above the river
     d: list[str] = [f"M{_n(left)} {_n(y0 + half + j * s)} H{_n(right)}" for j in range(ranks)]
     for i in range(files):
         x = x0 + half + i * s
-        if river is None or i in (0, files - 1):
+        if gap is None or i in (0, files - 1):
             d.append(f"M{_n(x)} {_n(top)} V{_n(bottom)}")
         else:
-            d.append(f"M{_n(x)} {_n(top)} V{_n(y0 + half + (river - 1) * s)}")
-            d.append(f"M{_n(x)} {_n(y0 + half + river * s)} V{_n(bottom)}")
+            d.append(f"M{_n(x)} {_n(top)} V{_n(y0 + half + (gap - 1) * s)}")
+            d.append(f"M{_n(x)} {_n(y0 + half + gap * s)} V{_n(bottom)}")
     if files % 2 == 1 and files >= 3 and ranks >= 6:
         middle = files // 2
         a, b = x0 + half + (middle - 1) * s, x0 + half + (middle + 1) * s
         for start in (0, ranks - 3):
             ya, yb = y0 + half + start * s, y0 + half + (start + 2) * s
             d.append(f"M{_n(a)} {_n(ya)} L{_n(b)} {_n(yb)} M{_n(b)} {_n(ya)} L{_n(a)} {_n(yb)}")
+    if points:  # the cannons' and soldiers' points, from the top row: corners around each
+        near, far = s * 0.08, s * 0.22
+        marked = [(i, j) for j in (2, 7) for i in (1, 7)] + [(i, j) for j in (3, 6) for i in range(0, 9, 2)]
+        for i, j in marked:
+            cx, cy = x0 + half + i * s, y0 + half + j * s
+            d.extend(f"M{_n(cx + dx * near)} {_n(cy + dy * far)} V{_n(cy + dy * near)} H{_n(cx + dx * far)}"
+                     for dx in (-1, 1) if 0 <= i + dx < files for dy in (-1, 1))
     out = (f'<path d="{" ".join(d)}" stroke="{colour}" stroke-width="{_n(max(1.0, s / 36))}" '
            'fill="none" stroke-linecap="square"/>')
     out += (f'<rect x="{_n(left - s * 0.08)}" y="{_n(top - s * 0.08)}" width="{_n(right - left + s * 0.16)}" '

@@ -14,7 +14,7 @@ from ggn.cli._inputs import shown
 from ggn.cli._output import check_output, write_atomically
 from ggn.cli._streams import Exit, Output, Stream
 from ggn.errors import GGNError
-from ggn.svg import HIGHLIGHT, MAX_PNG_ELEMENTS, TARGET
+from ggn.svg import COORDINATES, HIGHLIGHT, MAX_PNG_ELEMENTS, TARGET
 
 if TYPE_CHECKING:
     from ggn.rules import Play
@@ -27,7 +27,8 @@ def register(commands: Commands) -> None:
         "show", _show, summary="draw a position: a Unicode board, SVG or PNG",
         description="Draw a position of a game (its start position unless FEEN or --fen is "
                     "given), or a FEEN position under a GGN document (a file, - or @FILE): the "
-                    "board with its coordinates, both hands with their counts, who is to move, and the marks "
+                    "board with its coordinates (the game's own, or another --coordinates "
+                    "style), both hands with their counts, who is to move, and the marks "
                     "of + (enhanced), - (diminished), ^ (terminal) and ' (derived) on the "
                     "pieces. text: a Unicode board (coloured when standard output is a "
                     "terminal); svg: an SVG picture; png: a PNG picture, drawn by cairosvg (pip "
@@ -43,6 +44,7 @@ def register(commands: Commands) -> None:
         epilog="examples:\n  ggn show chess\n  ggn show shogi --format svg -o shogi.svg\n"
                "  ggn show chess --fen 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'\n"
                "  ggn show xiangqi --format png -o xiangqi.png\n"
+               "  ggn show shogi --format svg --coordinates cell   # each square's CELL name\n"
                "  ggn show chess --moves-from g1             # moves from g1: Nf3, Nh3\n"
                "  ggn show chess --moves-from g1 --notation uci\n"
                "  ggn show rules.json '8/8/8/8/8/8/4P3/8 / C/c' --moves-from e2",
@@ -65,7 +67,21 @@ def register(commands: Commands) -> None:
                       help="write the picture to FILE (whole or not at all) rather than to "
                            "standard output")
     show.add_argument("--flip", action="store_true", help="the second player at the bottom")
-    show.add_argument("--no-coordinates", action="store_true", help="leave out the squares' names")
+    names = show.add_mutually_exclusive_group()
+    names.add_argument("--coordinates", choices=COORDINATES, default="game", metavar="STYLE",
+                       help="how the squares are named around or on the board (svg, png and json's "
+                            "svg): game (default), the game's own: shogi's files 9 to 1 above the "
+                            "board and its ranks in kanji numerals, one to nine from the top, on the "
+                            "right (a to i with --letters), xiangqi's files from each player's right "
+                            "along its own edge (red's in Chinese numerals, nine to one; black's 1 to "
+                            "9), janggi's files 1 to 9 and ranks 1 to 0, any other "
+                            "game's as outside; outside: ggn's CELL names, files a, b, ... below "
+                            "and ranks 1, 2, ... on the left (the names --moves-from and GGN's "
+                            "moves use); inside: the same inside the edge squares, as lichess; cell: "
+                            "each square's whole CELL name (a1, b1, ...) in its corner; none. The "
+                            "text board writes CELL names (any style but none) or none")
+    names.add_argument("--no-coordinates", action="store_const", const="none", dest="coordinates",
+                       help="leave out the squares' names (--coordinates none)")
     show.add_argument("--letters", action="store_true",
                       help="draw shogi and xiangqi pieces with letters, not characters")
     show.add_argument("--size", type=int, default=48, metavar="PX",
@@ -106,7 +122,7 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
         from ggn.textboard import board as text_board  # noqa: PLC0415  (on use)
 
         colour = args.output is None and isinstance(out, Output) and out.isatty()
-        text = text_board(where, highlight=highlight, coordinates=not args.no_coordinates,
+        text = text_board(where, highlight=highlight, coordinates=args.coordinates != "none",
                           flipped=args.flip, colour=colour, **drawing)
         if args.moves_from is not None:
             text += f"\nmoves from {args.moves_from}: {', '.join(written) or 'none'}"
@@ -114,7 +130,7 @@ def _show(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] |
         return 0
     from ggn.svg import board, png  # noqa: PLC0415  (on use)
 
-    options: dict[str, Any] = {"highlight": highlight, "coordinates": not args.no_coordinates,
+    options: dict[str, Any] = {"highlight": highlight, "coordinates": args.coordinates,
                                "flipped": args.flip, "size": args.size, "letters": args.letters, **drawing}
     if args.format != "png":
         picture = board(where, **options)
