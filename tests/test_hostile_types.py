@@ -319,7 +319,7 @@ def _calls() -> Iterator[Call]:
         yield Call("ggn.svg.png", svg.png, (position,), {"max_elements": 10_000, "size": 8})
     yield Call("ggn.textboard.board", textboard.board, (position,), {
         "highlight": ["e4"], "coordinates": True, "flipped": False, "colour": False, "hands": True,
-        "holes": ["e5"], "families": {"C": "chess"}, "aliases": {"C:K": "Q"}, "conventions": "chess"})
+        "holes": ["e5"], "families": {"C": "chess"}, "aliases": {"C:K": "Q"}})
     # --- ggn.cache
     yield Call("ggn.cache.configure", ggn_cache.configure, (), {"enabled": None, "directory": None,
                                                                  "max_bytes": None})
