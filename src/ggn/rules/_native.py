@@ -280,6 +280,19 @@ class _Builder:
             raise _Refused(f"a board of over {MAX_SQUARES} squares")
         self.codes: list[int] = [0]
         self.kind_of: dict[int, int] = {0: 0}
+        self.variant_rules = _variant(rules)
+        from ggn.rules import variant  # noqa: PLC0415  (its flags)
+
+        self.flags = variant
+        # Squares by the id of their Cell (a document's cells are few objects, each read many
+        # times: Cell's own hash and equality are Python code); the document keeps them alive.
+        self.cells: dict[int, int | None] = {}
+
+    def square(self, cell: object) -> int | None:
+        known = self.cells.get(id(cell), -1)
+        if known == -1:
+            known = self.cells[id(cell)] = self.geometry.index.get(cell)  # type: ignore[call-overload]
+        return known
 
     def kind(self, code: int) -> int:
         kind = self.kind_of.get(code)
@@ -293,10 +306,8 @@ class _Builder:
     def castles(self, code: int) -> bool:
         """Whether ``code`` is a castling king with its right (its castling may leave it where
         it stands, in chess960)."""
-        from ggn.rules import variant as v  # noqa: PLC0415
-
-        variant_rules = _variant(self.rules)
-        return variant_rules is not None and bool(variant_rules._flags.get(code, 0) & v._CASTLES)
+        variant_rules = self.variant_rules
+        return variant_rules is not None and bool(variant_rules._flags.get(code, 0) & self.flags._CASTLES)
 
     def state(self, value: object) -> int:
         if value == EMPTY:
@@ -306,8 +317,8 @@ class _Builder:
         assert isinstance(value, Qpi)
         return self.kind(code_of(value))
 
-    def build(self) -> tuple[list[int], list[Move], bool]:
-        rules, index = self.rules, self.geometry.index
+    def build(self) -> tuple[array[int], list[Move], bool]:
+        rules = self.rules
         records: list[tuple[int, int, int, Move, list[list[int]]]] = []
         has_drops = False
         for piece, sources in rules.ruleset.items():
@@ -317,14 +328,14 @@ class _Builder:
                 if source is HAND:
                     src = -1
                 else:
-                    found = index.get(source)  # type: ignore[arg-type]
+                    found = self.square(source)
                     if found is None:
                         continue
                     src = found
                 for destination, possibilities in destinations.items():
                     if destination is HAND:
                         raise _Refused("moves into the hand")
-                    dst = index.get(destination)  # type: ignore[arg-type]
+                    dst = self.square(destination)
                     if dst is None:
                         continue
                     if dst == src and not self.castles(code):
@@ -333,14 +344,14 @@ class _Builder:
                     for possibility in possibilities:
                         must = []
                         for cell, value in possibility.must.items():
-                            square = index.get(cell)
+                            square = self.square(cell)
                             if square is None:
                                 break
                             must += [square, self.state(value)]
                         else:
                             deny = []
                             for cell, value in possibility.deny.items():
-                                square = index.get(cell)
+                                square = self.square(cell)
                                 if square is not None:
                                     deny += [square, self.state(value)]
                             kept.append([len(must) // 2, *must, len(deny) // 2, *deny])
@@ -372,14 +383,18 @@ class _Builder:
                 break
         header = [MAGIC, self.geometry.size, len(self.codes), len(records), 1 if has_drops else 0,
                   total, conditions, extra]
-        values = [*header, *kinds, *capmap, *castling, *body]
-        _check(values)
+        try:  # every value an int of 32 bits (the kernel checks their meaning as it reads them)
+            values = array("i", header)
+            for part in (kinds, capmap, castling, body):
+                values.extend(part)
+        except (OverflowError, TypeError) as error:
+            raise _Refused(f"a table value out of the int32 range ({error})") from None
         return values, [record[3] for record in records], has_drops
 
     def kinds(self) -> list[int]:
-        rules, terminal = self.rules, self.tables.terminal
+        terminal = self.tables.terminal
         values = [0] * 6
-        variant_rules = _variant(rules)
+        variant_rules = self.variant_rules
         number = 1
         while number < len(self.codes):
             code = self.codes[number]
@@ -401,7 +416,7 @@ class _Builder:
 
     def capmap(self) -> list[int]:
         rules = self.rules
-        variant_rules = _variant(rules)
+        variant_rules = self.variant_rules
         while True:
             count = len(self.codes)
             values = [0] * (count * count)
@@ -422,7 +437,7 @@ class _Builder:
                 return values
 
     def castling(self) -> list[int]:
-        variant_rules = _variant(self.rules)
+        variant_rules = self.variant_rules
         values: list[int] = []
         for side in (0, 1):
             if variant_rules is None or variant_rules.variant.castling is None or \
@@ -438,14 +453,11 @@ class _Builder:
                                                                list[int], list[int], int]:
         """(type, kind left by a plain move, plays' kinds, victims, plain, rooks, safe squares,
         shielded) of a move (see the module's doc)."""
-        rules = self.rules
         code = code_of(move.piece)
-        variant_rules = _variant(rules)
-        if variant_rules is None:
+        r = self.variant_rules
+        if r is None:
             return 0, self.kind(code), [self.kind(code)], [], 0, [], [], 0
-        from ggn.rules import variant as v  # noqa: PLC0415
-
-        r = variant_rules
+        v = self.flags
         if src < 0:
             placed = [code]
             raised = r._drops_raised.get(code)
@@ -505,14 +517,6 @@ def _variant(rules: RuleSystem) -> VariantRules | None:
     return rules if isinstance(rules, VariantRules) else None
 
 
-def _check(values: list[int]) -> None:
-    """The tables' values are int32 (the kernel checks their meaning as it reads them)."""
-    low, high = -(1 << 31), (1 << 31) - 1
-    for value in values:
-        if type(value) is not int or not low <= value <= high:
-            raise _Refused(f"a table value {value!r} out of the int32 range")
-
-
 _GAMES: weakref.WeakKeyDictionary[RuleSystem, _Game | str] = weakref.WeakKeyDictionary()
 
 
@@ -538,7 +542,7 @@ def _make(rules: RuleSystem, kernel: ModuleType) -> _Game | str:
         values, moves, hands = builder.build()
     except _Refused as refused:
         return str(refused)
-    capsule = kernel.game(array("i", values))
+    capsule = kernel.game(values)
     return _Game(capsule, builder.kind_of, moves, hands, builder.geometry.size)
 
 
