@@ -29,6 +29,7 @@
     linked: readLink(),  // the link the page was opened with, opened once the page is ready
     opening: false,      // a link being opened: the URL is not written meanwhile
     written: null,       // the fragment last written
+    linksAsked: 0,     // the number of the last link asked for
   };
 
   async function post(path, body) {
@@ -338,6 +339,7 @@
 
   async function writeLink() {
     if (records.opening || !window.ggn) return;
+    const number = ++records.linksAsked;
     const state = window.ggn.state();
     let link;
     try {
@@ -345,7 +347,8 @@
     } catch (failure) {
       return;  // the game's usual start unknown: the link is written with the next position
     }
-    if (!link || records.opening) return;
+    // (a later position's link, asked meanwhile, wins)
+    if (!link || records.opening || number !== records.linksAsked) return;
     const note = $("link-note");
     note.hidden = !link.tooLarge;
     note.textContent = link.tooLarge ? `The page's link holds no pasted document over ${MAX_DOCUMENT / 1024} KiB: ` +
