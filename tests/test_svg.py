@@ -766,3 +766,21 @@ def test_the_picture_scales_to_a_narrow_page() -> None:
     width, height = float(root.get("width", "0")), float(root.get("height", "0"))
     assert root.get("viewBox") == f"0 0 {svg._n(width)} {svg._n(height)}"
     assert root.get("style") == "max-width:100%;height:auto"
+
+
+def test_every_style_on_rows_and_layers_and_any_conventions() -> None:
+    line = Position.from_feen("K^2P2k^ / C/c")
+    cube = Position.from_feen("k^1/2//1K^/2 / C/c")
+    counts = {"game": (7, 6), "outside": (7, 6), "inside": (7, 8), "cell": (7, 8), "none": (0, 0)}
+    for style, (in_line, in_cube) in counts.items():
+        for flipped in (False, True):
+            # A row or layers are named as CELL does, whatever conventions are asked for.
+            for conventions in (None, *svg.CONVENTIONS):
+                def drawn(position: Position, compact: bool = False) -> str:
+                    return svg.board(position, coordinates=style, flipped=flipped,  # noqa: B023
+                                     conventions=conventions, compact=compact)  # noqa: B023
+                assert len(coordinates_of(parsed(drawn(line)))) == in_line
+                assert len(coordinates_of(parsed(drawn(cube)))) == in_cube
+                assert "<text" not in drawn(cube, compact=True)
+    names = {text for text, _, _ in coordinates_of(parsed(svg.board(cube, coordinates="cell")))}
+    assert names == {str(cell) for cell in cube._geometry.cells}
