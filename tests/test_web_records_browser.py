@@ -11,6 +11,7 @@ $GGN_SHOTS/records (default: ggn-shots in the system's temporary directory).
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -413,7 +414,7 @@ def test_the_engine_follows_a_loaded_record(browser: Browser, engine_server: str
     assert not errors
 
 
-def test_a_drop_of_shogi_from_fairy_stockfish(browser: Browser) -> None:
+def test_a_drop_of_shogi_and_xiangqi_from_fairy_stockfish(browser: Browser) -> None:
     if FAIRY is None:
         pytest.skip("needs Debian's fairy-stockfish")
     with running(engine=EngineSettings(FAIRY, movetime=300)) as url:
@@ -426,4 +427,14 @@ def test_a_drop_of_shogi_from_fairy_stockfish(browser: Browser) -> None:
         assert page.locator("#engine-pv").inner_text().startswith("3. ")
         shoot(page, "engine-shogi")
         page.context.close()
-        assert not errors
+        # Xiangqi: the arrow between intersections, its ends the engine's move's squares.
+        page, more = opened(browser, f"{url}/#game=xiangqi&moves=h3e3")
+        page.wait_for_function("() => document.querySelectorAll('#history button.ply').length === 1")
+        drawn = arrow(page)
+        found = page.locator("#engine-answer").get_attribute("data-bestmove") or ""
+        ends = re.fullmatch(r"([a-i]\d+)([a-i]\d+)", found)
+        assert ends is not None and drawn.get_attribute("data-move") == f"{ends[1]}-{ends[2]}"
+        assert page.locator("#engine-pv").inner_text().startswith("1... ")
+        shoot(page, "engine-xiangqi")
+        page.context.close()
+        assert not errors and not more
