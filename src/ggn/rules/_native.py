@@ -103,8 +103,13 @@ def _kernel() -> ModuleType | None:
                 except ImportError as error:
                     _STATE.why = f"the C kernel is not built ({error})"
                 else:
-                    abi = kernel.abi_version()  # type: ignore[attr-defined]
-                    if abi == ABI and hasattr(kernel, "perft"):
+                    # Where nothing was compiled, the folder of the C sources (ggn/_native)
+                    # imports as a namespace package: no kernel either.
+                    version = getattr(kernel, "abi_version", None)
+                    abi = version() if callable(version) else None
+                    if abi is None:
+                        _STATE.why = "the C kernel is not built (ggn/_native holds its C sources only)"
+                    elif abi == ABI and hasattr(kernel, "perft"):
                         _STATE.kernel = kernel
                     else:
                         _STATE.why = f"the C kernel's tables layout {abi} is not {ABI}"
