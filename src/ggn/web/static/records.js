@@ -319,6 +319,8 @@
     let usual = false;
     if (state.subject.game !== undefined) {
       parts.push(`game=${encodeURIComponent(state.subject.game)}`);
+      // Every game of Fairy-Stockfish's is written in PGN: offered until the server tells the rest.
+      if (!records.games.has(state.subject.game)) showFormats(["pgn"]);
       const known = await gameInfo(state.subject.game);
       showFormats(known.formats);
       usual = known.feen === state.start.position && !state.start.halfmove && state.start.fullmove === 1;
@@ -398,6 +400,9 @@
       const state = window.ggn.state();
       $("copy-fen").disabled = !view.fen;
       showComment(state);
+      // The record's summary stays while its game is the one played.
+      const loaded = records.loaded;
+      $("record-info").hidden = !loaded || !state.subject || state.subject.game !== loaded.game;
       if (first) {  // the page's opening game is shown: the link's is opened over it
         first = false;
         const link = records.linked;
