@@ -309,7 +309,8 @@ def _calls() -> Iterator[Call]:
     yield Call("ggn.svg.board", svg.board, (position,), {
         "highlight": ["a1"], "arrows": [("e2", "e4")], "coordinates": True, "flipped": False, "size": 8,
         "hands": True, "holes": ["b2"], "families": {"C": "chess"}, "aliases": {"C:K": "Q"}, "letters": False,
-        "marks": True, "font": "serif", "compact": False, "conventions": "chess"})
+        "marks": True, "font": "serif", "compact": False, "conventions": "chess", "last": ("e2", "e4"),
+        "check": ["e1"]})
     yield Call("ggn.svg.piece", svg.piece, ("C:Q",), {
         "size": 8, "families": {"C": "chess"}, "aliases": {"C:Q": "K"}, "letters": False, "marks": True,
         "font": "serif", "flipped": False})

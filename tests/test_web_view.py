@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import chess
@@ -20,6 +21,7 @@ import pytest
 import shogi
 
 from ggn import svg
+from ggn.errors import GGNError
 from ggn.variants import registry
 from ggn.web import Limits
 from ggn.web._explorer import notation_of, piece_names, players
@@ -265,3 +267,52 @@ def test_a_document_s_players_and_pieces() -> None:
     played = ask("play", {"document": document, "history": {"start": "8/8/8/8/8/8/8/4K^3 / C/c", "moves": []},
                           "move": "C:K^ e1-e2"})
     assert played["san"] == "C:K^ e1-e2" and played["last"] == ["e1", "e2"]
+
+
+# -- the picture's marks: svg.board(last=..., check=...) ----------------------------------
+
+def test_the_picture_marks_the_last_move_and_the_check() -> None:
+    fen = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+    entry = registry.entry("chess")
+    position = entry.rules.position(entry.to_feen(fen))
+    picture = svg.board(position, last=("d8", "h4"), check=["e1"])
+    hits = dict(re.findall(r'<rect class="square" data-square="(\w+)"([^>]*)>', picture))
+    assert {cell for cell, more in hits.items() if "data-last" in more or "data-check" in more} == {
+        "d8", "h4", "e1"}
+    assert 'data-last="from"' in hits["d8"] and 'data-last="to"' in hits["h4"]
+    assert 'data-check="true"' in hits["e1"] and "data-last" not in hits["e1"]
+    assert len(re.findall(r'<rect class="last" data-cell="(d8|h4)"', picture)) == 2
+    assert re.search(r'<circle class="check" data-cell="e1"[^>]*fill="url\(#ggn-check\)"', picture)
+    assert '<radialGradient id="ggn-check">' in picture
+    # Under the pieces: drawn before the first piece.
+    assert picture.index('class="last"') < picture.index('class="piece"')
+    assert picture.index('class="check"') < picture.index('class="piece"')
+    # The compact picture (for PNG) tints them too, without the page's attributes.
+    compact = svg.board(position, last=("d8", "h4"), check=["e1"], compact=True)
+    assert compact.count(f'fill="{svg.LAST}"') == 2 and "url(#ggn-check)" in compact
+    assert "data-last" not in compact and "data-check" not in compact
+    # The view of the game that led there draws the same marks.
+    view = ask("view", {"game": "chess", "history": {"moves": ["f3", "e5", "g4", "Qh4"]}})
+    assert view["svg"] == entry.svg(view["feen"], last=("d8", "h4"), check=["e1"])
+
+
+def test_a_drop_marks_only_its_square() -> None:
+    position = registry.entry("shogi").rules.position(
+        "lnsgk^gsnl/1r5b1/pppp1pppp/9/4P4/9/PPPP1PPPP/1B5R1/LNSGK^GSNL /p s/S")
+    picture = svg.board(position, last=("*", "e5"))
+    assert re.findall(r'data-square="(\w+)" data-last="(\w+)"', picture) == [("e5", "to")]
+    view = ask("view", {"game": "shogi", "history": {
+        "start": "lnsgkgsnl/1r5b1/pppp1pppp/9/9/9/PPPP1PPPP/1B5R1/LNSGKGSNL[Pp] w 0 1", "moves": ["P*5e"]}})
+    assert re.findall(r'data-square="(\w+)" data-last="(\w+)"', view["svg"]) == [("e5", "to")]
+
+
+def test_marks_off_the_board_are_refused() -> None:
+    position = registry.entry("chess").rules.position()
+    with pytest.raises(GGNError, match="the last move's square i9 is not a square"):
+        svg.board(position, last=("e2", "i9"))
+    with pytest.raises(GGNError, match="the square in check e9 is not a square"):
+        svg.board(position, check=["e9"])
+    with pytest.raises(TypeError, match="last must be"):
+        svg.board(position, last=3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="check"):
+        svg.board(position, check=3)  # type: ignore[arg-type]

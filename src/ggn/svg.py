@@ -67,9 +67,9 @@ from ggn.position import Position
 from ggn.qpi import Qpi
 
 __all__ = [
-    "CONVENTIONS", "COORDINATES", "DEFAULT_FAMILIES", "FAMILIES", "HIGHLIGHT", "MAX_DRAWN_SQUARES",
-    "MAX_PNG_ELEMENTS", "MAX_PNG_PIXELS", "MAX_PNG_SIDE", "TARGET", "board", "drawn_elements", "family_of",
-    "piece", "png",
+    "CHECK", "CONVENTIONS", "COORDINATES", "DEFAULT_FAMILIES", "FAMILIES", "HIGHLIGHT", "LAST",
+    "MAX_DRAWN_SQUARES", "MAX_PNG_ELEMENTS", "MAX_PNG_PIXELS", "MAX_PNG_SIDE", "TARGET", "board",
+    "drawn_elements", "family_of", "piece", "png",
 ]
 
 FAMILIES: Final = ("chess", "shogi", "xiangqi", "janggi", "makruk", "letters")
@@ -121,6 +121,12 @@ HIGHLIGHT: Final = "#f4d03f"
 
 TARGET: Final = "#5dade2"
 """A second fill for highlights, for the destinations of a piece (``ggn show --moves-from``)."""
+
+LAST: Final = "#9bc700"
+"""The tint of the last move's squares (``board(last=...)``), at 41% opacity, as lichess's."""
+
+CHECK: Final = "#e70000"
+"""The red of the glow under a royal piece in check (``board(check=...)``)."""
 
 _FAMILY: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,63}")
 _COLOUR: Final = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}|[a-zA-Z]{1,30}")
@@ -548,19 +554,22 @@ def _square_list(squares: Iterable[Square] | Mapping[Square, str], name: str) ->
     return found
 
 
-def _ends(arrow: object) -> tuple[Cell | Hand, Cell | Hand]:
+def _ends(arrow: object, name: str = "arrows") -> tuple[Cell | Hand, Cell | Hand]:
+    """The ends of an arrow (or of ``last``, the option ``name``)."""
+    end_name = "an arrow's end" if name == "arrows" else f"an end of {name}"
     if isinstance(arrow, tuple) and len(arrow) == 2:
         ends = []
         for end in arrow:
             if isinstance(end, Cell | Hand):
                 ends.append(end)
             else:
-                ends.append(parse_location(expect(end, str, "an arrow's end", "a Cell, HAND or str")))
+                ends.append(parse_location(expect(end, str, end_name, "a Cell, HAND or str")))
         return ends[0], ends[1]
     source, destination = getattr(arrow, "source", None), getattr(arrow, "destination", None)
     if isinstance(source, Cell | Hand) and isinstance(destination, Cell | Hand):
         return source, destination
-    raise TypeError("arrows must be (source, destination) pairs or moves with a source and a destination, "
+    what = "pairs or moves" if name == "arrows" else "a pair or a move"
+    raise TypeError(f"{name} must be (source, destination) {what} with a source and a destination, "
                     f"got {type(arrow).__name__}")
 
 
@@ -581,6 +590,8 @@ def board(
     font: str | None = None,
     compact: bool = False,
     conventions: str | None = None,
+    last: Arrow | None = None,
+    check: Iterable[Square] = (),
 ) -> str:
     """The SVG picture of ``position``, as a string.
 
@@ -612,6 +623,12 @@ def board(
       no titles, ``data-`` attributes, per-square elements or hit targets.
     - ``conventions``: the board's conventions, one of :data:`CONVENTIONS` (``None``: by the
       family of the first player's pieces: ``shogi``, ``xiangqi``, ``janggi``, else ``chess``).
+    - ``last``: the last move, a ``(source, destination)`` pair as ``arrows`` takes them (or a
+      move): both squares tinted under the pieces (:data:`LAST`), as game sites show it; a
+      drop's source (``*``, the hand) is not marked. Their hit targets say
+      ``data-last="from"`` and ``data-last="to"``.
+    - ``check``: squares of royal pieces in check, each with a red glow under its piece (a
+      circle of :data:`CHECK`); their hit targets say ``data-check="true"``.
 
     Raise :class:`TypeError` for an argument of the wrong type and
     :class:`~ggn.errors.GGNError` for a square that is not on the board, a colour that is not
@@ -663,6 +680,16 @@ def board(
     gaps = set(_square_list(holes, "holes"))
     for cell in gaps:
         on_board(cell, "the hole")
+    moved: dict[Cell, str] = {}  # the last move's squares: "from", "to"
+    if last is not None:
+        source, destination = _ends(last, "last")
+        for end, which in ((source, "from"), (destination, "to")):
+            if isinstance(end, Cell):
+                on_board(end, "the last move's square")
+                moved[end] = which
+    checked = list(_square_list(check, "check"))
+    for cell in checked:
+        on_board(cell, "the square in check")
     drawn_arrows = [_ends(arrow) for arrow in expect(arrows, Iterable, "arrows", "an iterable of moves")]
     for ends in drawn_arrows:
         for end in ends:
@@ -820,6 +847,22 @@ def board(
         else:
             canvas.add(f'<rect{label} x="{_n(x)}" y="{_n(y)}" '
                        f'width="{_n(s)}" height="{_n(s)}" fill="{colour}" fill-opacity="0.55"/>')
+
+    for cell in moved:  # lichess's tint of the last move, under the pieces
+        x, y = origin(cell)
+        label = "" if compact else f' class="last" data-cell="{cell}"{still}'
+        canvas.add(f'<rect{label} x="{_n(x)}" y="{_n(y)}" width="{_n(s)}" height="{_n(s)}" '
+                   f'fill="{LAST}" fill-opacity="0.41"/>')
+    if checked:
+        canvas.defs["ggn-check"] = (
+            '<radialGradient id="ggn-check"><stop offset="0%" stop-color="#ff0000" stop-opacity="1"/>'
+            f'<stop offset="25%" stop-color="{CHECK}" stop-opacity="1"/>'
+            '<stop offset="89%" stop-color="#a90000" stop-opacity="0"/></radialGradient>')
+        for cell in checked:
+            x, y = origin(cell)
+            label = "" if compact else f' class="check" data-cell="{cell}"{still}'
+            canvas.add(f'<circle{label} cx="{_n(x + s / 2)}" cy="{_n(y + s / 2)}" r="{_n(s * 0.5)}" '
+                       'fill="url(#ggn-check)"/>')
 
     # -- pieces ------------------------------------------------------------------------------
     glyphs = _Glyphs(families, aliases, letters, font, upright=not flipped, compact=compact)
@@ -994,7 +1037,9 @@ def board(
             if cell in gaps:
                 continue
             x, y = origin(cell)  # on a board of lines, the square around its point
-            canvas.add(f'<rect class="square" data-square="{cell}" x="{_n(x)}" y="{_n(y)}" '
+            said = "".join((f' data-last="{moved[cell]}"' if cell in moved else "",
+                            ' data-check="true"' if cell in checked else ""))
+            canvas.add(f'<rect class="square" data-square="{cell}"{said} x="{_n(x)}" y="{_n(y)}" '
                        f'width="{_n(s)}" height="{_n(s)}" fill="#000" fill-opacity="0"/>')
         canvas.add("</g>")
 

@@ -258,14 +258,18 @@ def _piece_picture(subject: Subject, flipped: bool, letters: bool) -> Callable[[
     return pictured
 
 
-def _picture(subject: Subject, position: Position, flipped: bool,
-             letters: bool = False) -> tuple[str | None, str | None]:
+def _picture(subject: Subject, position: Position, flipped: bool, letters: bool = False, *,
+             last: list[str] | None = None, check: list[str] | None = None) -> tuple[str | None, str | None]:
     """The SVG picture of ``position`` (:mod:`ggn.svg`; a game's drawn with its own glyphs,
-    or with letters), or None and why it cannot be drawn."""
+    or with letters; the ``last`` move's squares and those in ``check`` marked), or None and
+    why it cannot be drawn."""
+    marked: dict[str, Any] = {"flipped": flipped, "letters": letters, "check": check or ()}
+    if last is not None:
+        marked["last"] = (last[0], last[1])
     try:
         if subject.entry is not None:
-            return subject.entry.svg(position, flipped=flipped, letters=letters), None
-        return svg.board(position, flipped=flipped, letters=letters), None
+            return subject.entry.svg(position, **marked), None
+        return svg.board(position, **marked), None
     except GGNError as error:
         return None, str(error)
 
@@ -402,7 +406,7 @@ def view(subject: Subject, state: State, *, flipped: bool = False, letters: bool
     position = state.position
     entry = subject.entry
     legal = _legal(subject, position, limits)
-    picture, unpictured = _picture(subject, position, flipped, letters)
+
     fen: str | None = None
     if entry is not None:
         try:
@@ -422,6 +426,8 @@ def view(subject: Subject, state: State, *, flipped: bool = False, letters: bool
     last = None
     if plays:
         last = [_location(plays[-1].move.source), _location(plays[-1].move.destination)]
+    in_check = checked(subject, position)
+    picture, unpictured = _picture(subject, position, flipped, letters, last=last, check=in_check)
     return {
         "game": None if entry is None else entry.name,
         "feen": position.to_feen(),
@@ -443,7 +449,7 @@ def view(subject: Subject, state: State, *, flipped: bool = False, letters: bool
             str(piece) for side in ("first", "second") for piece in position.hand(side)} | {
             option.get("piece", group["piece"]) for group in moves for option in group["plays"]}),
         "check": rules.in_check(position),
-        "checked": checked(subject, position),
+        "checked": in_check,
         "last": last,
         "outcome": None if ended is None else str(ended),
         "winner": None if ended is None else ended.winner,

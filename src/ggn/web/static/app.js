@@ -384,14 +384,15 @@ function drawBoard(view) {
   for (const cell of view.checked || []) {
     for (const element of squareElements(cell)) element.setAttribute("data-check", "true");
     const box = squareBox(cell);
-    if (box && !svg.querySelector(`.check-mark[data-cell="${CSS.escape(cell)}"]`)) {
+    // Drawn by the library (ggn.svg's check=), else here.
+    if (box && !svg.querySelector(`.check[data-cell="${CSS.escape(cell)}"], .check-mark[data-cell="${CSS.escape(cell)}"]`)) {
       marks.append(svgElement("circle", {
         "class": "check-mark", "data-cell": cell, cx: box.cx, cy: box.cy, r: box.size * 0.5,
         fill: "url(#ggn-check-glow)",
       }));
     }
   }
-  if ((view.checked || []).length && !svg.querySelector("#ggn-check-glow")) {
+  if (svg.querySelector(".check-mark") && !svg.querySelector("#ggn-check-glow")) {
     const defs = svg.querySelector("defs") || svg.insertBefore(svgElement("defs"), svg.firstChild);
     const glow = svgElement("radialGradient", {id: "ggn-check-glow"});
     glow.append(svgElement("stop", {offset: "0%", "stop-color": "#ff0000", "stop-opacity": "1"}),
@@ -434,7 +435,8 @@ function markLast(cell, which) {
   }
   const marks = $("board").querySelector("g.ggn-marks");
   const box = squareBox(cell);
-  if (!marks || !box || $("board").querySelector(`.highlight-last[data-cell="${CSS.escape(cell)}"]`)) return;
+  // Drawn by the library (ggn.svg's last=), else here.
+  if (!marks || !box || $("board").querySelector(`rect.last[data-cell="${CSS.escape(cell)}"]`)) return;
   marks.append(svgElement("rect", {
     "class": "last-mark", "data-cell": cell, x: box.x, y: box.y, width: box.width, height: box.height,
   }));
