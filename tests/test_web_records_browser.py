@@ -192,7 +192,9 @@ def test_a_bad_record_says_where(page: Page) -> None:
     page.click("#record-load")
     page.wait_for_selector("#record-error:not([hidden])")
     message = page.locator("#record-error").inner_text()
-    assert message.startswith("The record could not be loaded (line 5, ply 6)") and "'Nf9'" in message
+    assert message.startswith("The record could not be loaded: game 1, ply 6 'Nf9' (line 5): 'Nf9' is not")
+    assert page.locator("#record-error").get_attribute("data-line") == "5"
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")  # the FEN in it wraps
     assert board_fen(page) == before
     shoot(page, "pgn-error")
 

@@ -122,9 +122,12 @@
       await window.ggn.load({subject: {game: found.game}, start: records.loaded.start,
                              moves: records.loaded.moves, at: 0});
     } catch (failure) {
+      // (the server's message names the game, the ply, the move and the line: "game 1, ply 6
+      // 'Nf9' (line 5): ...")
+      showError(`The record could not be loaded: ${failure.message}`);
       const answer = failure.answer || {};
-      const where = answer.line ? ` (line ${answer.line}${answer.ply ? `, ply ${answer.ply}` : ""})` : "";
-      showError(`The record could not be loaded${where}: ${failure.message}`);
+      if (answer.line) $("record-error").setAttribute("data-line", String(answer.line));
+      else $("record-error").removeAttribute("data-line");
     } finally {
       load.disabled = false;
     }
