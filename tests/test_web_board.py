@@ -22,6 +22,7 @@ python-chess and python-shogi give. Illegal drops leave the position as it was.
 
 from __future__ import annotations
 
+import io
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -407,3 +408,122 @@ def test_a_variant_of_an_ini_file_played_by_drag(browser: Browser) -> None:
         assert shown.history() == sans
         shown.show_ply(3, fens[3])
         shoot(page, "board-wizard-game")
+
+
+# -- records brought in --------------------------------------------------------------------
+
+def bring(page: Page, plies: int, *, text: str | None = None, path: Path | None = None) -> Board:
+    """A record of ``plies`` moves pasted (``text``) or chosen as a file (``path``, its bytes
+    as stored), loaded at its start; the keyboard's focus then left on the page."""
+    if text is not None:
+        page.fill("#record-text", text)
+        page.click("#record-load")
+    else:
+        page.set_input_files("#record-file", str(path))
+    page.wait_for_function(
+        "plies => document.getElementById('board').getAttribute('data-busy') !== 'true'"
+        " && document.querySelectorAll('#history button.ply').length === plies", arg=plies)
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    return Board(page)
+
+
+def step(shown: Board, key: str, value: str | None, attribute: str = "data-fen") -> None:
+    shown.page.keyboard.press(key)
+    shown.expect(value, attribute)
+
+
+def replayed(name: str) -> tuple[str, list[str], list[str]]:
+    """A PGN file of tests/data/pgn: its text, its positions' FENs and its SAN, as python-chess
+    reads and replays it."""
+    text = (DATA / "pgn" / name).read_text(encoding="utf-8")
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None
+    board = game.board()
+    fens, sans = [board.fen()], []
+    for move in game.mainline_moves():
+        sans.append(board.san(move))
+        board.push(move)
+        fens.append(board.fen())
+    return text, fens, sans
+
+
+def test_a_pgn_stepped_through_by_keys_and_plies(page: Page) -> None:
+    """Molinari against Bordais (1979, mate in ten plies), pasted: stepped through with the
+    arrow keys, each position python-chess's, the mate marked and the result set at the end;
+    then Nepomniachtchi against Ding (2023, 97 plies): its last ply and others clicked, the
+    final position python-chess's."""
+    text, fens, sans = replayed("molinari-bordais-1979.pgn")
+    shown = bring(page, len(sans), text=text)
+    shown.expect(fens[0])
+    assert shown.history() == sans and sans[-1] == "Nd3#"
+    assert shown.attribute("data-result") is None
+    for ply in range(1, len(fens)):
+        step(shown, "ArrowRight", fens[ply])
+    assert shown.checks() == ["e1"] and shown.last() == (["b4"], ["d3"])
+    assert shown.attribute("data-result")
+    for ply in range(len(fens) - 2, 5, -1):
+        step(shown, "ArrowLeft", fens[ply])
+    assert shown.attribute("data-result") is None
+    shoot(page, "board-pgn-molinari-ply-6")
+
+    text, fens, sans = replayed("nepomniachtchi-liren-game1.pgn")
+    shown = bring(page, len(sans), text=text)
+    assert shown.history() == sans and len(sans) == 97
+    shown.show_ply(97, fens[97])
+    shown.show_ply(30, fens[30])
+    step(shown, "ArrowRight", fens[31])
+    shown.show_ply(97, fens[97])
+    assert shown.last() == (["d2"], ["e3"])  # 49. Ke3
+    shoot(page, "board-pgn-nepomniachtchi-ding")
+
+
+def usi_fairy(usi: str) -> str:
+    """A USI move in Fairy-Stockfish's coordinates (ggn's cells)."""
+    def cell(square: str) -> str:
+        return f"{FILES[9 - int(square[0])]}{9 - FILES.index(square[1])}"
+
+    if "*" in usi:
+        return f"{usi[0]}@{cell(usi[2:4])}"
+    return cell(usi[:2]) + cell(usi[2:4]) + usi[4:]
+
+
+def test_kif_records_stepped_through_to_python_shogi_s_end(page: Page) -> None:
+    """Two records written by Kifu for Windows: the UTF-8 one pasted (19 plies, a pawn dropped
+    at ply 17) stepped through with the arrow keys, every position python-shogi's (reading the
+    record itself with shogi.KIF); the Shift_JIS one chosen as a file, its last ply clicked.
+    The history in Hodges's notation, as Fairy-Stockfish writes it."""
+    import pyffish  # noqa: PLC0415
+    import shogi.KIF  # noqa: PLC0415
+
+    start = pyffish.start_fen("shogi")
+    for name, pasted in (("kifu-for-windows-kifu-utf8.kifu", True), ("kifu-for-windows-kif-sjis.kif", False)):
+        path = DATA / "shogi" / name
+        (record,) = shogi.KIF.Parser.parse_file(str(path))
+        board = shogi.Board(record["sfen"])
+        states = [sfen_state(board)]
+        for usi in record["moves"]:
+            board.push_usi(usi)
+            states.append(sfen_state(board))
+        plies = len(states) - 1
+        shown = (bring(page, plies, text=path.read_text(encoding="utf-8-sig")) if pasted
+                 else bring(page, plies, path=path))
+        moves = [usi_fairy(usi) for usi in record["moves"]]
+        sans = [pyffish.get_san("shogi", pyffish.get_fen("shogi", start, moves[:ply]), move)
+                for ply, move in enumerate(moves)]
+        assert shown.history() == sans
+        assert shogi_state(shown.fen) == states[0]
+        if pasted:
+            assert sans[16] == "P*55"
+            for ply in range(1, len(states)):
+                before = shown.feen
+                shown.page.keyboard.press("ArrowRight")
+                shown.wait_changed(before)
+                assert shogi_state(shown.fen) == states[ply], f"{name}, ply {ply}"
+                if ply == 17:
+                    assert shown.last() == ([], ["e5"]) and shown.piece("e5") == "S:P"
+        else:
+            before = shown.feen
+            shown.page.click(f'#history button.ply[data-ply="{plies}"]')
+            shown.wait_changed(before)
+            assert shogi_state(shown.fen) == states[-1]
+        shoot(page, f"board-kif-{path.stem}")
