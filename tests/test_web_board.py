@@ -473,7 +473,7 @@ def test_a_pgn_stepped_through_by_keys_and_plies(page: Page) -> None:
     shown.show_ply(30, fens[30])
     step(shown, "ArrowRight", fens[31])
     shown.show_ply(97, fens[97])
-    assert shown.last() == (["d2"], ["e3"])  # 49. Ke3
+    assert shown.last() == (["f3"], ["e3"]) and sans[-1] == "Ke3"  # 49. Ke3, from f3 (47. Kf3)
     shoot(page, "board-pgn-nepomniachtchi-ding")
 
 
@@ -513,14 +513,14 @@ def test_kif_records_stepped_through_to_python_shogi_s_end(page: Page) -> None:
         assert shown.history() == sans
         assert shogi_state(shown.fen) == states[0]
         if pasted:
-            assert sans[16] == "P*55"
+            assert sans[16] == "P*56"
             for ply in range(1, len(states)):
                 before = shown.feen
                 shown.page.keyboard.press("ArrowRight")
                 shown.wait_changed(before)
                 assert shogi_state(shown.fen) == states[ply], f"{name}, ply {ply}"
                 if ply == 17:
-                    assert shown.last() == ([], ["e5"]) and shown.piece("e5") == "S:P"
+                    assert shown.last() == ([], ["e4"]) and shown.piece("e4") == "S:P"
         else:
             before = shown.feen
             shown.page.click(f'#history button.ply[data-ply="{plies}"]')
