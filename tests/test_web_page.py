@@ -105,7 +105,9 @@ def wait_fen(page: Page, fen: str) -> None:
 
 
 def centre(page: Page, cell: str) -> tuple[float, float]:
-    hit = page.locator(f'#board rect.square[data-square="{cell}"], #board rect[data-cell="{cell}"]')
+    hit = page.locator(f'#board rect.square[data-square="{cell}"]')  # the square's hit target
+    if not hit.count():
+        hit = page.locator(f'#board rect[data-cell="{cell}"]')
     box = hit.first.bounding_box()
     assert box is not None
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
