@@ -397,3 +397,25 @@ def test_xiangqi_is_played_by_clicks_exactly_on_the_intersections(page: Page) ->
     idle(page)
     assert page.locator("#history button.ply").all_inner_texts() == [
         pyffish.get_san("xiangqi", start, "h3e3", False, pyffish.NOTATION_XIANGQI_WXF)]
+
+
+def test_janggi_s_pass_is_a_second_click_not_a_drop_back(page: Page) -> None:
+    load(page, "janggi")
+    start = board_fen(page)
+    x, y = centre(page, "e2")
+    away_x, away_y = centre(page, "e3")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(away_x, away_y, steps=4)  # lifted, carried away and back, put down again
+    page.mouse.move(x, y, steps=4)
+    assert page.locator("#board g.dragged").count() == 1
+    page.mouse.up()
+    page.wait_for_timeout(300)
+    assert board_fen(page) == start and page.locator("#board g.dragged").count() == 0
+    assert cells(page, "data-target")  # still selected
+    assert "(a pass" in page.inner_text('#moves li[data-destination="e2"]')
+    page.mouse.click(*centre(page, "e2"))  # selected already: the second click passes
+    page.wait_for_function("start => document.getElementById('board').dataset.fen !== start", arg=start)
+    idle(page)
+    fen = pyffish.start_fen("janggi")
+    assert board_fen(page) == pyffish.get_fen("janggi", fen, ["e2e2"])

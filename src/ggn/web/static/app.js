@@ -549,6 +549,7 @@ function showMoves() {
     }
     const item = make("li", {"data-destination": group.destination});
     item.append(make("strong", {}, group.destination));
+    if (group.destination === group.source) item.append(" (a pass: click the piece again)");
     const plays = group.plays.map((p) => p.move).join(" | ");
     item.append(" ", make("code", {}, plays));
     const reasons = make("ul", {"class": "possibilities"});
@@ -739,7 +740,9 @@ function pointerUp(event) {
   const cell = over && over.cell !== undefined ? over.cell : null;
   const source = drag.where.cell !== undefined ? drag.where.cell : "*";
   const piece = drag.where.cell !== undefined ? page.view.board[drag.where.cell] : drag.where.piece;
-  const group = cell === null ? null : page.view.moves.find((g) => g.source === source && g.piece === piece && g.destination === cell);
+  // A drop back on its own square puts the piece down (a pass, as janggi's, is clicked twice).
+  const group = cell === null || cell === drag.where.cell ? null
+    : page.view.moves.find((g) => g.source === source && g.piece === piece && g.destination === cell);
   if (!group) {  // an illegal drop: the piece goes back, nothing is played
     drag.ghost.remove();
     drag.piece.classList.remove("lifted");
