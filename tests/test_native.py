@@ -167,3 +167,31 @@ def test_known_counts() -> None:
 
     position = Game("chess", fen=kiwipete).position
     assert perft("chess", 3, position) == 97862
+
+
+@pytest.mark.parametrize("name", ["chess", "shogi", "xiangqi", "crazyhouse"])
+def test_batch_listing(name: str) -> None:
+    # The kernel's batch call lists each position's plays as the single call does, and as
+    # many as the pure path.
+    from array import array  # noqa: PLC0415
+
+    rules = rule_system(name)
+    positions = _walk(rules, SEEDS[2], 40)
+    game = _native._game(rules)
+    kernel = _native._STATE.kernel
+    assert game is not None and kernel is not None
+    batch = array("i")
+    singles = []
+    for position in positions:
+        encoded = _native._encode(game, position)
+        assert encoded is not None
+        batch += encoded
+        singles.append(kernel.legal(game.capsule, encoded))
+    counts, pairs = kernel.legal_many(game.capsule, batch)
+    counts, pairs = array("i", counts), array("i", pairs)
+    start = 0
+    for position, single, count in zip(positions, singles, counts, strict=True):
+        assert pairs[2 * start:2 * (start + count)].tobytes() == single
+        assert count == rules._count(position)  # the pure walk's count
+        start += count
+    assert 2 * start == len(pairs)

@@ -968,7 +968,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     for (size_t x = mv_base; x < mv_end && !S->err; x++) {
         int32_t mi = S->mv[x];
         const move_t *m = &g->moves[mi];
-        if (leaf && calm && !m->royal && m->mtype == 0 && !(m->src < 0 && g->dropmate[m->kind])) {
+        if ((leaf || mode == MODE_LIST) && calm && !m->royal && m->mtype == 0 && !(m->src < 0 && g->dropmate[m->kind])) {
             /* Counting only, calm: a plain move or drop whose squares no attack on a terminal
              * piece reads is legal, each of its plays (no need to make them). */
             int32_t taken = m->src >= 0 ? pre[m->dst] : 0;
@@ -980,6 +980,15 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                     else if (m->src >= 0 && (bits[m->src / 64] >> (m->src % 64) & 1)) near = 1;
                 }
                 if (!near) {
+                    if (mode == MODE_LIST) {
+                        for (int32_t k = 0; k < m->nplaced; k++) {
+                            if (sink->found < sink->cap) {
+                                sink->out[2 * sink->found] = mi;
+                                sink->out[2 * sink->found + 1] = k;
+                            }
+                            sink->found++;
+                        }
+                    }
                     total += (uint64_t)m->nplaced;
                     continue;
                 }
@@ -1076,12 +1085,32 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     return total;
 }
 
+/* Read a position into an open search (every value checked). */
+static int search_load(search_t *S, const int32_t *pos, size_t len) {
+    const ggn_game *g = S->g;
+    int32_t N = g->N, K = g->K;
+    if (!pos || len != ggn_position_size(g)) return GGN_EBADPOSITION;
+    if (pos[0] != 0 && pos[0] != 1) return GGN_EBADPOSITION;
+    for (int32_t q = 0; q < N; q++) {
+        int32_t k = pos[1 + q];
+        if (k < 0 || k >= K) return GGN_EBADPOSITION;
+        S->b[q] = k;
+    }
+    S->b[N] = pos[0];
+    for (int32_t i = 0; i < 2 * K; i++) {
+        int32_t c = pos[1 + N + i];
+        if (c < 0 || c > (1 << 24)) return GGN_EBADPOSITION;
+        S->hands[i] = c;
+    }
+    S->mv_used = 0;
+    S->err = GGN_OK;
+    return GGN_OK;
+}
+
 static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_t len, int depth) {
     memset(S, 0, sizeof(*S));
     S->g = g;
     int32_t N = g->N, K = g->K;
-    if (!pos || len != ggn_position_size(g)) return GGN_EBADPOSITION;
-    if (pos[0] != 0 && pos[0] != 1) return GGN_EBADPOSITION;
     size_t plies = (size_t)depth + 19; /* pawn-drop mate tests walk below the last ply */
     S->plies = (int)plies;
     S->b = alloc((size_t)N + 1, 4);
@@ -1095,19 +1124,8 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
     S->mv_cap = 4096;
     S->mv = alloc(S->mv_cap, 4);
     if (!S->b || !S->hands || !S->pre || !S->kings || !S->trial || !S->chg || !S->plays || !S->undo || !S->mv) return GGN_ENOMEM;
-    for (int32_t q = 0; q < N; q++) {
-        int32_t k = pos[1 + q];
-        if (k < 0 || k >= K) return GGN_EBADPOSITION;
-        S->b[q] = k;
-    }
-    S->b[N] = pos[0];
-    for (int32_t i = 0; i < 2 * K; i++) {
-        int32_t c = pos[1 + N + i];
-        if (c < 0 || c > (1 << 24)) return GGN_EBADPOSITION;
-        S->hands[i] = c;
-    }
     if (g->capmap) { S->hand[0] = S->hands; S->hand[1] = S->hands + K; }
-    return GGN_OK;
+    return search_load(S, pos, len);
 }
 
 static void search_close(search_t *S) {
@@ -1199,5 +1217,29 @@ int ggn_in_check(const ggn_game *g, const int32_t *pos, size_t len, int *check) 
     int rc = search_open(&S, g, pos, len, 0);
     if (rc == GGN_OK) *check = any_terminal_attacked(&S, S.b, S.b[g->N], 1);
     search_close(&S);
+    return rc;
+}
+
+int ggn_legal_many(const ggn_game *g, const int32_t *positions, size_t count, int32_t *out, size_t cap,
+                   int32_t *counts, size_t *total) {
+    if (!g || !total || !counts || (count && !positions)) return GGN_EBADPOSITION;
+    size_t size = ggn_position_size(g);
+    *total = 0;
+    if (!count) return GGN_OK;
+    search_t S;
+    int rc = search_open(&S, g, positions, size, 1);
+    size_t used = 0;
+    for (size_t i = 0; i < count && rc == GGN_OK; i++) {
+        if (i) rc = search_load(&S, positions + i * size, size);
+        if (rc != GGN_OK) break;
+        sink_t sink = {out ? out + 2 * (used < cap ? used : cap) : NULL, NULL, out && used < cap ? cap - used : 0, 0};
+        walk(&S, 0, 1, MODE_LIST, &sink);
+        rc = S.err;
+        counts[i] = (int32_t)sink.found;
+        used += sink.found;
+    }
+    search_close(&S);
+    *total = used;
+    if (rc == GGN_OK && used > cap) rc = GGN_EOVERFLOW;
     return rc;
 }

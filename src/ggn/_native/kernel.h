@@ -54,6 +54,12 @@ int ggn_perft(const ggn_game *game, const int32_t *position, size_t len, int dep
 int ggn_legal(const ggn_game *game, const int32_t *position, size_t len, int32_t *out, size_t cap,
               size_t *found);
 
+/* The legal plays of ``count`` positions laid end to end (ggn_position_size values each):
+ * counts[i] the number of plays of position i, their pairs written to out in turn (room for
+ * cap pairs; *total: how many in all, more than cap when out was too small). */
+int ggn_legal_many(const ggn_game *game, const int32_t *positions, size_t count, int32_t *out, size_t cap,
+                   int32_t *counts, size_t *total);
+
 /* Perft split by first play: for each legal play, (move, play, count of depth-1 below it),
  * written as three values each (room for cap triples). */
 int ggn_divide(const ggn_game *game, const int32_t *position, size_t len, int depth, int64_t *out,

@@ -152,11 +152,53 @@ static PyObject *divide(PyObject *self, PyObject *args) {
     return list;
 }
 
+/* legal_many(game, positions) -> (counts, pairs): the legal plays of each position of a buffer
+ * of positions laid end to end (each ggn_position_size values), as bytes of int32: the number
+ * of plays of each position, then all the pairs (move, play) in order. */
+static PyObject *legal_many(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *positions;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &positions)) return NULL;
+    ggn_game *game = game_of(capsule);
+    if (!game) return NULL;
+    Py_buffer view;
+    if (int32_buffer(positions, &view, "positions") < 0) return NULL;
+    size_t size = ggn_position_size(game), values = (size_t)(view.len / 4);
+    if (values % size) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "the positions' buffer is not a whole number of positions");
+        return NULL;
+    }
+    size_t count = values / size, cap = 64 * (count ? count : 1), used = 0;
+    int32_t *counts = PyMem_RawMalloc((count ? count : 1) * sizeof(int32_t));
+    int32_t *pairs = PyMem_RawMalloc(cap * 2 * sizeof(int32_t));
+    int rc = GGN_OK;
+    if (!counts || !pairs) { PyMem_RawFree(counts); PyMem_RawFree(pairs); PyBuffer_Release(&view); return PyErr_NoMemory(); }
+    Py_BEGIN_ALLOW_THREADS
+    for (;;) {
+        rc = ggn_legal_many(game, view.buf, count, pairs, cap, counts, &used);
+        if (rc != GGN_EOVERFLOW || used > ((size_t)1 << 28)) break;
+        int32_t *bigger = PyMem_RawRealloc(pairs, used * 2 * sizeof(int32_t));
+        if (!bigger) { rc = GGN_ENOMEM; break; }
+        pairs = bigger;
+        cap = used;
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    if (rc != GGN_OK) { PyMem_RawFree(counts); PyMem_RawFree(pairs); return failed(rc); }
+    PyObject *result = Py_BuildValue("(y#y#)", (const char *)counts, (Py_ssize_t)(count * sizeof(int32_t)),
+                                     (const char *)pairs, (Py_ssize_t)(used * 2 * sizeof(int32_t)));
+    PyMem_RawFree(counts);
+    PyMem_RawFree(pairs);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"abi_version", abi_version, METH_NOARGS, "The version of the tables' layout the kernel reads."},
     {"game", game_new, METH_O, "game(tables) -> a game read from its tables (int32 buffer)."},
     {"perft", perft, METH_VARARGS, "perft(game, position, depth) -> the number of legal paths."},
     {"legal", legal, METH_VARARGS, "legal(game, position) -> int32 pairs (move, play) as bytes."},
+    {"legal_many", legal_many, METH_VARARGS, "legal_many(game, positions) -> (counts, pairs) as bytes of int32."},
     {"divide", divide, METH_VARARGS, "divide(game, position, depth) -> [(move, play, count)]."},
     {NULL, NULL, 0, NULL},
 };
