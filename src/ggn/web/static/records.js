@@ -275,8 +275,9 @@
     return base64(new TextEncoder().encode(text)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   }
 
-  function readLink() {
-    const hash = location.hash.replace(/^#/, "");
+  function readLink(url) {
+    const at = (url || location.href).indexOf("#");
+    const hash = at < 0 ? "" : (url || location.href).slice(at + 1);
     if (!hash) return null;
     const fields = {};
     for (const part of hash.split("&")) {
@@ -394,9 +395,12 @@
       await writeLink();
       copyText(location.href, "the link");
     });
-    window.addEventListener("hashchange", () => {
-      const link = readLink();
-      if (link && location.hash.replace(/^#/, "") !== records.written) openLink(link);
+    // A link typed into the address bar (or followed within the page): read from the event, since
+    // the page may have written its own link since.
+    window.addEventListener("hashchange", (event) => {
+      const link = readLink(event.newURL);
+      const hash = event.newURL.includes("#") ? event.newURL.slice(event.newURL.indexOf("#") + 1) : "";
+      if (link && hash !== records.written) openLink(link);
     });
     let first = true;
     window.ggn.onRender((view) => {
