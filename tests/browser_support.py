@@ -227,6 +227,29 @@ class Board:
         self.page.touchscreen.tap(*self.centre(destination))
         return shown
 
+    def touch_drag(self, source: str, destination: str) -> list[str]:
+        """Drag with a finger from one square to another (touch events through the browser's
+        DevTools protocol: Playwright's touch screen only taps); the squares marked as
+        destinations while the piece was held."""
+        session = self.page.context.new_cdp_session(self.page)
+        start, end = self.centre(source), self.centre(destination)
+
+        def touch(kind: str, points: list[tuple[float, float]]) -> None:
+            session.send("Input.dispatchTouchEvent",
+                         {"type": kind, "touchPoints": [{"x": x, "y": y} for x, y in points]})
+
+        touch("touchStart", [start])
+        steps = 8
+        held: list[str] = []
+        for step in range(1, steps + 1):
+            touch("touchMove", [(start[0] + (end[0] - start[0]) * step / steps,
+                                 start[1] + (end[1] - start[1]) * step / steps)])
+            if step == steps // 2:
+                held = self.targets()
+        touch("touchEnd", [])
+        session.detach()
+        return held
+
     def choose(self, label: re.Pattern[str]) -> list[dict[str, Any]]:
         """Click the one option of ``#choices`` whose aria-label matches ``label``; what the
         options were (each one's aria-label, whether it is drawn as a picture, its text)."""

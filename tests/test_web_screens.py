@@ -15,7 +15,7 @@ janggi are drawn from ggn's own paths (ggn._glyphs), not a font. On a machine wi
 the pictures are compared all the same: they must not depend on it, which is the point.
 
 At a phone's width (360 x 740, a touch screen) the page does not scroll sideways, the board is
-wholly in view, and a move is played by two taps.
+wholly in view, and a move is played by two taps or by a finger's drag.
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def fits(page: Page, board: Board) -> None:
 def test_a_phone_plays_chess_shogi_and_xiangqi_by_taps(browser: Browser, server: str) -> None:
     """At 360 x 740 with a touch screen: no sideways scroll, each board wholly in view, and a
     move of each game played by two taps (python-chess's FEN, python-shogi's board, pyffish's
-    xiangqi FEN)."""
+    xiangqi FEN), a chess move by a finger's drag, which does not scroll the page."""
     import pyffish  # noqa: PLC0415
     import shogi  # noqa: PLC0415
 
@@ -175,9 +175,17 @@ def test_a_phone_plays_chess_shogi_and_xiangqi_by_taps(browser: Browser, server:
         shoot(page, "phone-chess-start")
         expected = chess.Board()
         for uci in ("e2e4", "e7e5", "g1f3"):
-            board.tap_move(uci[:2], uci[2:])
+            offered = board.tap_move(uci[:2], uci[2:])
+            assert offered == sorted(chess.square_name(move.to_square) for move in expected.legal_moves
+                                     if chess.square_name(move.from_square) == uci[:2])
             expected.push_uci(uci)
             board.expect(expected.fen())
+        # A finger's drag plays too, and does not scroll the page meanwhile.
+        scrolled = page.evaluate("() => [window.scrollX, window.scrollY]")
+        assert board.touch_drag("b8", "c6") == ["a6", "c6"]
+        expected.push_uci("b8c6")
+        board.expect(expected.fen())
+        assert page.evaluate("() => [window.scrollX, window.scrollY]") == scrolled
         fits(page, board)
         shoot(page, "phone-chess-after-nf3")
 
