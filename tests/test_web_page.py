@@ -419,3 +419,15 @@ def test_janggi_s_pass_is_a_second_click_not_a_drop_back(page: Page) -> None:
     idle(page)
     fen = pyffish.start_fen("janggi")
     assert board_fen(page) == pyffish.get_fen("janggi", fen, ["e2e2"])
+
+
+def test_shogi_s_squares_are_named_as_its_players_name_them(page: Page) -> None:
+    load(page, "shogi")
+    board = shogi.Board()
+    for cell, usi in (("c3", "7g"), ("e1", "5i"), ("h8", "2b")):
+        label = page.get_attribute(f'#board rect.square[data-square="{cell}"]', "aria-label")
+        held = board.piece_at(shogi.SQUARE_NAMES.index(usi))
+        assert held is not None
+        side = "sente" if held.color == shogi.BLACK else "gote"
+        kind = {shogi.PAWN: "pawn", shogi.KING: "king", shogi.BISHOP: "bishop"}[held.piece_type]
+        assert label == f"{cell} ({usi[0]}{'abcdefghi'.index(usi[1]) + 1}), {side} {kind}"

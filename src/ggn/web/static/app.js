@@ -345,6 +345,17 @@ function squareBox(cell) {
           cx: box.x + box.width / 2, cy: box.y + box.height / 2, size: Math.min(box.width, box.height)};
 }
 
+function cellName(cell) {
+  // A square as CELL names it and, for shogi's games, as their players do (its file from the
+  // right, its rank from the top: ggn's c3 is 77, USI's 7g).
+  const view = page.view;
+  const found = /^([a-z])(\d+)$/.exec(cell);
+  if (!view || !found || !view.notation.startsWith("shogi") || view.shape.length !== 2) return cell;
+  const file = view.shape[0] - (found[1].charCodeAt(0) - 97);
+  const rank = view.shape[1] - Number(found[2]) + 1;
+  return `${cell} (${file}${rank})`;
+}
+
 function pieceName(piece) {
   return (page.view && page.view.names[piece]) || piece;
 }
@@ -405,7 +416,7 @@ function drawBoard(view) {
   for (const square of squares) {
     const cell = cellOf(square);
     const piece = view.board[cell];
-    square.setAttribute("aria-label", piece ? `${cell}, ${pieceName(piece)}` : `${cell}, empty`);
+    square.setAttribute("aria-label", piece ? `${cellName(cell)}, ${pieceName(piece)}` : `${cellName(cell)}, empty`);
     square.setAttribute("role", "button");
     square.setAttribute("tabindex", "-1");
   }
@@ -528,7 +539,7 @@ function showMoves() {
                                        height: box.height}));
     }
   }
-  const where = selected.source === "*" ? "from the hand" : `on ${selected.source}`;
+  const where = selected.source === "*" ? "from the hand" : `on ${cellName(selected.source)}`;
   box.append(make("p", {"class": "chosen"},
                   `${pieceName(selected.piece)} (${selected.piece}) ${where}: ${groups.length} destination${groups.length === 1 ? "" : "s"}`));
   const list = make("ul", {"class": "destinations"});
@@ -548,7 +559,7 @@ function showMoves() {
                                 cy: target.cy, r: target.size * 0.16}));
     }
     const item = make("li", {"data-destination": group.destination});
-    item.append(make("strong", {}, group.destination));
+    item.append(make("strong", {}, cellName(group.destination)));
     if (group.destination === group.source) item.append(" (a pass: click the piece again)");
     const plays = group.plays.map((p) => p.move).join(" | ");
     item.append(" ", make("code", {}, plays));
