@@ -263,6 +263,16 @@ class Board:
         self.page.locator("#choices button.choice").nth(chosen[0]).click()
         return options
 
+    def copied(self, button: str) -> str:
+        """Click a Copy button of the page (``#copy-pgn``, ``#copy-kif``, ``#copy-fen``, ...)
+        and read what it copied, as the page shows it (``#export-text``)."""
+        self.page.evaluate("() => { const t = document.getElementById('export-text'); if (t) t.value = ''; }")
+        self.page.click(button)
+        self.page.wait_for_function(
+            "() => { const t = document.getElementById('export-text'); return t && t.value !== ''; }")
+        text: str = self.page.input_value("#export-text")
+        return text
+
     def expect(self, value: str | None, attribute: str = "data-fen") -> None:
         """Wait until ``#board`` shows ``value`` in ``attribute`` and awaits no answer; fail,
         naming both, when it does not within the wait."""

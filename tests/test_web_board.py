@@ -17,7 +17,9 @@ against a library that knows the answer, never against ggn itself:
   same file.
 
 Records loaded and stepped through: a PGN and a KIF of tests/data, to the final position
-python-chess and python-shogi give. Illegal drops leave the position as it was.
+python-chess and python-shogi give; and the games played copied out, as PGN that python-chess
+reads back, as KIF and CSA that python-shogi and cshogi read back. Illegal drops leave the
+position as it was.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import chess
 import chess.pgn
 import pytest
 import shogi
+import shogi.KIF
 
 from browser_support import Board, launched, needs_chromium, opened, shoot
 from web_support import WIZARD, WIZARD_INI, running
@@ -138,6 +141,10 @@ def test_a_real_chess_game_dragged_and_clicked_ply_by_ply(page: Page) -> None:
             shoot(page, "board-chess-check")
     assert len(sans) == 37 and sans[16] == "O-O" and sans[18] == "Bg6+"
     assert shown.history() == sans
+    # Copied out: the game as PGN that python-chess reads back move for move, the FEN shown.
+    copied = chess.pgn.read_game(io.StringIO(shown.copied("#copy-pgn")))
+    assert copied is not None and list(copied.mainline_moves()) == list(game.mainline_moves())
+    assert shown.copied("#copy-fen") == board.fen()
     # Mid-game, the king dragged where it cannot go: nothing is played.
     king = board.king(board.turn)
     assert king is not None
@@ -303,6 +310,14 @@ def test_a_shogi_game_with_drops_and_promotions_chosen_by_their_pictures(page: P
     assert written == sans
     assert shown.history() == sans
     assert sans[2] == "Bx22+" and sans[4] == "B*55" and sans[6] == "Bx73="
+    # Copied out as KIF and CSA: python-shogi and cshogi read back the game's moves in USI.
+    usis = [usi_move(move) for move in SHOGI]
+    (kif,) = shogi.KIF.Parser.parse_str(shown.copied("#copy-kif"))
+    assert kif["moves"] == usis
+    import cshogi.CSA  # noqa: PLC0415
+
+    (csa,) = cshogi.CSA.Parser.parse_str(shown.copied("#copy-csa"))
+    assert [cshogi.move_to_usi(move) for move in csa.moves] == usis
     for ply in (4, 9, 3):
         shown.show_ply(ply, fens[ply])
     shoot(page, "board-shogi-game")
@@ -493,7 +508,6 @@ def test_kif_records_stepped_through_to_python_shogi_s_end(page: Page) -> None:
     record itself with shogi.KIF); the Shift_JIS one chosen as a file, its last ply clicked.
     The history in Hodges's notation, as Fairy-Stockfish writes it."""
     import pyffish  # noqa: PLC0415
-    import shogi.KIF  # noqa: PLC0415
 
     start = pyffish.start_fen("shogi")
     for name, pasted in (("kifu-for-windows-kifu-utf8.kifu", True), ("kifu-for-windows-kif-sjis.kif", False)):
