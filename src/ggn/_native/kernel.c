@@ -41,6 +41,8 @@ typedef struct {
      * a state of its destination (dmask: 1 empty, 2 an enemy, 4 a friend may stand there). */
     int32_t simple, path_off, npath, dmask;
     int32_t royal; /* it moves or places a terminal piece */
+    int32_t stays; /* its first plays, to which no promotion limit applies (the piece staying, drops) */
+    int32_t limited; /* a play of it places a limited type */
 } move_t;
 
 typedef struct { int32_t src, ent_off, nent, skip; } rnode_t;
@@ -50,6 +52,8 @@ typedef struct { int32_t sq, val; } chg_t;
 struct ggn_game {
     int32_t N, K, M, flags, words;
     int32_t *kside, *kterm, *unmark, *rookplain, *kingplain, *dropmate;
+    int32_t *group;  /* per kind: the promotion-limited type it counts as (0 none) */
+    int32_t ngroups, *limit; /* per group: how many of that type a side may have */
     int32_t *capmap; /* K*K (taken * K + mover) -> hand kind, 0 none; NULL: hands not tracked */
     int32_t castking[2], nhomes[2], nrank[2];
     int32_t *homes[2], *rank[2];
@@ -106,7 +110,7 @@ int ggn_kernel_abi(void) { return GGN_KERNEL_ABI; }
 void ggn_game_free(ggn_game *g) {
     if (!g) return;
     free(g->kside); free(g->kterm); free(g->unmark); free(g->rookplain); free(g->kingplain);
-    free(g->dropmate); free(g->capmap);
+    free(g->dropmate); free(g->capmap); free(g->group); free(g->limit);
     for (int s = 0; s < 2; s++) {
         free(g->homes[s]); free(g->rank[s]);
         free(g->rstart[s]); free(g->rcount[s]); free(g->rnodes[s]); free(g->rents[s]);
@@ -326,11 +330,12 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
     g->words = (N + 63) / 64;
     g->kside = alloc((size_t)K, 4); g->kterm = alloc((size_t)K, 4); g->unmark = alloc((size_t)K, 4);
     g->rookplain = alloc((size_t)K, 4); g->kingplain = alloc((size_t)K, 4); g->dropmate = alloc((size_t)K, 4);
+    g->group = alloc((size_t)K, 4);
     g->moves = alloc((size_t)g->M, sizeof(move_t));
     g->poss = alloc((size_t)npossall, sizeof(poss_t));
     g->conds = alloc((size_t)ncondsall, sizeof(cond_t));
     g->ints = alloc((size_t)nintsall, 4);
-    if (!g->kside || !g->kterm || !g->unmark || !g->rookplain || !g->kingplain || !g->dropmate ||
+    if (!g->kside || !g->kterm || !g->unmark || !g->rookplain || !g->kingplain || !g->dropmate || !g->group ||
         !g->moves || !g->poss || !g->conds || !g->ints) {
         ggn_game_free(g);
         return GGN_ENOMEM;
@@ -343,6 +348,7 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         g->rookplain[k] = ranged(r, 0, K - 1, "a rook right's plain kind");
         g->kingplain[k] = ranged(r, 0, K - 1, "a castling king's plain kind");
         g->dropmate[k] = ranged(r, 0, 1, "a kind's drop-mate flag");
+        g->group[k] = ranged(r, 0, K, "a kind's limited type");
     }
     if (!r->bad && (g->kterm[0] || g->unmark[0] || g->rookplain[0] || g->kingplain[0])) fail(r, "kind 0 is the empty square");
     for (int32_t k = 1; k < K && !r->bad; k++) {
@@ -370,6 +376,11 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         if (!r->bad && g->castking[s] && (g->kside[g->castking[s]] != s || !g->kingplain[g->castking[s]]))
             fail(r, "a castling king without its plain kind");
     }
+    g->ngroups = ranged(r, 0, K, "limited types");
+    g->limit = alloc((size_t)g->ngroups + 1, 4);
+    if (!g->limit) { ggn_game_free(g); return GGN_ENOMEM; }
+    for (int32_t i = 1; i <= g->ngroups; i++) g->limit[i] = ranged(r, 0, 1 << 20, "a type's limit");
+    for (int32_t k = 0; k < K && !r->bad; k++) if (g->group[k] > g->ngroups) fail(r, "a kind's limited type is none");
     /* moves */
     int32_t pused = 0, cused = 0, iused = 0;
     int32_t maxplays = 1;
@@ -410,6 +421,7 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         m->safe_off = iused;
         for (int32_t k = 0; k < m->nsafe && !r->bad; k++) g->ints[iused++] = ranged(r, 0, N - 1, "a safe square");
         m->shielded = ranged(r, 0, 1, "castling's shield flag");
+        m->stays = ranged(r, 0, K, "a move's unlimited plays");
         m->nposs = ranged(r, 0, npossall, "a move's possibilities");
         if (!r->bad && pused > npossall - m->nposs) fail(r, "more possibilities than announced");
         m->poss_off = pused;
@@ -448,6 +460,8 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
             m->royal = g->kterm[m->kind] || g->kterm[m->becomes];
             for (int32_t k = 0; k < m->nplaced; k++) if (g->kterm[g->ints[m->placed_off + k]]) m->royal = 1;
             if (m->mtype != 0) m->royal = 1;
+            m->limited = 0;
+            for (int32_t k = m->stays; k < m->nplaced; k++) if (g->group[g->ints[m->placed_off + k]]) m->limited = 1;
         }
     }
     g->maxplays = maxplays;
@@ -846,9 +860,19 @@ static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_
         }
     }
     for (int32_t k = 0; k < m->nplaced; k++) {
+        int32_t placed = g->ints[m->placed_off + k];
+        if (m->limited && k >= m->stays && g->group[placed]) {
+            /* a promotion into a limited type: only while the side has fewer than the limit */
+            int32_t group = g->group[placed], have = 0;
+            for (int32_t q = 0; q < g->N; q++) {
+                int32_t v = pre[q];
+                if (v && g->kside[v] == side && g->group[v] == group) have++;
+            }
+            if (have >= g->limit[group]) continue;
+        }
         play_t *p = &plays[np];
         OPEN(p);
-        PUT(m->src, 0); PUT(m->dst, g->ints[m->placed_off + k]);
+        PUT(m->src, 0); PUT(m->dst, placed);
         p->n = used - p->off;
         np++;
     }
@@ -968,7 +992,8 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     for (size_t x = mv_base; x < mv_end && !S->err; x++) {
         int32_t mi = S->mv[x];
         const move_t *m = &g->moves[mi];
-        if ((leaf || mode == MODE_LIST) && calm && !m->royal && m->mtype == 0 && !(m->src < 0 && g->dropmate[m->kind])) {
+        if ((leaf || mode == MODE_LIST) && calm && !m->royal && !m->limited && m->mtype == 0 &&
+            !(m->src < 0 && g->dropmate[m->kind])) {
             /* Counting only, calm: a plain move or drop whose squares no attack on a terminal
              * piece reads is legal, each of its plays (no need to make them). */
             int32_t taken = m->src >= 0 ? pre[m->dst] : 0;

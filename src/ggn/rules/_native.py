@@ -18,14 +18,17 @@ The tables (int32 values; the kernel checks every one again as it reads them)::
     the total possibilities, conditions and extra values of the moves
     per kind 0..K-1: side, terminal, unmarked kind (a '-' mark cleared by any move: itself if
         none), plain kind of a rook with a castling right (0 none), plain kind of a castling
-        king (0 none), whether a drop of it may not mate
+        king (0 none), whether a drop of it may not mate, the promotion-limited type it counts as
+        (0 none, else numbered from 1)
     with flags & 1, K*K: per (taken, mover), the kind the capture puts in the mover's hand (0 none)
     per side: castling king kind (0 none), homes (count, squares), castling rank (count, squares)
+    the promotion limits: count, then the limit of each limited type
     per move (sorted by kind, then source; -1 a drop): kind, source, destination, type (0 plain
         or promotion or drop, 1 a castling king's move, 2 a castling rook's move), the kind it
         leaves by a plain move, plays (count, kinds), en passant victims (count, square+kind),
         a castling king's plain play (0/1), rooks (count, rook square+square beside), squares
-        to be safe (count, squares), shielded (0/1), possibilities (count, each: must (count,
+        to be safe (count, squares), shielded (0/1), how many of its first plays no promotion
+        limit applies to, possibilities (count, each: must (count,
         square+state), deny (count, square+state)); a state: -1 empty, -2 enemy, a kind.
 """
 
@@ -164,7 +167,6 @@ def _variant_refusal(rules: VariantRules) -> str:
         (bool(rules._mutual), "mutuallyImmuneTypes"),
         (bool(rules._gated), "gating"),
         (bool(rules._petrify), "petrifyOnCapture"),
-        (bool(rules._limits), "promotionLimit"),
     ]
     promotion = variant.promotion
     if promotion is not None:
@@ -217,8 +219,6 @@ def description_refusal(variant: Variant) -> str:
         (promotion is not None and promotion.sittuyin,
          "moves the document does not list (sittuyinPromotion)"),
         (drops is not None and drops.must_drop, "mustDrop"),
-        (promotion is not None and any(letter in letters for letter, _ in promotion.limits),
-         "promotionLimit"),
     ]
     if promotion is not None:
         checks.append((promotion.on_capture, "promotion on capture only"))
@@ -292,6 +292,7 @@ class _Builder:
         # Squares by the id of their Cell (a document's cells are few objects, each read many
         # times: Cell's own hash and equality are Python code); the document keeps them alive.
         self.cells: dict[int, int | None] = {}
+        self.groups: dict[str, int] = {}  # promotion-limited types, numbered from 1
 
     def square(self, cell: object) -> int | None:
         known = self.cells.get(id(cell), -1)
@@ -371,9 +372,9 @@ class _Builder:
         body: list[int] = []
         total = conditions = extra = 0
         for (kind, src, dst, _, kept), effect in zip(records, effects, strict=True):
-            mtype, becomes, placed, victims, plain, rooks, safe, shielded = effect
+            mtype, becomes, placed, victims, plain, rooks, safe, shielded, stays = effect
             body += [kind, src, dst, mtype, becomes, len(placed), *placed, len(victims) // 2, *victims,
-                     plain, len(rooks) // 2, *rooks, len(safe), *safe, shielded, len(kept)]
+                     plain, len(rooks) // 2, *rooks, len(safe), *safe, shielded, stays, len(kept)]
             extra += len(placed) + len(victims) + len(rooks) + len(safe)
             for terms in kept:
                 body += terms
@@ -390,7 +391,7 @@ class _Builder:
                   total, conditions, extra]
         try:  # every value an int of 32 bits (the kernel checks their meaning as it reads them)
             values = array("i", header)
-            for part in (kinds, capmap, castling, body):
+            for part in (kinds, capmap, castling, self.limits(), body):
                 values.extend(part)
         except (OverflowError, TypeError) as error:
             raise _Refused(f"a table value out of the int32 range ({error})") from None
@@ -398,7 +399,7 @@ class _Builder:
 
     def kinds(self) -> list[int]:
         terminal = self.tables.terminal
-        values = [0] * 6
+        values = [0] * 7
         variant_rules = self.variant_rules
         number = 1
         while number < len(self.codes):
@@ -415,7 +416,12 @@ class _Builder:
                 mate = 1 if code in variant_rules._drop_mate else 0
             else:
                 unmark = number
-            values += [side, 1 if code in terminal[side] else 0, unmark, rook, king, mate]
+            group = 0
+            if variant_rules is not None:
+                letter = variant_rules._kind.get(code)
+                if letter in variant_rules._limits:
+                    group = self.groups.setdefault(letter, len(self.groups) + 1)
+            values += [side, 1 if code in terminal[side] else 0, unmark, rook, king, mate, group]
             number += 1
         return values
 
@@ -454,21 +460,27 @@ class _Builder:
             values += [self.kind(variant_rules._castling_king[side]), len(homes), *homes, len(rank), *rank]
         return values
 
+    def limits(self) -> list[int]:
+        variant_rules = self.variant_rules
+        limits = variant_rules._limits if variant_rules is not None else {}
+        ordered = sorted(self.groups.items(), key=lambda item: item[1])
+        return [len(ordered), *(limits[letter] for letter, _ in ordered)]
+
     def effects(self, move: Move, src: int, dst: int) -> tuple[int, int, list[int], list[int], int,
-                                                               list[int], list[int], int]:
+                                                               list[int], list[int], int, int]:
         """(type, kind left by a plain move, plays' kinds, victims, plain, rooks, safe squares,
         shielded) of a move (see the module's doc)."""
         code = code_of(move.piece)
         r = self.variant_rules
         if r is None:
-            return 0, self.kind(code), [self.kind(code)], [], 0, [], [], 0
+            return 0, self.kind(code), [self.kind(code)], [], 0, [], [], 0, 1
         v = self.flags
         if src < 0:
             placed = [code]
             raised = r._drops_raised.get(code)
             if raised is not None:
                 placed.append(raised[1])
-            return 0, self.kind(code), [self.kind(c) for c in placed], [], 0, [], [], 0
+            return 0, self.kind(code), [self.kind(c) for c in placed], [], 0, [], [], 0, len(placed)
         flags = r._flags.get(code, 0)
         side = 0 if code > 0 else 1
         if flags & v._CASTLES:
@@ -487,9 +499,9 @@ class _Builder:
                 step = 1 if end > start else -1
                 first = end if shielded else end - step
                 safe = [r._index[(file, rank)] for file in range(first, start, -step)]
-            return 1, self.kind(code), [], [], 1 if plain else 0, pairs, safe, shielded
+            return 1, self.kind(code), [], [], 1 if plain else 0, pairs, safe, shielded, 0
         if flags & v._ROOK:
-            return 2, self.kind(code), [], [], 0, [], [], 0
+            return 2, self.kind(code), [], [], 0, [], [], 0, 0
         becomes = r._becomes(move, src, dst, code)
         victims: list[int] = []
         if flags & v._TAKES:
@@ -513,7 +525,7 @@ class _Builder:
             stays = False
         if stays:
             plays.insert(0, becomes)
-        return 0, self.kind(becomes), [self.kind(c) for c in plays], victims, 0, [], [], 0
+        return 0, self.kind(becomes), [self.kind(c) for c in plays], victims, 0, [], [], 0, int(stays)
 
 
 def _variant(rules: RuleSystem) -> VariantRules | None:
