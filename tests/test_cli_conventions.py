@@ -112,6 +112,7 @@ def json_runs(paths: dict[str, str]) -> dict[str, list[str]]:
         "completion": ["completion", "bash"],
         "show": ["show", "shogi", "--moves-from", "c3"],
         "analyse": ["analyse", "chess", "--engine", FAKE_ENGINE, "--depth", "1"],
+        "playout": ["playout", "chess", "--games", "3", "--seed", "5", "--max-plies", "10"],
     }
 
 

@@ -205,6 +205,7 @@ EVERY_COMMAND = [
     ("generate", "makruk"),
     ("convert", "-", "--mapping", "chess"),
     ("perft", "chess", "1"),
+    ("playout", "chess", "--games", "2", "--max-plies", "4"),
     ("variants",),
     ("legal", "chess"),
     ("play", "chess", "C:P e2-e4"),

@@ -295,6 +295,15 @@ def _calls() -> Iterator[Call]:
     yield Call("ggn.rules.rule_system", rules.rule_system, ("chess",))
     yield Call("ggn.rules.native_support", rules.native_support, ("chess",))
     yield Call("ggn.rules.use_native", rules.use_native, (True,))
+    yield Call("ggn.rules.playout", rules.playout, ("chess", position),
+               {"games": 1, "seed": 1, "policy": "captures", "max_plies": 2, "moves": True})
+    yield Call("ggn.rules.playout", rules.playout, ("chess",),
+               {"games": 1, "seed": 1, "fen": FEN, "max_plies": 2})
+    found = rules.playout("chess", games=1, seed=1, max_plies=2)
+    yield Call("ggn.rules.Playouts", rules.Playouts, ("chess", 1, "uniform", 2, ("*",), (2,), (None,)),
+               {"moves": None, "engine": "pure"})
+    yield Call("ggn.rules.Playouts.totals", found.totals)
+    yield Call("ggn.rules.Playouts.to_json", found.to_json)
     yield Call("ggn.rules.Outcome", rules.Outcome, ("first", rules.Ending.CHECKMATE))
     # --- ggn.game
     yield Call("ggn.game.Game", Game, ("chess", START), {"halfmove": 0, "fullmove": 1})

@@ -33,7 +33,8 @@ This module assembles the parser and runs a command; the rest is private:
   lint, generate, demo), ``_convert`` (convert), ``_positions`` (moves, apply, diff), ``_games``
   (variants, legal, perft, play, position), ``_records`` (replay, record), ``_show`` (show),
   ``_serve`` (serve: the explorer of :mod:`ggn.web`), ``_engine`` (analyse: an engine of
-  :mod:`ggn.engine`), ``_completion`` (completion).
+  :mod:`ggn.engine`), ``_playout`` (playout: random games by :func:`ggn.rules.playout`),
+  ``_completion`` (completion).
 
 Adding a command
 ----------------
@@ -97,7 +98,7 @@ from ggn.errors import GGNError
 __all__ = ["main", "run"]
 
 _MODULES: Final = ("_notation", "_documents", "_convert", "_positions", "_games", "_records", "_show",
-                   "_serve", "_engine", "_completion")
+                   "_serve", "_engine", "_playout", "_completion")
 """The modules of the commands (under ``ggn.cli``), each with a ``register(commands)``
 function, in help order."""
 
@@ -111,6 +112,7 @@ _COMMANDS: Final = {
     "show": "_show",
     "serve": "_serve",
     "analyse": "_engine",
+    "playout": "_playout",
     "completion": "_completion",
 }
 """The module of each command: a run imports only its command's module (each reads the library
@@ -152,6 +154,7 @@ examples:
   ggn record convert game.kif --to pgn  a record in another format
   ggn position shogi --fen FEN --to feen
   ggn perft mygame 3 --ini my.ini  a variant of your own (variants.ini syntax)
+  ggn playout chess --games 100 --seed 1   random games to their end, by result
   ggn perft chess 4 --format json  every command takes --format text|json
   ggn lint shogi --board 9x9       a built-in game's document, a board's shape
   ggn completion bash              shell completion (the cli extra: shtab)

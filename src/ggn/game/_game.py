@@ -289,7 +289,11 @@ class Game:
         play made; raise :class:`~ggn.errors.IllegalMoveError` naming the move and legal ones
         if it is not legal here (or names several)."""
         expect(play, (Play, str), "play", "a Play or a move's text")
-        made = self._find(play)
+        return self._push(self._find(play))
+
+    def _push(self, made: Play) -> Play:
+        """Make ``made``, one of :meth:`legal_moves`' own plays (not searched for again: the
+        playouts' pure path picks it from that list)."""
         ply = len(self._plays)
         position = self._positions[ply]
         child = position.apply(made.transition)

@@ -25,6 +25,7 @@ from ggn.errors import GGNError
 from ggn.position import Position
 from ggn.rules import _native
 from ggn.rules._native import native_available, native_support, use_native
+from ggn.rules._playout import Playouts, playout
 from ggn.rules._system import Ending, IllegalMoveError, Outcome, Play, RuleSystem
 from ggn.variants import registry
 
@@ -35,8 +36,8 @@ if TYPE_CHECKING:
     from ggn.rules.xiangqi import Xiangqi
 
 __all__ = ["MAX_PERFT_DEPTH", "Chess", "Ending", "IllegalMoveError", "Makruk", "Outcome", "Play",
-           "RuleSystem", "Shogi", "Xiangqi", "divide", "names", "native_available", "native_support", "perft",
-           "rule_system", "use_native"]
+           "Playouts", "RuleSystem", "Shogi", "Xiangqi", "divide", "names", "native_available",
+           "native_support", "perft", "playout", "rule_system", "use_native"]
 
 _GAME_CLASSES: Final = {"Chess": "chess", "Makruk": "makruk", "Shogi": "shogi", "Xiangqi": "xiangqi"}
 
