@@ -394,9 +394,28 @@ def test_xiangqi_clicked_exactly_on_its_intersections(page: Page) -> None:
     assert sans[:2] == ["C2=5", "H8+7"] and sans[10] == "C5+4"
     assert shown.history() == sans
     assert start == fens[0]
+    # The general in check glows red around its disc, seen on the page (its disc covers most
+    # of its cell: a glow the size of a chess square's is hidden under it).
+    shown.show_ply(10, fens[10])
+    assert shown.checks() == [] and red_around(shown, "e10") < 20
     shown.show_ply(11, fens[11])
     assert shown.checks() == ["e10"]
+    assert red_around(shown, "e10") > 200
     shoot(page, "board-xiangqi-game")
+
+
+def red_around(shown: Board, cell: str) -> int:
+    """The red pixels seen on and around ``cell``'s square (a black piece on it)."""
+    from PIL import Image  # noqa: PLC0415  (Pillow: the test extra)
+
+    box = shown.box(f'#board rect.square[data-square="{cell}"]')
+    margin = box["width"] * 0.3
+    side = box["width"] + 2 * margin
+    shot = shown.page.screenshot(clip={"x": box["x"] - margin, "y": max(0.0, box["y"] - margin),
+                                       "width": side, "height": side})
+    with Image.open(io.BytesIO(shot)) as picture:
+        red, green, blue = (channel.tobytes() for channel in picture.convert("RGB").split())
+    return sum(1 for r, g, b in zip(red, green, blue, strict=True) if r > g + 70 and r > b + 70)
 
 
 def test_a_variant_of_an_ini_file_played_by_drag(browser: Browser) -> None:

@@ -628,7 +628,8 @@ def board(
       drop's source (``*``, the hand) is not marked. Their hit targets say
       ``data-last="from"`` and ``data-last="to"``.
     - ``check``: squares of royal pieces in check, each with a red glow under its piece (a
-      circle of :data:`CHECK`); their hit targets say ``data-check="true"``.
+      circle of :data:`CHECK`, reaching past the discs of pieces on crossings); their hit
+      targets say ``data-check="true"``.
 
     Raise :class:`TypeError` for an argument of the wrong type and
     :class:`~ggn.errors.GGNError` for a square that is not on the board, a colour that is not
@@ -858,10 +859,12 @@ def board(
             '<radialGradient id="ggn-check"><stop offset="0%" stop-color="#ff0000" stop-opacity="1"/>'
             f'<stop offset="25%" stop-color="{CHECK}" stop-opacity="1"/>'
             '<stop offset="89%" stop-color="#a90000" stop-opacity="0"/></radialGradient>')
+        # On the lines' crossings a disc covers most of its cell: the glow reaches past it.
+        glow = s * (0.72 if look.points else 0.5)
         for cell in checked:
             x, y = origin(cell)
             label = "" if compact else f' class="check" data-cell="{cell}"{still}'
-            canvas.add(f'<circle{label} cx="{_n(x + s / 2)}" cy="{_n(y + s / 2)}" r="{_n(s * 0.5)}" '
+            canvas.add(f'<circle{label} cx="{_n(x + s / 2)}" cy="{_n(y + s / 2)}" r="{_n(glow)}" '
                        'fill="url(#ggn-check)"/>')
 
     # -- pieces ------------------------------------------------------------------------------
