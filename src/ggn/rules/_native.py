@@ -559,7 +559,10 @@ def _make(rules: RuleSystem, kernel: ModuleType) -> _Game | str:
         values, moves, hands = builder.build()
     except _Refused as refused:
         return str(refused)
-    capsule = kernel.game(values)
+    try:
+        capsule = kernel.game(values)
+    except ValueError as error:  # the kernel's own check of the tables: the pure path plays it
+        return f"the kernel refused the tables ({error})"
     return _Game(capsule, builder.kind_of, moves, hands, builder.geometry.size)
 
 
