@@ -158,17 +158,31 @@ def test_a_real_chess_game_dragged_and_clicked_ply_by_ply(page: Page) -> None:
     shoot(page, "board-chess-deep-blue-kasparov")
 
 
+def turned(page: Page, above: str) -> None:
+    """Wait until e2's square is above (``<``) or below (``>``) e7's on the screen."""
+    page.wait_for_function(
+        "above => { const y = c => document.querySelector(`#board rect.square[data-square=${c}]`)"
+        "?.getBoundingClientRect().y; const a = y('e2'), b = y('e7');"
+        " return a !== undefined && b !== undefined && (above === '<' ? a < b : a > b)"
+        " && document.getElementById('board').getAttribute('data-busy') !== 'true'; }", arg=above)
+
+
 def test_en_passant_and_a_promotion_chosen_by_its_picture(page: Page) -> None:
     """1.e4 Nf6 2.e5 d5 3.exd6 (en passant) e6 4.dxc7 Qd7 5.cxb8=N: the pawn taken en passant
     leaves the board, the promotion is offered as four pictures, each named, and the knight
-    chosen; python-chess's FEN and SAN."""
+    chosen; python-chess's FEN and SAN. The first four plies are dragged on the board turned
+    round (black at the bottom), the rest with white at the bottom again."""
     shown = Board(page)
     board = chess.Board()
+    page.click("#flip")
+    turned(page, "<")
     for san in ("e4", "Nf6", "e5", "d5"):
         move = board.parse_san(san)
         shown.drag(chess.square_name(move.from_square), chess.square_name(move.to_square))
         board.push(move)
         check_chess_position(shown, board, move)
+    page.click("#flip")
+    turned(page, ">")
     assert shown.piece("d5") == "c:-p"  # FEEN: a pawn that has just stepped two squares
     offered = shown.drag("e5", "d6")
     move = board.parse_san("exd6")
