@@ -25,6 +25,7 @@ import ggn.cli
 from ggn import Ruleset, lint
 from ggn.cli import run
 from ggn.games import document
+from ggn.rules import native_available
 
 CHESS_START = "+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -72,11 +73,26 @@ def files(tmp_path: Path) -> dict[str, str]:
 
 # --- --version --------------------------------------------------------------------------------
 def test_version_is_the_package_version_written_once() -> None:
-    assert call("--version") == (0, f"ggn {ggn.__version__}\n", "")
+    status, out, err = call("--version")
+    assert (status, out.splitlines()[0], err) == (0, f"ggn {ggn.__version__}", "")
     assert importlib.metadata.version("ggn") == ggn.__version__  # the built package says the same
     result = subprocess.run([sys.executable, "-m", "ggn", "--version"], capture_output=True, text=True,
                             check=True, timeout=120)
-    assert result.stdout == f"ggn {ggn.__version__}\n"
+    assert result.stdout == out
+
+
+def test_version_says_which_engine_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The second line: the C kernel where it is built and on, else pure Python and why.
+    kernel = "engine: the C kernel (ggn._native) for the games it plays, pure Python for the others"
+    pure = {
+        "GGN_PURE": "engine: pure Python (GGN_PURE is set: the C kernel is not used)",
+        "unbuilt": "engine: pure Python (the C kernel is not built here)",
+    }
+    monkeypatch.delenv("GGN_PURE", raising=False)
+    line = call("--version")[1].splitlines()[1]
+    assert line.startswith(kernel) if native_available() else line == pure["unbuilt"]
+    monkeypatch.setenv("GGN_PURE", "1")
+    assert call("--version")[1].splitlines() == [f"ggn {ggn.__version__}", pure["GGN_PURE"]]
 
 
 # --- --format text|json on every command --------------------------------------------------------

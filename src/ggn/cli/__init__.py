@@ -85,6 +85,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 from typing import IO, Final, NoReturn
@@ -228,13 +230,42 @@ def _command(arguments: Sequence[str]) -> str | None:
     return None
 
 
+class _Version(argparse.Action):
+    """``--version``: the version, and on a second line which engine plays: the C kernel is
+    loaded to say so (only here: a command loads it on first use)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:  # noqa: A002
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        parser._print_message(f"ggn {__version__}\n{_which_engine()}\n")
+        parser.exit()
+
+
+def _which_engine() -> str:
+    """Which engine plays in this process, in one line."""
+    from ggn.rules import native_available  # noqa: PLC0415  (loads the kernel: --version only)
+
+    if native_available():
+        return ("engine: the C kernel (ggn._native) for the games it plays, pure Python for the "
+                "others (ggn.rules.native_support says which)")
+    if os.environ.get("GGN_PURE", "") not in ("", "0"):
+        return "engine: pure Python (GGN_PURE is set: the C kernel is not used)"
+    if importlib.util.find_spec("ggn._native") is None:
+        return "engine: pure Python (the C kernel is not built here)"
+    return "engine: pure Python (the C kernel is switched off or does not load)"
+
+
 def _build_parser(out: Stream, err: Stream, command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command (or of ``command``'s module only), writing help to ``out``
     and usage errors to ``err``."""
     parser_class: type[Parser] = type("_BoundParser", (Parser,), {"out": out, "err": err})
     parser = parser_class(prog="ggn", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=Formatter)
-    parser.add_argument("--version", action="version", version=f"ggn {__version__}",
-                        help="print the version of ggn and exit")
+    parser.add_argument("--version", action=_Version,
+                        help="print the version of ggn and the engine that plays (the C kernel or pure "
+                             "Python), and exit")
     parser.add_argument(
         "--no-cache", action="store_true",
         help="neither read nor write the compile cache: make every document and generator in "
