@@ -4,6 +4,7 @@
     .venv/bin/python fuzz/run.py notations -max_total_time=3600
     .venv/bin/python fuzz/run.py documents -max_total_time=3600 -jobs=2
     .venv/bin/python fuzz/run.py cli -max_total_time=3600
+    .venv/bin/python fuzz/run.py native -max_total_time=3600
 
 One harness per parser family; each checks, on every input, exactly what the Hypothesis fuzz
 targets of the test suite check (``tests/fuzzing.py``), so a finding is an input that breaks
@@ -17,6 +18,12 @@ the same property CI holds:
   the arguments, ``@doc`` names a file holding FILE, ``@out`` a new file and ``@dir`` a
   directory, all in a temporary directory; the first byte says whether standard input is
   closed and whether standard output fails on every write.
+- ``native``: the native kernel against the pure path. The first byte picks a game the kernel
+  plays (``fuzzing.native_games``), the second how the rest is read: pieces placed square by
+  square with hands of any size (``fuzzing.native_position``), a FEEN as UTF-8 text, or (the
+  game aside) a ``variants.ini`` text whose first variant's start is compared. Run against a
+  kernel built with sanitizers and coverage, it fuzzes the C code from Python's side too
+  (``.ci/sanitize`` does, with clang and atheris's ``asan_with_fuzzer.so``).
 
 The corpus starts from ``tests/vectors`` (written to ``fuzz/corpus/FAMILY`` on the first run,
 then grown by libFuzzer); any other arguments go to libFuzzer (``-help=1`` lists them). A
@@ -40,6 +47,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # tests/fuzzing.py: the properties the 
 
 with atheris.instrument_imports(include=["ggn"]):
     import fuzzing
+    from ggn.rules import RuleSystem, rule_system
 
 NOTATIONS = sorted(fuzzing.NOTATIONS)
 KINDS = sorted(fuzzing.DOCUMENTS)
@@ -97,7 +105,26 @@ def _long_by_design(argv: list[str]) -> bool:
         (depth := _DEPTH.fullmatch(arg)) is not None and int(depth[1]) > 3 for arg in argv[1:])
 
 
-HARNESSES: dict[str, Callable[[bytes], None]] = {"notations": notations, "documents": documents, "cli": cli}
+def native(data: bytes) -> None:
+    games = fuzzing.native_games()
+    if len(data) < 2 or not games:
+        return
+    mode, rest = data[1] % 3, data[2:]
+    if mode == _NATIVE_INI:
+        fuzzing.check_native_ini(rest.decode("utf-8", "replace"))
+        return
+    name = games[data[0] % len(games)]
+    if mode == _NATIVE_FEEN:
+        fuzzing.check_native_feen(name, rest.decode("utf-8", "replace"))
+        return
+    rules = rule_system(name)
+    fuzzing.check_native(rules, fuzzing.native_position(rules, rest))
+
+
+_NATIVE_PLACED, _NATIVE_FEEN, _NATIVE_INI = 0, 1, 2
+
+HARNESSES: dict[str, Callable[[bytes], None]] = {
+    "notations": notations, "documents": documents, "cli": cli, "native": native}
 
 
 # --- the seed corpus ----------------------------------------------------------------------------
@@ -108,7 +135,33 @@ def _seeds(family: str) -> list[bytes]:
     if family == "documents":
         return [bytes([index, mode]) + data for index, kind in enumerate(KINDS)
                 for data in fuzzing.document_seeds(kind) for mode in (0, 1)]
+    if family == "native":
+        return _native_seeds()
     return [_command(argv, contents) for argv, contents in _command_seeds()]
+
+
+def _native_seeds() -> list[bytes]:
+    """Each game's start as text and as placed bytes, and the ini texts of small variants."""
+    games = fuzzing.native_games()
+    if not games:
+        sys.exit("fuzz/run.py native: the C kernel is not built here (pip install -e .)")
+    seeds: list[bytes] = []
+    for name, text in fuzzing.native_seeds():
+        if name == "ini":
+            seeds.append(bytes([0, _NATIVE_INI]) + text.encode("utf-8"))
+        elif name in games:
+            index = games.index(name)
+            seeds.append(bytes([index, _NATIVE_FEEN]) + text.encode("utf-8"))
+            seeds.append(bytes([index, _NATIVE_PLACED]) + _placed(rule_system(name)))
+    return seeds
+
+
+def _placed(rules: RuleSystem) -> bytes:
+    """The bytes ``fuzzing.native_position`` reads back as the start position (hands empty)."""
+    start = rules.position()
+    pieces = fuzzing.native_pieces(rules)
+    squares = bytes(0 if code == 0 else 96 + (pieces.index(code) - 96) % len(pieces) for code in start._codes)
+    return bytes([0 if start.active == "first" else 1]) + squares
 
 
 def _command(argv: list[str], contents: bytes) -> bytes:

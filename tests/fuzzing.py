@@ -12,24 +12,31 @@ Shared by the Hypothesis fuzz tests (``tests/test_fuzz_*.py``) and the atheris h
   :class:`TypeError` instead;
 - the command ``ggn`` exits with 0, 1 or 2, never writes a traceback nor its last-resort
   "internal error" message (a crash it caught), prints something when it exits with 0, and
-  exits with 2 when it could not write its output.
+  exits with 2 when it could not write its output;
+- the native kernel and the pure-Python path agree on any position of a game the kernel plays
+  (pieces placed anywhere, hands of any size, a FEEN of any text) and on the start of any
+  variant an ini text describes: the same legal plays and perft counts, or the kernel declines
+  and the pure path answers; a position the rules refuse raises a GGNError on both paths.
 
 Nothing else may escape: any other exception is a finding.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import json
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
 
+from ggn._types import Side
 from ggn.cell import Cell, Hand, parse_location
 from ggn.cli import run
 from ggn.epin import Epin
@@ -40,27 +47,40 @@ from ggn.lcn import Conditions
 from ggn.legacy import LegacyRuleset
 from ggn.legacy_gem import GemRuleset
 from ggn.pin import Pin
+from ggn.position import Position, code_of, piece_of
 from ggn.qpi import Qpi
+from ggn.rules import _native, native_available, native_support, perft, rule_system, use_native
+from ggn.rules._system import RuleSystem
+from ggn.rules.variant import VariantRules
 from ggn.ruleset import Ruleset
 from ggn.sin import Sin
 from ggn.stn import Transition
+from ggn.variants import ini, registry
 
 __all__ = [
     "ALPHABETS",
     "DOCUMENTS",
     "MAX_MESSAGE",
+    "NATIVE_GAMES",
     "NOTATIONS",
     "VECTORS",
     "assert_bounded",
     "check_cli",
     "check_document_text",
     "check_document_value",
+    "check_native",
+    "check_native_feen",
+    "check_native_ini",
     "check_notation",
     "document_seeds",
     "document_values",
     "edited_bytes",
     "is_json",
     "mutated",
+    "native_games",
+    "native_pieces",
+    "native_position",
+    "native_seeds",
     "notation_seeds",
 ]
 
@@ -334,3 +354,139 @@ def check_cli(argv: list[str], stdin: bytes | None = b"", *, writable: bool = Tr
     if isinstance(out, _Unwritable) and out.tried:
         assert status == 2, f"ggn {argv}: the output could not be written, yet exit {status}"
     return status, printed, said
+
+
+# --- the native kernel against the pure path ---------------------------------------------------
+# Games the kernel plays, of every kind: the harness and the Hypothesis test pick among them (the
+# kernel reads each game's tables once; a game it stops playing is left out, not an error).
+NATIVE_GAMES = ("chess", "minishogi", "crazyhouse", "shogi", "xiangqi", "minixiangqi", "capablanca", "makruk",
+                "berolina", "grasshopper", "kyotoshogi", "losalamos", "gardner", "manchu", "tencubed",
+                "nightrider", "3check", "knightmate", "amazon", "chessgi")
+_MANY_PLAYS = 40  # perft 2 only where a position has at most this many plays (a bound on the cost)
+
+
+@functools.cache
+def native_games() -> tuple[str, ...]:
+    """The games of NATIVE_GAMES the kernel plays here (none where it is not built)."""
+    if not native_available():
+        return ()
+    return tuple(name for name in NATIVE_GAMES if name in _registry_names() and native_support(name)[0]
+                 and _native._game(rule_system(name)) is not None)
+
+
+def _registry_names() -> tuple[str, ...]:
+    return registry.names()
+
+
+def native_position(rules: RuleSystem, data: bytes) -> Position:
+    """A position of ``rules``' board made from bytes, whatever they hold: the first byte the
+    side to move, then a byte a square (under 96 empty; else a piece the kernel's tables know,
+    or now and then one of another game, which the kernel must decline), then counts in hand
+    of the game's pieces for each player in turn (the first player's first), any size."""
+
+    start = rules.position()
+    pieces = native_pieces(rules)
+    squares = len(start._codes)
+    body = data[1:1 + squares]
+    codes = [0 if byte < 96 else pieces[byte % len(pieces)] for byte in body]
+    codes += [0] * (squares - len(codes))
+    hands: tuple[dict[Qpi, int], dict[Qpi, int]] = ({}, {})
+    rest = data[1 + squares:]
+    for index, count in enumerate(rest[:2 * len(pieces)]):
+        if count:
+            piece = piece_of(pieces[index // 2 % len(pieces)])
+            hands[index % 2][piece] = hands[index % 2].get(piece, 0) + count
+    active: Side = "first" if not data or data[0] % 2 == 0 else "second"
+    return Position._make(start._geometry, codes, hands, active, start.styles)
+
+
+def native_pieces(rules: RuleSystem) -> list[int]:
+    """The piece codes :func:`native_position` places: those of the kernel's tables of the game
+    (or of its start, where the kernel does not play it), and three the game has not."""
+    game = _native._game(rules)
+    known = sorted(code for code in (game.kind_of if game is not None else {}) if code)
+    if not known:
+        known = sorted(set(rules.position()._codes) - {0})
+    first, second = rules.position().styles
+    strangers = (f"{first}:Z", f"{second}:z", f"{first}:+Z^")  # the players' styles, no piece of the game
+    return known + [code_of(Qpi.parse(text)) for text in strangers]
+
+
+def check_native(rules: RuleSystem, position: Position) -> None:
+    """The kernel and the pure path agree on ``position`` (see the module's docstring)."""
+
+    feen = position.to_feen()
+    try:
+        with use_native(False):
+            pure = Counter((str(play), play.transition) for play in rules.legal_moves(position))
+    except GGNError:
+        # The rules refuse the position before either path runs; handed to the kernel anyway,
+        # it may refuse it too, or answer, but not crash.
+        with contextlib.suppress(GGNError):
+            _native.legal(rules, position)
+        with contextlib.suppress(GGNError):
+            _native.perft(rules, position, 1)
+        return
+    native = _native.legal(rules, position)
+    if native is not None:
+        listed = Counter((str(play), play.transition) for play in native)
+        assert listed == pure, (
+            f"{feen}: the kernel's plays differ: {sorted(listed - pure)} {sorted(pure - listed)}")
+    depth = 2 if len(pure) <= _MANY_PLAYS else 1
+    counted = _native.perft(rules, position, depth)
+    if counted is not None:
+        with use_native(False):
+            expected = perft(rules, depth, position)
+        assert counted == expected, (
+            f"{feen}: perft {depth} by the kernel {counted}, by the pure path {expected}")
+
+
+def check_native_feen(name: str, text: str) -> None:
+    """A position of game ``name`` read from any text: refused (GGNError), or agreed on."""
+    rules = rule_system(name)
+    try:
+        position = rules.position(text)
+    except GGNError:
+        return
+    check_native(rules, position)
+
+
+def check_native_ini(text: str) -> None:
+    """The first variant of any ``variants.ini`` text (inheriting from the built-ins): refused
+    (GGNError), or its start agreed on where the kernel plays it."""
+    try:
+        variants = ini.load(text, known=_builtin_sections())
+        if not variants:
+            return
+        rules = VariantRules(next(iter(variants.values())))
+        if not native_support(rules)[0]:
+            return
+        position = rules.position()
+    except GGNError:
+        return
+    check_native(rules, position)
+
+
+@functools.cache
+def _builtin_sections() -> dict[str, Any]:
+    text = (Path(ini.__file__).parent / "builtin.ini").read_text("utf-8")
+    return {section.name: section for section in ini.sections(text, source="builtin.ini")}
+
+
+def native_seeds() -> tuple[tuple[str, str], ...]:
+    """Seeds: (game, FEEN) of the games' starts, and ("ini", text) of small variants."""
+    games = [name for name in NATIVE_GAMES if name in _registry_names()]
+    seeds = [(name, rule_system(name).position().to_feen()) for name in games]
+    seeds += [("ini", text) for text in _INI_SEEDS]
+    return tuple(seeds)
+
+
+_INI_SEEDS = (
+    "[tiny:chess]\nmaxRank = 6\nmaxFile = 6\nstartFen = rnbqkr/pppppp/6/6/PPPPPP/RNBQKR w - - 0 1\n",
+    "[drops:crazyhouse]\npieceDrops = true\ncapturesToHand = true\n",
+    "[wide:capablanca]\nmaxFile = 12\n"
+    "startFen = rnabqkbcnrrr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNABQKBCNRRR w - - 0 1\n",
+    "[hoppers:chess]\ncustomPiece1 = a:gQ\n"
+    "startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNA w - - 0 1\n",
+    "[shogilike:minishogi]\npromotionRegionWhite = *5 *4\n",
+)

@@ -1,0 +1,191 @@
+/* A libFuzzer target on the C kernel (src/ggn/_native/kernel.c), without Python.
+ *
+ * The kernel's inputs are a game's tables and positions, which ggn.rules._native makes and
+ * checks; this target hands it tables and positions that no check of ggn's passed, so that a
+ * kernel that trusts a size or an index it read shows up as a read or write out of bounds,
+ * undefined behaviour, an abort or a hang. .ci/sanitize builds it with clang's
+ * -fsanitize=fuzzer,address,undefined and runs it; fuzz/kernel_seeds.py writes its seeds.
+ *
+ * Real games' tables run to hundreds of thousands of values, which random mutation of whole
+ * inputs would barely touch where it matters; so an input either patches a real game's tables
+ * or brings its own:
+ *
+ * - patch (first byte & 0x40): [operation][depth][game][patches n] then n patches of 8 bytes
+ *   (offset, 4 bytes little-endian, taken modulo the tables' length; value, int32) and the
+ *   position (int32 little-endian, to the end). The games' tables are read at start from the
+ *   files *.tables of the directory named by GGN_KERNEL_TABLES (kernel_seeds.py writes them).
+ * - own: [operation][depth][length of the tables, 4 bytes little-endian][the tables][the position].
+ *
+ * The tables and the position are copied into buffers of exactly their size, so that
+ * AddressSanitizer sees a read past either, and the tables are freed once the game is read
+ * (the game must keep nothing of the caller's buffer). The operation picks perft, the legal
+ * plays (with room for 0 to 248 plays, so that too small a buffer is tried too) or divide; the
+ * depth is 0 to 2, and the operation's high bit tries the kernel's bounds on depth instead
+ * (GGN_MAX_DEPTH + 1, or -1).
+ */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel.h"
+
+#define ERRLEN 96
+#define MAX_GAMES 64
+
+typedef struct {
+    int32_t *values;
+    size_t length;
+} tables_t;
+
+static tables_t games[MAX_GAMES];
+static size_t game_count;
+
+static int32_t read_word(const uint8_t *b) {
+    return (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
+}
+
+static int32_t *copy_words(const uint8_t *bytes, size_t count) {
+    int32_t *words = malloc(count ? count * sizeof(int32_t) : 1);
+    if (words == NULL) abort();
+    for (size_t i = 0; i < count; i++) words[i] = read_word(bytes + 4 * i);
+    return words;
+}
+
+static int by_name(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The real games' tables, in the order of their file names (so that a game's number in an
+ * input means the same game from run to run). */
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    const char *folder = getenv("GGN_KERNEL_TABLES");
+    if (folder == NULL) return 0;
+    DIR *dir = opendir(folder);
+    if (dir == NULL) {
+        fprintf(stderr, "kernel_fuzz: cannot read GGN_KERNEL_TABLES=%s\n", folder);
+        exit(2);
+    }
+    char *names[MAX_GAMES];
+    size_t named = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL && named < MAX_GAMES) {
+        size_t length = strlen(entry->d_name);
+        if (length > 7 && strcmp(entry->d_name + length - 7, ".tables") == 0) names[named++] = strdup(entry->d_name);
+    }
+    closedir(dir);
+    qsort(names, named, sizeof names[0], by_name);
+    for (size_t i = 0; i < named; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", folder, names[i]);
+        FILE *file = fopen(path, "rb");
+        if (file == NULL || fseek(file, 0, SEEK_END) != 0) abort();
+        long size = ftell(file);
+        rewind(file);
+        uint8_t *bytes = malloc(size > 0 ? (size_t)size : 1);
+        if (bytes == NULL || fread(bytes, 1, (size_t)size, file) != (size_t)size) abort();
+        fclose(file);
+        games[game_count].length = (size_t)size / 4;
+        games[game_count].values = copy_words(bytes, games[game_count].length);
+        game_count++;
+        free(bytes);
+        free(names[i]);
+    }
+    fprintf(stderr, "kernel_fuzz: the tables of %zu games from %s\n", game_count, folder);
+    return 0;
+}
+
+/* A message the kernel wrote must end within the room it was given. */
+static void check_message(const char *err) {
+    if (memchr(err, '\0', ERRLEN) == NULL) {
+        fprintf(stderr, "the kernel's message is not terminated within %d bytes\n", ERRLEN);
+        abort();
+    }
+}
+
+static void run(uint8_t operation, int depth, const ggn_game *game, const int32_t *position, size_t length) {
+    size_t cap = (size_t)((operation >> 1) & 0x1f) * 8;
+    size_t found = 0;
+    switch (operation % 3) {
+    case 0: {
+        uint64_t count = 0;
+        (void)ggn_perft(game, position, length, depth, &count);
+        break;
+    }
+    case 1: {
+        int32_t *out = malloc(cap ? 2 * cap * sizeof(int32_t) : 1);
+        if (out == NULL) abort();
+        if (ggn_legal(game, position, length, out, cap, &found) == GGN_OK && found > cap) {
+            fprintf(stderr, "ggn_legal found %zu plays for room for %zu\n", found, cap);
+            abort();
+        }
+        free(out);
+        break;
+    }
+    default: {
+        int64_t *out = malloc(cap ? 3 * cap * sizeof(int64_t) : 1);
+        if (out == NULL) abort();
+        if (ggn_divide(game, position, length, depth, out, cap, &found) == GGN_OK && found > cap) {
+            fprintf(stderr, "ggn_divide found %zu plays for room for %zu\n", found, cap);
+            abort();
+        }
+        free(out);
+        break;
+    }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size < 6) return 0;
+    uint8_t operation = data[0];
+    int depth = data[1] % 3;
+    if (operation & 0x80) depth = (data[1] & 1) ? GGN_MAX_DEPTH + 1 : -1;
+    int32_t *tables;
+    size_t length;
+    const uint8_t *rest;
+    if ((operation & 0x40) && game_count > 0) {
+        const tables_t *base = &games[data[2] % game_count];
+        size_t patches = data[3];
+        if (size < 4 + 8 * patches) patches = (size - 4) / 8;
+        length = base->length;
+        tables = malloc(length ? length * sizeof(int32_t) : 1);
+        if (tables == NULL) abort();
+        memcpy(tables, base->values, length * sizeof(int32_t));
+        for (size_t i = 0; i < patches && length > 0; i++) {
+            const uint8_t *patch = data + 4 + 8 * i;
+            tables[(uint32_t)read_word(patch) % length] = read_word(patch + 4);
+        }
+        rest = data + 4 + 8 * patches;
+    } else {
+        size_t words = (size - 6) / 4;
+        length = (size_t)data[2] | (size_t)data[3] << 8 | (size_t)data[4] << 16 | (size_t)data[5] << 24;
+        if (length > words) length = words;
+        tables = copy_words(data + 6, length);
+        rest = data + 6 + 4 * length;
+    }
+    size_t position_length = (size_t)(data + size - rest) / 4;
+    int32_t *position = copy_words(rest, position_length);
+
+    ggn_game *game = NULL;
+    char err[ERRLEN];
+    memset(err, 'x', sizeof err);
+    int status = ggn_game_new(tables, length, &game, err, sizeof err);
+    free(tables);
+    if (status != GGN_OK) {
+        check_message(err);
+        if (game != NULL) {
+            fprintf(stderr, "ggn_game_new failed (%d) but gave a game\n", status);
+            abort();
+        }
+    } else {
+        run(operation, depth, game, position, position_length);
+        ggn_game_free(game);
+    }
+    free(position);
+    return 0;
+}
