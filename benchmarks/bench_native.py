@@ -1,0 +1,249 @@
+"""The native kernel against Fairy-Stockfish and python-chess, in one run: perft, batch legal
+listing and random playouts.
+
+- **perft**, game by game, in turn: Debian's Fairy-Stockfish (``/usr/games/fairy-stockfish``,
+  ``setoption name UCI_Variant``, ``go perft DEPTH``: the whole process timed from outside, and
+  its start-up alone, ``uci`` then ``quit``, timed the same way, so that its nodes per second are
+  given both ways), then ``ggn perft`` (:func:`ggn.rules.perft` in this process: the native
+  kernel where it plays the game, and the pure-Python path, one ply less, for reference). The
+  counts must agree with Fairy-Stockfish's. Reported: each one's nodes per second over the
+  rounds (their range) and ggn's over Fairy-Stockfish's, start-up included and not.
+- **batch legal listing** against python-chess, on positions the code was not tuned on, made in
+  the run from ``--seed``: positions of long random games and random placements (kings and a
+  few pieces anywhere legal), as FEN lines; ggn lists them with :func:`ggn.batch.legal` (UCI
+  strings, as a user reads them), python-chess with ``chess.Board(fen)`` and
+  ``[move.uci() for move in board.legal_moves]``; the sets are compared, then timed.
+- **random playouts** of chess: :func:`ggn.rules.playout` (the engine that played them is
+  named), plies per second.
+
+Every figure is the range over ``--rounds`` rounds, each round running every contender in turn;
+the machine's load (:func:`os.getloadavg`) is given before and after.
+
+Run from the repository root::
+
+    python -m benchmarks.bench_native [--rounds N] [--quick] [--seed S] [--json]
+
+Targets (issue 20): ggn's perft nodes per second at least half of Fairy-Stockfish's on chess 5,
+shogi 5, xiangqi 4 and ten other variants; batch legal listing at least 20x python-chess; chess
+playouts at least 1 M plies per second on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+if not __package__:  # run as a script: make the repository root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import chess
+
+from benchmarks._arguments import _positive
+from ggn import batch
+from ggn.rules import native_available, native_support, perft, playout, use_native
+
+__all__ = ["main"]
+
+FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
+
+# (game, depth): the issue's three, and ten others with drops, hoppers and large boards.
+CASES: list[tuple[str, int]] = [
+    ("chess", 5), ("shogi", 5), ("xiangqi", 4),
+    ("crazyhouse", 4), ("minishogi", 5), ("capablanca", 4), ("grand", 3), ("makruk", 5),
+    ("minixiangqi", 5), ("capahouse", 4), ("shako", 4), ("euroshogi", 4), ("kyotoshogi", 5), ("judkins", 5),
+]
+"""Debian's Fairy-Stockfish 11.1 plays each (it takes an unknown UCI_Variant for chess: okisakishogi
+and omicron are left out for that)."""
+
+
+def _ranges(values: list[float]) -> tuple[float, float]:
+    known = [value for value in values if value == value] or [float("nan")]  # NaN: not told
+    return min(known), max(known)
+
+
+def _fsf(game: str, depth: int) -> tuple[int, float]:
+    """Fairy-Stockfish's ``go perft``: (nodes, seconds of the whole process)."""
+    script = f"uci\nsetoption name UCI_Variant value {game}\nposition startpos\ngo perft {depth}\nquit\n"
+    began = time.perf_counter()
+    done = subprocess.run([FAIRY_STOCKFISH], input=script, capture_output=True, text=True, check=True,
+                          timeout=600)
+    seconds = time.perf_counter() - began
+    found = re.search(r"Nodes searched: (\d+)", done.stdout)
+    if found is None:
+        raise SystemExit(f"Fairy-Stockfish gave no perft for {game}: {done.stdout[-300:]!r}")
+    return int(found[1]), seconds
+
+
+def _fsf_startup() -> float:
+    began = time.perf_counter()
+    subprocess.run([FAIRY_STOCKFISH], input="uci\nquit\n", capture_output=True, text=True, check=True,
+                   timeout=60)
+    return time.perf_counter() - began
+
+
+def _ggn(game: str, depth: int, native: bool) -> tuple[int, float]:
+    with use_native(native):
+        began = time.perf_counter()
+        nodes = perft(game, depth)
+        return nodes, time.perf_counter() - began
+
+
+def _positions(seed: int, count: int) -> list[str]:
+    """FEN lines: positions of long random games (python-chess plays them) and random
+    placements (kings and up to twelve pieces, kept where legal and not over)."""
+    rng = random.Random(seed)
+    lines: list[str] = []
+    while len(lines) < count // 2:
+        board = chess.Board()
+        for _ in range(rng.randrange(20, 200)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+            if rng.random() < 0.1 and not board.is_game_over():
+                lines.append(board.fen())
+    pieces = "PNBRQpnbrq"
+    while len(lines) < count:
+        board = chess.Board(None)
+        squares = rng.sample(range(64), 14)
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for square in squares[2:2 + rng.randrange(13)]:
+            symbol = rng.choice(pieces)
+            if symbol in "Pp" and chess.square_rank(square) in (0, 7):
+                continue
+            board.set_piece_at(square, chess.Piece.from_symbol(symbol))
+        board.turn = rng.choice((chess.WHITE, chess.BLACK))
+        if board.is_valid() and not board.is_game_over():
+            lines.append(board.fen())
+    return lines[:count]
+
+
+def _python_chess_legal(lines: list[str]) -> list[list[str]]:
+    return [[move.uci() for move in chess.Board(line).legal_moves] for line in lines]
+
+
+def _ggn_legal(lines: list[str]) -> list[list[str]]:
+    answers = []
+    for result in batch.legal("chess", lines, notation="uci"):
+        if not result.ok:
+            raise SystemExit(f"ggn could not list line {result.line}: {result.error}")
+        answers.append(result.value)
+    return answers
+
+
+def _timed(function: Any, *args: Any) -> tuple[Any, float]:
+    began = time.perf_counter()
+    value = function(*args)
+    return value, time.perf_counter() - began
+
+
+def measure(rounds: int, quick: bool, seed: int, positions: int, games: int) -> dict[str, Any]:
+    report: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(),
+                              "native": native_available(), "load_before": os.getloadavg(), "perft": [],
+                              "seed": seed}
+    if shutil.which(FAIRY_STOCKFISH) is None and not Path(FAIRY_STOCKFISH).exists():
+        raise SystemExit(f"{FAIRY_STOCKFISH} is missing: apt-get install fairy-stockfish")
+    startups = [_fsf_startup() for _ in range(rounds)]
+    report["fsf_startup"] = _ranges(startups)
+    for game, deepest in CASES:
+        depth = deepest - 1 if quick else deepest
+        kernel, why = native_support(game)
+        perft(game, 2)  # the rule system made and compiled before timing
+        rows: dict[str, list[float]] = {"fsf": [], "fsf_search": [], "ggn": [], "pure": []}
+        nodes = 0
+        for _ in range(rounds):
+            nodes, seconds = _fsf(game, depth)
+            rows["fsf"].append(nodes / seconds)
+            # Without its start-up, where the search takes most of the process (else not told).
+            searched = seconds - min(startups)
+            rows["fsf_search"].append(nodes / searched if searched > seconds / 2 else float("nan"))
+            ours, seconds = _ggn(game, depth, True)
+            if ours != nodes:
+                raise SystemExit(f"{game} perft {depth}: ggn {ours:,}, Fairy-Stockfish {nodes:,}")
+            rows["ggn"].append(ours / seconds)
+            pure, seconds = _ggn(game, depth - 1, False)
+            rows["pure"].append(pure / seconds)
+        ratio = [ggn / fsf for ggn, fsf in zip(rows["ggn"], rows["fsf"], strict=True)]
+        ratio_search = [ggn / fsf for ggn, fsf in zip(rows["ggn"], rows["fsf_search"], strict=True)]
+        report["perft"].append({"game": game, "depth": depth, "nodes": nodes, "engine": "native" if kernel
+                                else f"pure ({why})", **{key: _ranges(value) for key, value in rows.items()},
+                                "ratio": _ranges(ratio), "ratio_search": _ranges(ratio_search)})
+        _show_perft(report["perft"][-1])
+    lines = _positions(seed, positions)
+    expected = _python_chess_legal(lines)
+    if [sorted(moves) for moves in _ggn_legal(lines)] != [sorted(moves) for moves in expected]:
+        raise SystemExit("ggn.batch.legal and python-chess list different moves")
+    ours_rate: list[float] = []
+    theirs_rate: list[float] = []
+    for _ in range(rounds):
+        _, ours_time = _timed(_ggn_legal, lines)
+        _, theirs_time = _timed(_python_chess_legal, lines)
+        ours_rate.append(len(lines) / ours_time)
+        theirs_rate.append(len(lines) / theirs_time)
+    report["batch_legal"] = {"positions": len(lines), "ggn": _ranges(ours_rate),
+                             "python_chess": _ranges(theirs_rate),
+                             "ratio": _ranges([a / b for a, b in zip(ours_rate, theirs_rate, strict=True)])}
+    print(f"batch legal, {len(lines):,} chess positions (seed {seed}): ggn {_r(ours_rate)} positions/s, "
+          f"python-chess {_r(theirs_rate)}, ratio {_r(report['batch_legal']['ratio'], 2)}x", flush=True)
+    rates = []
+    engine = ""
+    for number in range(rounds):
+        found, seconds = _timed(lambda n=number: playout("chess", games=games, seed=seed + n))
+        rates.append(found.plies / seconds)
+        engine = found.engine
+    report["playouts"] = {"games": games, "engine": engine, "plies_per_second": _ranges(rates)}
+    print(f"chess playouts, {games} games a round ({engine}): {_r(rates)} plies/s", flush=True)
+    report["load_after"] = os.getloadavg()
+    print(f"load average before {_load(report['load_before'])}, after {_load(report['load_after'])}")
+    return report
+
+
+def _r(values: Any, digits: int = 0) -> str:
+    low, high = _ranges(list(values))
+    if low != low:
+        return "-"
+    return f"{low:,.{digits}f}-{high:,.{digits}f}"
+
+
+def _load(load: tuple[float, float, float]) -> str:
+    return " ".join(f"{value:.2f}" for value in load)
+
+
+def _show_perft(row: dict[str, Any]) -> None:
+    print(f"{row['game']:12} perft {row['depth']} = {row['nodes']:>12,}  FSF {_r(row['fsf'])} n/s "
+          f"({_r(row['fsf_search'])} without its start-up), ggn {_r(row['ggn'])} n/s [{row['engine']}], "
+          f"pure {_r(row['pure'])}; ggn/FSF {_r(row['ratio'], 2)} ({_r(row['ratio_search'], 2)})", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--rounds", type=_positive, default=3,
+                        help="rounds of every contender (default 3)")
+    parser.add_argument("--quick", action="store_true", help="perft one ply less")
+    parser.add_argument("--seed", type=int, default=20,
+                        help="the seed of the positions and playouts (default 20)")
+    parser.add_argument("--positions", type=_positive, default=2000, help="batch positions (default 2000)")
+    parser.add_argument("--games", type=_positive, default=20, help="playouts a round (default 20)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON at the end")
+    args = parser.parse_args(argv)
+    print(f"Python {platform.python_version()}, native kernel: {native_available()}, "
+          f"load {_load(os.getloadavg())}", flush=True)
+    report = measure(args.rounds, args.quick, args.seed, args.positions, args.games)
+    if args.json:
+        print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
