@@ -34,8 +34,10 @@ bottom left. Each piece has a ``<title>``, its QPI and square.
 The contract other tools rely on (the explorer of ``ggn serve`` does): every piece on the
 board is an element with ``data-square`` (its CELL) and ``data-piece`` (its QPI); every kind
 of piece in a hand is an element with ``data-hand`` (``first`` or ``second``),
-``data-piece`` and ``data-count``. Each square is an element with ``data-cell``. The picture
-is SVG 1.1 (``xmlns:xlink`` for ``<use>``), and every text in it is escaped.
+``data-piece`` and ``data-count``. Each square is an element with ``data-cell``, and, drawn
+last over everything, a transparent ``rect.square`` with ``data-square`` that takes the pointer
+(the other parts take no pointer events). The picture is SVG 1.1 (``xmlns:xlink`` for
+``<use>``), and every text in it is escaped.
 
 ``compact=True`` draws the same picture for a renderer rather than a browser, in fewer
 elements: the squares of each colour as one path, the chess figures written out rather than
@@ -47,8 +49,8 @@ number of elements drawn, and bounds it (:data:`MAX_PNG_ELEMENTS`).
 >>> picture = board(Position.from_feen("k^1K^/3 / C/c"), size=40)
 >>> picture.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
 True
->>> picture.count('data-piece="C:K^"'), picture.count('data-square="a2"')
-(1, 1)
+>>> picture.count('data-piece="C:K^"'), picture.count('data-square="a2"')  # a piece, a target
+(1, 2)
 """
 
 from __future__ import annotations
