@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     boards = random_boards(args.seed, args.positions)
     rules = rule_system("chess")
     positions = [rules.position(from_fen(board.fen(en_passant="fen"))) for board in boards]
-    game = _native._game(rules)
+    game = _native._game(rules, rules.position())
     assert game is not None
     kernel = _native._STATE.kernel
     assert kernel is not None

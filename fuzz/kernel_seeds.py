@@ -53,10 +53,10 @@ def seeds(plies: int) -> tuple[dict[str, bytes], dict[str, bytes]]:
             continue
         if not _native.native_support(rules)[0]:
             continue
-        game = _native._game(rules)
+        game = _native._game(rules, rules.position())
         if game is None:  # the kernel is not built, or switched off
             sys.exit("kernel_seeds: the C kernel does not run here (build it: pip install -e .)")
-        tables = list(_native._Builder(rules).build()[0])
+        tables = list(_native._Builder(rules, rules.position()).build()[0])
         positions: list[list[int]] = []
         position = rules.position()
         for ply in range(plies + 1):

@@ -371,7 +371,7 @@ def native_games() -> tuple[str, ...]:
     if not native_available():
         return ()
     return tuple(name for name in NATIVE_GAMES if name in _registry_names() and native_support(name)[0]
-                 and _native._game(rule_system(name)) is not None)
+                 and _native._game(rule_system(name), rule_system(name).position()) is not None)
 
 
 def _registry_names() -> tuple[str, ...]:
@@ -403,7 +403,7 @@ def native_position(rules: RuleSystem, data: bytes) -> Position:
 def native_pieces(rules: RuleSystem) -> list[int]:
     """The piece codes :func:`native_position` places: those of the kernel's tables of the game
     (or of its start, where the kernel does not play it), and three the game has not."""
-    game = _native._game(rules)
+    game = _native._game(rules, rules.position())
     known = sorted(code for code in (game.kind_of if game is not None else {}) if code)
     if not known:
         known = sorted(set(rules.position()._codes) - {0})

@@ -146,6 +146,7 @@ def test_long_sweep(name: str) -> None:
 
 def test_the_switch() -> None:
     rules = rule_system("chess")
+    assert _native.perft(rules, rules.position(), 3) == 8902  # made: shallow counts are its own too
     assert _native.perft(rules, rules.position(), 2) == 400
     with use_native(False):
         assert not _native.native_available()
@@ -177,7 +178,7 @@ def test_batch_listing(name: str) -> None:
 
     rules = rule_system(name)
     positions = _walk(rules, SEEDS[2], 40)
-    game = _native._game(rules)
+    game = _native._game(rules, rules.position())
     kernel = _native._STATE.kernel
     assert game is not None and kernel is not None
     batch = array("i")
@@ -195,3 +196,38 @@ def test_batch_listing(name: str) -> None:
         assert count == rules._count(position)  # the pure walk's count
         start += count
     assert 2 * start == len(pairs)
+
+
+def test_a_documents_rule_system_is_counted_on_the_board_it_is_given() -> None:
+    # The generic rule system of a GGN document has no start position and plays on any board:
+    # the kernel makes its tables for the board of the position asked about, one per shape.
+    from ggn.ruleset import Ruleset  # noqa: PLC0415
+
+    document = RuleSystem(registry.entry("chess").ruleset())
+    start = document.position("+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c")
+    assert _native.perft(document, start, 3) == 8902 == perft(document, 3, start)
+    assert native_support(document) == (True, "")
+    rook = RuleSystem(Ruleset.loads('{"C:R": {"a1": {"a3": [{"must": {"a2": "empty", "a3": "empty"}}]}},'
+                                    ' "C:K^": {"c1": {"c2": [{"must": {"c2": "empty"}}]}}}'))
+    for feen, moves in (("8/8/8/8/8/8/8/R1K^5 / C/c", 2), ("K^2/3/R1K^ / C/c", 1), ("3/R1K^ / C/c", 1),
+                        ("5/5/5/R1K^2 / C/c", 2)):
+        position = rook.position(feen)
+        assert _native._game(rook, position) is not None  # the tables of this board, made
+        counted = _native.perft(rook, position, 1)
+        with use_native(False):
+            assert counted == perft(rook, 1, position) == moves, feen
+
+
+def test_shallow_counts_stay_pure_until_the_tables_are_made() -> None:
+    # Making the tables costs more than counting two plies in Python: a shallow perft of a rule
+    # system whose tables are not made is the pure path's, until a deeper one (or many) made them.
+    document = RuleSystem(registry.entry("chess").ruleset())
+    start = document.position("+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c")
+    assert _native.perft(document, start, 2) is None
+    assert perft(document, 2, start) == 400  # counted by the pure path
+    assert _native.perft(document, start, 3) == 8902
+    assert _native.perft(document, start, 2) == 400
+    assert _native.perft(document, start, 1) == 20
+    many = RuleSystem(registry.entry("chess").ruleset())
+    answers = [_native.perft(many, start, 1) for _ in range(_native._SHALLOW_CALLS + 1)]
+    assert answers[:-1] == [None] * _native._SHALLOW_CALLS and answers[-1] == 20

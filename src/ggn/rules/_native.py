@@ -258,15 +258,16 @@ def engine(variant: Variant) -> tuple[str, str]:
 class _Game:
     """A game as the kernel reads it, with what maps its answers back to plays."""
 
-    __slots__ = ("__weakref__", "capsule", "hands", "kind_of", "moves", "squares")
+    __slots__ = ("__weakref__", "capsule", "hands", "kind_of", "moves", "shape", "squares")
 
     def __init__(self, capsule: object, kind_of: dict[int, int], moves: list[Move], hands: bool,
-                 squares: int) -> None:
+                 squares: int, *, shape: tuple[int, ...]) -> None:
         self.capsule = capsule
         self.kind_of = kind_of
         self.moves = moves
         self.hands = hands
         self.squares = squares
+        self.shape = shape  # the board's shape the tables were made for
 
 
 class _Refused(Exception):  # noqa: N818  (control flow: the reason a game falls back)
@@ -276,9 +277,10 @@ class _Refused(Exception):  # noqa: N818  (control flow: the reason a game falls
 class _Builder:
     """The flat tables of one rule system (see the module's doc for their layout)."""
 
-    def __init__(self, rules: RuleSystem) -> None:
+    def __init__(self, rules: RuleSystem, start: Position) -> None:
+        """The tables of ``rules`` on the board of ``start`` (a game's start, or the position
+        asked about: a GGN document's rule system has no start, and any board shape)."""
         self.rules = rules
-        start = rules.position()
         self.tables = rules._tables_for(start)
         self.geometry = start._geometry
         if self.geometry.size > MAX_SQUARES:
@@ -534,28 +536,38 @@ def _variant(rules: RuleSystem) -> VariantRules | None:
     return rules if isinstance(rules, VariantRules) else None
 
 
-_GAMES: weakref.WeakKeyDictionary[RuleSystem, _Game | str] = weakref.WeakKeyDictionary()
+# The kernel's games of each rule system, by board shape (a game's one shape; a GGN document's
+# rule system plays on any board: the shapes used last are kept, as its tables are).
+_Kept = dict[tuple[int, ...], "_Game | str"]
+_GAMES: weakref.WeakKeyDictionary[RuleSystem, _Kept] = weakref.WeakKeyDictionary()
+_SHAPES_KEPT: Final = 4
 
 
-def _game(rules: RuleSystem) -> _Game | None:
-    """The kernel's game of ``rules`` (made on first use), or None: the pure path plays it."""
+def _game(rules: RuleSystem, position: Position) -> _Game | None:
+    """The kernel's game of ``rules`` on ``position``'s board (made on first use), or None:
+    the pure path plays it."""
     kernel = _kernel()
     if kernel is None:
         return None
-    made = _GAMES.get(rules)
+    shape = position._geometry.shape
+    kept = _GAMES.get(rules)
+    made = None if kept is None else kept.get(shape)
     if made is None:
-        made = _make(rules, kernel)
+        made = _make(rules, kernel, position)
         with _LOCK:
-            _GAMES[rules] = made
+            kept = _GAMES.setdefault(rules, {})
+            kept[shape] = made
+            while len(kept) > _SHAPES_KEPT:
+                del kept[next(iter(kept))]
     return made if isinstance(made, _Game) else None
 
 
-def _make(rules: RuleSystem, kernel: ModuleType) -> _Game | str:
+def _make(rules: RuleSystem, kernel: ModuleType, start: Position) -> _Game | str:
     reason = _refusal(rules)
     if reason:
         return reason
     try:
-        builder = _Builder(rules)
+        builder = _Builder(rules, start)
         values, moves, hands = builder.build()
     except _Refused as refused:
         return str(refused)
@@ -563,7 +575,8 @@ def _make(rules: RuleSystem, kernel: ModuleType) -> _Game | str:
         capsule = kernel.game(values)
     except ValueError as error:  # the kernel's own check of the tables: the pure path plays it
         return f"the kernel refused the tables ({error})"
-    return _Game(capsule, builder.kind_of, moves, hands, builder.geometry.size)
+    return _Game(capsule, builder.kind_of, moves, hands, builder.geometry.size,
+                 shape=builder.geometry.shape)
 
 
 def native_support(game: str | RuleSystem) -> tuple[bool, str]:
@@ -575,17 +588,19 @@ def native_support(game: str | RuleSystem) -> tuple[bool, str]:
 
     expect(game, (RuleSystem, str), "game", "a RuleSystem or a game's name")
     rules = rule_system(game) if isinstance(game, str) else game
-    made = _GAMES.get(rules)
+    reason = _refusal(rules)
+    if reason or rules.start is None:  # a rule system with no start: its boards decide the rest
+        return (not reason), reason
+    start = rules.position()
+    made = _GAMES.get(rules, {}).get(start._geometry.shape)
     if isinstance(made, _Game):
         return True, ""
     if isinstance(made, str):
         return False, made
-    reason = _refusal(rules)
-    if not reason:
-        try:
-            _Builder(rules).build()
-        except _Refused as refused:
-            reason = str(refused)
+    try:
+        _Builder(rules, start).build()
+    except _Refused as refused:
+        reason = str(refused)
     return (not reason), reason
 
 
@@ -594,7 +609,7 @@ def _encode(game: _Game, position: Position) -> array[int] | None:
     """The position as the kernel reads it, or None if it holds a piece the tables lack."""
     kind_of = game.kind_of
     codes = position._codes
-    if len(codes) != game.squares:
+    if len(codes) != game.squares or position._geometry.shape != game.shape:
         return None
     encoded = array("i", (0 if position.active == "first" else 1,))
     try:
@@ -614,9 +629,30 @@ def _encode(game: _Game, position: Position) -> array[int] | None:
     return encoded
 
 
+# Making a game's tables costs a process 0.1 to 0.6 s (chess, shogi): more than the pure path
+# takes to count a tree of two plies. So a shallow count is the kernel's only once its tables
+# are made, by a deeper perft or after so many shallow counts of the rule system.
+_SHALLOW: Final = 2
+_SHALLOW_CALLS: Final = 64
+_ASKED: weakref.WeakKeyDictionary[RuleSystem, int] = weakref.WeakKeyDictionary()
+
+
+def _worth(rules: RuleSystem, position: Position, depth: int) -> bool:
+    """Whether the kernel should count ``depth`` plies of ``rules`` from ``position``."""
+    if depth > _SHALLOW:
+        return True
+    kept = _GAMES.get(rules)
+    if kept is not None and position._geometry.shape in kept:
+        return True
+    asked = _ASKED[rules] = _ASKED.get(rules, 0) + 1
+    return asked > _SHALLOW_CALLS
+
+
 def perft(rules: RuleSystem, position: Position, depth: int) -> int | None:
-    """Perft by the kernel, or None where the pure path must count."""
-    game = _game(rules)
+    """Perft by the kernel, or None where the pure path must count (see :func:`_worth`)."""
+    if _kernel() is None or not _worth(rules, position, depth):
+        return None
+    game = _game(rules, position)
     if game is None:
         return None
     encoded = _encode(game, position)
@@ -664,7 +700,7 @@ def _plays(rules: RuleSystem, game: _Game, position: Position, pairs: list[tuple
 
 def legal(rules: RuleSystem, position: Position) -> list[Play] | None:
     """The legal plays of ``position`` by the kernel (in its order), or None."""
-    game = _game(rules)
+    game = _game(rules, position)
     if game is None:
         return None
     encoded = _encode(game, position)
@@ -683,7 +719,7 @@ def legal(rules: RuleSystem, position: Position) -> list[Play] | None:
 
 def divide(rules: RuleSystem, position: Position, depth: int) -> list[tuple[Play, int]] | None:
     """Perft split by first play, by the kernel, or None."""
-    game = _game(rules)
+    game = _game(rules, position)
     if game is None:
         return None
     encoded = _encode(game, position)
