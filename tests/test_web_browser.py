@@ -12,45 +12,24 @@ Skipped, with the reason, only when no chromium is installed at all (``.ci/run``
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import chess
 import pytest
 import shogi
 
+from browser_support import SHOTS, WAIT_MS, launched, needs_chromium
 from ggn.variants import registry
 from web_support import WIZARD, WIZARD_INI, running
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-SHOTS = Path(os.environ.get("GGN_SHOTS") or Path(tempfile.gettempdir()) / "ggn-shots")
-WAIT_MS = 15_000
 
 
-def chromium() -> str | None:
-    if os.access(CHROMIUM, os.X_OK):
-        return CHROMIUM
-    return shutil.which("chromium") or shutil.which("chromium-browser")
 
-
-pytestmark = [
-    pytest.mark.slow,  # not in the README's quick run: a real browser
-    pytest.mark.skipif(
-        chromium() is None,
-        reason="no chromium installed (Debian: apt-get install -y chromium; .ci/run installs it)",
-    ),
-]
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
@@ -61,14 +40,8 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium(), args=ARGS, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with launched() as started:
+        yield started
 
 
 @pytest.fixture

@@ -20,11 +20,11 @@ from typing import Any
 import chess
 import pytest
 
+from browser_support import ARGS, chromium
 from ggn.variants.registry import Catalogue
 from ggn.web import EngineSettings, Limits
 from ggn.web._work import answer
 from test_engine import FAIRY, FAKE, STOCKFISH, TINY_INI, needs_fairy, needs_stockfish
-from test_web_browser import ARGS, chromium
 from test_web_records_browser import square
 from web_support import call, recorded, running
 

@@ -9,8 +9,6 @@ python-chess.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -19,32 +17,16 @@ import pyffish
 import pytest
 import shogi
 
+from browser_support import WAIT_MS, launched, needs_chromium
 from web_support import running
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-WAIT_MS = 15_000
 
 
-def chromium() -> str | None:
-    if os.access(CHROMIUM, os.X_OK):
-        return CHROMIUM
-    return shutil.which("chromium") or shutil.which("chromium-browser")
 
-
-pytestmark = [
-    pytest.mark.slow,  # a real browser
-    pytest.mark.skipif(
-        chromium() is None,
-        reason="no chromium installed (Debian: apt-get install -y chromium; .ci/run installs it)",
-    ),
-]
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
@@ -55,14 +37,8 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium(), args=ARGS, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with launched() as started:
+        yield started
 
 
 def opened(browser: Browser, server: str, **options: Any) -> Iterator[Page]:

@@ -21,10 +21,10 @@ import chess
 import chess.pgn
 import pytest
 
+from browser_support import SHOTS, WAIT_MS, launched, needs_chromium
 from ggn.variants import registry
 from ggn.web import EngineSettings
 from test_engine import FAIRY, STOCKFISH
-from test_web_browser import ARGS, SHOTS, WAIT_MS, chromium
 from web_support import running
 
 if TYPE_CHECKING:
@@ -33,11 +33,7 @@ if TYPE_CHECKING:
 cshogi = pytest.importorskip("cshogi")
 cshogi_kif = pytest.importorskip("cshogi.KIF")
 
-pytestmark = [
-    pytest.mark.slow,  # a real browser
-    pytest.mark.skipif(chromium() is None,
-                       reason="no chromium installed (Debian: apt-get install -y chromium)"),
-]
+pytestmark = needs_chromium
 
 DATA = Path(__file__).parent / "data"
 MOLINARI = DATA / "pgn" / "molinari-bordais-1979.pgn"
@@ -46,14 +42,8 @@ KIF = DATA / "shogi" / "kifu-for-windows-kif-sjis.kif"
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium(), args=ARGS, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with launched() as started:
+        yield started
 
 
 @pytest.fixture(scope="module")
