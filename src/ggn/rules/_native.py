@@ -648,10 +648,9 @@ def _worth(rules: RuleSystem, position: Position, depth: int) -> bool:
     return asked > _SHALLOW_CALLS
 
 
-def perft(rules: RuleSystem, position: Position, depth: int) -> int | None:
-    """Perft by the kernel, or None where the pure path must count (see :func:`_worth`)."""
-    if _kernel() is None or not _worth(rules, position, depth):
-        return None
+def _asked(rules: RuleSystem, position: Position) -> tuple[ModuleType, _Game, array[int]] | None:
+    """The kernel, its game of ``rules`` and ``position`` encoded for it, or None where the pure
+    path must answer (no kernel, a game it does not play, a piece its tables lack)."""
     game = _game(rules, position)
     if game is None:
         return None
@@ -660,6 +659,17 @@ def perft(rules: RuleSystem, position: Position, depth: int) -> int | None:
         return None
     kernel = _STATE.kernel
     assert kernel is not None
+    return kernel, game, encoded
+
+
+def perft(rules: RuleSystem, position: Position, depth: int) -> int | None:
+    """Perft by the kernel, or None where the pure path must count (see :func:`_worth`)."""
+    if _kernel() is None or not _worth(rules, position, depth):
+        return None
+    asked = _asked(rules, position)
+    if asked is None:
+        return None
+    kernel, game, encoded = asked
     try:
         return int(kernel.perft(game.capsule, encoded, depth))
     except RecursionError:  # the kernel's bounds (a chain of pawn-drop mate tests): the pure path
@@ -700,14 +710,10 @@ def _plays(rules: RuleSystem, game: _Game, position: Position, pairs: list[tuple
 
 def legal(rules: RuleSystem, position: Position) -> list[Play] | None:
     """The legal plays of ``position`` by the kernel (in its order), or None."""
-    game = _game(rules, position)
-    if game is None:
+    asked = _asked(rules, position)
+    if asked is None:
         return None
-    encoded = _encode(game, position)
-    if encoded is None:
-        return None
-    kernel = _STATE.kernel
-    assert kernel is not None
+    kernel, game, encoded = asked
     try:
         raw = array("i")
         raw.frombytes(kernel.legal(game.capsule, encoded))
@@ -719,14 +725,10 @@ def legal(rules: RuleSystem, position: Position) -> list[Play] | None:
 
 def divide(rules: RuleSystem, position: Position, depth: int) -> list[tuple[Play, int]] | None:
     """Perft split by first play, by the kernel, or None."""
-    game = _game(rules, position)
-    if game is None:
+    asked = _asked(rules, position)
+    if asked is None:
         return None
-    encoded = _encode(game, position)
-    if encoded is None:
-        return None
-    kernel = _STATE.kernel
-    assert kernel is not None
+    kernel, game, encoded = asked
     try:
         found: list[tuple[int, int, int]] = kernel.divide(game.capsule, encoded, depth)
     except RecursionError:
