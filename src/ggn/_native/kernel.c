@@ -925,6 +925,23 @@ static int grow(search_t *S, size_t more) {
     return 1;
 }
 
+/* Push on the move stack the moves of group ``slot`` (a kind on a square, or in hand) whose
+ * conditions hold, walking each ray until its first occupied square (fskip). 0 if no room. */
+static inline int collect(search_t *S, const int32_t *b, int side, size_t slot) {
+    const ggn_game *g = S->g;
+    int32_t a = g->gstart[slot], n = g->gcount[slot];
+    if (!n) return 1;
+    if (S->mv_used + (size_t)n > S->mv_cap && !grow(S, (size_t)n)) return 0;
+    int32_t end = a + n, i = a;
+    while (i < end) {
+        int32_t mi = g->forder[i];
+        const move_t *m = &g->moves[mi];
+        if (HOLDS(g, b, m, side)) S->mv[S->mv_used++] = mi;
+        i = b[m->dst] ? g->fskip[i] : i + 1;
+    }
+    return 1;
+}
+
 static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     const ggn_game *g = S->g;
     int32_t N = g->N, K = g->K;
@@ -943,33 +960,13 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         if (g->unmark[k] != k) nprefix++;
         if (g->kside[k] != side) continue;
         if (g->kterm[k]) kings[nkings++] = q;
-        size_t slot = (size_t)k * (size_t)(N + 1) + (size_t)q + 1;
-        int32_t a = g->gstart[slot], n = g->gcount[slot];
-        if (!n) continue;
-        if (S->mv_used + (size_t)n > S->mv_cap && !grow(S, (size_t)n)) return 0;
-        int32_t end = a + n, i = a;
-        while (i < end) {
-            int32_t mi = g->forder[i];
-            const move_t *m = &g->moves[mi];
-            if (HOLDS(g, b, m, side)) S->mv[S->mv_used++] = mi;
-            i = b[m->dst] ? g->fskip[i] : i + 1;
-        }
+        if (!collect(S, b, side, (size_t)k * (size_t)(N + 1) + (size_t)q + 1)) return 0;
     }
     if (S->hand[side]) {
         int32_t *hand = S->hand[side];
         for (int32_t k = 1; k < K; k++) {
             if (hand[k] <= 0) continue;
-            size_t slot = (size_t)k * (size_t)(N + 1);
-            int32_t a = g->gstart[slot], n = g->gcount[slot];
-            if (!n) continue;
-            if (S->mv_used + (size_t)n > S->mv_cap && !grow(S, (size_t)n)) return 0;
-            int32_t end = a + n, i = a;
-            while (i < end) {
-                int32_t mi = g->forder[i];
-                const move_t *m = &g->moves[mi];
-                if (HOLDS(g, b, m, side)) S->mv[S->mv_used++] = mi;
-                i = b[m->dst] ? g->fskip[i] : i + 1;
-            }
+            if (!collect(S, b, side, (size_t)k * (size_t)(N + 1))) return 0;
         }
     }
     size_t mv_end = S->mv_used;
