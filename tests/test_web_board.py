@@ -37,7 +37,7 @@ import pytest
 import shogi
 import shogi.KIF
 
-from browser_support import Board, launched, needs_chromium, opened, shoot
+from browser_support import Board, needs_chromium, opened, shoot
 from web_support import WIZARD, WIZARD_INI, running
 
 if TYPE_CHECKING:
@@ -46,18 +46,6 @@ if TYPE_CHECKING:
 pytestmark = needs_chromium
 
 DATA = Path(__file__).parent / "data"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with running() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched() as launched_browser:
-        yield launched_browser
 
 
 @pytest.fixture

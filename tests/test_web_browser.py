@@ -19,7 +19,7 @@ import chess
 import pytest
 import shogi
 
-from browser_support import SHOTS, WAIT_MS, launched, needs_chromium
+from browser_support import SHOTS, WAIT_MS, needs_chromium
 from ggn.variants import registry
 from web_support import WIZARD, WIZARD_INI, running
 
@@ -30,18 +30,6 @@ if TYPE_CHECKING:
 
 
 pytestmark = needs_chromium
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with running() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched() as started:
-        yield started
 
 
 @pytest.fixture

@@ -17,8 +17,7 @@ import pyffish
 import pytest
 import shogi
 
-from browser_support import WAIT_MS, launched, needs_chromium
-from web_support import running
+from browser_support import WAIT_MS, needs_chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -27,18 +26,6 @@ if TYPE_CHECKING:
 
 
 pytestmark = needs_chromium
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with running() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched() as started:
-        yield started
 
 
 def opened(browser: Browser, server: str, **options: Any) -> Iterator[Page]:

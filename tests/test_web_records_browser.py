@@ -21,7 +21,7 @@ import chess
 import chess.pgn
 import pytest
 
-from browser_support import SHOTS, WAIT_MS, launched, needs_chromium
+from browser_support import SHOTS, WAIT_MS, needs_chromium
 from ggn.variants import registry
 from ggn.web import EngineSettings
 from test_engine import FAIRY, STOCKFISH
@@ -38,18 +38,6 @@ pytestmark = needs_chromium
 DATA = Path(__file__).parent / "data"
 MOLINARI = DATA / "pgn" / "molinari-bordais-1979.pgn"
 KIF = DATA / "shogi" / "kifu-for-windows-kif-sjis.kif"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched() as started:
-        yield started
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with running() as url:
-        yield url
 
 
 def opened(browser: Browser, url: str, width: int = 1400, height: int = 1000) -> tuple[Page, list[str]]:

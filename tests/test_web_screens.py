@@ -23,15 +23,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import chess
 import pytest
 
-from browser_support import SHOTS, Board, launched, needs_chromium, opened, shoot
-from web_support import running
+from browser_support import SHOTS, Board, needs_chromium, opened, shoot
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -46,18 +44,6 @@ CHANNEL = 40
 """A pixel differs when one of its channels (0 to 255) differs by more than this."""
 SHARE = 0.005
 """The share of a picture's pixels that may differ."""
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with running() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched() as launched_browser:
-        yield launched_browser
 
 
 def cjk_fonts() -> list[str]:
