@@ -32,6 +32,7 @@ from ggn.evaluate import Move, reference_moves
 from ggn.position import Position
 from ggn.qpi import Qpi
 from ggn.ruleset import Ruleset
+from ggn.variants.registry import Catalogue
 
 if TYPE_CHECKING:
     from ggn._types import Side
@@ -47,6 +48,7 @@ __all__ = [
     "fill_hands",
     "game_positions",
     "ggn_holds",
+    "loaded_in_both",
     "move_key",
     "perft_cases",
     "perft_entries",
@@ -271,3 +273,14 @@ def perft_cases(game: str) -> list[ParameterSet]:
                                   id=f"{entry['name']}-{entry['depth']}"))
     assert cases, f"no perft counts for {game!r} in tests/vectors/perft.json"
     return cases
+
+
+@functools.cache
+def loaded_in_both(text: str, source: str) -> tuple[Catalogue, tuple[str, ...]]:
+    """The sections of a variants.ini text loaded once into pyffish (its variants beside the
+    built-in ones) and into a ggn catalogue of their own: the catalogue, and the names it took."""
+    import pyffish  # noqa: PLC0415  (the test extra; only the oracle files ask)
+
+    pyffish.load_variant_config(text)
+    catalogue = Catalogue()
+    return catalogue, catalogue.add_ini(text, source=source)

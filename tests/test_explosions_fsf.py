@@ -18,7 +18,6 @@ file's own).
 from __future__ import annotations
 
 import io
-from functools import cache
 
 import pytest
 
@@ -28,7 +27,7 @@ from ggn.rules import Ending, Outcome, perft
 from ggn.variants import registry, uci
 from ggn.variants.registry import Catalogue, Entry
 from ggn.variants.uci import moves as uci_moves
-from support import perft_cases
+from support import loaded_in_both, perft_cases
 from test_variants_fsf import _fields, _winner
 
 pytestmark = pytest.mark.slow  # against pyffish, as the other oracle files
@@ -39,12 +38,8 @@ sf = pytest.importorskip("pyffish")
 OWN = "[ggn-atomic960:atomic]\nchess960 = true\n"
 
 
-@cache
 def _own() -> Catalogue:
-    sf.load_variant_config(OWN)
-    catalogue = Catalogue()
-    catalogue.add_ini(OWN, source="test_explosions_fsf.py")
-    return catalogue
+    return loaded_in_both(OWN, "test_explosions_fsf.py")[0]
 
 
 def _entry(name: str) -> Entry:

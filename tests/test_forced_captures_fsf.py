@@ -15,7 +15,6 @@ Fairy-Stockfish's published counts (its ``tests/perft.sh``, in ``tests/vectors/p
 from __future__ import annotations
 
 import io
-from functools import cache
 
 import pytest
 
@@ -25,7 +24,7 @@ from ggn.rules import Ending, perft
 from ggn.variants import registry
 from ggn.variants.registry import Catalogue, Entry
 from ggn.variants.uci import moves as uci_moves
-from support import perft_cases
+from support import loaded_in_both, perft_cases
 
 pytestmark = pytest.mark.slow  # against pyffish, as the other oracle files
 
@@ -35,12 +34,8 @@ sf = pytest.importorskip("pyffish")
 OWN = "[ggn-coffee:crazyhouse]\nmustCapture = true\n"
 
 
-@cache
 def _own() -> Catalogue:
-    sf.load_variant_config(OWN)
-    catalogue = Catalogue()
-    catalogue.add_ini(OWN, source="test_forced_captures_fsf.py")
-    return catalogue
+    return loaded_in_both(OWN, "test_forced_captures_fsf.py")[0]
 
 
 def _entry(name: str) -> Entry:

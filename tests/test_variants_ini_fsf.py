@@ -29,6 +29,7 @@ from ggn.errors import VariantError
 from ggn.rules import Ending
 from ggn.variants import ini
 from ggn.variants.registry import Catalogue
+from support import loaded_in_both
 
 pytestmark = pytest.mark.slow  # not in the README's quick run: 143 variants against pyffish
 
@@ -175,11 +176,9 @@ connectHorizontal = false
 OWN_NAMES = ("ggn-joinup", "ggn-blocks", "ggn-lines")
 
 
-@cache
 def _own() -> Catalogue:
-    sf.load_variant_config(OWN)
-    catalogue = Catalogue()
-    assert catalogue.add_ini(OWN, source="test_variants_ini_fsf.py") == OWN_NAMES
+    catalogue, names = loaded_in_both(OWN, "test_variants_ini_fsf.py")
+    assert names == OWN_NAMES
     return catalogue
 
 

@@ -17,7 +17,6 @@ petrified) are played against pyffish by ``tests/test_variants_fsf.py`` and
 from __future__ import annotations
 
 import random
-from functools import cache
 
 import pytest
 
@@ -28,6 +27,7 @@ from ggn.rules import Play, perft
 from ggn.variants import registry
 from ggn.variants.document import layout
 from ggn.variants.registry import Catalogue
+from support import loaded_in_both
 
 pytestmark = pytest.mark.slow  # random games against pyffish
 
@@ -62,11 +62,9 @@ wallingRegionBlack = *5 *6 *7 *8
 NAMES = ("ggn-edgewalls", "ggn-wallchess", "ggn-arrowchess", "ggn-petrichess", "ggn-halfduck")
 
 
-@cache
 def _catalogue() -> Catalogue:
-    sf.load_variant_config(OWN)
-    catalogue = Catalogue()
-    assert catalogue.add_ini(OWN, source="test_walls.py") == NAMES
+    catalogue, names = loaded_in_both(OWN, "test_walls.py")
+    assert names == NAMES
     return catalogue
 
 
