@@ -27,7 +27,8 @@ from ggn.rules import _native, rule_system
 # 9x9, the xiangqi palace and cannons, castling and en passant on chess's board). A game the
 # kernel does not play (yet) is left out: its tables cannot be made.
 GAMES = ("minishogi", "gardner", "losalamos", "minixiangqi", "kyotoshogi", "tencubed", "grasshopper",
-         "berolina", "crazyhouse", "chess", "shogi", "xiangqi", "capablanca", "makruk", "manchu")
+         "berolina", "crazyhouse", "chess", "shogi", "xiangqi", "capablanca", "makruk", "manchu",
+         "isolation7x7", "joust", "amazons")
 PATCH = 0x40  # the target's patch form: [operation | PATCH][depth][game][patches]
 OPERATIONS = ((0, 2), (1, 0), (2, 1))  # (operation, depth): perft 2, legal plays, divide 1
 SEED = 20  # the random games' seed (issue 20)

@@ -72,7 +72,17 @@ struct ggn_game {
     int32_t *dstart[2], *dcount[2], *dents[2]; /* drops onto a square that can take (hand attacks) */
     uint64_t *sens[2]; /* per target: the squares its attackers read (bitset, words each) */
     int32_t maxplays, perplay;
+    /* walls (section WALL): the wall's kind (0: none), the walling rule (WALL_*), per square the
+     * sides that may wall it (bits 0, 1) and whether it is near an edge or a hole (bit 2), its
+     * orthogonal neighbours (4 each, -1 none), one step forward per side; arrows: groups of
+     * paths per (kind, square) (wgkind, wgsq, wgoff, wgn; paths in wdata), per move its group */
+    int32_t wall_kind, wall_rule, wfwd[2];
+    int32_t *wflags, *wbeside;
+    int32_t nwgroups, *wgkind, *wgsq, *wgoff, *wgn, *wdata, *marrow;
 };
+
+enum { WALL_NONE, WALL_STATIC, WALL_PAST, WALL_EDGE, WALL_ARROW, WALL_DUCK };
+#define SECTION_WALLS 0x57414C4C /* "WALL" */
 
 /* --- reading the tables ------------------------------------------------------------------- */
 typedef struct {
@@ -118,6 +128,8 @@ void ggn_game_free(ggn_game *g) {
     }
     free(g->moves); free(g->poss); free(g->conds); free(g->ints); free(g->paths);
     free(g->gstart); free(g->gcount); free(g->forder); free(g->fskip);
+    free(g->wflags); free(g->wbeside); free(g->wgkind); free(g->wgsq); free(g->wgoff); free(g->wgn);
+    free(g->wdata); free(g->marrow);
     free(g);
 }
 
@@ -310,6 +322,88 @@ static int drop_takes(const ggn_game *g, const move_t *m, int s) {
     return 0;
 }
 
+/* --- sections after the moves: [tag, length, values], each a feature's own tables ---------- */
+
+/* A group of arrow paths: -1 if none for (kind, square). */
+static int32_t arrow_group(const ggn_game *g, int32_t kind, int32_t square) {
+    int32_t low = 0, high = g->nwgroups - 1;
+    while (low <= high) {
+        int32_t mid = low + (high - low) / 2;
+        int32_t k = g->wgkind[mid], q = g->wgsq[mid];
+        if (k == kind && q == square) return mid;
+        if (k < kind || (k == kind && q < square)) low = mid + 1;
+        else high = mid - 1;
+    }
+    return -1;
+}
+
+/* WALL: the wall's kind, the walling rule, one step forward of each side (a difference of
+ * squares), per square its flags (bit 0: the first player may wall it, bit 1: the second,
+ * bit 2: beside an edge or a hole), per square its four orthogonal neighbours (-1 none), then
+ * the arrows: a count of groups, each (kind, square, paths, each path (target, squares that
+ * must be empty (count, squares), squares that must hold a piece (count, squares))), sorted by
+ * kind then square: where a piece of that kind on that square could move without capturing. */
+static void read_walls(reader_t *r, ggn_game *g) {
+    int32_t N = g->N, K = g->K;
+    if (g->wall_rule) { fail(r, "a second walls section"); return; }
+    g->wall_kind = ranged(r, 1, K - 1, "the wall's kind");
+    g->wall_rule = ranged(r, WALL_STATIC, WALL_DUCK, "the walling rule");
+    for (int s = 0; s < 2; s++) g->wfwd[s] = ranged(r, -N, N, "a forward step");
+    if (r->bad) return;
+    g->wflags = alloc((size_t)N, 4);
+    g->wbeside = alloc(4 * (size_t)N, 4);
+    if (!g->wflags || !g->wbeside) { fail(r, "no memory for the walls"); return; }
+    for (int32_t q = 0; q < N; q++) g->wflags[q] = ranged(r, 0, 7, "a square's wall flags");
+    for (int32_t i = 0; i < 4 * N; i++) g->wbeside[i] = ranged(r, -1, N - 1, "a neighbour");
+    size_t left = r->n > r->i ? r->n - r->i : 0;
+    g->nwgroups = ranged(r, 0, (int32_t)(left / 3 < (1 << 24) ? left / 3 : (1 << 24)), "arrow groups");
+    if (r->bad) return;
+    size_t n = (size_t)g->nwgroups;
+    g->wgkind = alloc(n, 4); g->wgsq = alloc(n, 4); g->wgoff = alloc(n, 4); g->wgn = alloc(n, 4);
+    g->wdata = alloc(left, 4);
+    g->marrow = alloc((size_t)g->M, 4);
+    if (!g->wgkind || !g->wgsq || !g->wgoff || !g->wgn || !g->wdata || !g->marrow) { fail(r, "no memory for the walls"); return; }
+    int32_t used = 0;
+    for (int32_t i = 0; i < g->nwgroups && !r->bad; i++) {
+        g->wgkind[i] = ranged(r, 1, K - 1, "an arrow group's kind");
+        g->wgsq[i] = ranged(r, 0, N - 1, "an arrow group's square");
+        if (!r->bad && i && (g->wgkind[i - 1] > g->wgkind[i] ||
+                             (g->wgkind[i - 1] == g->wgkind[i] && g->wgsq[i - 1] >= g->wgsq[i])))
+            fail(r, "arrow groups not sorted by kind and square");
+        g->wgn[i] = ranged(r, 0, N, "an arrow group's paths");
+        g->wgoff[i] = used;
+        /* every value kept was read from the section, so used stays within left */
+        for (int32_t p = 0; p < g->wgn[i] && !r->bad; p++) {
+            g->wdata[used++] = ranged(r, 0, N - 1, "an arrow's target");
+            for (int part = 0; part < 2 && !r->bad; part++) {
+                int32_t count = ranged(r, 0, N, "an arrow's squares");
+                g->wdata[used++] = count;
+                for (int32_t k = 0; k < count && !r->bad; k++) g->wdata[used++] = ranged(r, 0, N - 1, "an arrow's square");
+            }
+        }
+    }
+    for (int32_t i = 0; i < g->M; i++) g->marrow[i] = r->bad ? -1 : arrow_group(g, g->moves[i].kind, g->moves[i].dst);
+}
+
+/* Read the sections that follow the moves, to the tables' end. */
+static void read_sections(reader_t *r, ggn_game *g) {
+    while (!r->bad && r->i < r->n) {
+        int32_t tag = next(r);
+        int32_t length = ranged(r, 0, INT32_MAX, "a section's length");
+        if (r->bad) return;
+        if ((size_t)length > r->n - r->i) { fail(r, "a section runs past the tables' end"); return; }
+        reader_t sub = *r;
+        sub.n = r->i + (size_t)length;
+        switch (tag) {
+        case SECTION_WALLS: read_walls(&sub, g); break;
+        default: fail(&sub, "a section of an unknown kind"); break;
+        }
+        if (!sub.bad && sub.i != sub.n) fail(&sub, "a section's values left unread");
+        if (sub.bad) { r->bad = 1; return; }
+        r->i = sub.n;
+    }
+}
+
 int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, size_t errlen) {
     reader_t rd = {tables, len, 0, err, errlen, 0};
     reader_t *r = &rd;
@@ -448,7 +542,7 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         }
     }
 #undef TAKE_INTS
-    if (!r->bad && r->i != r->n) fail(r, "values after the tables' end");
+    read_sections(r, g);
     if (r->bad) { ggn_game_free(g); return GGN_EBADTABLE; }
     g->paths = alloc((size_t)cused + 1, 4);
     if (!g->paths) { ggn_game_free(g); return GGN_ENOMEM; }
@@ -714,6 +808,9 @@ typedef struct {
     int32_t *undo;    /* per ply: perplay old values */
     int32_t *kings;   /* per ply: N */
     int32_t *trial;   /* N */
+    int32_t *wt;      /* walls: per ply the squares a play's wall may go to (N) */
+    chg_t *wundo;     /* walls: per ply what a wall's changes replaced (N + 2) */
+    int32_t *wreach;  /* walls: N, the squares an arrow reaches */
     int err;
 } search_t;
 
@@ -913,6 +1010,122 @@ static int castling_safe(search_t *S, int32_t *pre, const move_t *m, int side) {
     return !attacked(S, trial, m->dst, 1 - side, 0);
 }
 
+/* --- walls ---------------------------------------------------------------------------------- */
+
+/* The squares the wall of a legal play of move mi may go to (the rule system's _wall_targets),
+ * in order: empty after the play (board b), the mover's to wall, and as the walling rule says
+ * (``pre``: the board before the play). Written to out; how many. */
+static int32_t wall_targets(const search_t *S, const int32_t *pre, const int32_t *b, int32_t mi, int side,
+                            int32_t *out) {
+    const ggn_game *g = S->g;
+    const move_t *m = &g->moves[mi];
+    int32_t N = g->N, n = 0, bit = 1 << side;
+    if (g->wall_rule == WALL_PAST) {
+        if (m->src >= 0 && !b[m->src] && (g->wflags[m->src] & bit)) out[n++] = m->src;
+        return n;
+    }
+    int32_t *reach = S->wreach;
+    if (g->wall_rule == WALL_ARROW) {
+        /* where the piece could move on without capturing, from its destination, the board as
+         * it was with its source emptied */
+        memset(reach, 0, (size_t)N * 4);
+        int32_t group = g->marrow[mi];
+        if (group < 0) return 0;
+        const int32_t *d = g->wdata + g->wgoff[group];
+        for (int32_t p = 0; p < g->wgn[group]; p++) {
+            int32_t target = *d++, ok = 1;
+            int32_t count = *d++;
+            for (int32_t k = 0; k < count; k++, d++) if (*d != m->src && pre[*d]) ok = 0;
+            count = *d++;
+            for (int32_t k = 0; k < count; k++, d++) if (*d == m->src || !pre[*d]) ok = 0;
+            if (ok) reach[target] = 1;
+        }
+    }
+    for (int32_t q = 0; q < N; q++) {
+        if (b[q] || !(g->wflags[q] & bit)) continue;
+        if (g->wall_rule == WALL_ARROW && !reach[q]) continue;
+        if (g->wall_rule == WALL_EDGE && !(g->wflags[q] & 4)) {
+            int near = 0;
+            for (int k = 0; k < 4 && !near; k++) {
+                int32_t o = g->wbeside[4 * q + k];
+                if (o >= 0 && pre[o] == g->wall_kind) near = 1;
+            }
+            if (!near) continue;
+        }
+        out[n++] = q;
+    }
+    return n;
+}
+
+/* Put a play's wall on square t of board b (``pre``: the board before the play): the duck's
+ * walls of before taken away, a double step over t no longer marked, the wall. What was
+ * replaced goes to undo; how many changes. */
+static int32_t wall_make(const ggn_game *g, const int32_t *pre, int32_t *b, int side, int32_t t, chg_t *undo) {
+    int32_t N = g->N, n = 0, wall = g->wall_kind;
+    if (g->wall_rule == WALL_DUCK) {
+        for (int32_t q = 0; q < N; q++)
+            if (pre[q] == wall && b[q] == wall) { undo[n].sq = q; undo[n].val = wall; n++; b[q] = 0; }
+    }
+    int32_t passed = t + g->wfwd[side];
+    if (passed >= 0 && passed < N) {
+        int32_t v = b[passed];
+        if (v && g->unmark[v] != v) { undo[n].sq = passed; undo[n].val = v; n++; b[passed] = g->unmark[v]; }
+    }
+    undo[n].sq = t; undo[n].val = b[t]; n++;
+    b[t] = wall;
+    return n;
+}
+
+static void wall_unmake(int32_t *b, const chg_t *undo, int32_t n) {
+    for (int32_t c = n - 1; c >= 0; c--) b[undo[c].sq] = undo[c].val;
+}
+
+/* The plays a legal play (move mi, its play ``ordinal``) makes with its walls, as walk's mode
+ * asks (counted, the first, perft below each, listed as (mi, ordinal * N + square)). */
+static uint64_t walled(search_t *S, int ply, int depth, int mode, sink_t *sink, const int32_t *pre, int32_t mi,
+                       int32_t ordinal, int side) {
+    const ggn_game *g = S->g;
+    int32_t N = g->N;
+    int32_t *b = S->b;
+    int32_t *targets = S->wt + (size_t)ply * (size_t)N;
+    int32_t n = wall_targets(S, pre, b, mi, side, targets);
+    if (!n) return 0;
+    if (mode == MODE_COUNT || (mode == MODE_PERFT && depth <= 1)) return (uint64_t)n;
+    if (mode == MODE_FIRST) return 1;
+    if (mode == MODE_LIST) {
+        for (int32_t i = 0; i < n; i++) {
+            if (sink->found < sink->cap) {
+                sink->out[2 * sink->found] = mi;
+                sink->out[2 * sink->found + 1] = ordinal * N + targets[i];
+            }
+            sink->found++;
+        }
+        return (uint64_t)n;
+    }
+    uint64_t total = 0;
+    chg_t *undo = S->wundo + (size_t)ply * (size_t)(N + 2);
+    for (int32_t i = 0; i < n && !S->err; i++) {
+        int32_t made = wall_make(g, pre, b, side, targets[i], undo);
+        uint64_t below = 1;
+        if (mode == MODE_PERFT || depth > 1) {
+            b[N] = 1 - side;
+            below = walk(S, ply + 1, depth - 1, MODE_PERFT, NULL);
+            b[N] = side;
+        }
+        if (mode == MODE_DIVIDE) {
+            if (sink->found < sink->cap) {
+                sink->out64[3 * sink->found] = mi;
+                sink->out64[3 * sink->found + 1] = (int64_t)ordinal * N + targets[i];
+                sink->out64[3 * sink->found + 2] = (int64_t)below;
+            }
+            sink->found++;
+        }
+        total += below;
+        wall_unmake(b, undo, made);
+    }
+    return total;
+}
+
 /* Room for ``more`` moves on the move stack (it doubles; bounded). */
 static int grow(search_t *S, size_t more) {
     size_t want = S->mv_cap;
@@ -972,7 +1185,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     size_t mv_end = S->mv_used;
     /* 2. the prefix: the board before it is kept, the marks cleared */
     int32_t *pre = b;
-    if (nprefix) {
+    if (nprefix || g->wall_rule) { /* walls read the board before the play too */
         pre = S->pre + (size_t)ply * (size_t)(N + 1);
         memcpy(pre, b, (size_t)(N + 1) * 4);
         for (int32_t q = 0; q < N; q++) if (b[q]) b[q] = g->unmark[b[q]];
@@ -989,7 +1202,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     for (size_t x = mv_base; x < mv_end && !S->err; x++) {
         int32_t mi = S->mv[x];
         const move_t *m = &g->moves[mi];
-        if ((leaf || mode == MODE_LIST) && calm && !m->royal && !m->limited && m->mtype == 0 &&
+        if ((leaf || mode == MODE_LIST) && calm && !m->royal && !m->limited && m->mtype == 0 && !g->wall_rule &&
             !(m->src < 0 && g->dropmate[m->kind])) {
             /* Counting only, calm: a plain move or drop whose squares no attack on a terminal
              * piece reads is legal, each of its plays (no need to make them). */
@@ -1062,7 +1275,11 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                     if (!replies) exposed = 1;
                 }
             }
-            if (!exposed) {
+            if (!exposed && g->wall_rule) {
+                uint64_t got = walled(S, ply, depth, mode, sink, pre, mi, p->ordinal, side);
+                if (mode == MODE_FIRST) { if (got) total = 1; }
+                else total += got;
+            } else if (!exposed) {
                 if (mode == MODE_COUNT || (mode == MODE_PERFT && depth <= 1)) total++;
                 else if (mode == MODE_FIRST) total = 1;
                 else if (mode == MODE_PERFT) {
@@ -1102,7 +1319,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         }
         if (mode == MODE_FIRST && total) break;
     }
-    if (nprefix) memcpy(b, pre, (size_t)N * 4);
+    if (pre != b) memcpy(b, pre, (size_t)N * 4);
     S->mv_used = mv_base;
     return total;
 }
@@ -1146,12 +1363,19 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
     S->mv_cap = 4096;
     S->mv = alloc(S->mv_cap, 4);
     if (!S->b || !S->hands || !S->pre || !S->kings || !S->trial || !S->chg || !S->plays || !S->undo || !S->mv) return GGN_ENOMEM;
+    if (g->wall_rule) {
+        S->wt = alloc(plies * (size_t)N, 4);
+        S->wundo = alloc(plies * ((size_t)N + 2), sizeof(chg_t));
+        S->wreach = alloc((size_t)N, 4);
+        if (!S->wt || !S->wundo || !S->wreach) return GGN_ENOMEM;
+    }
     if (g->capmap) { S->hand[0] = S->hands; S->hand[1] = S->hands + K; }
     return search_load(S, pos, len);
 }
 
 static void search_close(search_t *S) {
     free(S->b); free(S->hands); free(S->pre); free(S->kings); free(S->trial); free(S->chg); free(S->plays); free(S->undo); free(S->mv);
+    free(S->wt); free(S->wundo); free(S->wreach);
 }
 
 int ggn_perft(const ggn_game *g, const int32_t *pos, size_t len, int depth, uint64_t *count) {
@@ -1217,9 +1441,12 @@ int ggn_make(const ggn_game *g, int32_t *pos, size_t len, int32_t move, int32_t 
     memcpy(S.pre, b, (size_t)(N + 1) * 4);
     for (int32_t q = 0; q < N; q++) if (b[q]) b[q] = g->unmark[b[q]];
     int32_t np = plays_of(&S, S.pre, move, S.plays, S.chg);
+    int32_t wall = -1; /* with walls, a play number is the play's times N plus its wall's square */
+    if (g->wall_rule) { wall = play % N; play /= N; }
     if (play >= np) { search_close(&S); return GGN_EBADPOSITION; }
     const play_t *p = &S.plays[play];
     for (int32_t c = 0; c < p->n; c++) b[S.chg[p->off + c].sq] = S.chg[p->off + c].val;
+    if (wall >= 0) wall_make(g, S.pre, b, side, wall, S.wundo);
     int32_t *hands = S.hands + (size_t)side * (size_t)K;
     if (g->capmap) {
         if (p->hk1) hands[p->hk1] += p->hd1;

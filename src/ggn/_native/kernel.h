@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GGN_KERNEL_ABI 1
+#define GGN_KERNEL_ABI 2
 #define GGN_TABLE_MAGIC 0x474B4E31 /* "GKN1" */
 #define GGN_MAX_SQUARES 4096
 #define GGN_MAX_KINDS 4096
@@ -50,7 +50,9 @@ size_t ggn_position_size(const ggn_game *game);
 int ggn_perft(const ggn_game *game, const int32_t *position, size_t len, int depth, uint64_t *count);
 
 /* The legal plays of a position, as pairs (move number in the tables, the play's number among
- * the move's plays), written to out (room for cap pairs, 2*cap values); *found: how many. */
+ * the move's plays), written to out (room for cap pairs, 2*cap values); *found: how many. In a
+ * game whose moves place walls, a play's number is its number among the move's plays times N
+ * plus the square of its wall. */
 int ggn_legal(const ggn_game *game, const int32_t *position, size_t len, int32_t *out, size_t cap,
               size_t *found);
 

@@ -30,6 +30,14 @@ The tables (int32 values; the kernel checks every one again as it reads them)::
         to be safe (count, squares), shielded (0/1), how many of its first plays no promotion
         limit applies to, possibilities (count, each: must (count,
         square+state), deny (count, square+state)); a state: -1 empty, -2 enemy, a kind.
+    then sections, to the end: (tag, length, values), each a feature's own, at most one of a tag:
+    WALL (0x57414C4C), a game whose moves place walls: the wall's kind, the walling rule (1
+        static, 2 past, 3 edge, 4 arrow, 5 duck), one step forward of each side (a difference
+        of squares), per square its flags (1: the first player may wall it, 2: the second, 4:
+        beside an edge or a hole), per square its four orthogonal neighbours (-1 none), then
+        the arrows' groups (count, each: kind, square, paths (count, each: target, squares to
+        be empty (count, squares), squares to hold a piece (count, squares))), sorted by kind
+        and square. A play number is then the move's play number times N plus its wall's square.
 """
 
 from __future__ import annotations
@@ -47,7 +55,7 @@ from ggn.lcn import EMPTY, ENEMY
 from ggn.move import Move
 from ggn.position import Position, code_of, piece_of
 from ggn.qpi import Qpi
-from ggn.rules._records import SPECIAL, Effect, Play, PlayContext
+from ggn.rules._records import SPECIAL, Effect, Play, PlayContext, made_play
 from ggn.rules._system import RuleSystem
 from ggn.rules._walk import describe
 from ggn.variants.description import Variant
@@ -58,9 +66,11 @@ if TYPE_CHECKING:
 __all__ = ["engine", "native_available", "native_support", "use_native"]
 
 MAGIC: Final = 0x474B4E31
-ABI: Final = 1
+ABI: Final = 2
 MAX_SQUARES: Final = 4096
 MAX_KINDS: Final = 4096
+SECTION_WALLS: Final = 0x57414C4C  # "WALL"
+_WALLING: Final = {"static": 1, "past": 2, "edge": 3, "arrow": 4, "duck": 5}
 
 
 class _State:
@@ -141,7 +151,8 @@ def _refusal(rules: RuleSystem) -> str:
 def _variant_refusal(rules: VariantRules) -> str:
     variant = rules.variant
     checks: list[tuple[bool, str]] = [
-        (variant.walls is not None, "walls (wallingRule)"),
+        (variant.walls is not None and variant.walls.rule is not None and variant.drops is not None,
+         "walls with drops"),
         (variant.blast_on_capture, "blastOnCapture"),
         (bool(variant.mutually_immune_types), "mutuallyImmuneTypes"),
         (variant.gating, "gating"),
@@ -200,7 +211,8 @@ def description_refusal(variant: Variant) -> str:
     pseudo = ends.extinction_pseudo_royal and bool(ends.extinction_types - {"*"})
     checks: list[tuple[bool, str]] = [
         (variant.bikjang, "the rule system _Bikjang walks positions its own way"),
-        (variant.walls is not None, "walls (wallingRule)"),
+        (variant.walls is not None and variant.walls.rule is not None and variant.drops is not None,
+         "walls with drops"),
         (variant.blast_on_capture, "blastOnCapture"),
         (bool(variant.mutually_immune_types), "mutuallyImmuneTypes"),
         (variant.gating, "gating"),
@@ -219,6 +231,7 @@ def description_refusal(variant: Variant) -> str:
         (promotion is not None and promotion.sittuyin,
          "moves the document does not list (sittuyinPromotion)"),
         (drops is not None and drops.must_drop, "mustDrop"),
+        (variant.walls is not None and bool(variant.walls.petrify & letters), "petrifyOnCapture"),
     ]
     if promotion is not None:
         checks.append((promotion.on_capture, "promotion on capture only"))
@@ -258,11 +271,12 @@ def engine(variant: Variant) -> tuple[str, str]:
 class _Game:
     """A game as the kernel reads it, with what maps its answers back to plays."""
 
-    __slots__ = ("__weakref__", "capsule", "hands", "kind_of", "moves", "shape", "squares")
+    __slots__ = ("__weakref__", "capsule", "hands", "kind_of", "moves", "shape", "squares", "walls")
 
     def __init__(self, capsule: object, kind_of: dict[int, int], moves: list[Move], hands: bool,
-                 squares: int, *, shape: tuple[int, ...]) -> None:
+                 squares: int, *, shape: tuple[int, ...], walls: bool = False) -> None:
         self.capsule = capsule
+        self.walls = walls  # a play number is then the play's times the squares plus its wall's square
         self.kind_of = kind_of
         self.moves = moves
         self.hands = hands
@@ -382,7 +396,13 @@ class _Builder:
                 body += terms
                 total += 1
                 conditions += (len(terms) - 2) // 2
-        # Kinds (and the capture map) last: the moves' effects may have named new ones.
+        # The sections of the features a game has, after the moves (see the module's doc).
+        sections: list[int] = []
+        for tag, section in ((SECTION_WALLS, self.walls(records, has_drops)),):
+            if section:
+                sections += [tag, len(section), *section]
+        # Kinds (and the capture map) last: the moves' effects and the sections may have named
+        # new ones.
         while True:
             known = len(self.codes)
             kinds = self.kinds()
@@ -393,11 +413,43 @@ class _Builder:
                   total, conditions, extra]
         try:  # every value an int of 32 bits (the kernel checks their meaning as it reads them)
             values = array("i", header)
-            for part in (kinds, capmap, castling, self.limits(), body):
+            for part in (kinds, capmap, castling, self.limits(), body, sections):
                 values.extend(part)
         except (OverflowError, TypeError) as error:
             raise _Refused(f"a table value out of the int32 range ({error})") from None
         return values, [record[3] for record in records], has_drops
+
+    def walls(self, records: list[tuple[int, int, int, Move, list[list[int]]]], has_drops: bool) -> list[int]:
+        """The WALL section (see the module's doc), or none: the game places no walls."""
+        r = self.variant_rules
+        if r is None or r._walling is None:
+            return []
+        if has_drops:
+            raise _Refused("walls with drops")
+        size = self.geometry.size
+        flags = [0] * size
+        for side in (0, 1):
+            region = r._wall_regions[side]
+            for number in r._wall_squares:
+                if region is None or number in region:
+                    flags[number] |= 1 << side
+        for number in r._edge | r._by_holes:
+            flags[number] |= 4
+        beside = [-1] * (4 * size)
+        for number, others in r._beside.items():
+            beside[4 * number:4 * number + len(others)] = others
+        groups: list[int] = []
+        count = 0
+        if r._walling == "arrow":
+            wanted = sorted({(kind, dst) for kind, src, dst, _, _ in records if src >= 0})
+            for kind, dst in wanted:
+                paths = r._arrow_paths(self.codes[kind], dst)
+                groups += [kind, dst, len(paths)]
+                for target, empty, full in paths:
+                    groups += [target, len(empty), *empty, len(full), *full]
+                count += 1
+        rule = _WALLING[r._walling]
+        return [self.kind(r._wall), rule, *r._forward, *flags, *beside, count, *groups]
 
     def kinds(self) -> list[int]:
         terminal = self.tables.terminal
@@ -575,8 +627,9 @@ def _make(rules: RuleSystem, kernel: ModuleType, start: Position) -> _Game | str
         capsule = kernel.game(values)
     except ValueError as error:  # the kernel's own check of the tables: the pure path plays it
         return f"the kernel refused the tables ({error})"
+    walls = builder.variant_rules is not None and builder.variant_rules._walling is not None
     return _Game(capsule, builder.kind_of, moves, hands, builder.geometry.size,
-                 shape=builder.geometry.shape)
+                 shape=builder.geometry.shape, walls=walls)
 
 
 def native_support(game: str | RuleSystem) -> tuple[bool, str]:
@@ -683,6 +736,8 @@ def count(rules: RuleSystem, position: Position) -> int | None:
 
 def _plays(rules: RuleSystem, game: _Game, position: Position, pairs: list[tuple[int, int]]) -> list[Play]:
     """The plays the kernel named (move number, play number), made as the pure walk makes them."""
+    if game.walls:
+        return _walled_plays(rules, game, position, pairs)
     tables = rules._tables_for(position)
     prefix = rules._prepare(position, tables)
     context = PlayContext(position, prefix, rules._captured)
@@ -705,6 +760,39 @@ def _plays(rules: RuleSystem, game: _Game, position: Position, pairs: list[tuple
             play._recipe = info
         play._context = context
         plays.append(play)
+    return plays
+
+
+def _walled_plays(rules: RuleSystem, game: _Game, position: Position,
+                  pairs: list[tuple[int, int]]) -> list[Play]:
+    """The plays of a game whose moves place walls: a play number is the number of the move's
+    play (among those ``_effects`` lists) times the board's squares, plus its wall's square;
+    made as the rule system's own walk makes them (``_walled``)."""
+    from ggn.rules.variant import VariantRules  # noqa: PLC0415
+
+    assert isinstance(rules, VariantRules)
+    tables = rules._tables_for(position)
+    prefix = rules._prepare(position, tables)
+    context = PlayContext(position, (), rules._captured)
+    base = position._codes.copy()
+    for number, value in prefix:
+        base[number] = value
+    known = tables.info.get
+    size = game.squares
+    effects: dict[int, list[Effect]] = {}
+    plays: list[Play] = []
+    for number, ordinal in pairs:
+        move = game.moves[number]
+        made = effects.get(number)
+        if made is None:
+            info = known(id(move)) or describe(rules, tables, move)
+            made = effects[number] = rules._effects(position, prefix, info)
+        effect = made[ordinal // size]
+        child = base.copy()
+        for square, value in effect[1]:
+            child[square] = value
+        walled, _ = rules._walled(position, effect, child, ordinal % size)
+        plays.append(made_play(move, walled, context, rules._wall_of(position, walled)))
     return plays
 
 
