@@ -56,15 +56,50 @@ Notation = Literal["san", "lan", "shogi-hosking", "shogi-hodges", "shogi-hodges-
 """A notation's name (:data:`ggn.notation.NAMES`)."""
 
 
-@dataclass(frozen=True, slots=True)
 class Result:
     """The answer to one line: its number (from 1), the line as read (without its end and the
-    white space around it), and either the answer as JSON text or why there is none."""
+    white space around it), and either the answer as JSON text or why there is none.
+
+    Immutable. A line the native kernel answered holds its value and makes the JSON text when
+    it is first read (the same text: ``json.dumps`` of the value), so that reading
+    :attr:`value` of every line costs no round trip through JSON."""
+
+    __slots__ = ("_json", "_value", "error", "line", "text")
 
     line: int
     text: str
-    json: str | None
     error: str | None
+    _json: str | None
+    _value: Any
+
+    def __init__(self, line: int, text: str, json: str | None, error: str | None) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "line", line)
+        setattr_(self, "text", text)
+        setattr_(self, "_json", json)
+        setattr_(self, "error", error)
+        setattr_(self, "_value", _UNREAD)
+
+    @classmethod
+    def _of(cls, line: int, text: str, value: list[Any]) -> Result:
+        """An answered line from its value (a list of str or of JSON objects)."""
+        self = _new(cls)
+        setattr_ = object.__setattr__
+        setattr_(self, "line", line)
+        setattr_(self, "text", text)
+        setattr_(self, "_json", None)
+        setattr_(self, "error", None)
+        setattr_(self, "_value", value)
+        return self
+
+    @property
+    def json(self) -> str | None:
+        """The answer as JSON text (None for a line that has none)."""
+        made: str | None = self._json
+        if made is None and self._value is not _UNREAD:
+            made = json.dumps(self._value)
+            object.__setattr__(self, "_json", made)
+        return made
 
     @property
     def ok(self) -> bool:
@@ -73,11 +108,44 @@ class Result:
 
     @property
     def value(self) -> Any:
-        """The answer, decoded from :attr:`json` (a list; a dict for :func:`perft`); raise
-        :class:`~ggn.errors.GGNError` (the line's error) for a line that has none."""
-        if self.json is None:
+        """The answer, decoded from :attr:`json` (a list; a dict for :func:`perft`), a new
+        object at each call; raise :class:`~ggn.errors.GGNError` (the line's error) for a line
+        that has none."""
+        value = self._value
+        if value is not _UNREAD:
+            if value and type(value[0]) is not str:
+                return json.loads(self.json)  # type: ignore[arg-type]
+            return list(value)
+        if self._json is None:
             raise GGNError(f"line {self.line}: {self.error}")
-        return json.loads(self.json)
+        return json.loads(self._json)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Result is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a Result is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Result:
+            return NotImplemented
+        return (self.line, self.text, self.json, self.error) == (
+            other.line, other.text, other.json, other.error)
+
+    def __hash__(self) -> int:
+        return hash((self.line, self.text, self.json, self.error))
+
+    def __repr__(self) -> str:
+        return f"Result(line={self.line!r}, text={self.text!r}, json={self.json!r}, error={self.error!r})"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        if self._value is not _UNREAD and self._json is None:
+            return (Result._of, (self.line, self.text, self._value))
+        return (Result, (self.line, self.text, self._json, self.error))
+
+
+_UNREAD: Final = object()
+_new = object.__new__
 
 
 # --- reading lines -----------------------------------------------------------------------------
@@ -227,20 +295,47 @@ def _answer(rules: _Rules, query: _Query, text: str) -> str:
                   for m in rules.ruleset.moves(position)]
     else:
         assert rules.system is not None
-        plays = rules.system.legal_moves(position)
-        if query.notation not in (None, "ggn"):
-            listed = [_written(rules, position, play, query.notation) for play in plays]
-        else:
-            # The seeds' form; without a notation, a game's own (SAN) and UCI beside it.
-            named = query.notation is None and rules.variant is not None
-            listed = [{**({"san": _written(rules, position, play, None),
-                           "uci": _written(rules, position, play, "uci")} if named else {}),
-                       "piece": str(play.piece), "source": str(play.source),
-                       "destination": str(play.destination),
-                       "choice": None if play.choice is None else str(play.choice),
-                       **({} if play.wall is None else {"wall": str(play.wall)}),
-                       "transition": play.transition.to_value()} for play in plays]
+        listed = _listed(rules, query, position, rules.system.legal_moves(position))
     return json.dumps(listed)
+
+
+def _listed(rules: _Rules, query: _Query, position: Position, plays: list[Play]) -> list[Any]:
+    """The answer of ``legal`` for ``position`` (before JSON) from its legal plays."""
+    if query.notation not in (None, "ggn"):
+        return [_written(rules, position, play, query.notation) for play in plays]
+    # The seeds' form; without a notation, a game's own (SAN) and UCI beside it.
+    named = query.notation is None and rules.variant is not None
+    return [{**({"san": _written(rules, position, play, None),
+                 "uci": _written(rules, position, play, "uci")} if named else {}),
+             "piece": str(play.piece), "source": str(play.source),
+             "destination": str(play.destination),
+             "choice": None if play.choice is None else str(play.choice),
+             **({} if play.wall is None else {"wall": str(play.wall)}),
+             "transition": play.transition.to_value()} for play in plays]
+
+
+def _fast(rules: _Rules, query: _Query, number: int, text: str) -> Result | None:
+    """The answer to a ``legal`` line by the native kernel (:mod:`ggn.rules._lines`), or None
+    where the pure path answers it: the kernel off or refusing the game, a position it cannot
+    read (or its error, which the pure path words), a generator order it cannot keep."""
+    from ggn.rules import _lines  # noqa: PLC0415  (on use: the module imports fast)
+
+    system = rules.system
+    assert system is not None
+    try:
+        position = _position(rules, text)
+    except GGNError:
+        return None
+    notation = query.notation
+    lister = _lines.lister(system, position, notation,
+                           lambda where, play: _written(rules, where, play, notation))
+    if lister is None:
+        return None
+    if notation not in (None, "ggn"):
+        texts = lister.written(position)
+        return None if texts is None else Result._of(number, text, texts)
+    plays = lister.plays(position)
+    return None if plays is None else Result._of(number, text, _listed(rules, query, position, plays))
 
 
 def _message(error: GGNError) -> str:
@@ -253,6 +348,10 @@ def _result(rules: _Rules, query: _Query, line: tuple[int, str, str | None]) -> 
     number, text, error = line
     if error is not None:
         return Result(number, text, None, error)
+    if query.kind == "legal":
+        answered = _fast(rules, query, number, text)
+        if answered is not None:
+            return answered
     try:
         return Result(number, text, _answer(rules, query, text), None)
     except GGNError as fault:

@@ -1492,3 +1492,38 @@ int ggn_legal_many(const ggn_game *g, const int32_t *positions, size_t count, in
     if (rc == GGN_OK && used > cap) rc = GGN_EOVERFLOW;
     return rc;
 }
+
+/* A search kept open for many calls (batch listing, one position a call): its buffers made once. */
+struct ggn_search {
+    search_t S;
+};
+
+ggn_search *ggn_search_new(const ggn_game *g) {
+    if (!g) return NULL;
+    size_t size = ggn_position_size(g);
+    int32_t *empty = calloc(size, sizeof(int32_t)); /* side 0, no piece, empty hands: a position that loads */
+    ggn_search *s = calloc(1, sizeof(ggn_search));
+    if (!empty || !s) { free(empty); free(s); return NULL; }
+    int rc = search_open(&s->S, g, empty, size, 1);
+    free(empty);
+    if (rc != GGN_OK) { search_close(&s->S); free(s); return NULL; }
+    return s;
+}
+
+void ggn_search_free(ggn_search *s) {
+    if (!s) return;
+    search_close(&s->S);
+    free(s);
+}
+
+int ggn_search_legal(ggn_search *s, const int32_t *pos, size_t len, int32_t *out, size_t cap, size_t *found) {
+    if (!s || !found) return GGN_EBADPOSITION;
+    int rc = search_load(&s->S, pos, len);
+    if (rc != GGN_OK) return rc;
+    sink_t sink = {out, NULL, out ? cap : 0, 0};
+    walk(&s->S, 0, 1, MODE_LIST, &sink);
+    *found = sink.found;
+    rc = s->S.err;
+    if (rc == GGN_OK && sink.found > sink.cap) rc = GGN_EOVERFLOW;
+    return rc;
+}

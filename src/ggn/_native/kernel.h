@@ -80,4 +80,12 @@ int ggn_make(const ggn_game *game, int32_t *position, size_t len, int32_t move, 
 /* Whether the other side can move (or drop) onto a terminal piece of the side to move. */
 int ggn_in_check(const ggn_game *game, const int32_t *position, size_t len, int *check);
 
+/* A search kept open for many calls of one game (its buffers made once): ggn_search_legal is
+ * ggn_legal on it. Not to be used by two threads at once. */
+typedef struct ggn_search ggn_search;
+ggn_search *ggn_search_new(const ggn_game *game);
+void ggn_search_free(ggn_search *search);
+int ggn_search_legal(ggn_search *search, const int32_t *position, size_t len, int32_t *out, size_t cap,
+                     size_t *found);
+
 #endif

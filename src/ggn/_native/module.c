@@ -8,6 +8,7 @@
 #include <Python.h>
 
 #include "kernel.h"
+#include "lines.h"
 
 #define CAPSULE "ggn._native.game"
 
@@ -193,12 +194,111 @@ static PyObject *legal_many(PyObject *self, PyObject *args) {
     return result;
 }
 
+#define SEARCH "ggn._native.search"
+
+static void search_destroy(PyObject *capsule) {
+    ggn_search *search = PyCapsule_GetPointer(capsule, SEARCH);
+    if (search) ggn_search_free(search);
+    PyObject *game = PyCapsule_GetContext(capsule);
+    Py_XDECREF(game);
+}
+
+/* searcher(game) -> a search of the game kept open for many calls of listed (its buffers made
+ * once); it keeps the game alive. */
+static PyObject *searcher(PyObject *self, PyObject *capsule) {
+    (void)self;
+    ggn_game *game = game_of(capsule);
+    if (!game) return NULL;
+    ggn_search *search = ggn_search_new(game);
+    if (!search) return PyErr_NoMemory();
+    PyObject *made = PyCapsule_New(search, SEARCH, search_destroy);
+    if (!made) { ggn_search_free(search); return NULL; }
+    Py_INCREF(capsule);
+    if (PyCapsule_SetContext(made, capsule) < 0) { Py_DECREF(capsule); Py_DECREF(made); return NULL; }
+    return made;
+}
+
+/* listed(search, position, hand_order, ranks, bases, strings): the legal plays of a position in
+ * the pure path's order (lines.c), written: a list of str, strings[bases[move] + play] each
+ * (a move's strings are strings[bases[move]:bases[move + 1]]). Where a play's string is not
+ * there (None, or past its move's range), the ordered pairs as bytes of int32 instead; where a
+ * move's rank is not known (ranks[move] < 0), that move's number (an int). */
+static PyObject *listed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "listed takes 6 arguments");
+        return NULL;
+    }
+    ggn_search *search = PyCapsule_GetPointer(args[0], SEARCH);
+    if (!search) return NULL;
+    ggn_game *game = game_of(PyCapsule_GetContext(args[0]));
+    if (!game) return NULL;
+    PyObject *strings = args[5];
+    if (!PyList_Check(strings)) {
+        PyErr_SetString(PyExc_TypeError, "strings must be a list");
+        return NULL;
+    }
+    Py_buffer views[4];
+    const char *names[4] = {"position", "hand_order", "ranks", "bases"};
+    int held = 0;
+    for (; held < 4; held++)
+        if (int32_buffer(args[1 + held], &views[held], names[held]) < 0) break;
+    PyObject *result = NULL;
+    int32_t stack[2 * 256];
+    int32_t *out = stack;
+    size_t cap = 256, found = 0;
+    int rc = GGN_OK;
+    if (held < 4) goto done;
+    for (;;) {
+        rc = ggn_search_legal(search, views[0].buf, (size_t)(views[0].len / 4), out, cap, &found);
+        if (rc != GGN_EOVERFLOW || found <= cap || found > ((size_t)1 << 26)) break;
+        int32_t *bigger = PyMem_Malloc(found * 2 * sizeof(int32_t));
+        if (!bigger) { rc = GGN_ENOMEM; break; }
+        if (out != stack) PyMem_Free(out);
+        out = bigger;
+        cap = found;
+    }
+    if (rc != GGN_OK) { failed(rc); goto done; }
+    int32_t missing = -1;
+    size_t nrank = (size_t)(views[2].len / 4);
+    rc = ggn_order_plays(game, out, found, views[2].buf, nrank, views[1].buf, (size_t)(views[1].len / 4), &missing);
+    if (rc != GGN_OK) { failed(rc); goto done; }
+    if (missing >= 0) { result = PyLong_FromLong(missing); goto done; }
+    const int32_t *bases = views[3].buf;
+    size_t nbases = (size_t)(views[3].len / 4);
+    Py_ssize_t known = PyList_GET_SIZE(strings);
+    result = PyList_New((Py_ssize_t)found);
+    if (!result) goto done;
+    for (size_t i = 0; i < found; i++) {
+        int32_t move = out[2 * i], play = out[2 * i + 1];
+        PyObject *text = NULL;
+        if (move >= 0 && (size_t)move + 1 < nbases) {
+            int64_t at = (int64_t)bases[move] + play;
+            if (at >= bases[move] && at < bases[move + 1] && at < known) text = PyList_GET_ITEM(strings, (Py_ssize_t)at);
+        }
+        if (!text || !PyUnicode_CheckExact(text)) {
+            Py_DECREF(result);
+            result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)(found * 2 * sizeof(int32_t)));
+            goto done;
+        }
+        Py_INCREF(text);
+        PyList_SET_ITEM(result, (Py_ssize_t)i, text);
+    }
+done:
+    for (int v = 0; v < held; v++) PyBuffer_Release(&views[v]);
+    if (out != stack) PyMem_Free(out);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"abi_version", abi_version, METH_NOARGS, "The version of the tables' layout the kernel reads."},
     {"game", game_new, METH_O, "game(tables) -> a game read from its tables (int32 buffer)."},
     {"perft", perft, METH_VARARGS, "perft(game, position, depth) -> the number of legal paths."},
     {"legal", legal, METH_VARARGS, "legal(game, position) -> int32 pairs (move, play) as bytes."},
     {"legal_many", legal_many, METH_VARARGS, "legal_many(game, positions) -> (counts, pairs) as bytes of int32."},
+    {"searcher", searcher, METH_O, "searcher(game) -> a search kept open for listed."},
+    {"listed", (PyCFunction)(void (*)(void))listed, METH_FASTCALL,
+     "listed(search, position, hand_order, ranks, bases, strings) -> [str] | bytes | int."},
     {"divide", divide, METH_VARARGS, "divide(game, position, depth) -> [(move, play, count)]."},
     {NULL, NULL, 0, NULL},
 };

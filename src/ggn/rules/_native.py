@@ -271,12 +271,16 @@ def engine(variant: Variant) -> tuple[str, str]:
 class _Game:
     """A game as the kernel reads it, with what maps its answers back to plays."""
 
-    __slots__ = ("__weakref__", "capsule", "hands", "kind_of", "moves", "shape", "squares", "walls")
+    __slots__ = ("__weakref__", "capsule", "fixed", "hands", "kind_of", "moves", "shape", "squares", "walls")
 
     def __init__(self, capsule: object, kind_of: dict[int, int], moves: list[Move], hands: bool,
-                 squares: int, *, shape: tuple[int, ...], walls: bool = False) -> None:
+                 squares: int, *, shape: tuple[int, ...], walls: bool = False,
+                 fixed: list[int] | None = None) -> None:
         self.capsule = capsule
         self.walls = walls  # a play number is then the play's times the squares plus its wall's square
+        # Per move: how many plays it has, each always under the same play number (0 where the
+        # numbers depend on the position: a castling with several rooks, a limited promotion).
+        self.fixed = fixed if fixed is not None else [0] * len(moves)
         self.kind_of = kind_of
         self.moves = moves
         self.hands = hands
@@ -384,6 +388,7 @@ class _Builder:
                     records.append((kind, src, dst, move, kept))
         records.sort(key=lambda record: (record[0], record[1]))
         effects = [self.effects(record[3], record[1], record[2]) for record in records]
+        self.fixed = [self.fixed_plays(effect) for effect in effects]
         castling = self.castling()
         body: list[int] = []
         total = conditions = extra = 0
@@ -450,6 +455,25 @@ class _Builder:
                 count += 1
         rule = _WALLING[r._walling]
         return [self.kind(r._wall), rule, *r._forward, *flags, *beside, count, *groups]
+
+    def fixed_plays(self, effect: tuple[int, int, list[int], list[int], int, list[int], list[int], int, int]
+                    ) -> int:
+        """How many plays a move has, each always under one play number (the kernel numbers
+        the plays it finds in order, skipping a castling rook not there or a promotion past its
+        limit); 0 where a position may skip one."""
+        mtype, _, placed, victims, plain, rooks, _, _, stays = effect
+        if mtype == 1:
+            return plain + len(rooks) // 2 if len(rooks) <= 2 else 0
+        if mtype == 2:
+            return 1
+        if victims:  # en passant: one play; onto a piece, the move's plays
+            return 1 if len(placed) == 1 else 0
+        variant_rules = self.variant_rules
+        if variant_rules is not None and variant_rules._limits:
+            for kind in placed[stays:]:
+                if variant_rules._kind.get(self.codes[kind]) in variant_rules._limits:
+                    return 0
+        return len(placed)
 
     def kinds(self) -> list[int]:
         terminal = self.tables.terminal
@@ -629,7 +653,7 @@ def _make(rules: RuleSystem, kernel: ModuleType, start: Position) -> _Game | str
         return f"the kernel refused the tables ({error})"
     walls = builder.variant_rules is not None and builder.variant_rules._walling is not None
     return _Game(capsule, builder.kind_of, moves, hands, builder.geometry.size,
-                 shape=builder.geometry.shape, walls=walls)
+                 shape=builder.geometry.shape, walls=walls, fixed=builder.fixed)
 
 
 def native_support(game: str | RuleSystem) -> tuple[bool, str]:

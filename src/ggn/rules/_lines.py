@@ -1,0 +1,269 @@
+"""The legal plays of many positions by the native kernel, in the pure path's order and words.
+
+:func:`ggn.batch.legal` asks this module for each line's plays. The kernel lists a position's
+legal plays as (move, play) numbers of its tables, in an order of its own; the pure path
+(:meth:`RuleSystem.legal_moves`) lists them square by square (ascending), then the mover's
+hand (in the hand's order), each (piece, source) in the order its compiled generator
+(:mod:`ggn.compiled`) adds its moves, each move's plays in the rule system's order. The
+kernel's side (``lines.c``) sorts the plays by (source, rank, play number), with the rank of
+each move worked out here, once per (piece, source), from the generator's code: the generator
+is a decision tree, and an order of its destinations that every path through it keeps is a
+topological order of "added before" over its control-flow graph. A generator with no such
+order (or not a plain tree: one that falls back to the interpreter) has no rank, and a line
+with one of its moves is answered by the pure path.
+
+The moves written in a context-free notation (UCI, USI) are kept per (move, play number),
+written once by the pure writer from a real position; the kernel then writes a line's list
+itself. A move whose play numbers depend on the position (``_Game.fixed``) is written for
+each line.
+"""
+
+from __future__ import annotations
+
+import dis
+import weakref
+from array import array
+from collections.abc import Callable
+from types import CodeType, ModuleType
+from typing import Any, Final
+
+from ggn.cell import HAND, Cell, Hand
+from ggn.move import Move
+from ggn.position import Position, code_of
+from ggn.rules._native import _STATE, _encode, _Game, _game, _kernel, _plays
+from ggn.rules._records import Play
+from ggn.rules._system import RuleSystem
+
+__all__ = ["Lister", "emission_order", "lister"]
+
+# The opcodes that jump (3.11's two lists; 3.12 has one more name for them).
+_JUMPS: Final = frozenset(dis.hasjrel) | frozenset(dis.hasjabs) | frozenset(getattr(dis, "hasjump", ()))
+_ENDS: Final = frozenset({"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"})
+_CONTEXT_FREE: Final = frozenset({"uci", "usi"})
+
+
+def emission_order(function: Callable[..., None] | None) -> list[Cell | Hand] | None:
+    """The destinations a compiled generator (:mod:`ggn.compiled`) adds, in an order every run
+    of it keeps (each run adds a subsequence of it); None where no one order does, or where
+    the code is not a plain decision tree (a jump backwards, the interpreter's fallback)."""
+    if function is None:
+        return []
+    code: CodeType = function.__code__
+    if "slow" in code.co_names:
+        return None
+    instructions = list(dis.get_instructions(code))
+    starts = {0}
+    for number, instruction in enumerate(instructions):
+        if instruction.opcode in _JUMPS or instruction.opname in _ENDS:
+            if instruction.opcode in _JUMPS:
+                if not isinstance(instruction.argval, int) or instruction.argval <= instruction.offset:
+                    return None
+                starts.add(instruction.argval)
+            if number + 1 < len(instructions):
+                starts.add(instructions[number + 1].offset)
+    offsets = sorted(starts)
+    block_of = {offset: number for number, offset in enumerate(offsets)}
+    added: list[list[Cell | Hand]] = [[] for _ in offsets]
+    after: list[list[int]] = [[] for _ in offsets]  # the blocks each block may go on to
+    block = 0
+    for number, instruction in enumerate(instructions):
+        block = block_of.get(instruction.offset, block)
+        if instruction.opname == "LOAD_CONST":
+            value = instruction.argval
+            if type(value) is Move:
+                added[block].append(value.destination)
+            elif type(value) is tuple and value and all(type(item) is Move for item in value):
+                added[block].extend(item.destination for item in value)
+        last = number + 1 == len(instructions) or instructions[number + 1].offset in block_of
+        if not last:
+            continue
+        if instruction.opcode in _JUMPS:
+            target = block_of.get(instruction.argval)
+            if target is None:
+                return None
+            after[block].append(target)
+            conditional = "IF" in instruction.opname or instruction.opname in ("FOR_ITER", "SEND")
+            if conditional and block + 1 < len(offsets):
+                after[block].append(block + 1)
+        elif instruction.opname not in _ENDS and block + 1 < len(offsets):
+            after[block].append(block + 1)
+    # What may be added after each block (every jump goes forward: later blocks first).
+    numbers: dict[Cell | Hand, int] = {}
+    for found in added:
+        for destination in found:
+            numbers.setdefault(destination, len(numbers))
+    later = [0] * len(offsets)
+    for number in range(len(offsets) - 1, -1, -1):
+        bits = 0
+        for target in after[number]:
+            bits |= later[target]
+            for destination in added[target]:
+                bits |= 1 << numbers[destination]
+        later[number] = bits
+    before = [0] * len(numbers)  # per destination: those that may come after it
+    for at, found in enumerate(added):
+        for place, cell in enumerate(found):
+            bits = later[at]
+            for next_cell in found[place + 1:]:
+                bits |= 1 << numbers[next_cell]
+            before[numbers[cell]] |= bits
+    # A topological order (the first added first among those free), or None on a cycle.
+    names = list(numbers)
+    waiting = [0] * len(names)
+    for item, bits in enumerate(before):
+        if bits >> item & 1:
+            return None
+        for other in range(len(names)):
+            if bits >> other & 1:
+                waiting[other] += 1
+    order: list[Cell | Hand] = []
+    ready = [item for item in range(len(names)) if not waiting[item]]
+    while ready:
+        ready.sort()
+        item = ready.pop(0)
+        order.append(names[item])
+        bits = before[item]
+        for other in range(len(names)):
+            if bits >> other & 1:
+                waiting[other] -= 1
+                if not waiting[other]:
+                    ready.append(other)
+    return order if len(order) == len(names) else None
+
+
+class Lister:
+    """One game's (its kernel tables') legal plays of positions, in the pure path's order, and
+    written in a notation where it is context-free (see the module's doc)."""
+
+    __slots__ = ("bases", "failed", "game", "groups", "hands", "kernel", "notation", "ranks", "rules",
+                 "search", "strings", "writer")
+
+    def __init__(self, rules: RuleSystem, game: _Game, kernel: ModuleType, notation: str | None,
+                 writer: Callable[[Position, Play], str] | None) -> None:
+        self.rules = rules
+        self.game = game
+        self.kernel = kernel
+        self.search = kernel.searcher(game.capsule)
+        self.notation = notation
+        self.writer = writer
+        count = len(game.moves)
+        self.ranks = array("i", [-1]) * count
+        self.failed: set[tuple[int, int]] = set()
+        self.groups: dict[tuple[int, int], list[int]] = {}
+        for number, move in enumerate(game.moves):
+            self.groups.setdefault(self._group(move), []).append(number)
+        bases = array("i", [0])
+        cached = notation in _CONTEXT_FREE and writer is not None
+        for plays in game.fixed:
+            bases.append(bases[-1] + (plays if cached else 0))
+        self.bases = bases
+        self.strings: list[str | None] = [None] * bases[-1]
+        self.hands = array("i", [-1]) * len(game.kind_of)
+
+    def _group(self, move: Move) -> tuple[int, int]:
+        return self.game.kind_of[code_of(move.piece)], self._square(move.source)
+
+    def _square(self, cell: Cell | Hand) -> int:
+        return -1 if cell is HAND else _INDEX[self.game.shape].get(cell, -1)  # type: ignore[arg-type]
+
+    def _rank(self, number: int, position: Position) -> bool:
+        """Work out the ranks of the group of move ``number``; False where it has none."""
+        move = self.game.moves[number]
+        key = self._group(move)
+        if key in self.failed:
+            return False
+        compiled = self.rules.ruleset._compiled_for(position.shape, position._geometry)
+        piece, source = move.piece, move.source
+        if source is HAND:
+            function = compiled._hand_generator(piece, piece.side)
+        else:
+            with compiled._lock:
+                function = compiled._generator(piece, source, key[1], piece.side)
+        order = emission_order(function)
+        members = self.groups[key]
+        if order is not None:
+            place = {destination: rank for rank, destination in enumerate(order)}
+            ranks = [place.get(self.game.moves[member].destination, -1) for member in members]
+            if -1 not in ranks:
+                for member, rank in zip(members, ranks, strict=True):
+                    self.ranks[member] = rank
+                return True
+        self.failed.add(key)
+        return False
+
+    def _ordered(self, position: Position) -> list[Any] | None:
+        """The kernel's answer for ``position``: the plays written (a list of str), the plays
+        in order (a list of (move, play) pairs, to be written here), or None (the pure path)."""
+        game = self.game
+        encoded = _encode(game, position)
+        if encoded is None:
+            return None
+        hands = self.hands
+        for number in range(len(hands)):
+            hands[number] = -1
+        kind_of = game.kind_of
+        for place, piece in enumerate(position._hands[0 if position.active == "first" else 1]):
+            kind = kind_of.get(code_of(piece))
+            if kind is not None:
+                hands[kind] = place
+        while True:
+            got = self.kernel.listed(self.search, encoded, hands, self.ranks, self.bases, self.strings)
+            if type(got) is list:
+                return got
+            if type(got) is int:
+                if not self._rank(got, position):
+                    return None
+                continue
+            raw = array("i")
+            raw.frombytes(got)
+            return list(zip(raw[0::2], raw[1::2], strict=True))
+
+    def plays(self, position: Position) -> list[Play] | None:
+        """The legal plays of ``position`` as the pure path lists them, or None."""
+        found = self._ordered(position)
+        if found is None:
+            return None
+        if found and type(found[0]) is str:  # a lister that writes its notation: not asked so
+            return None
+        try:
+            return _plays(self.rules, self.game, position, found)
+        except RecursionError:
+            return None
+
+    def written(self, position: Position) -> list[str] | None:
+        """The legal plays of ``position`` written in the lister's notation, or None."""
+        found = self._ordered(position)
+        if found is None or not found or type(found[0]) is str:
+            return found
+        writer = self.writer
+        assert writer is not None
+        plays = _plays(self.rules, self.game, position, found)
+        texts = [writer(position, play) for play in plays]
+        bases, fixed, strings = self.bases, self.game.fixed, self.strings
+        for (number, ordinal), text in zip(found, texts, strict=True):
+            if ordinal < fixed[number] and bases[number] + ordinal < bases[number + 1]:
+                strings[bases[number] + ordinal] = text
+        return texts
+
+
+_INDEX: dict[tuple[int, ...], dict[Cell, int]] = {}
+_LISTERS: weakref.WeakKeyDictionary[_Game, dict[str | None, Lister]] = weakref.WeakKeyDictionary()
+
+
+def lister(rules: RuleSystem, position: Position, notation: str | None,
+           writer: Callable[[Position, Play], str] | None) -> Lister | None:
+    """The lister of ``rules``' game on ``position``'s board for ``notation`` (kept with the
+    kernel's game), or None where the kernel does not play it."""
+    if _kernel() is None:
+        return None
+    game = _game(rules, position)
+    if game is None or game.walls:  # a walled play's number holds its wall: the pure path lists those
+        return None
+    kept = _LISTERS.setdefault(game, {})
+    made = kept.get(notation)
+    if made is None:
+        _INDEX.setdefault(game.shape, dict(position._geometry.index))
+        kernel = _STATE.kernel
+        assert kernel is not None
+        made = kept[notation] = Lister(rules, game, kernel, notation, writer)
+    return made

@@ -1,0 +1,180 @@
+"""ggn.batch.legal through the native kernel against the pure path: the same Results, byte for
+byte and in the same order, on lines of several games (FEN and FEEN of random games and random
+placements, a chess960 FEN) mixed with malformed, blank and hostile lines, in every notation;
+and against python-chess for chess lines. The seeds come from a fixed list drawn once from
+os.urandom (not tuned on); GGN_BATCH_SEEDS=... overrides them for a fresh sweep by hand."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+
+import pytest
+
+from ggn import batch
+from ggn.position import Position
+from ggn.rules import _lines, _native, native_support, rule_system, use_native
+from ggn.rules._system import RuleSystem
+from ggn.variants import registry
+from ggn.variants.fen import from_feen
+
+SEEDS = tuple(int(seed) for seed in os.environ.get("GGN_BATCH_SEEDS", "60613,881245,317772").split(","))
+
+pytestmark = pytest.mark.skipif(not _native.native_available(), reason="the C kernel is not built here")
+
+HOSTILE = [
+    "", "   ", "\t", "8/8 w", "x" * 300, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+    "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x - - 0 1", "🂡/8/8/8/8/8/8/8 w - - 0 1", "\x00\x01",
+    "k7/8/8/8/8/8/8/7K w - - 0 1 extra", "8/8/8/8/8/8/8/8 w - - 0 1", "KK6/8/8/8/8/8/8/kk6 w - - 0 1",
+    "+k^7/8/8/8/8/8/8/7K^ / C/c", "8/8/8/8/8/8/8/8 / C/c", "k^/8 / C/c", "[]", "/" * 40, "1" * 80,
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qq] w KQkq - 0 1",
+]
+
+
+def _walk(rules: RuleSystem, seed: int, plies: int) -> list[Position]:
+    chance = random.Random(seed)
+    position = rules.position()
+    seen = [position]
+    with use_native(False):
+        for _ in range(plies):
+            plays = rules.legal_moves(position)
+            if not plays:
+                break
+            position = position.apply(chance.choice(plays).transition)
+            seen.append(position)
+    return seen
+
+
+def _placements(rules: RuleSystem, seed: int, count: int) -> list[Position]:
+    chance = random.Random(seed)
+    start = rules.position()
+    found = []
+    for _ in range(count):
+        codes = list(start._codes)
+        chance.shuffle(codes)
+        hands = (dict(start._hands[0]), dict(start._hands[1]))
+        found.append(Position._make(start._geometry, codes, hands, chance.choice(("first", "second")),
+                                    start.styles))
+    return found
+
+
+def _lines_of(name: str, seed: int, plies: int = 40, placements: int = 8) -> list[str]:
+    """FEEN and FEN lines of a random game and random placements, with hostile lines among them."""
+    rules = rule_system(name)
+    variant = registry.variant(name)
+    chance = random.Random(seed)
+    lines: list[str] = []
+    for position in _walk(rules, seed, plies) + _placements(rules, seed + 1, placements):
+        feen = position.to_feen()
+        try:
+            fen = from_feen(variant, position)
+        except Exception:  # noqa: BLE001  (a position FEN cannot write: its FEEN only)
+            fen = feen
+        lines.append(chance.choice((feen, fen)))
+    for hostile in HOSTILE:
+        lines.insert(chance.randrange(len(lines) + 1), hostile)
+    return lines
+
+
+def _answers(name: str, lines: list[str], notation: str | None, native: bool) -> list[tuple[object, ...]]:
+    with use_native(native):
+        results = list(batch.legal(name, lines, notation=notation))  # type: ignore[arg-type]
+    kernel = sum(1 for result in results if result._value is not batch._UNREAD)
+    assert bool(kernel) == (native and any(result.ok for result in results))  # the kernel answered
+    return [(r.line, r.text, r.json, r.error) for r in results]
+
+
+CASES = [("chess", "uci"), ("chess", None), ("chess", "san"), ("shogi", "usi"), ("shogi", "uci"),
+         ("xiangqi", "uci"), ("crazyhouse", "uci"), ("crazyhouse", "ggn"), ("fischerandom", "uci"),
+         ("makruk", "uci"), ("capablanca", "uci"), ("minishogi", "usi"), ("grand", "uci")]
+
+
+@pytest.mark.parametrize(("name", "notation"), CASES)
+def test_the_kernel_answers_as_the_pure_path(name: str, notation: str | None) -> None:
+    supported, reason = native_support(name)
+    assert supported, reason
+    seed = SEEDS[CASES.index((name, notation)) % len(SEEDS)]
+    lines = _lines_of(name, seed)
+    native = _answers(name, lines, notation, True)
+    assert native == _answers(name, lines, notation, False)
+    assert sum(1 for answer in native if answer[3] is None) > len(lines) // 2  # most lines are positions
+
+
+def test_a_chess960_fen() -> None:
+    lines = ["bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+             "1r2k1r1/8/8/8/8/8/8/R3K1R1 w GAg - 0 1", "rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1",
+             "2r1kr2/8/8/8/8/8/8/2R1KR2 b CFcf - 0 1"]
+    for notation in ("uci", None):
+        native = _answers("fischerandom", lines, notation, True)
+        assert native == _answers("fischerandom", lines, notation, False)
+
+
+def test_against_python_chess() -> None:
+    chess = pytest.importorskip("chess")
+    lines = [line for line in _lines_of("chess", SEEDS[0], plies=120, placements=30)
+             if line.count("/") == 7 and not line.endswith("C/c")]
+    checked = 0
+    for result in batch.legal("chess", lines, notation="uci"):
+        try:
+            board = chess.Board(result.text)
+        except ValueError:
+            assert not result.ok or result.text.startswith("8/8/8/8/8/8/8/8")
+            continue
+        if not result.ok or not board.is_valid():
+            continue
+        assert sorted(result.value) == sorted(move.uci() for move in board.legal_moves), result.text
+        checked += 1
+    assert checked > 50
+
+
+@pytest.mark.full
+def test_every_built_in_game_the_kernel_plays() -> None:
+    # Ten positions each, UCI (USI for the shogi family): the kernel's order and words are the pure path's.
+    for number, name in enumerate(registry.names()):
+        if not native_support(name)[0]:
+            continue
+        notation = "usi" if registry.variant(name).template == "shogi" else "uci"
+        lines = [position.to_feen() for position in _walk(rule_system(name), SEEDS[number % len(SEEDS)], 9)]
+        assert _answers(name, lines, notation, True) == _answers(name, lines, notation, False), name
+
+
+def test_results_keep_their_value_and_json() -> None:
+    results = list(batch.legal("chess", [registry.start("chess"), "8/8 w"], notation="uci"))
+    first, bad = results
+    value = first.value
+    assert len(value) == 20 and value == first.value and value is not first.value
+    value.append("mutated")
+    assert len(first.value) == 20
+    with use_native(False):
+        pure = next(iter(batch.legal("chess", [registry.start("chess")], notation="uci")))
+    assert first == pure and hash(first) == hash(pure) and repr(first) == repr(pure)
+    assert first.json == pure.json
+    assert pickle.loads(pickle.dumps(first)) == first
+    assert pickle.loads(pickle.dumps(bad)) == bad and not bad.ok
+    with pytest.raises(AttributeError):
+        first.line = 3
+    assert batch.Result(1, "x", "[]", None).value == []
+
+
+def test_emission_order_of_generators() -> None:
+    # Every generator of chess and xiangqi has one order its runs keep.
+    for name in ("chess", "xiangqi"):
+        rules = rule_system(name)
+        start = rules.position()
+        lister = _lines.lister(rules, start, "uci", None)
+        assert lister is not None
+        for number in range(len(lister.game.moves)):
+            if lister.ranks[number] < 0:
+                assert lister._rank(number, start)
+        assert not lister.failed
+    assert _lines.emission_order(None) == []
+
+
+def test_spread_chunks_use_the_kernel_too() -> None:
+    lines = _lines_of("chess", SEEDS[1], plies=30, placements=4)
+    spread = [(r.line, r.text, r.json, r.error)
+              for r in batch.legal("chess", lines, notation="uci", jobs=2, chunk=8)]
+    assert spread == _answers("chess", lines, "uci", False)
