@@ -79,10 +79,18 @@ struct ggn_game {
     int32_t wall_kind, wall_rule, wfwd[2];
     int32_t *wflags, *wbeside;
     int32_t nwgroups, *wgkind, *wgsq, *wgoff, *wgn, *wdata, *marrow;
+    /* janggi's cannons (section CANN): per kind whether it is one (NULL: none), per move of one
+     * the squares strictly between its source and destination (mcan_n -1: not a cannon's) */
+    int32_t *kcannon, *mcan_off, *mcan_n, *candata;
+    /* bikjang (section BIKJ): the board's files and ranks, per square its file and rank, per
+     * file and rank its square (-1 a hole), per kind whether it is royal */
+    int32_t bikjang, files, ranks, *sqfile, *sqrank, *grid, *kroyal;
 };
 
 enum { WALL_NONE, WALL_STATIC, WALL_PAST, WALL_EDGE, WALL_ARROW, WALL_DUCK };
 #define SECTION_WALLS 0x57414C4C /* "WALL" */
+#define SECTION_CANNONS 0x43414E4E /* "CANN" */
+#define SECTION_BIKJANG 0x42494B4A /* "BIKJ" */
 
 /* --- reading the tables ------------------------------------------------------------------- */
 typedef struct {
@@ -130,6 +138,8 @@ void ggn_game_free(ggn_game *g) {
     free(g->gstart); free(g->gcount); free(g->forder); free(g->fskip);
     free(g->wflags); free(g->wbeside); free(g->wgkind); free(g->wgsq); free(g->wgoff); free(g->wgn);
     free(g->wdata); free(g->marrow);
+    free(g->kcannon); free(g->mcan_off); free(g->mcan_n); free(g->candata);
+    free(g->sqfile); free(g->sqrank); free(g->grid); free(g->kroyal);
     free(g);
 }
 
@@ -385,6 +395,63 @@ static void read_walls(reader_t *r, ggn_game *g) {
     for (int32_t i = 0; i < g->M; i++) g->marrow[i] = r->bad ? -1 : arrow_group(g, g->moves[i].kind, g->moves[i].dst);
 }
 
+/* CANN: per kind whether it is a janggi cannon (one that neither hops over nor takes another),
+ * then entries (move, count, squares strictly between its source and its destination, nearest
+ * the source first) for moves of cannons, by increasing move number. */
+static void read_cannons(reader_t *r, ggn_game *g) {
+    int32_t N = g->N, K = g->K, M = g->M;
+    if (g->kcannon) { fail(r, "a second cannons section"); return; }
+    g->kcannon = alloc((size_t)K, 4);
+    g->mcan_off = alloc((size_t)M, 4);
+    g->mcan_n = alloc((size_t)M, 4);
+    size_t left = r->n > r->i ? r->n - r->i : 0;
+    g->candata = alloc(left, 4);
+    if (!g->kcannon || !g->mcan_off || !g->mcan_n || !g->candata) { fail(r, "no memory for the cannons"); return; }
+    for (int32_t k = 0; k < K; k++) g->kcannon[k] = ranged(r, 0, 1, "a kind's cannon flag");
+    if (!r->bad && g->kcannon[0]) fail(r, "the empty square is no cannon");
+    for (int32_t i = 0; i < M; i++) g->mcan_n[i] = -1;
+    int32_t used = 0, last = -1;
+    while (!r->bad && r->i < r->n) {
+        int32_t mi = ranged(r, 0, M - 1, "a cannon's move");
+        if (!r->bad && mi <= last) fail(r, "cannon moves not in increasing order");
+        if (!r->bad && !g->kcannon[g->moves[mi].kind]) fail(r, "a cannon move of a kind that is none");
+        int32_t count = ranged(r, 0, N, "squares between");
+        if (r->bad) return;
+        last = mi;
+        g->mcan_off[mi] = used;
+        g->mcan_n[mi] = count;
+        for (int32_t k = 0; k < count && !r->bad; k++) g->candata[used++] = ranged(r, 0, N - 1, "a square between");
+    }
+    for (int32_t i = 0; i < M && !r->bad; i++)
+        if (g->kcannon[g->moves[i].kind] && g->moves[i].src >= 0 && g->mcan_n[i] < 0) fail(r, "a cannon move without its squares");
+}
+
+/* BIKJ: files, ranks, per square its file and rank, per kind whether it is royal (janggi's
+ * bikjang: the royal pieces facing each other on a line with nothing between). */
+static void read_bikjang(reader_t *r, ggn_game *g) {
+    int32_t N = g->N, K = g->K;
+    if (g->bikjang) { fail(r, "a second bikjang section"); return; }
+    g->files = ranged(r, 1, N, "files");
+    g->ranks = ranged(r, 1, N, "ranks");
+    if (!r->bad && (int64_t)g->files * g->ranks > GGN_MAX_SQUARES) fail(r, "files times ranks too large");
+    if (r->bad) return;
+    size_t cells = (size_t)g->files * (size_t)g->ranks;
+    g->sqfile = alloc((size_t)N, 4); g->sqrank = alloc((size_t)N, 4);
+    g->grid = alloc(cells, 4); g->kroyal = alloc((size_t)K, 4);
+    if (!g->sqfile || !g->sqrank || !g->grid || !g->kroyal) { fail(r, "no memory for bikjang"); return; }
+    for (size_t c = 0; c < cells; c++) g->grid[c] = -1;
+    for (int32_t q = 0; q < N && !r->bad; q++) {
+        g->sqfile[q] = ranged(r, 0, g->files - 1, "a square's file");
+        g->sqrank[q] = ranged(r, 0, g->ranks - 1, "a square's rank");
+        size_t c = (size_t)g->sqrank[q] * (size_t)g->files + (size_t)g->sqfile[q];
+        if (!r->bad && g->grid[c] >= 0) fail(r, "two squares on one file and rank");
+        g->grid[c] = q;
+    }
+    for (int32_t k = 0; k < K; k++) g->kroyal[k] = ranged(r, 0, 1, "a kind's royal flag");
+    if (!r->bad && g->kroyal[0]) fail(r, "the empty square is not royal");
+    if (!r->bad) g->bikjang = 1;
+}
+
 /* Read the sections that follow the moves, to the tables' end. */
 static void read_sections(reader_t *r, ggn_game *g) {
     while (!r->bad && r->i < r->n) {
@@ -396,6 +463,8 @@ static void read_sections(reader_t *r, ggn_game *g) {
         sub.n = r->i + (size_t)length;
         switch (tag) {
         case SECTION_WALLS: read_walls(&sub, g); break;
+        case SECTION_CANNONS: read_cannons(&sub, g); break;
+        case SECTION_BIKJANG: read_bikjang(&sub, g); break;
         default: fail(&sub, "a section of an unknown kind"); break;
         }
         if (!sub.bad && sub.i != sub.n) fail(&sub, "a section's values left unread");
@@ -485,9 +554,11 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         m->kind = ranged(r, 1, K - 1, "a move's kind");
         m->src = ranged(r, -1, N - 1, "a move's source");
         m->dst = ranged(r, 0, N - 1, "a move's destination");
-        m->mtype = ranged(r, 0, 2, "a move's type");
+        m->mtype = ranged(r, 0, 3, "a move's type");
         m->becomes = ranged(r, 1, K - 1, "a move's placed kind");
-        if (!r->bad && m->src == m->dst && m->mtype != 1) fail(r, "a move onto its own source (only castling may)");
+        if (!r->bad && m->src == m->dst && m->mtype != 1 && m->mtype != 3)
+            fail(r, "a move onto its own source (only castling and a pass may)");
+        if (!r->bad && m->mtype == 3 && m->src != m->dst) fail(r, "a pass that moves");
         if (!r->bad && m->src < 0 && m->mtype != 0) fail(r, "a drop with a castling type");
         if (!r->bad && g->kside[m->becomes] != g->kside[m->kind]) fail(r, "a move places a piece of the other side");
         m->nplaced = ranged(r, 0, K, "a move's plays");
@@ -774,6 +845,38 @@ static inline int move_holds(const ggn_game *g, const int32_t *b, const move_t *
     return 0;
 }
 
+/* Whether move mi, a janggi cannon's, is barred on board b: onto a cannon, or over one (the
+ * first piece between its squares). */
+static inline int barred(const ggn_game *g, const int32_t *b, int32_t mi) {
+    int32_t n = g->mcan_n[mi];
+    if (n < 0) return 0;
+    if (g->kcannon[b[g->moves[mi].dst]]) return 1;
+    const int32_t *q = g->candata + g->mcan_off[mi];
+    for (int32_t k = 0; k < n; k++) if (b[q[k]]) return g->kcannon[b[q[k]]];
+    return 0;
+}
+
+#define BARRED(g, b, mi) ((g)->kcannon && barred(g, b, mi))
+
+/* Whether the two sides' royal pieces (the first of each, by square) face each other on a file
+ * or a rank with nothing between them (a hole stops the line as a piece does). */
+static int facing(const ggn_game *g, const int32_t *b) {
+    int32_t at[2] = {-1, -1};
+    for (int32_t q = 0; q < g->N; q++) {
+        int32_t k = b[q];
+        if (k && g->kroyal[k] && at[g->kside[k]] < 0) at[g->kside[k]] = q;
+    }
+    if (at[0] < 0 || at[1] < 0) return 0;
+    int32_t f = g->sqfile[at[0]], r = g->sqrank[at[0]], f1 = g->sqfile[at[1]], r1 = g->sqrank[at[1]];
+    if (f != f1 && r != r1) return 0;
+    int32_t df = (f1 > f) - (f1 < f), dr = (r1 > r) - (r1 < r);
+    for (f += df, r += dr; f != f1 || r != r1; f += df, r += dr) {
+        int32_t q = g->grid[(size_t)r * (size_t)g->files + (size_t)f];
+        if (q < 0 || b[q]) return 0;
+    }
+    return 1;
+}
+
 /* A play: changes in order (applied after the node's prefix), a hand change of the mover. */
 typedef struct {
     int32_t off, n;
@@ -828,7 +931,7 @@ static int attacked(const search_t *S, const int32_t *b, int32_t t, int a, int w
         if (g->kside[occ] == a) {
             for (int32_t e = 0; e < nd->nent; e++) {
                 const move_t *m = &g->moves[ents[nd->ent_off + e]];
-                if (m->kind == occ && HOLDS(g, b, m, a)) return 1;
+                if (m->kind == occ && HOLDS(g, b, m, a) && !BARRED(g, b, ents[nd->ent_off + e])) return 1;
             }
         }
         i = nd->skip;
@@ -935,6 +1038,12 @@ static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_
             np++;
         }
         return np;
+    }
+    if (m->mtype == 3) { /* a pass: nothing moves */
+        play_t *p = &plays[np];
+        OPEN(p);
+        p->n = used - p->off;
+        return 1;
     }
     if (m->mtype == 2) {
         play_t *p = &plays[np];
@@ -1126,6 +1235,39 @@ static uint64_t walled(search_t *S, int ply, int depth, int mode, sink_t *sink, 
     return total;
 }
 
+/* A legal play already made on the board (or a pass, which changes nothing), counted, listed or
+ * walked below as walk's mode asks. */
+static uint64_t emit(search_t *S, int ply, int depth, int mode, sink_t *sink, int32_t mi, int32_t ordinal, int side) {
+    const ggn_game *g = S->g;
+    int32_t N = g->N;
+    int32_t *b = S->b;
+    if (g->wall_rule) return walled(S, ply, depth, mode, sink, S->pre + (size_t)ply * (size_t)(N + 1), mi, ordinal, side);
+    if (mode == MODE_COUNT || mode == MODE_FIRST || (mode == MODE_PERFT && depth <= 1)) return 1;
+    if (mode == MODE_LIST) {
+        if (sink->found < sink->cap) {
+            sink->out[2 * sink->found] = mi;
+            sink->out[2 * sink->found + 1] = ordinal;
+        }
+        sink->found++;
+        return 1;
+    }
+    uint64_t below = 1;
+    if (mode == MODE_PERFT || depth > 1) {
+        b[N] = 1 - side;
+        below = walk(S, ply + 1, depth - 1, MODE_PERFT, NULL);
+        b[N] = side;
+    }
+    if (mode == MODE_DIVIDE) {
+        if (sink->found < sink->cap) {
+            sink->out64[3 * sink->found] = mi;
+            sink->out64[3 * sink->found + 1] = ordinal;
+            sink->out64[3 * sink->found + 2] = (int64_t)below;
+        }
+        sink->found++;
+    }
+    return below;
+}
+
 /* Room for ``more`` moves on the move stack (it doubles; bounded). */
 static int grow(search_t *S, size_t more) {
     size_t want = S->mv_cap;
@@ -1149,7 +1291,7 @@ static inline int collect(search_t *S, const int32_t *b, int side, size_t slot) 
     while (i < end) {
         int32_t mi = g->forder[i];
         const move_t *m = &g->moves[mi];
-        if (HOLDS(g, b, m, side)) S->mv[S->mv_used++] = mi;
+        if (HOLDS(g, b, m, side) && !BARRED(g, b, mi)) S->mv[S->mv_used++] = mi;
         i = b[m->dst] ? g->fskip[i] : i + 1;
     }
     return 1;
@@ -1183,6 +1325,9 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         }
     }
     size_t mv_end = S->mv_used;
+    /* bikjang: while the royal pieces face each other, a play must end it, and the pass is
+     * legal even in check (it comes last, if no pass was legal) */
+    int bik = g->bikjang && facing(g, b), passed = 0;
     /* 2. the prefix: the board before it is kept, the marks cleared */
     int32_t *pre = b;
     if (nprefix || g->wall_rule) { /* walls read the board before the play too */
@@ -1202,7 +1347,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     for (size_t x = mv_base; x < mv_end && !S->err; x++) {
         int32_t mi = S->mv[x];
         const move_t *m = &g->moves[mi];
-        if ((leaf || mode == MODE_LIST) && calm && !m->royal && !m->limited && m->mtype == 0 && !g->wall_rule &&
+        if ((leaf || mode == MODE_LIST) && calm && !m->royal && !m->limited && m->mtype == 0 && !g->wall_rule && !bik &&
             !(m->src < 0 && g->dropmate[m->kind])) {
             /* Counting only, calm: a plain move or drop whose squares no attack on a terminal
              * piece reads is legal, each of its plays (no need to make them). */
@@ -1275,6 +1420,10 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                     if (!replies) exposed = 1;
                 }
             }
+            if (!exposed && bik) {
+                if (m->mtype == 3) passed = 1;
+                else if (facing(g, b)) exposed = 1;
+            }
             if (!exposed && g->wall_rule) {
                 uint64_t got = walled(S, ply, depth, mode, sink, pre, mi, p->ordinal, side);
                 if (mode == MODE_FIRST) { if (got) total = 1; }
@@ -1318,6 +1467,13 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
             if (mode == MODE_FIRST && total) break;
         }
         if (mode == MODE_FIRST && total) break;
+    }
+    if (bik && !passed && !S->err && !(mode == MODE_FIRST && total)) {
+        for (size_t x = mv_base; x < mv_end; x++) {
+            if (g->moves[S->mv[x]].mtype != 3) continue;
+            total += emit(S, ply, depth, mode, sink, S->mv[x], 0, side);
+            break;
+        }
     }
     if (pre != b) memcpy(b, pre, (size_t)N * 4);
     S->mv_used = mv_base;

@@ -30,6 +30,7 @@ The tables (int32 values; the kernel checks every one again as it reads them)::
         to be safe (count, squares), shielded (0/1), how many of its first plays no promotion
         limit applies to, possibilities (count, each: must (count,
         square+state), deny (count, square+state)); a state: -1 empty, -2 enemy, a kind.
+        (type 3: a pass, janggi's royal piece onto its own square, which changes nothing.)
     then sections, to the end: (tag, length, values), each a feature's own, at most one of a tag:
     WALL (0x57414C4C), a game whose moves place walls: the wall's kind, the walling rule (1
         static, 2 past, 3 edge, 4 arrow, 5 duck), one step forward of each side (a difference
@@ -38,6 +39,14 @@ The tables (int32 values; the kernel checks every one again as it reads them)::
         the arrows' groups (count, each: kind, square, paths (count, each: target, squares to
         be empty (count, squares), squares to hold a piece (count, squares))), sorted by kind
         and square. A play number is then the move's play number times N plus its wall's square.
+    CANN (0x43414E4E), janggi's cannons: per kind whether it is one, then for each move of one,
+        by move number: the move, the squares strictly between its source and destination
+        (count, squares, nearest the source first). A cannon neither takes a cannon nor hops
+        over one (the first piece between), in its moves and in the attack tests.
+    BIKJ (0x42494B4A), janggi's bikjang: files, ranks, per square its file and rank, per kind
+        whether it is royal. While the royal pieces face each other (the first of each side, on
+        a file or rank with nothing between), a play must end that, and the pass is legal even
+        in check (listed last, where no pass was legal).
 """
 
 from __future__ import annotations
@@ -70,6 +79,8 @@ ABI: Final = 2
 MAX_SQUARES: Final = 4096
 MAX_KINDS: Final = 4096
 SECTION_WALLS: Final = 0x57414C4C  # "WALL"
+SECTION_CANNONS: Final = 0x43414E4E  # "CANN"
+SECTION_BIKJANG: Final = 0x42494B4A  # "BIKJ"
 _WALLING: Final = {"static": 1, "past": 2, "edge": 3, "arrow": 4, "duck": 5}
 
 
@@ -139,13 +150,13 @@ def native_available() -> bool:
 # --- what the kernel cannot express: the reason, per game -----------------------------------
 def _refusal(rules: RuleSystem) -> str:
     """Why the kernel cannot play ``rules``' game ("" if it can)."""
-    from ggn.rules.variant import VariantRules  # noqa: PLC0415
+    from ggn.rules.variant import VariantRules, _Bikjang  # noqa: PLC0415
 
     if type(rules) is RuleSystem:
         return "" if not rules._ends and not rules._own_walk else "a rule system with rules of its own"
-    if type(rules) is not VariantRules:
+    if not isinstance(rules, VariantRules) or type(rules) not in (VariantRules, _Bikjang):
         return f"the rule system {type(rules).__name__} walks positions its own way"
-    return _variant_refusal(rules)
+    return _variant_refusal(rules)  # (_Bikjang's walk is the kernel's too)
 
 
 def _variant_refusal(rules: VariantRules) -> str:
@@ -158,12 +169,8 @@ def _variant_refusal(rules: VariantRules) -> str:
         (variant.gating, "gating"),
         (variant.makpong, "makpongRule"),
         (variant.cambodian_moves, "cambodianMoves"),
-        (bool(variant.diagonal_lines) or variant.king_type is not None, "janggi's palace lines (kingType)"),
-        (any(variant.passing), "passing"),
-        (variant.bikjang, "bikjang"),
         (not variant.checking, "checking"),
         (variant.must_capture, "mustCapture"),
-        (bool(rules._cannons), "janggi cannons"),
         (rules._extinction, "extinctionValue"),
         (rules._flags_on, "flagPiece"),
         (rules._connects, "connectN"),
@@ -210,7 +217,6 @@ def description_refusal(variant: Variant) -> str:
     letters = {piece.letter for piece in variant.pieces}
     pseudo = ends.extinction_pseudo_royal and bool(ends.extinction_types - {"*"})
     checks: list[tuple[bool, str]] = [
-        (variant.bikjang, "the rule system _Bikjang walks positions its own way"),
         (variant.walls is not None and variant.walls.rule is not None and variant.drops is not None,
          "walls with drops"),
         (variant.blast_on_capture, "blastOnCapture"),
@@ -218,11 +224,8 @@ def description_refusal(variant: Variant) -> str:
         (variant.gating, "gating"),
         (variant.makpong, "makpongRule"),
         (variant.cambodian_moves, "cambodianMoves"),
-        (bool(variant.diagonal_lines) or variant.king_type is not None, "janggi's palace lines (kingType)"),
-        (any(variant.passing), "passing"),
         (not variant.checking, "checking"),
         (variant.must_capture, "mustCapture"),
-        (any(piece.name == "janggiCannon" for piece in variant.pieces), "janggi cannons"),
         (ends.extinction is not None and bool(ends.extinction_types)
          and (not pseudo or variant.blast_on_capture), "extinctionValue"),
         (bool(ends.flag_pieces & letters) and any(ends.flag_regions), "flagPiece"),
@@ -288,6 +291,9 @@ class _Game:
         self.shape = shape  # the board's shape the tables were made for
 
 
+_Record = tuple[int, int, int, Move, list[list[int]]]  # a move: kind, source, destination, move, terms
+
+
 class _Refused(Exception):  # noqa: N818  (control flow: the reason a game falls back)
     pass
 
@@ -335,6 +341,11 @@ class _Builder:
         variant_rules = self.variant_rules
         return variant_rules is not None and bool(variant_rules._flags.get(code, 0) & self.flags._CASTLES)
 
+    def passes(self, code: int) -> bool:
+        """Whether a move of ``code`` onto its own square is a pass (janggi's royal piece)."""
+        r = self.variant_rules
+        return r is not None and r._passing and code in r._royal_codes
+
     def state(self, value: object) -> int:
         if value == EMPTY:
             return -1
@@ -364,7 +375,7 @@ class _Builder:
                     dst = self.square(destination)
                     if dst is None:
                         continue
-                    if dst == src and not self.castles(code):
+                    if dst == src and not self.castles(code) and not self.passes(code):
                         raise _Refused("moves onto their own square (passes)")
                     kept = []
                     for possibility in possibilities:
@@ -401,15 +412,11 @@ class _Builder:
                 body += terms
                 total += 1
                 conditions += (len(terms) - 2) // 2
-        # The sections of the features a game has, after the moves (see the module's doc).
-        sections: list[int] = []
-        for tag, section in ((SECTION_WALLS, self.walls(records, has_drops)),):
-            if section:
-                sections += [tag, len(section), *section]
-        # Kinds (and the capture map) last: the moves' effects and the sections may have named
-        # new ones.
+        # Kinds (and the capture map, and the sections, which may hold a value per kind) last:
+        # the moves' effects and the sections may have named new ones.
         while True:
             known = len(self.codes)
+            sections = self.sections(records, has_drops)
             kinds = self.kinds()
             capmap = self.capmap() if has_drops else []
             if len(self.codes) == known:
@@ -424,7 +431,17 @@ class _Builder:
             raise _Refused(f"a table value out of the int32 range ({error})") from None
         return values, [record[3] for record in records], has_drops
 
-    def walls(self, records: list[tuple[int, int, int, Move, list[list[int]]]], has_drops: bool) -> list[int]:
+    def sections(self, records: list[_Record], has_drops: bool) -> list[int]:
+        """The sections of the features the game has, after the moves (see the module's doc)."""
+        found: list[int] = []
+        for tag, section in ((SECTION_WALLS, self.walls(records, has_drops)),
+                             (SECTION_CANNONS, self.cannons(records)),
+                             (SECTION_BIKJANG, self.bikjang())):
+            if section:
+                found += [tag, len(section), *section]
+        return found
+
+    def walls(self, records: list[_Record], has_drops: bool) -> list[int]:
         """The WALL section (see the module's doc), or none: the game places no walls."""
         r = self.variant_rules
         if r is None or r._walling is None:
@@ -474,6 +491,39 @@ class _Builder:
                 if variant_rules._kind.get(self.codes[kind]) in variant_rules._limits:
                     return 0
         return len(placed)
+
+    def cannons(self, records: list[_Record]) -> list[int]:
+        """The CANN section (see the module's doc), or none: the game has no janggi cannons."""
+        r = self.variant_rules
+        if r is None or not r._cannon_codes:
+            return []
+        cannon = [self.kind(code) for code in sorted(r._cannon_codes)]
+        entries: list[int] = []
+        for number, (kind, src, dst, _, _) in enumerate(records):
+            if kind in cannon and src >= 0:
+                between = r._line(src, dst)
+                entries += [number, len(between), *between]
+        # The kinds last: every cannon's kind is known by now (each was named above).
+        flags = [1 if self.codes[kind] in r._cannon_codes else 0 for kind in range(len(self.codes))]
+        return [*flags, *entries]
+
+    def bikjang(self) -> list[int]:
+        """The BIKJ section (see the module's doc), or none: the game has no bikjang."""
+        r = self.variant_rules
+        if r is None or not r.variant.bikjang:
+            return []
+        files, ranks = r.variant.files, r.variant.ranks
+        cells: list[int] = []
+        for number in range(self.geometry.size):
+            file, rank = r._square.get(number, (-1, -1))
+            if file < 0:
+                raise _Refused("bikjang on a board with squares off its files and ranks")
+            cells += [file, rank]
+        royal = r._royal_sides[0] | r._royal_sides[1]
+        for code in royal:
+            self.kind(code)
+        flags = [1 if self.codes[kind] in royal else 0 for kind in range(len(self.codes))]
+        return [files, ranks, *cells, *flags]
 
     def kinds(self) -> list[int]:
         terminal = self.tables.terminal
@@ -553,6 +603,8 @@ class _Builder:
         if r is None:
             return 0, self.kind(code), [self.kind(code)], [], 0, [], [], 0, 1
         v = self.flags
+        if src == dst and self.passes(code):
+            return 3, self.kind(code), [self.kind(code)], [], 0, [], [], 0, 1
         if src < 0:
             placed = [code]
             raised = r._drops_raised.get(code)
