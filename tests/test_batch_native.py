@@ -168,7 +168,7 @@ def test_emission_order_of_generators() -> None:
         assert lister is not None
         for number in range(len(lister.game.moves)):
             if lister.ranks[number] < 0:
-                assert lister._rank(number, start)
+                assert lister._rank(number)
         assert not lister.failed
     assert _lines.emission_order(None) == []
 
@@ -178,3 +178,66 @@ def test_spread_chunks_use_the_kernel_too() -> None:
     spread = [(r.line, r.text, r.json, r.error)
               for r in batch.legal("chess", lines, notation="uci", jobs=2, chunk=8)]
     assert spread == _answers("chess", lines, "uci", False)
+
+
+def _python_reading(name: str, text: str, lister: _lines.Lister) -> tuple[bytes, bytes] | None:
+    """The kernel's position and hand order of a FEN line as the Python reader reads it, or
+    None where it refuses the line."""
+    from array import array  # noqa: PLC0415
+
+    from ggn.errors import GGNError  # noqa: PLC0415
+    from ggn.position import code_of  # noqa: PLC0415
+    from ggn.variants.fen import is_feen, to_feen  # noqa: PLC0415
+
+    rules = rule_system(name)
+    try:
+        position = rules.position(text if is_feen(text) else to_feen(registry.variant(name), text))
+    except GGNError:
+        return None
+    encoded = _native._encode(lister.game, position)
+    if encoded is None:
+        return None
+    hands = array("i", [-1]) * len(lister.game.kind_of)
+    for place, piece in enumerate(position._hands[0 if position.active == "first" else 1]):
+        hands[lister.game.kind_of[code_of(piece)]] = place
+    return encoded.tobytes(), hands.tobytes()
+
+
+@pytest.mark.parametrize("name", ["chess", "fischerandom", "crazyhouse", "shogi", "xiangqi", "capablanca",
+                                  "berolina", "makruk", "grand", "minishogi"])
+def test_the_c_reader_reads_as_the_python_reader(name: str) -> None:
+    # Every FEN line the C reader reads (random games, placements, and those lines mutated a
+    # character at a time) is the position the Python reader makes of it; a line it leaves is
+    # one the Python reader refuses or one it does not handle.
+    supported, reason = native_support(name)
+    assert supported, reason
+    rules = rule_system(name)
+    lister = _lines.lister(rules, rules.position(), "uci", None)
+    assert lister is not None and lister.fen is not None
+    variant = registry.variant(name)
+    chance = random.Random(SEEDS[2] + len(name))
+    lines = []
+    positions = _walk(rules, chance.randrange(1 << 30), 60) + _placements(rules, chance.randrange(1 << 30), 8)
+    for position in positions:
+        try:
+            lines.append(from_feen(variant, position))
+        except Exception:  # noqa: BLE001  (a position FEN cannot write)
+            continue
+    alphabet = "0123456789/+~[]-wbKQkqabcdefghAHpPnNrRsSgGlL *"
+    mutated = []
+    for line in lines:
+        for _ in range(3):
+            at = chance.randrange(len(line))
+            mutated.append(line[:at] + chance.choice(alphabet) + line[at + 1:])
+            mutated.append(line[:at] + line[at + 1:])
+    read = 0
+    for text in lines + mutated:
+        got = lister.kernel.read_listed(lister.search, lister.fen, text, lister.ranks, lister.bases,
+                                        lister.strings, lister.position, lister.hands)
+        expected = _python_reading(name, text, lister)
+        if got is None:
+            continue
+        read += 1
+        assert expected is not None, text
+        assert (lister.position.tobytes(), lister.hands.tobytes()) == expected, text
+    assert read > len(lines) // 2

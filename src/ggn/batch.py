@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import IO, TYPE_CHECKING, Any, Final, Literal
 
@@ -219,6 +219,8 @@ class _Rules:
     system: RuleSystem | None
     ruleset: Ruleset
     variant: Variant | None
+    listers: dict[str | None, Any] = field(default_factory=dict)
+    """The native kernel's listers of this run (:mod:`ggn.rules._lines`), by notation."""
 
 
 def _rules_of(rules: Recipe | RuleSystem | Ruleset) -> _Rules:
@@ -322,13 +324,26 @@ def _fast(rules: _Rules, query: _Query, number: int, text: str) -> Result | None
 
     system = rules.system
     assert system is not None
+    notation = query.notation
+    listers = rules.listers
+
+    def writer(where: Position, play: Play) -> str:
+        return _written(rules, where, play, notation)
+
+    if notation not in (None, "ggn") and rules.variant is not None:
+        # A line of FEN read, listed and written in C, where it can be.
+        known = listers.get(notation, False)
+        if known is False:
+            known = listers[notation] = _lines.lister(system, system.position(), notation, writer)
+        if known is not None:
+            texts = known.line(text)
+            if texts is not None:
+                return Result._of(number, text, texts)
     try:
         position = _position(rules, text)
     except GGNError:
         return None
-    notation = query.notation
-    lister = _lines.lister(system, position, notation,
-                           lambda where, play: _written(rules, where, play, notation))
+    lister = _lines.lister(system, position, notation, writer)
     if lister is None:
         return None
     if notation not in (None, "ggn"):

@@ -68,3 +68,348 @@ done:
     if (copy && copy != stack) free(copy);
     return rc;
 }
+
+/* --- FEN lines read in C ------------------------------------------------------------------------
+ * A line of Fairy-Stockfish's FEN read into the kernel's position as ggn.variants.fen.to_feen
+ * and then Position.from_feen read it: the same pieces with the same marks (castling rights
+ * '+' on the king and its rook, the double step's '-'), the hands in FEEN's canonical order.
+ * The reader is table-driven (ggn.rules._lines makes the table from the game's FEN letters and
+ * the kernel's kinds) and answers only what it is sure of: any line it does not read exactly so
+ * (an error, a FEEN line, a field it does not handle) is left to the Python reader, which
+ * answers it or words its error. */
+
+#define FEN_MAGIC 0x47464E31 /* "GFN1" */
+#define FEN_HEAD 11
+#define F_DROPS 1
+#define F_CASTLING 2
+#define F_960 4
+#define L_PROMOTED 1
+#define L_TILDE 2
+#define L_DOUBLE 4
+#define L_ROOK 8
+#define L_CROSSED 16
+#define L_KING 32
+
+typedef struct {
+    const int32_t *t;
+    int32_t files, ranks, N, K, flags, crank, kfile, rook_k, rook_q;
+    const int32_t *square, *kinds, *type, *lflags, *hand_rank;
+    signed char *letter, *side, *state; /* per (file, rank): type letter (-1 empty), 0/1, 0 normal 1 '+' 2 '-' */
+} fen_t;
+
+static int fen_holds(const fen_t *f, int32_t file, int32_t rank, int side, int32_t bit) {
+    if (file < 0 || file >= f->files || rank < 0 || rank >= f->ranks) return 0;
+    size_t at = (size_t)rank * (size_t)f->files + (size_t)file;
+    return f->letter[at] >= 0 && f->side[at] == side && (f->lflags[f->letter[at]] & bit);
+}
+
+static int is_counter(const char *s, size_t n) {
+    if (n == 0) return 0;
+    if (s[0] == '0') return n == 1;
+    for (size_t i = 0; i < n; i++) if (s[i] < '0' || s[i] > '9') return 0;
+    return 1;
+}
+
+static int lower_of(char c) { return c >= 'A' && c <= 'Z' ? c - 'A' : (c >= 'a' && c <= 'z' ? c - 'a' : -1); }
+
+/* The castling field (to_feen's _castling); 1 read, 0 not sure. */
+static int fen_castling(fen_t *f, const char *s, size_t n) {
+    if (n == 1 && s[0] == '-') return 1;
+    if (!(f->flags & F_CASTLING)) { /* read and ignored: letters only */
+        for (size_t i = 0; i < n; i++) if (lower_of(s[i]) < 0) return 0;
+        return 1;
+    }
+    int32_t last = f->files - 1;
+    int have_king[2] = {0, 0};
+    int32_t king_file[2] = {-1, -1};
+    int32_t seen[64][2];
+    int nseen = 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if ((unsigned char)ch >= 0x80) return 0;
+        int side = (ch >= 'A' && ch <= 'Z') ? 0 : 1;
+        int32_t rank = side == 0 ? f->crank : f->ranks - 1 - f->crank;
+        char upper = (ch >= 'a' && ch <= 'z') ? (char)(ch - 32) : ch;
+        int32_t file = -1;
+        if (upper == 'K' || upper == 'Q') {
+            int32_t outer = upper == 'K' ? f->rook_k : f->rook_q;
+            if (outer < 0) outer = last;
+            if (upper == 'K') {
+                for (int32_t g = outer < last ? outer : last; g >= 0; g--)
+                    if (fen_holds(f, g, rank, side, L_ROOK)) { file = g; break; }
+            } else {
+                for (int32_t g = outer; g <= last; g++)
+                    if (fen_holds(f, g, rank, side, L_ROOK)) { file = g; break; }
+            }
+            if (file < 0) return 0;
+        } else if (upper >= 'A' && upper <= 'A' + last) {
+            file = upper - 'A';
+        } else {
+            return 0;
+        }
+        if (!have_king[side]) {
+            int32_t on_rank = -1, count = 0;
+            for (int32_t g = 0; g < f->files; g++)
+                if (fen_holds(f, g, rank, side, L_KING)) { if (on_rank < 0) on_rank = g; count++; }
+            int32_t king;
+            if ((f->flags & F_960) && fen_holds(f, file, rank, side, L_KING)) king = file;
+            else if (count && (count == 1 || (f->flags & F_960))) king = on_rank;
+            else king = f->kfile;
+            king_file[side] = fen_holds(f, king, rank, side, L_KING) ? king : -1;
+            have_king[side] = 1;
+        }
+        int32_t king = king_file[side];
+        if (king == file && (f->flags & F_960)) continue;
+        if (king < 0) return 0;
+        if (!fen_holds(f, file, rank, side, L_ROOK)) return 0;
+        for (int k = 0; k < nseen; k++) if (seen[k][0] == side && seen[k][1] == file) return 0;
+        if (nseen >= 64) return 0;
+        seen[nseen][0] = side;
+        seen[nseen][1] = file;
+        nseen++;
+        f->state[(size_t)rank * (size_t)f->files + (size_t)king] = 1;
+        f->state[(size_t)rank * (size_t)f->files + (size_t)file] = 1;
+    }
+    return 1;
+}
+
+/* The piece of the mover that may have made a double step, at (file, rank): its index, or -1. */
+static long fen_mine(const fen_t *f, int32_t file, int32_t rank, int mover) {
+    if (file < 0 || file >= f->files || rank < 0 || rank >= f->ranks) return -1;
+    size_t at = (size_t)rank * (size_t)f->files + (size_t)file;
+    if (f->letter[at] < 0 || f->side[at] != mover || !(f->lflags[f->letter[at]] & L_DOUBLE) || f->state[at] == 1)
+        return -1;
+    return (long)at;
+}
+
+/* The en passant field (to_feen's _en_passant); 1 read, 0 not sure. */
+static int fen_en_passant(fen_t *f, const char *s, size_t n, int active) {
+    if (n == 1 && s[0] == '-') return 1;
+    int digits = n > 0;
+    for (size_t i = 0; i < n; i++) if (s[i] < '0' || s[i] > '9') digits = 0;
+    if (digits) return 1;
+    int mover = 1 - active, forward = mover == 0 ? 1 : -1;
+    int32_t squares[64][2];
+    int count = 0;
+    size_t i = 0;
+    while (i < n) {
+        if (s[i] < 'a' || s[i] > 'z') return 0;
+        int32_t file = s[i] - 'a';
+        size_t j = i + 1;
+        while (j < n && s[j] >= '0' && s[j] <= '9') j++;
+        size_t len = j - i - 1;
+        if (len == 0 || len > 2 || s[i + 1] == '0') return 0;
+        int32_t rank = 0;
+        for (size_t k = i + 1; k < j; k++) rank = rank * 10 + (s[k] - '0');
+        if (rank < 1 || rank > f->ranks || file >= f->files) return 0;
+        rank -= 1;
+        for (int k = 0; k < count; k++) if (squares[k][0] == file && squares[k][1] == rank) return 0;
+        if (count >= 64) return 0;
+        squares[count][0] = file;
+        squares[count][1] = rank;
+        count++;
+        i = j;
+    }
+    for (int k = 0; k < count; k++) {
+        long at = fen_mine(f, squares[k][0], squares[k][1], mover);
+        if (at >= 0) {
+            if (f->lflags[f->letter[at]] & L_CROSSED) return 0;
+            f->state[at] = 2;
+            return 1;
+        }
+    }
+    static const int steps[4][2] = {{0, 1}, {0, 2}, {-1, 1}, {1, 1}};
+    for (int k = 0; k < count; k++) {
+        long beyond = -1;
+        for (int st = 0; st < 4; st++) {
+            int32_t file = squares[k][0] + steps[st][0], rank = squares[k][1] + steps[st][1] * forward;
+            beyond = fen_mine(f, file, rank, mover);
+            if (beyond >= 0) break;
+            if (st == 0 && file >= 0 && file < f->files && rank >= 0 && rank < f->ranks &&
+                f->letter[(size_t)rank * (size_t)f->files + (size_t)file] >= 0) break;
+        }
+        if (beyond < 0) return 0;
+        if (f->lflags[f->letter[beyond]] & L_CROSSED) return 0;
+        f->state[beyond] = 2;
+    }
+    return 1;
+}
+
+int ggn_read_fen(const int32_t *table, size_t tlen, const char *text, size_t len, int32_t *position,
+                 size_t plen, int32_t *hand_order, size_t nkinds) {
+    fen_t fb;
+    fen_t *f = &fb;
+    if (!table || tlen < FEN_HEAD || table[0] != FEN_MAGIC || !text || !position || !hand_order) return -1;
+    f->t = table;
+    f->files = table[1]; f->ranks = table[2]; f->N = table[3]; f->K = table[4]; f->flags = table[5];
+    f->crank = table[6]; f->kfile = table[7]; f->rook_k = table[8]; f->rook_q = table[9];
+    if (f->files < 1 || f->ranks < 1 || f->files > 26 || (int64_t)f->files * f->ranks > GGN_MAX_SQUARES ||
+        f->N < 1 || f->N > GGN_MAX_SQUARES || f->K < 2 || f->K > GGN_MAX_KINDS) return -1;
+    size_t area = (size_t)f->files * (size_t)f->ranks;
+    size_t need = FEN_HEAD + area + 26 * 6 + 26 + 26 + (size_t)f->K;
+    if (tlen != need || plen != 1 + (size_t)f->N + 2 * (size_t)f->K || nkinds != (size_t)f->K) return -1;
+    if (f->crank < 0 || f->crank >= f->ranks || f->kfile < 0 || f->kfile >= f->files ||
+        f->rook_k >= f->files || f->rook_q >= f->files) return -1;
+    f->square = table + FEN_HEAD;
+    f->kinds = f->square + area;
+    f->type = f->kinds + 26 * 6;
+    f->lflags = f->type + 26;
+    f->hand_rank = f->lflags + 26;
+    for (size_t q = 0; q < area; q++) if (f->square[q] < 0 || f->square[q] >= f->N) return -1;
+    for (int k = 0; k < 26 * 6; k++) if (f->kinds[k] < -1 || f->kinds[k] >= f->K) return -1;
+    for (int k = 0; k < 26; k++) if (f->type[k] < -1 || f->type[k] >= 26) return -1;
+    for (int32_t k = 0; k < f->K; k++) if (f->hand_rank[k] < 0 || f->hand_rank[k] >= f->K) return -1;
+    /* the FEEN shape: exactly two spaces and a last field of two letters around '/' (Python reads it) */
+    size_t spaces = 0, at[8];
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c >= 0x80 || c < 0x20) return 0; /* not ASCII, or a control: the Python reader words it */
+        if (c == ' ') { if (spaces < 8) at[spaces] = i; spaces++; }
+    }
+    if (spaces == 2 && len - at[1] - 1 == 3 && lower_of(text[at[1] + 1]) >= 0 && text[at[1] + 2] == '/' &&
+        lower_of(text[at[1] + 3]) >= 0) return 0;
+    /* fields: split on single spaces, at most 7 (the rest one field more: an error) */
+    const char *field[7];
+    size_t flen[7];
+    int nfields = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i == len || (text[i] == ' ' && nfields < 6)) {
+            field[nfields] = text + start;
+            flen[nfields] = i - start;
+            nfields++;
+            start = i + 1;
+            if (i == len) break;
+        }
+    }
+    if (flen[0] == 0 || (nfields >= 2 && flen[1] == 0)) return 0;
+    signed char scratch[3 * GGN_MAX_SQUARES];
+    f->letter = scratch; f->side = scratch + area; f->state = scratch + 2 * area;
+    memset(f->letter, -1, area);
+    memset(f->side, 0, area);
+    memset(f->state, 0, area);
+    /* the placement, with the hands in brackets */
+    const char *place = field[0];
+    size_t plen0 = flen[0];
+    const char *hand = NULL;
+    size_t hlen = 0;
+    for (size_t i = 0; i < plen0; i++) {
+        if (place[i] == '[') {
+            if (place[plen0 - 1] != ']' || i + 1 > plen0 - 1) return 0;
+            for (size_t j = 0; j < plen0; j++) if ((place[j] == '[' && j != i) || (place[j] == ']' && j != plen0 - 1)) return 0;
+            hand = place + i + 1;
+            hlen = plen0 - 1 - (i + 1);
+            plen0 = i;
+            break;
+        }
+        if (place[i] == ']') return 0;
+    }
+    size_t slashes = 0;
+    for (size_t i = 0; i < plen0; i++) if (place[i] == '/') slashes++;
+    if (slashes + 1 != (size_t)f->ranks) return 0; /* (lichess's hands as one more rank: Python) */
+    int32_t rank = f->ranks - 1, file = 0;
+    for (size_t i = 0; i <= plen0; i++) {
+        if (i == plen0 || place[i] == '/') {
+            if (file != f->files) return 0;
+            rank--;
+            file = 0;
+            continue;
+        }
+        char c = place[i];
+        if (c >= '0' && c <= '9') {
+            size_t j = i;
+            int32_t count = 0;
+            while (j < plen0 && place[j] >= '0' && place[j] <= '9') { count = count * 10 + (place[j] - '0'); j++; if (j - i > 3) return 0; }
+            if (c == '0' || count > f->files) return 0;
+            file += count;
+            i = j - 1;
+            continue;
+        }
+        int plus = 0;
+        if (c == '+') {
+            plus = 1;
+            if (i + 1 >= plen0) return 0;
+            c = place[++i];
+        }
+        int letter = lower_of(c);
+        if (letter < 0) return 0; /* '*' (holes, walls) and anything else: Python */
+        int tilde = i + 1 < plen0 && place[i + 1] == '~';
+        if (tilde) i++;
+        if (file >= f->files) return 0;
+        int type = f->type[letter];
+        if (type < 0) return 0;
+        size_t sq = (size_t)rank * (size_t)f->files + (size_t)file;
+        file++;
+        f->letter[sq] = (signed char)type;
+        f->side[sq] = (signed char)(c >= 'a' ? 1 : 0);
+        if (plus) {
+            if (tilde || !(f->lflags[type] & L_PROMOTED)) return 0;
+            f->state[sq] = 1;
+        } else if (tilde && (f->lflags[type] & L_TILDE)) {
+            f->state[sq] = 2;
+        }
+    }
+    int32_t held[2][26];
+    memset(held, 0, sizeof held);
+    if (hand && hlen) {
+        if (!(f->flags & F_DROPS)) return 0;
+        if (!(hlen == 1 && hand[0] == '-')) {
+            for (size_t i = 0; i < hlen; i++) {
+                int letter = lower_of(hand[i]);
+                if (letter < 0 || f->type[letter] < 0) return 0;
+                if (++held[hand[i] >= 'a' ? 1 : 0][f->type[letter]] > (1 << 20)) return 0;
+            }
+        }
+    }
+    int active = 0;
+    if (nfields >= 2) {
+        if (flen[1] != 1 || (field[1][0] != 'w' && field[1][0] != 'b')) return 0;
+        active = field[1][0] == 'b';
+    }
+    int number = 2;
+    if (number < nfields && flen[number] && !(field[number][0] >= '0' && field[number][0] <= '9')) {
+        if (!fen_castling(f, field[number], flen[number])) return 0;
+        number++;
+        if (number >= nfields) return 0;
+        if (!fen_en_passant(f, field[number], flen[number], active)) return 0;
+        number++;
+    }
+    if (number < nfields) for (size_t i = 0; i < flen[number]; i++) if (field[number][i] == '+') return 0;
+    for (int c = number; c < nfields; c++) {
+        if (c >= number + 2) return 0;
+        if (!is_counter(field[c], flen[c])) return 0;
+    }
+    /* the position: every piece a kind of the tables */
+    memset(position, 0, plen * sizeof(int32_t));
+    position[0] = active;
+    int64_t pieces = 0;
+    for (size_t q = 0; q < area; q++) {
+        if (f->letter[q] < 0) continue;
+        int32_t kind = f->kinds[(f->letter[q] * 2 + f->side[q]) * 3 + f->state[q]];
+        if (kind <= 0) return 0;
+        position[1 + f->square[q]] = kind;
+        pieces++;
+    }
+    for (int s = 0; s < 2; s++) {
+        for (int letter = 0; letter < 26; letter++) {
+            if (!held[s][letter]) continue;
+            int32_t kind = f->kinds[(letter * 2 + s) * 3];
+            if (kind <= 0) return 0;
+            position[1 + f->N + s * f->K + kind] += held[s][letter];
+            pieces += held[s][letter];
+        }
+    }
+    if (pieces > (int64_t)area) return 0;
+    /* the hand's order: count descending, then FEEN's order of the pieces (hand_rank) */
+    const int32_t *mine = position + 1 + f->N + (size_t)active * (size_t)f->K;
+    for (int32_t k = 0; k < f->K; k++) {
+        if (!mine[k]) { hand_order[k] = -1; continue; }
+        int32_t place = 0;
+        for (int32_t o = 0; o < f->K; o++) {
+            if (!mine[o] || o == k) continue;
+            if (mine[o] > mine[k] || (mine[o] == mine[k] && f->hand_rank[o] < f->hand_rank[k])) place++;
+        }
+        hand_order[k] = place;
+    }
+    return 1;
+}

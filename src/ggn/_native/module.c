@@ -223,34 +223,17 @@ static PyObject *searcher(PyObject *self, PyObject *capsule) {
  * (a move's strings are strings[bases[move]:bases[move + 1]]). Where a play's string is not
  * there (None, or past its move's range), the ordered pairs as bytes of int32 instead; where a
  * move's rank is not known (ranks[move] < 0), that move's number (an int). */
-static PyObject *listed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    (void)self;
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "listed takes 6 arguments");
-        return NULL;
-    }
-    ggn_search *search = PyCapsule_GetPointer(args[0], SEARCH);
-    if (!search) return NULL;
-    ggn_game *game = game_of(PyCapsule_GetContext(args[0]));
-    if (!game) return NULL;
-    PyObject *strings = args[5];
-    if (!PyList_Check(strings)) {
-        PyErr_SetString(PyExc_TypeError, "strings must be a list");
-        return NULL;
-    }
-    Py_buffer views[4];
-    const char *names[4] = {"position", "hand_order", "ranks", "bases"};
-    int held = 0;
-    for (; held < 4; held++)
-        if (int32_buffer(args[1 + held], &views[held], names[held]) < 0) break;
+/* The listing of a position read already (listed and read_listed). */
+static PyObject *list_core(ggn_search *search, const ggn_game *game, const int32_t *position, size_t plen,
+                           const Py_buffer *hand, const Py_buffer *ranks, const Py_buffer *bases_view,
+                           PyObject *strings) {
     PyObject *result = NULL;
     int32_t stack[2 * 256];
     int32_t *out = stack;
     size_t cap = 256, found = 0;
-    int rc = GGN_OK;
-    if (held < 4) goto done;
+    int rc;
     for (;;) {
-        rc = ggn_search_legal(search, views[0].buf, (size_t)(views[0].len / 4), out, cap, &found);
+        rc = ggn_search_legal(search, position, plen, out, cap, &found);
         if (rc != GGN_EOVERFLOW || found <= cap || found > ((size_t)1 << 26)) break;
         int32_t *bigger = PyMem_Malloc(found * 2 * sizeof(int32_t));
         if (!bigger) { rc = GGN_ENOMEM; break; }
@@ -260,12 +243,12 @@ static PyObject *listed(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (rc != GGN_OK) { failed(rc); goto done; }
     int32_t missing = -1;
-    size_t nrank = (size_t)(views[2].len / 4);
-    rc = ggn_order_plays(game, out, found, views[2].buf, nrank, views[1].buf, (size_t)(views[1].len / 4), &missing);
+    rc = ggn_order_plays(game, out, found, ranks->buf, (size_t)(ranks->len / 4), hand->buf, (size_t)(hand->len / 4),
+                         &missing);
     if (rc != GGN_OK) { failed(rc); goto done; }
     if (missing >= 0) { result = PyLong_FromLong(missing); goto done; }
-    const int32_t *bases = views[3].buf;
-    size_t nbases = (size_t)(views[3].len / 4);
+    const int32_t *bases = bases_view->buf;
+    size_t nbases = (size_t)(bases_view->len / 4);
     Py_ssize_t known = PyList_GET_SIZE(strings);
     result = PyList_New((Py_ssize_t)found);
     if (!result) goto done;
@@ -285,8 +268,83 @@ static PyObject *listed(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyList_SET_ITEM(result, (Py_ssize_t)i, text);
     }
 done:
-    for (int v = 0; v < held; v++) PyBuffer_Release(&views[v]);
     if (out != stack) PyMem_Free(out);
+    return result;
+}
+
+static int search_args(PyObject *capsule, PyObject *strings, ggn_search **search, ggn_game **game) {
+    *search = PyCapsule_GetPointer(capsule, SEARCH);
+    if (!*search) return -1;
+    *game = game_of(PyCapsule_GetContext(capsule));
+    if (!*game) return -1;
+    if (!PyList_Check(strings)) {
+        PyErr_SetString(PyExc_TypeError, "strings must be a list");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *listed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "listed takes 6 arguments");
+        return NULL;
+    }
+    ggn_search *search;
+    ggn_game *game;
+    if (search_args(args[0], args[5], &search, &game) < 0) return NULL;
+    Py_buffer views[4];
+    const char *names[4] = {"position", "hand_order", "ranks", "bases"};
+    int held = 0;
+    for (; held < 4; held++)
+        if (int32_buffer(args[1 + held], &views[held], names[held]) < 0) break;
+    PyObject *result = NULL;
+    if (held == 4)
+        result = list_core(search, game, views[0].buf, (size_t)(views[0].len / 4), &views[1], &views[2], &views[3], args[5]);
+    for (int v = 0; v < held; v++) PyBuffer_Release(&views[v]);
+    return result;
+}
+
+/* read_listed(search, table, text, ranks, bases, strings, position, hand_order): the line ``text``
+ * (a str) read as FEN by ggn_read_fen with ``table`` into ``position`` and ``hand_order``
+ * (writable int32 buffers, kept by the caller), then listed as listed() lists it; None where the
+ * reader is not sure of the line (the Python reader reads it). */
+static PyObject *read_listed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "read_listed takes 8 arguments");
+        return NULL;
+    }
+    ggn_search *search;
+    ggn_game *game;
+    if (search_args(args[0], args[5], &search, &game) < 0) return NULL;
+    if (!PyUnicode_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "text must be a str");
+        return NULL;
+    }
+    Py_ssize_t length;
+    const char *text = PyUnicode_AsUTF8AndSize(args[2], &length);
+    if (!text) return NULL;
+    Py_buffer views[5];
+    PyObject *objects[5] = {args[1], args[3], args[4], args[6], args[7]};
+    const char *names[5] = {"table", "ranks", "bases", "position", "hand_order"};
+    int held = 0;
+    for (; held < 5; held++)
+        if (int32_buffer(objects[held], &views[held], names[held]) < 0) break;
+    PyObject *result = NULL;
+    if (held == 5) {
+        if (views[3].readonly || views[4].readonly) {
+            PyErr_SetString(PyExc_TypeError, "position and hand_order must be writable");
+        } else {
+            int read = ggn_read_fen(views[0].buf, (size_t)(views[0].len / 4), text, (size_t)length, views[3].buf,
+                                    (size_t)(views[3].len / 4), views[4].buf, (size_t)(views[4].len / 4));
+            if (read < 0) PyErr_SetString(PyExc_ValueError, "the FEN reader's table does not fit the game");
+            else if (read == 0) result = Py_NewRef(Py_None);
+            else result = list_core(search, game, views[3].buf, (size_t)(views[3].len / 4), &views[4], &views[1],
+                                    &views[2], args[5]);
+        }
+    }
+    for (int v = 0; v < held; v++) PyBuffer_Release(&views[v]);
     return result;
 }
 
@@ -299,6 +357,8 @@ static PyMethodDef methods[] = {
     {"searcher", searcher, METH_O, "searcher(game) -> a search kept open for listed."},
     {"listed", (PyCFunction)(void (*)(void))listed, METH_FASTCALL,
      "listed(search, position, hand_order, ranks, bases, strings) -> [str] | bytes | int."},
+    {"read_listed", (PyCFunction)(void (*)(void))read_listed, METH_FASTCALL,
+     "read_listed(search, table, text, ranks, bases, strings, position, hand_order) -> [str] | bytes | int | None."},
     {"divide", divide, METH_VARARGS, "divide(game, position, depth) -> [(move, play, count)]."},
     {NULL, NULL, 0, NULL},
 };

@@ -28,13 +28,15 @@ from types import CodeType, ModuleType
 from typing import Any, Final
 
 from ggn.cell import HAND, Cell, Hand
+from ggn.epin import Epin
 from ggn.move import Move
-from ggn.position import Position, code_of
+from ggn.position import Geometry, Position, code_of, piece_of
 from ggn.rules._native import _STATE, _encode, _Game, _game, _kernel, _plays
 from ggn.rules._records import Play
 from ggn.rules._system import RuleSystem
+from ggn.variants.description import Variant
 
-__all__ = ["Lister", "emission_order", "lister"]
+__all__ = ["Lister", "emission_order", "fen_table", "lister"]
 
 # The opcodes that jump (3.11's two lists; 3.12 has one more name for them).
 _JUMPS: Final = frozenset(dis.hasjrel) | frozenset(dis.hasjabs) | frozenset(getattr(dis, "hasjump", ()))
@@ -135,13 +137,16 @@ class Lister:
     """One game's (its kernel tables') legal plays of positions, in the pure path's order, and
     written in a notation where it is context-free (see the module's doc)."""
 
-    __slots__ = ("bases", "failed", "game", "groups", "hands", "kernel", "notation", "ranks", "rules",
-                 "search", "strings", "writer")
+    __slots__ = ("bases", "failed", "fen", "game", "geometry", "groups", "hands", "kernel", "notation",
+                 "position", "ranks", "rules", "search", "strings", "writer")
 
-    def __init__(self, rules: RuleSystem, game: _Game, kernel: ModuleType, notation: str | None,
-                 writer: Callable[[Position, Play], str] | None) -> None:
+    def __init__(self, rules: RuleSystem, game: _Game, kernel: ModuleType, notation: str | None, *,
+                 writer: Callable[[Position, Play], str] | None, geometry: Geometry) -> None:
         self.rules = rules
         self.game = game
+        self.geometry = geometry
+        variant = getattr(rules, "variant", None)
+        self.fen = fen_table(variant, game, geometry) if isinstance(variant, Variant) else None
         self.kernel = kernel
         self.search = kernel.searcher(game.capsule)
         self.notation = notation
@@ -159,6 +164,7 @@ class Lister:
         self.bases = bases
         self.strings: list[str | None] = [None] * bases[-1]
         self.hands = array("i", [-1]) * len(game.kind_of)
+        self.position = array("i", [0]) * (1 + game.squares + 2 * len(game.kind_of))
 
     def _group(self, move: Move) -> tuple[int, int]:
         return self.game.kind_of[code_of(move.piece)], self._square(move.source)
@@ -166,13 +172,13 @@ class Lister:
     def _square(self, cell: Cell | Hand) -> int:
         return -1 if cell is HAND else _INDEX[self.game.shape].get(cell, -1)  # type: ignore[arg-type]
 
-    def _rank(self, number: int, position: Position) -> bool:
+    def _rank(self, number: int) -> bool:
         """Work out the ranks of the group of move ``number``; False where it has none."""
         move = self.game.moves[number]
         key = self._group(move)
         if key in self.failed:
             return False
-        compiled = self.rules.ruleset._compiled_for(position.shape, position._geometry)
+        compiled = self.rules.ruleset._compiled_for(self.geometry.shape, self.geometry)
         piece, source = move.piece, move.source
         if source is HAND:
             function = compiled._hand_generator(piece, piece.side)
@@ -211,12 +217,28 @@ class Lister:
             if type(got) is list:
                 return got
             if type(got) is int:
-                if not self._rank(got, position):
+                if not self._rank(got):
                     return None
                 continue
             raw = array("i")
             raw.frombytes(got)
             return list(zip(raw[0::2], raw[1::2], strict=True))
+
+    def line(self, text: str) -> list[str] | None:
+        """The plays of a line of FEN written in the lister's notation, read and written in C
+        (see ``lines.c``), or None where the Python reader and writer must (a line the C reader
+        is not sure of, a string not known yet, a generator without a rank)."""
+        table = self.fen
+        if table is None:
+            return None
+        while True:
+            got = self.kernel.read_listed(self.search, table, text, self.ranks, self.bases, self.strings,
+                                          self.position, self.hands)
+            if type(got) is list:
+                return got
+            if type(got) is int and self._rank(got):
+                continue
+            return None
 
     def plays(self, position: Position) -> list[Play] | None:
         """The legal plays of ``position`` as the pure path lists them, or None."""
@@ -246,6 +268,68 @@ class Lister:
         return texts
 
 
+# The FEN reader's table (GFN1), int32 values: magic, files, ranks, N squares, K kinds, flags (1
+# drops, 2 castling, 4 chess960), the first side's castling rank, the king's file, the rooks'
+# files (kingside, queenside; -1: the last file); each square's number by rank then file; per
+# FEN letter a..z, side (white, black) and state (none, '+', '-'): the kind (0: none); per letter:
+# the letter of the type it reads as (a synonym's; -1: no piece); per type letter: flags (1 it has
+# a '+' form, 2 it takes '~', 4 a double step's '-', 8 a castling rook, 16 its double step may be
+# crossed, 32 the castling king); per kind: its place in FEEN's hand order, its count aside.
+_FEN_MAGIC: Final = 0x47464E31
+
+
+def fen_table(variant: Variant, game: _Game, geometry: Geometry) -> array[int] | None:
+    """The C FEN reader's table of ``variant`` for the kernel's ``game`` (see above), or None
+    where the reader does not read the game's FEN (holes, walls, gating, cambodian's gates,
+    checks counted, more than 26 files: the Python reader does)."""
+    from ggn.feen import _hand_key  # noqa: PLC0415
+    from ggn.variants import fen  # noqa: PLC0415
+
+    if (variant.holes or variant.walls is not None or variant.gating or variant.cambodian_moves
+            or variant.history.check_counting or len(geometry.shape) != 2 or variant.files > 26
+            or geometry.shape != (variant.files, variant.ranks)):
+        return None
+    table = fen._table(variant)
+    castling = variant.castling
+    flags = (1 if variant.drops is not None else 0) | (2 if castling is not None else 0) | (
+        4 if variant.chess960 else 0)
+    head = [_FEN_MAGIC, variant.files, variant.ranks, game.squares, len(game.kind_of), flags]
+    if castling is not None:
+        head += [castling.rank, castling.king_file,
+                 -1 if castling.rook_files[0] is None else castling.rook_files[0],
+                 -1 if castling.rook_files[1] is None else castling.rook_files[1]]
+    else:
+        head += [0, 0, -1, -1]
+    head.append(0)  # (reserved)
+    index = geometry.index
+    squares = [index[Cell((file, rank))] for rank in range(variant.ranks) for file in range(variant.files)]
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    kinds: list[int] = []
+    types: list[int] = []
+    marks: list[int] = []
+    for letter in letters:
+        piece_type = table.types.get(letter)
+        types.append(-1 if piece_type is None else letters.index(piece_type.letter.lower()))
+        for side in ("first", "second"):
+            for state in ("normal", "enhanced", "diminished"):
+                if piece_type is None or piece_type.letter.lower() != letter:
+                    kinds.append(0)
+                    continue
+                code = code_of(fen._qpi(table, letter, side, state))
+                kinds.append(game.kind_of.get(code, 0))
+        marks.append((1 if letter in table.promoted else 0) | (2 if letter in table.tilde else 0)
+                     | (4 if letter in table.double_step else 0)
+                     | (8 if castling is not None and letter in castling.rooks else 0)
+                     | (16 if letter in table.crossed else 0)
+                     | (32 if castling is not None and letter == castling.king else 0))
+    keys = sorted(game.kind_of.items(), key=lambda item: _hand_key(Epin.from_qpi(piece_of(item[0])), 0)
+                  if item[0] else (0, "", False, 0, False, False))
+    ranks = [0] * len(game.kind_of)
+    for place, (_, kind) in enumerate(keys):
+        ranks[kind] = place
+    return array("i", head + squares + kinds + types + marks + ranks)
+
+
 _INDEX: dict[tuple[int, ...], dict[Cell, int]] = {}
 _LISTERS: weakref.WeakKeyDictionary[_Game, dict[str | None, Lister]] = weakref.WeakKeyDictionary()
 
@@ -265,5 +349,6 @@ def lister(rules: RuleSystem, position: Position, notation: str | None,
         _INDEX.setdefault(game.shape, dict(position._geometry.index))
         kernel = _STATE.kernel
         assert kernel is not None
-        made = kept[notation] = Lister(rules, game, kernel, notation, writer)
+        made = kept[notation] = Lister(rules, game, kernel, notation, writer=writer,
+                                          geometry=position._geometry)
     return made
