@@ -85,12 +85,18 @@ struct ggn_game {
     /* bikjang (section BIKJ): the board's files and ranks, per square its file and rank, per
      * file and rank its square (-1 a hole), per kind whether it is royal */
     int32_t bikjang, files, ranks, *sqfile, *sqrank, *grid, *kroyal;
+    /* cambodian chess's first moves (section LEAP): per side the kind of its king with its leap
+     * and that king's plain kind, per square its file and rank, per move its flags (LEAP_*) */
+    int32_t leapking[2], leapplain[2], *lfile, *lrank, *mleap;
 };
+
+enum { LEAP_NOT_IN_CHECK = 1, LEAP_AIMS = 2 };
 
 enum { WALL_NONE, WALL_STATIC, WALL_PAST, WALL_EDGE, WALL_ARROW, WALL_DUCK };
 #define SECTION_WALLS 0x57414C4C /* "WALL" */
 #define SECTION_CANNONS 0x43414E4E /* "CANN" */
 #define SECTION_BIKJANG 0x42494B4A /* "BIKJ" */
+#define SECTION_LEAPS 0x4C454150 /* "LEAP" */
 
 /* --- reading the tables ------------------------------------------------------------------- */
 typedef struct {
@@ -140,6 +146,7 @@ void ggn_game_free(ggn_game *g) {
     free(g->wdata); free(g->marrow);
     free(g->kcannon); free(g->mcan_off); free(g->mcan_n); free(g->candata);
     free(g->sqfile); free(g->sqrank); free(g->grid); free(g->kroyal);
+    free(g->lfile); free(g->lrank); free(g->mleap);
     free(g);
 }
 
@@ -452,6 +459,32 @@ static void read_bikjang(reader_t *r, ggn_game *g) {
     if (!r->bad) g->bikjang = 1;
 }
 
+/* LEAP: per side the kind of its king that keeps its leap (0 none) and the king's plain kind,
+ * per square its file and rank, per move its flags (1: a leap, not made out of check; 2: a
+ * move that takes the other king's leap when it ends on that king's file or rank). */
+static void read_leaps(reader_t *r, ggn_game *g) {
+    int32_t N = g->N, K = g->K, M = g->M;
+    if (g->mleap) { fail(r, "a second leaps section"); return; }
+    for (int s = 0; s < 2; s++) {
+        g->leapking[s] = ranged(r, 0, K - 1, "a leaping king");
+        g->leapplain[s] = ranged(r, 0, K - 1, "a leaping king's plain kind");
+        if (!r->bad && g->leapking[s] && (!g->leapplain[s] || g->kside[g->leapking[s]] != s ||
+                                          g->kside[g->leapplain[s]] != s))
+            fail(r, "a leaping king of the wrong side or without its plain kind");
+    }
+    if (r->bad) return;
+    g->lfile = alloc((size_t)N, 4); g->lrank = alloc((size_t)N, 4); g->mleap = alloc((size_t)M, 4);
+    if (!g->lfile || !g->lrank || !g->mleap) { fail(r, "no memory for the leaps"); return; }
+    for (int32_t q = 0; q < N; q++) {
+        g->lfile[q] = ranged(r, 0, N, "a square's file");
+        g->lrank[q] = ranged(r, 0, N, "a square's rank");
+    }
+    for (int32_t i = 0; i < M; i++) {
+        g->mleap[i] = ranged(r, 0, 3, "a move's leap flags");
+        if (!r->bad && g->mleap[i] && (g->moves[i].src < 0 || g->moves[i].mtype != 0)) fail(r, "leap flags on a drop or a special move");
+    }
+}
+
 /* Read the sections that follow the moves, to the tables' end. */
 static void read_sections(reader_t *r, ggn_game *g) {
     while (!r->bad && r->i < r->n) {
@@ -465,6 +498,7 @@ static void read_sections(reader_t *r, ggn_game *g) {
         case SECTION_WALLS: read_walls(&sub, g); break;
         case SECTION_CANNONS: read_cannons(&sub, g); break;
         case SECTION_BIKJANG: read_bikjang(&sub, g); break;
+        case SECTION_LEAPS: read_leaps(&sub, g); break;
         default: fail(&sub, "a section of an unknown kind"); break;
         }
         if (!sub.bad && sub.i != sub.n) fail(&sub, "a section's values left unread");
@@ -1005,6 +1039,17 @@ static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_
         if (g->rookplain[taken]) nclear = rook_leaves(g, pre, 1 - side, m->dst, clear);
         else if (taken == g->castking[1 - side]) nclear = rights_lost(g, pre, 1 - side, clear);
     }
+    if (g->mleap && (g->mleap[mi] & LEAP_AIMS) && g->leapking[1 - side]) {
+        /* the other king loses its leap if it stands on this move's file or rank */
+        int32_t king = g->leapking[1 - side];
+        for (int32_t q = 0; q < g->N; q++) {
+            if (pre[q] != king) continue;
+            if (g->lfile[q] == g->lfile[m->dst] || g->lrank[q] == g->lrank[m->dst]) {
+                clear[nclear].sq = q; clear[nclear].val = g->leapplain[1 - side]; nclear++;
+            }
+            break;
+        }
+    }
     int32_t hk = 0;
     if (taken && g->capmap) hk = g->capmap[(size_t)taken * (size_t)g->K + (size_t)m->kind];
     int king_moves = g->kterm[m->kind];
@@ -1348,6 +1393,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         int32_t mi = S->mv[x];
         const move_t *m = &g->moves[mi];
         if ((leaf || mode == MODE_LIST) && calm && !m->royal && !m->limited && m->mtype == 0 && !g->wall_rule && !bik &&
+            !(g->mleap && g->mleap[mi]) &&
             !(m->src < 0 && g->dropmate[m->kind])) {
             /* Counting only, calm: a plain move or drop whose squares no attack on a terminal
              * piece reads is legal, each of its plays (no need to make them). */
@@ -1379,6 +1425,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         for (int32_t j = 0; j < np; j++) {
             play_t *p = &plays[j];
             if (p->castle && !castling_safe(S, pre, m, side)) continue;
+            if (g->mleap && (g->mleap[mi] & LEAP_NOT_IN_CHECK) && !calm && attacked(S, pre, m->src, other, 0)) continue;
             /* make */
             int king_touched = 0;
             for (int32_t c = 0; c < p->n; c++) {

@@ -43,6 +43,10 @@ The tables (int32 values; the kernel checks every one again as it reads them)::
         by move number: the move, the squares strictly between its source and destination
         (count, squares, nearest the source first). A cannon neither takes a cannon nor hops
         over one (the first piece between), in its moves and in the attack tests.
+    LEAP (0x4C454150), cambodian chess's first moves: per side the kind of its king with its
+        leap and that king's plain kind (0, 0: none), per square its file and rank, per move its
+        flags (1: the king's leap, not made out of check; 2: a rook's move, which takes the
+        other king's leap where it ends on that king's file or rank).
     BIKJ (0x42494B4A), janggi's bikjang: files, ranks, per square its file and rank, per kind
         whether it is royal. While the royal pieces face each other (the first of each side, on
         a file or rank with nothing between), a play must end that, and the pass is legal even
@@ -81,6 +85,7 @@ MAX_KINDS: Final = 4096
 SECTION_WALLS: Final = 0x57414C4C  # "WALL"
 SECTION_CANNONS: Final = 0x43414E4E  # "CANN"
 SECTION_BIKJANG: Final = 0x42494B4A  # "BIKJ"
+SECTION_LEAPS: Final = 0x4C454150  # "LEAP"
 _WALLING: Final = {"static": 1, "past": 2, "edge": 3, "arrow": 4, "duck": 5}
 
 
@@ -168,7 +173,6 @@ def _variant_refusal(rules: VariantRules) -> str:
         (bool(variant.mutually_immune_types), "mutuallyImmuneTypes"),
         (variant.gating, "gating"),
         (variant.makpong, "makpongRule"),
-        (variant.cambodian_moves, "cambodianMoves"),
         (not variant.checking, "checking"),
         (variant.must_capture, "mustCapture"),
         (rules._extinction, "extinctionValue"),
@@ -180,7 +184,6 @@ def _variant_refusal(rules: VariantRules) -> str:
         (rules._capture_forced, "mustCapture"),
         (rules._drops_forced is not None, "mustDrop"),
         (rules._all_special, "every move through the hooks"),
-        (bool(rules._leap_plain) or bool(rules._leap_rooks), "first-move leaps (cambodianMoves)"),
         (bool(rules._makpong_kings), "makpongRule"),
         (bool(rules._mutual), "mutuallyImmuneTypes"),
         (bool(rules._gated), "gating"),
@@ -223,7 +226,6 @@ def description_refusal(variant: Variant) -> str:
         (bool(variant.mutually_immune_types), "mutuallyImmuneTypes"),
         (variant.gating, "gating"),
         (variant.makpong, "makpongRule"),
-        (variant.cambodian_moves, "cambodianMoves"),
         (not variant.checking, "checking"),
         (variant.must_capture, "mustCapture"),
         (ends.extinction is not None and bool(ends.extinction_types)
@@ -436,7 +438,8 @@ class _Builder:
         found: list[int] = []
         for tag, section in ((SECTION_WALLS, self.walls(records, has_drops)),
                              (SECTION_CANNONS, self.cannons(records)),
-                             (SECTION_BIKJANG, self.bikjang())):
+                             (SECTION_BIKJANG, self.bikjang()),
+                             (SECTION_LEAPS, self.leaps(records))):
             if section:
                 found += [tag, len(section), *section]
         return found
@@ -506,6 +509,32 @@ class _Builder:
         # The kinds last: every cannon's kind is known by now (each was named above).
         flags = [1 if self.codes[kind] in r._cannon_codes else 0 for kind in range(len(self.codes))]
         return [*flags, *entries]
+
+    def leaps(self, records: list[_Record]) -> list[int]:
+        """The LEAP section (see the module's doc), or none: no first-move leaps of cambodian
+        chess (whose '+' marks the moves' own effects already clear: ``_becomes``)."""
+        r = self.variant_rules
+        if r is None or not r._leap_plain:
+            return []
+        kings: list[int] = []
+        for side in (0, 1):
+            king = r._leap_kings[side]
+            kings += [self.kind(king), self.kind(r._leap_plain[king])] if king else [0, 0]
+        cells: list[int] = []
+        for number in range(self.geometry.size):
+            file, rank = r._square.get(number, (self.geometry.size, self.geometry.size))
+            cells += [file, rank]
+        flags: list[int] = []
+        for kind, src, dst, _, _ in records:
+            code = self.codes[kind]
+            flag = 0
+            if src >= 0 and src != dst:
+                if code in r._leap_kings and r._king_leap(src, dst):
+                    flag |= 1
+                if code in r._leap_rooks:
+                    flag |= 2
+            flags.append(flag)
+        return [*kings, *cells, *flags]
 
     def bikjang(self) -> list[int]:
         """The BIKJ section (see the module's doc), or none: the game has no bikjang."""

@@ -805,8 +805,9 @@ class VariantRules(RuleSystem):
         flags = self._flags.get(code, 0)
         if flags & _GATES:
             return None  # its gating plays depend on the hand
-        if code in self._leap_rooks and not flags and not self._dead.get(code):
-            return code, 1  # the other king's right taken changes no attack
+        # (A rook's move that takes the other king's leap has no stand-in: a '+' king off its
+        # home square, where the document lists no move of it, attacks nothing until its mark
+        # goes, so the mark taken may expose the mover's king.)
         side = 0 if code > 0 else 1
         if flags & _CASTLES:
             return None if self._castling_rook(move) is not None else (self._king[side], 1)
