@@ -220,14 +220,18 @@ def test_a_documents_rule_system_is_counted_on_the_board_it_is_given() -> None:
 
 def test_shallow_counts_stay_pure_until_the_tables_are_made() -> None:
     # Making the tables costs more than counting two plies in Python: a shallow perft of a rule
-    # system whose tables are not made is the pure path's, until a deeper one (or many) made them.
-    document = RuleSystem(registry.entry("chess").ruleset())
-    start = document.position("+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c")
-    assert _native.perft(document, start, 2) is None
-    assert perft(document, 2, start) == 400  # counted by the pure path
-    assert _native.perft(document, start, 3) == 8902
-    assert _native.perft(document, start, 2) == 400
-    assert _native.perft(document, start, 1) == 20
-    many = RuleSystem(registry.entry("chess").ruleset())
-    answers = [_native.perft(many, start, 1) for _ in range(_native._SHALLOW_CALLS + 1)]
-    assert answers[:-1] == [None] * _native._SHALLOW_CALLS and answers[-1] == 20
+    # system whose tables are neither made nor in the compile cache is the pure path's, until a
+    # deeper one (or many) made them.
+    from ggn import cache  # noqa: PLC0415
+
+    with cache.off():
+        document = RuleSystem(registry.entry("chess").ruleset())
+        start = document.position("+rnbq+k^bn+r/pppppppp/8/8/8/8/PPPPPPPP/+RNBQ+K^BN+R / C/c")
+        assert _native.perft(document, start, 2) is None
+        assert perft(document, 2, start) == 400  # counted by the pure path
+        assert _native.perft(document, start, 3) == 8902
+        assert _native.perft(document, start, 2) == 400
+        assert _native.perft(document, start, 1) == 20
+        many = RuleSystem(registry.entry("chess").ruleset())
+        answers = [_native.perft(many, start, 1) for _ in range(_native._SHALLOW_CALLS + 1)]
+        assert answers[:-1] == [None] * _native._SHALLOW_CALLS and answers[-1] == 20

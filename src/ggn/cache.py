@@ -24,9 +24,10 @@ attack tests (the kinds ``moves`` and ``attacks``: :class:`Entries` of code obje
 :mod:`marshal` and run). Every other kind is data: the packed documents (``document``,
 ``ggn``), the built-in games' names, their resolved descriptions and their summaries (start,
 style, shape and the key of their document: ``builtin-names``, ``builtin-variant``,
-``builtin-game``) are :mod:`marshal` of plain values (strings, numbers, tuples, sets,
-dicts), which the reader checks and builds values from; nothing read from them is run, called
-or unpickled. So the directory must be private to the user: whoever can write a file in it can
+``builtin-game``) and the native kernel's tables (``native-tables``: integers, which the
+kernel bounds as it reads them) are :mod:`marshal` of plain values (strings, numbers, tuples,
+sets, dicts), which the reader checks and builds values from; nothing read from them is run,
+called or unpickled. So the directory must be private to the user: whoever can write a file in it can
 make the next process run code. Hence its rules, checked once a process before anything is
 read or written (like ssh's ``StrictModes``), and :func:`status` names the rule a directory
 breaks:
@@ -66,7 +67,8 @@ And for each file:
 
 Size: at most :data:`MAX_BYTES` (64 MiB; :func:`configure` ``max_bytes``) in all; past it,
 the entries used least recently (by modification time, which a load older than an hour
-renews) are removed until three quarters remain. Chess's entries take about 1 MB, shogi's 3.
+renews) are removed until three quarters remain. Chess's entries take about 1 MB, shogi's 3
+(of which the kernel's tables, compressed, 0.1 and 0.2).
 
 On Windows, where files have no Unix owner and mode, the checks of owner and mode are left
 to the user's profile directory's access rights; the other rules hold.

@@ -33,7 +33,7 @@ from ggn.cli._parallel import (
     run_batch,
     spread,
 )
-from ggn.cli._progress import progress
+from ggn.cli._progress import progress, showing
 from ggn.cli._streams import Exit, Stream
 from ggn.errors import GGNError
 from ggn.rules import MAX_PERFT_DEPTH, Outcome, perft
@@ -320,7 +320,10 @@ def _perft(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[bytes] 
     tell(err, "ggn perft", game, where)
     rules = game.rules
     split: list[tuple[str, int]] | None = None
-    if args.depth < 2 and not (args.divide and args.depth == 1):
+    if (args.depth < 2 and not (args.divide and args.depth == 1)) or not (
+            args.divide or spread(args) or showing(err)):
+        # One count, no split to show: the whole tree at once (the C kernel's, where it plays
+        # the game, with no root moves listed by the pure path first).
         nodes = perft(rules, args.depth, where)
     elif spread(args):  # on worker processes or a Dask cluster: the bar advances a task at a time
         split = perft_split(args, err, game=game, where=where,

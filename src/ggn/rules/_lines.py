@@ -151,12 +151,13 @@ class Lister:
         self.search = kernel.searcher(game.capsule)
         self.notation = notation
         self.writer = writer
-        count = len(game.moves)
+        count = len(game.places) // 3
         self.ranks = array("i", [-1]) * count
         self.failed: set[tuple[int, int]] = set()
         self.groups: dict[tuple[int, int], list[int]] = {}
-        for number, move in enumerate(game.moves):
-            self.groups.setdefault(self._group(move), []).append(number)
+        places = game.places  # per move: kind, source, destination (the moves are found on use)
+        for number in range(count):
+            self.groups.setdefault((places[3 * number], places[3 * number + 1]), []).append(number)
         bases = array("i", [0])
         cached = notation in _CONTEXT_FREE and writer is not None
         for plays in game.fixed:
@@ -174,7 +175,9 @@ class Lister:
 
     def _rank(self, number: int) -> bool:
         """Work out the ranks of the group of move ``number``; False where it has none."""
-        move = self.game.moves[number]
+        move = self.game.move(self.rules, number)
+        if move is None:
+            return False
         key = self._group(move)
         if key in self.failed:
             return False
@@ -189,7 +192,8 @@ class Lister:
         members = self.groups[key]
         if order is not None:
             place = {destination: rank for rank, destination in enumerate(order)}
-            ranks = [place.get(self.game.moves[member].destination, -1) for member in members]
+            found = [self.game.move(self.rules, member) for member in members]
+            ranks = [-1 if move is None else place.get(move.destination, -1) for move in found]
             if -1 not in ranks:
                 for member, rank in zip(members, ranks, strict=True):
                     self.ranks[member] = rank
@@ -260,6 +264,8 @@ class Lister:
         writer = self.writer
         assert writer is not None
         plays = _plays(self.rules, self.game, position, found)
+        if plays is None:
+            return None
         texts = [writer(position, play) for play in plays]
         bases, fixed, strings = self.bases, self.game.fixed, self.strings
         for (number, ordinal), text in zip(found, texts, strict=True):

@@ -55,7 +55,9 @@ The tables (int32 values; the kernel checks every one again as it reads them)::
 
 from __future__ import annotations
 
+import marshal
 import os
+import sys
 import threading
 import weakref
 from array import array
@@ -63,10 +65,11 @@ from types import ModuleType, TracebackType
 from typing import TYPE_CHECKING, Final
 
 from ggn._types import expect
-from ggn.cell import HAND
+from ggn.cell import HAND, Cell, Hand
+from ggn.errors import GGNError
 from ggn.lcn import EMPTY, ENEMY
 from ggn.move import Move
-from ggn.position import Position, code_of, piece_of
+from ggn.position import Geometry, Position, code_of, piece_of
 from ggn.qpi import Qpi
 from ggn.rules._records import SPECIAL, Effect, Play, PlayContext, made_play
 from ggn.rules._system import RuleSystem
@@ -75,6 +78,7 @@ from ggn.variants.description import Variant
 
 if TYPE_CHECKING:
     from ggn.rules.variant import VariantRules
+    from ggn.ruleset import Possibility
 
 __all__ = ["engine", "native_available", "native_support", "use_native"]
 
@@ -274,23 +278,53 @@ def engine(variant: Variant) -> tuple[str, str]:
 
 # --- the tables -----------------------------------------------------------------------------
 class _Game:
-    """A game as the kernel reads it, with what maps its answers back to plays."""
+    """A game as the kernel reads it, with what maps its answers back to plays: each move's
+    kind, source (-1: the hand) and destination (``places``) and the piece of each kind
+    (``pieces``), from which a move named by number is found in the document when an answer
+    is decoded (tables read from the compile cache bring no ``Move``: a perft needs none)."""
 
-    __slots__ = ("__weakref__", "capsule", "fixed", "hands", "kind_of", "moves", "shape", "squares", "walls")
+    __slots__ = ("__weakref__", "_moves", "capsule", "fixed", "hands", "kind_of", "pieces", "places", "shape",
+                 "squares", "walls")
 
-    def __init__(self, capsule: object, kind_of: dict[int, int], moves: list[Move], hands: bool,
-                 squares: int, *, shape: tuple[int, ...], walls: bool = False,
-                 fixed: list[int] | None = None) -> None:
+    def __init__(self, capsule: object, kind_of: dict[int, int], pieces: tuple[Qpi | None, ...],
+                 places: array[int], *, hands: bool, squares: int, shape: tuple[int, ...],
+                 walls: bool = False, fixed: list[int] | None = None,
+                 moves: list[Move] | None = None) -> None:
         self.capsule = capsule
         self.walls = walls  # a play number is then the play's times the squares plus its wall's square
         # Per move: how many plays it has, each always under the same play number (0 where the
         # numbers depend on the position: a castling with several rooks, a limited promotion).
-        self.fixed = fixed if fixed is not None else [0] * len(moves)
+        self.fixed = fixed if fixed is not None else [0] * (len(places) // 3)
         self.kind_of = kind_of
-        self.moves = moves
+        self.pieces = pieces  # by kind (None: the empty square)
+        self.places = places  # per move: kind, source, destination
         self.hands = hands
         self.squares = squares
         self.shape = shape  # the board's shape the tables were made for
+        self._moves: dict[int, Move] = dict(enumerate(moves)) if moves is not None else {}
+
+    def move(self, rules: RuleSystem, number: int) -> Move | None:
+        """The move numbered ``number`` in the tables, from ``rules``' document (None: not
+        there, which a cache entry of these rules cannot give: the caller falls back)."""
+        found = self._moves.get(number)
+        if found is not None:
+            return found
+        places = self.places
+        if not 0 <= number < len(places) // 3:
+            return None
+        kind, src, dst = places[3 * number], places[3 * number + 1], places[3 * number + 2]
+        piece = self.pieces[kind] if 0 < kind < len(self.pieces) else None
+        cells = Geometry(self.shape).cells
+        if piece is None or not (-1 <= src < self.squares and 0 <= dst < self.squares):
+            return None
+        source: Cell | Hand = HAND if src < 0 else cells[src]
+        destination = cells[dst]
+        try:
+            possibilities = rules.ruleset[piece][source][destination]
+        except (KeyError, TypeError):
+            return None
+        found = self._moves[number] = Move(piece, source, destination, possibilities)
+        return found
 
 
 _Record = tuple[int, int, int, Move, list[list[int]]]  # a move: kind, source, destination, move, terms
@@ -356,8 +390,28 @@ class _Builder:
         assert isinstance(value, Qpi)
         return self.kind(code_of(value))
 
+    def terms(self, possibility: Possibility) -> list[int] | None:
+        """A possibility's conditions as the tables hold them (None: a ``must`` on a square the
+        board lacks, so it never holds)."""
+        must: list[int] = []
+        for cell, value in possibility.must.items():
+            square = self.square(cell)
+            if square is None:
+                return None
+            must += [square, self.state(value)]
+        deny: list[int] = []
+        for cell, value in possibility.deny.items():
+            square = self.square(cell)
+            if square is not None:
+                deny += [square, self.state(value)]
+        return [len(must) // 2, *must, len(deny) // 2, *deny]
+
     def build(self) -> tuple[array[int], list[Move], bool]:
         rules = self.rules
+        # The encoded conditions of each possibility, by its identity: a document shares its
+        # possibilities among pieces and squares (shogi's 44,922 are 3,442 objects). Each is
+        # held with its terms, so that no identity is reused while the tables are made.
+        encoded: dict[int, tuple[Possibility, list[int] | None]] = {}
         records: list[tuple[int, int, int, Move, list[list[int]]]] = []
         has_drops = False
         for piece, sources in rules.ruleset.items():
@@ -381,19 +435,12 @@ class _Builder:
                         raise _Refused("moves onto their own square (passes)")
                     kept = []
                     for possibility in possibilities:
-                        must = []
-                        for cell, value in possibility.must.items():
-                            square = self.square(cell)
-                            if square is None:
-                                break
-                            must += [square, self.state(value)]
-                        else:
-                            deny = []
-                            for cell, value in possibility.deny.items():
-                                square = self.square(cell)
-                                if square is not None:
-                                    deny += [square, self.state(value)]
-                            kept.append([len(must) // 2, *must, len(deny) // 2, *deny])
+                        held = encoded.get(id(possibility))
+                        if held is None:
+                            held = encoded[id(possibility)] = (possibility, self.terms(possibility))
+                        terms = held[1]
+                        if terms is not None:
+                            kept.append(terms)
                     if not kept:
                         continue
                     has_drops = has_drops or src < 0
@@ -431,6 +478,7 @@ class _Builder:
                 values.extend(part)
         except (OverflowError, TypeError) as error:
             raise _Refused(f"a table value out of the int32 range ({error})") from None
+        self.places = array("i", [value for record in records for value in record[:3]])
         return values, [record[3] for record in records], has_drops
 
     def sections(self, records: list[_Record], has_drops: bool) -> list[int]:
@@ -700,9 +748,10 @@ _GAMES: weakref.WeakKeyDictionary[RuleSystem, _Kept] = weakref.WeakKeyDictionary
 _SHAPES_KEPT: Final = 4
 
 
-def _game(rules: RuleSystem, position: Position) -> _Game | None:
-    """The kernel's game of ``rules`` on ``position``'s board (made on first use), or None:
-    the pure path plays it."""
+def _game(rules: RuleSystem, position: Position, *, build: bool = True) -> _Game | None:
+    """The kernel's game of ``rules`` on ``position``'s board (made on first use, or read from
+    the compile cache), or None: the pure path plays it. With ``build`` False, None also when
+    neither this process nor the cache has its tables yet (they are not made)."""
     kernel = _kernel()
     if kernel is None:
         return None
@@ -710,7 +759,9 @@ def _game(rules: RuleSystem, position: Position) -> _Game | None:
     kept = _GAMES.get(rules)
     made = None if kept is None else kept.get(shape)
     if made is None:
-        made = _make(rules, kernel, position)
+        made = _make(rules, kernel, position, build=build)
+        if made is None:
+            return None
         with _LOCK:
             kept = _GAMES.setdefault(rules, {})
             kept[shape] = made
@@ -719,22 +770,176 @@ def _game(rules: RuleSystem, position: Position) -> _Game | None:
     return made if isinstance(made, _Game) else None
 
 
-def _make(rules: RuleSystem, kernel: ModuleType, start: Position) -> _Game | str:
+def _make(rules: RuleSystem, kernel: ModuleType, start: Position, *,
+          build: bool = True) -> _Game | str | None:
+    """The kernel's game of ``rules`` on ``start``'s board, or why the pure path plays it: from
+    the compile cache where a process made it before, else made (and kept there). With
+    ``build`` False, None when the cache holds neither."""
     reason = _refusal(rules)
     if reason:
         return reason
+    key = _cache_key(rules, start._geometry, kernel)
+    if key is not None:
+        found = _load(key, rules, kernel, start._geometry)
+        if found is not None:
+            return found
+    if not build:
+        return None
     try:
         builder = _Builder(rules, start)
         values, moves, hands = builder.build()
     except _Refused as refused:
-        return str(refused)
+        return _keep(key, str(refused))
     try:
         capsule = kernel.game(values)
     except ValueError as error:  # the kernel's own check of the tables: the pure path plays it
-        return f"the kernel refused the tables ({error})"
-    walls = builder.variant_rules is not None and builder.variant_rules._walling is not None
-    return _Game(capsule, builder.kind_of, moves, hands, builder.geometry.size,
-                 shape=builder.geometry.shape, walls=walls, fixed=builder.fixed)
+        return _keep(key, f"the kernel refused the tables ({error})")
+    pieces = (None, *map(piece_of, builder.codes[1:]))
+    game = _Game(capsule, builder.kind_of, pieces, builder.places, hands=hands,
+                 squares=builder.geometry.size, shape=builder.geometry.shape, walls=_walled(rules),
+                 fixed=builder.fixed, moves=moves)
+    if key is not None:
+        _store(key, values, game)
+    return game
+
+
+# --- the tables in the compile cache (ggn.cache) ----------------------------------------------
+_CACHE_KIND: Final = "native-tables"
+_ENTRY_FORMAT: Final = 1  # the layout of an entry's payload (below); the key holds it too
+_KEYS: weakref.WeakKeyDictionary[RuleSystem, dict[tuple[int, ...], bytes | None]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _cache_key(rules: RuleSystem, geometry: Geometry, kernel: ModuleType) -> bytes | None:
+    """The compile cache's key of ``rules``' tables on ``geometry``'s board: what they are made
+    from (the rule system's class; its document's hash; a variant's canonical description,
+    whose rules add the effects) and what reads them (the tables' magic number and layout
+    version, the kernel's, the entry's format, the machine's byte order); ggn's version and
+    the hash of its sources are the cache's own part of every key. None: not kept."""
+    keys = _KEYS.get(rules)
+    if keys is None:
+        keys = _KEYS.setdefault(rules, {})
+    shape = geometry.shape
+    if shape in keys:
+        return keys[shape]
+    from ggn.rules.variant import VariantRules  # noqa: PLC0415
+
+    described = b""
+    if type(rules) is VariantRules:
+        from ggn.variants.document import canonical  # noqa: PLC0415
+
+        try:
+            described = canonical(rules.variant).encode()
+        except (TypeError, UnicodeEncodeError):  # no canonical form: nothing kept
+            keys[shape] = None
+            return None
+    version = getattr(kernel, "abi_version", None)
+    head = (f"{MAGIC:x}|{ABI}|{version() if callable(version) else '?'}|{_ENTRY_FORMAT}|{sys.byteorder}|"
+            f"{type(rules).__module__}.{type(rules).__qualname__}|{','.join(map(str, shape))}|")
+    key = keys[shape] = head.encode() + rules.ruleset.digest() + b"|" + described
+    return key
+
+
+def _load(key: bytes, rules: RuleSystem, kernel: ModuleType, geometry: Geometry) -> _Game | str | None:
+    """The game (or the reason for the pure path) kept under ``key``, or None: no entry, or one
+    that does not read back whole and consistent (then made again and written over)."""
+    from ggn import cache  # noqa: PLC0415
+
+    data = cache.load(_CACHE_KIND, key)
+    if data is None:
+        return None
+    try:
+        found = marshal.loads(data)  # noqa: S302  (plain values of a checked file: see ggn.cache)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if type(found) is not tuple or not found or found[0] != _ENTRY_FORMAT:
+        return None
+    if len(found) == 2 and type(found[1]) is str:
+        return found[1]  # a reason the pure path plays these rules
+    if len(found) != 6:
+        return None
+    _, packed, pieces, places, hands, plays = found
+    if type(packed) is not bytes or type(places) is not bytes or type(pieces) is not tuple \
+            or type(hands) is not bool or type(plays) is not bytes:
+        return None
+    try:
+        values = array("i")
+        values.frombytes(_inflate(packed))
+        moves = array("i")
+        moves.frombytes(_inflate(places))  # ValueError unless whole int32s
+        fixed = array("i")
+        fixed.frombytes(_inflate(plays))
+        if len(moves) % 3 or len(fixed) != len(moves) // 3 or (fixed and min(fixed) < 0):
+            return None
+        codes = [0]
+        for text in pieces:
+            if type(text) is not str:
+                return None
+            codes.append(code_of(Qpi.parse(text)))
+    except (ValueError, GGNError):  # zlib.error is a ValueError's kin: see _inflate
+        return None
+    kind_of = {code: kind for kind, code in enumerate(codes)}
+    if len(values) < 8 or values[0] != MAGIC or values[1] != geometry.size or values[2] != len(codes) \
+            or values[3] != len(moves) // 3 or values[4] != int(hands) or len(kind_of) != len(codes):
+        return None
+    try:
+        capsule = kernel.game(values)  # checks every value again, as for tables just made
+    except ValueError:
+        return None
+    return _Game(capsule, kind_of, (None, *map(piece_of, codes[1:])), moves, hands=hands,
+                 squares=geometry.size, shape=geometry.shape, walls=_walled(rules), fixed=fixed.tolist())
+
+
+def _walled(rules: RuleSystem) -> bool:
+    """Whether the plays of ``rules`` place walls (the kernel's play numbers then hold the wall's
+    square): the rule system's, never read from the cache."""
+    variant_rules = _variant(rules)
+    return variant_rules is not None and variant_rules._walling is not None
+
+
+def _deflate(raw: bytes) -> bytes:
+    """The tables compressed (a tenth of their size: faster to read and hash than to store
+    whole), marked by their first byte; whole where this Python has no zlib."""
+    try:
+        import zlib  # noqa: PLC0415  (loaded when tables are kept: import ggn does not need it)
+    except ImportError:  # pragma: no cover  (a Python built without zlib)
+        return b"r" + raw
+    return b"z" + zlib.compress(raw, 6)
+
+
+def _inflate(packed: bytes) -> bytes:
+    """The tables :func:`_deflate` kept (ValueError: not such bytes)."""
+    if packed[:1] == b"r":
+        return packed[1:]
+    if packed[:1] != b"z":
+        raise ValueError("not kept tables")
+    try:
+        import zlib  # noqa: PLC0415
+    except ImportError:  # pragma: no cover
+        raise ValueError("kept compressed, and this Python has no zlib") from None
+    try:
+        return zlib.decompress(packed[1:])
+    except zlib.error as error:
+        raise ValueError(str(error)) from None
+
+
+def _keep(key: bytes | None, reason: str) -> str:
+    """Keep in the cache why the kernel does not play these rules (the tables' making found it)."""
+    if key is not None:
+        from ggn import cache  # noqa: PLC0415
+
+        cache.store(_CACHE_KIND, key, marshal.dumps((_ENTRY_FORMAT, reason)))
+    return reason
+
+
+def _store(key: bytes, values: array[int], game: _Game) -> None:
+    from ggn import cache  # noqa: PLC0415
+
+    packed = _deflate(values.tobytes())
+    pieces = tuple(str(piece) for piece in game.pieces[1:])
+    cache.store(_CACHE_KIND, key, marshal.dumps((_ENTRY_FORMAT, packed, pieces,
+                                                 _deflate(game.places.tobytes()), game.hands,
+                                                 _deflate(array("i", game.fixed).tobytes()))))
 
 
 def native_support(game: str | RuleSystem) -> tuple[bool, str]:
@@ -751,6 +956,9 @@ def native_support(game: str | RuleSystem) -> tuple[bool, str]:
         return (not reason), reason
     start = rules.position()
     made = _GAMES.get(rules, {}).get(start._geometry.shape)
+    if made is None and _kernel() is not None:  # kept in the cache by an earlier process?
+        _game(rules, start, build=False)
+        made = _GAMES.get(rules, {}).get(start._geometry.shape)
     if isinstance(made, _Game):
         return True, ""
     if isinstance(made, str):
@@ -787,21 +995,34 @@ def _encode(game: _Game, position: Position) -> array[int] | None:
     return encoded
 
 
-# Making a game's tables costs a process 0.1 to 0.6 s (chess, shogi): more than the pure path
-# takes to count a tree of two plies. So a shallow count is the kernel's only once its tables
-# are made, by a deeper perft or after so many shallow counts of the rule system.
+# Making a game's tables costs a process 0.1 to 1 s (makruk, grand): more than the pure path
+# takes to count a tree of two plies; reading them from the compile cache costs a few
+# milliseconds. So a shallow count is the kernel's once its tables are in this process or in
+# the cache (looked for once a rule system and board), else once a deeper perft made them or
+# after so many shallow counts of the rule system.
 _SHALLOW: Final = 2
 _SHALLOW_CALLS: Final = 64
 _ASKED: weakref.WeakKeyDictionary[RuleSystem, int] = weakref.WeakKeyDictionary()
+_LOOKED: weakref.WeakKeyDictionary[RuleSystem, set[tuple[int, ...]]] = weakref.WeakKeyDictionary()
 
 
 def _worth(rules: RuleSystem, position: Position, depth: int) -> bool:
     """Whether the kernel should count ``depth`` plies of ``rules`` from ``position``."""
     if depth > _SHALLOW:
         return True
+    shape = position._geometry.shape
     kept = _GAMES.get(rules)
-    if kept is not None and position._geometry.shape in kept:
+    if kept is not None and shape in kept:
         return True
+    looked = _LOOKED.get(rules)
+    if looked is None:
+        looked = _LOOKED.setdefault(rules, set())
+    if shape not in looked:
+        looked.add(shape)
+        _game(rules, position, build=False)  # from the cache, if a process kept them
+        kept = _GAMES.get(rules)
+        if kept is not None and shape in kept:
+            return True
     asked = _ASKED[rules] = _ASKED.get(rules, 0) + 1
     return asked > _SHALLOW_CALLS
 
@@ -839,8 +1060,10 @@ def count(rules: RuleSystem, position: Position) -> int | None:
     return perft(rules, position, 1)
 
 
-def _plays(rules: RuleSystem, game: _Game, position: Position, pairs: list[tuple[int, int]]) -> list[Play]:
-    """The plays the kernel named (move number, play number), made as the pure walk makes them."""
+def _plays(rules: RuleSystem, game: _Game, position: Position,
+           pairs: list[tuple[int, int]]) -> list[Play] | None:
+    """The plays the kernel named (move number, play number), made as the pure walk makes them
+    (None: a move the document does not hold, which tables of these rules never name)."""
     if game.walls:
         return _walled_plays(rules, game, position, pairs)
     tables = rules._tables_for(position)
@@ -853,13 +1076,17 @@ def _plays(rules: RuleSystem, game: _Game, position: Position, pairs: list[tuple
     effects: dict[int, list[Effect]] = {}
     known = tables.info.get
     for number, ordinal in pairs:
-        move = game.moves[number]
+        move = game.move(rules, number)
+        if move is None:
+            return None
         info = known(id(move)) or describe(rules, tables, move)
         play: Play = new(Play)
         if info[4] == SPECIAL or codes[info[2]] in special_taken:
             made = effects.get(number)
             if made is None:
                 made = effects[number] = rules._effects(position, prefix, info)
+            if not 0 <= ordinal < len(made):
+                return None
             play._recipe = (move, made[ordinal])
         else:
             play._recipe = info
@@ -869,7 +1096,7 @@ def _plays(rules: RuleSystem, game: _Game, position: Position, pairs: list[tuple
 
 
 def _walled_plays(rules: RuleSystem, game: _Game, position: Position,
-                  pairs: list[tuple[int, int]]) -> list[Play]:
+                  pairs: list[tuple[int, int]]) -> list[Play] | None:
     """The plays of a game whose moves place walls: a play number is the number of the move's
     play (among those ``_effects`` lists) times the board's squares, plus its wall's square;
     made as the rule system's own walk makes them (``_walled``)."""
@@ -887,11 +1114,15 @@ def _walled_plays(rules: RuleSystem, game: _Game, position: Position,
     effects: dict[int, list[Effect]] = {}
     plays: list[Play] = []
     for number, ordinal in pairs:
-        move = game.moves[number]
+        move = game.move(rules, number)
+        if move is None:
+            return None
         made = effects.get(number)
         if made is None:
             info = known(id(move)) or describe(rules, tables, move)
             made = effects[number] = rules._effects(position, prefix, info)
+        if not 0 <= ordinal // size < len(made):
+            return None
         effect = made[ordinal // size]
         child = base.copy()
         for square, value in effect[1]:
@@ -927,4 +1158,6 @@ def divide(rules: RuleSystem, position: Position, depth: int) -> list[tuple[Play
     except RecursionError:
         return None
     plays = _plays(rules, game, position, [(number, ordinal) for number, ordinal, _ in found])
+    if plays is None:
+        return None
     return [(play, below) for play, (_, _, below) in zip(plays, found, strict=True)]
