@@ -825,7 +825,7 @@ def _cache_key(rules: RuleSystem, geometry: Geometry, kernel: ModuleType) -> byt
     from ggn.rules.variant import VariantRules  # noqa: PLC0415
 
     described = b""
-    if type(rules) is VariantRules:
+    if isinstance(rules, VariantRules):  # and its subclasses (_Bikjang): the class is in the key too
         from ggn.variants.document import canonical  # noqa: PLC0415
 
         try:
