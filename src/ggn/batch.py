@@ -27,8 +27,8 @@ Result, and is still counted in the line numbers.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from itertools import islice
 from typing import IO, TYPE_CHECKING, Any, Final, Literal
 
@@ -56,81 +56,70 @@ Notation = Literal["san", "lan", "shogi-hosking", "shogi-hodges", "shogi-hodges-
 """A notation's name (:data:`ggn.notation.NAMES`)."""
 
 
-class Result:
+class Result(tuple):  # type: ignore[type-arg]  # (a tuple: made in one call, a line at a time)
     """The answer to one line: its number (from 1), the line as read (without its end and the
     white space around it), and either the answer as JSON text or why there is none.
 
-    Immutable. A line the native kernel answered holds its value and makes the JSON text when
-    it is first read (the same text: ``json.dumps`` of the value), so that reading
+    Immutable. A line the native kernel answered holds its value, and its JSON text is
+    ``json.dumps`` of it (the same text the pure path writes), made when read, so that reading
     :attr:`value` of every line costs no round trip through JSON."""
 
-    __slots__ = ("_json", "_value", "error", "line", "text")
+    __slots__ = ()
 
-    line: int
-    text: str
-    error: str | None
-    _json: str | None
-    _value: Any
+    def __new__(cls, line: int, text: str, json: str | None, error: str | None) -> Result:
+        return _tuple_new(cls, (line, text, error, json, _UNREAD))
 
-    def __init__(self, line: int, text: str, json: str | None, error: str | None) -> None:
-        setattr_ = object.__setattr__
-        setattr_(self, "line", line)
-        setattr_(self, "text", text)
-        setattr_(self, "_json", json)
-        setattr_(self, "error", error)
-        setattr_(self, "_value", _UNREAD)
+    @property
+    def line(self) -> int:
+        """The line's number, from 1."""
+        return self[0]  # type: ignore[no-any-return]
 
-    @classmethod
-    def _of(cls, line: int, text: str, value: list[Any]) -> Result:
-        """An answered line from its value (a list of str or of JSON objects)."""
-        self = _new(cls)
-        setattr_ = object.__setattr__
-        setattr_(self, "line", line)
-        setattr_(self, "text", text)
-        setattr_(self, "_json", None)
-        setattr_(self, "error", None)
-        setattr_(self, "_value", value)
-        return self
+    @property
+    def text(self) -> str:
+        """The line as read, without its end and the white space around it."""
+        return self[1]  # type: ignore[no-any-return]
+
+    @property
+    def error(self) -> str | None:
+        """Why the line has no answer (None for an answered line)."""
+        return self[2]  # type: ignore[no-any-return]
 
     @property
     def json(self) -> str | None:
         """The answer as JSON text (None for a line that has none)."""
-        made: str | None = self._json
-        if made is None and self._value is not _UNREAD:
-            made = json.dumps(self._value)
-            object.__setattr__(self, "_json", made)
+        made: str | None = self[3]
+        if made is None and self[4] is not _UNREAD:
+            return json.dumps(self[4])
         return made
 
     @property
     def ok(self) -> bool:
         """Whether the line was answered."""
-        return self.error is None
+        return self[2] is None
 
     @property
     def value(self) -> Any:
         """The answer, decoded from :attr:`json` (a list; a dict for :func:`perft`), a new
         object at each call; raise :class:`~ggn.errors.GGNError` (the line's error) for a line
         that has none."""
-        value = self._value
+        value = self[4]
         if value is not _UNREAD:
             if value and type(value[0]) is not str:
-                return json.loads(self.json)  # type: ignore[arg-type]
+                return json.loads(json.dumps(value))
             return list(value)
-        if self._json is None:
-            raise GGNError(f"line {self.line}: {self.error}")
-        return json.loads(self._json)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}: a Result is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}: a Result is immutable")
+        if self[3] is None:
+            raise GGNError(f"line {self[0]}: {self[2]}")
+        return json.loads(self[3])
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not Result:
             return NotImplemented
         return (self.line, self.text, self.json, self.error) == (
             other.line, other.text, other.json, other.error)
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
     def __hash__(self) -> int:
         return hash((self.line, self.text, self.json, self.error))
@@ -139,13 +128,18 @@ class Result:
         return f"Result(line={self.line!r}, text={self.text!r}, json={self.json!r}, error={self.error!r})"
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        if self._value is not _UNREAD and self._json is None:
-            return (Result._of, (self.line, self.text, self._value))
-        return (Result, (self.line, self.text, self._json, self.error))
+        if self[4] is not _UNREAD:
+            return (_answered, (self[0], self[1], self[4]))
+        return (Result, (self[0], self[1], self[3], self[2]))
+
+
+def _answered(line: int, text: str, value: list[Any]) -> Result:
+    """An answered line from its value (a list of str or of JSON objects)."""
+    return _tuple_new(Result, (line, text, None, None, value))
 
 
 _UNREAD: Final = object()
-_new = object.__new__
+_tuple_new = tuple.__new__
 
 
 # --- reading lines -----------------------------------------------------------------------------
@@ -190,6 +184,10 @@ def _numbered(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, str | No
     """``(number, text, error)`` for each line that is not blank; ``error`` is set for a line
     that cannot be text (not UTF-8, too long)."""
     for number, line in enumerate(lines, 1):
+        if type(line) is str and len(line) <= MAX_LINE:  # the common case first
+            if text := line.strip():
+                yield number, text, None
+            continue
         if isinstance(line, bytes):
             if len(line.rstrip(b"\r\n")) > MAX_LINE:
                 yield number, "", f"the line is over {MAX_LINE:,} bytes long"
@@ -219,8 +217,6 @@ class _Rules:
     system: RuleSystem | None
     ruleset: Ruleset
     variant: Variant | None
-    listers: dict[str | None, Any] = field(default_factory=dict)
-    """The native kernel's listers of this run (:mod:`ggn.rules._lines`), by notation."""
 
 
 def _rules_of(rules: Recipe | RuleSystem | Ruleset) -> _Rules:
@@ -325,20 +321,10 @@ def _fast(rules: _Rules, query: _Query, number: int, text: str) -> Result | None
     system = rules.system
     assert system is not None
     notation = query.notation
-    listers = rules.listers
 
     def writer(where: Position, play: Play) -> str:
         return _written(rules, where, play, notation)
 
-    if notation not in (None, "ggn") and rules.variant is not None:
-        # A line of FEN read, listed and written in C, where it can be.
-        known = listers.get(notation, False)
-        if known is False:
-            known = listers[notation] = _lines.lister(system, system.position(), notation, writer)
-        if known is not None:
-            texts = known.line(text)
-            if texts is not None:
-                return Result._of(number, text, texts)
     try:
         position = _position(rules, text)
     except GGNError:
@@ -348,9 +334,9 @@ def _fast(rules: _Rules, query: _Query, number: int, text: str) -> Result | None
         return None
     if notation not in (None, "ggn"):
         texts = lister.written(position)
-        return None if texts is None else Result._of(number, text, texts)
+        return None if texts is None else _answered(number, text, texts)
     plays = lister.plays(position)
-    return None if plays is None else Result._of(number, text, _listed(rules, query, position, plays))
+    return None if plays is None else _answered(number, text, _listed(rules, query, position, plays))
 
 
 def _message(error: GGNError) -> str:
@@ -373,10 +359,44 @@ def _result(rules: _Rules, query: _Query, line: tuple[int, str, str | None]) -> 
         return Result(number, text, None, _message(fault))
 
 
+def _results(rules: _Rules, query: _Query, numbered: Iterable[tuple[int, str, str | None]]
+             ) -> Iterator[Result]:
+    """The answers to the lines, in order: a line of FEN read, listed and written by the
+    native kernel where it can (:meth:`ggn.rules._lines.Lister.reader`), any other by
+    :func:`_result`."""
+    read = _reader(rules, query)
+    if read is None:
+        for line in numbered:
+            yield _result(rules, query, line)
+        return
+    new = _tuple_new
+    for line in numbered:
+        number, text, error = line
+        if error is None:
+            texts = read(text)
+            if texts is not None:
+                yield new(Result, (number, text, None, None, texts))
+                continue
+        yield _result(rules, query, line)
+
+
+def _reader(rules: _Rules, query: _Query) -> Callable[[str], list[str] | None] | None:
+    """The kernel's reader of whole lines of FEN for ``legal`` in a notation it writes, or None."""
+    notation = query.notation
+    system = rules.system
+    if query.kind != "legal" or notation in (None, "ggn") or rules.variant is None or system is None \
+            or system.start is None:
+        return None
+    from ggn.rules import _lines  # noqa: PLC0415  (on use: the module imports fast)
+
+    lister = _lines.lister(system, system.position(), notation,
+                           lambda where, play: _written(rules, where, play, notation))
+    return None if lister is None else lister.reader()
+
+
 def _chunk_task(recipe: Recipe, query: _Query, chunk: list[tuple[int, str, str | None]]) -> list[Result]:
     """One task of a worker: the answers to a chunk of lines."""
-    rules = _rules_of(recipe)
-    return [_result(rules, query, line) for line in chunk]
+    return list(_results(_rules_of(recipe), query, chunk))
 
 
 def _chunks(numbered: Iterator[tuple[int, str, str | None]], size: int
@@ -401,7 +421,7 @@ def _run(rules: str | Recipe | RuleSystem | Ruleset, lines: Iterable[str | bytes
         made = _rules_of(Recipe.of(rules) if isinstance(rules, str) else rules)
         if query.kind != "moves":
             _check_legal(made, query.notation)
-        return (_result(made, query, line) for line in _numbered(lines))
+        return _results(made, query, _numbered(lines))
     recipe = Recipe.of(rules)
     made = _rules_of(recipe)  # here first: a recipe that cannot be made fails once, in this process
     if query.kind != "moves":

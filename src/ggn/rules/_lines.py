@@ -32,8 +32,9 @@ from ggn.epin import Epin
 from ggn.move import Move
 from ggn.position import Geometry, Position, code_of, piece_of
 from ggn.rules._native import _STATE, _encode, _Game, _game, _kernel, _plays
-from ggn.rules._records import Play
+from ggn.rules._records import SPECIAL, Play
 from ggn.rules._system import RuleSystem
+from ggn.rules._walk import describe
 from ggn.variants.description import Variant
 
 __all__ = ["Lister", "emission_order", "fen_table", "lister"]
@@ -53,7 +54,10 @@ def emission_order(function: Callable[..., None] | None) -> list[Cell | Hand] | 
     code: CodeType = function.__code__
     if "slow" in code.co_names:
         return None
-    instructions = list(dis.get_instructions(code))
+    # Read with each constant replaced by its number (dis writes a constant's repr: a table of
+    # moves' would cost more than the rest), then mapped back.
+    constants = code.co_consts
+    instructions = list(dis.get_instructions(code.replace(co_consts=tuple(range(len(constants))))))
     starts = {0}
     for number, instruction in enumerate(instructions):
         if instruction.opcode in _JUMPS or instruction.opname in _ENDS:
@@ -71,7 +75,7 @@ def emission_order(function: Callable[..., None] | None) -> list[Cell | Hand] | 
     for number, instruction in enumerate(instructions):
         block = block_of.get(instruction.offset, block)
         if instruction.opname == "LOAD_CONST":
-            value = instruction.argval
+            value = constants[instruction.arg or 0]
             if type(value) is Move:
                 added[block].append(value.destination)
             elif type(value) is tuple and value and all(type(item) is Move for item in value):
@@ -164,8 +168,29 @@ class Lister:
             bases.append(bases[-1] + (plays if cached else 0))
         self.bases = bases
         self.strings: list[str | None] = [None] * bases[-1]
+        if cached and bases[-1]:
+            self._write_plain(writer)  # type: ignore[arg-type]
         self.hands = array("i", [-1]) * len(game.kind_of)
         self.position = array("i", [0]) * (1 + game.squares + 2 * len(game.kind_of))
+
+    def _write_plain(self, writer: Callable[[Position, Play], str]) -> None:
+        """Write at once the one play of every plain move (no hook of the rule system sees it:
+        its string in a context-free notation is its squares' alone), from the start position
+        as its context; the others are written from the first line that has them."""
+        rules, game = self.rules, self.game
+        start = rules.position() if rules.start is not None else None
+        if start is None or start._geometry.shape != game.shape:
+            return
+        tables = rules._tables_for(start)
+        strings, bases = self.strings, self.bases
+        for number, move in enumerate(game.moves):
+            if game.fixed[number] != 1 or move.source is HAND:
+                continue
+            info = tables.info.get(id(move)) or describe(rules, tables, move)
+            if info.kind == SPECIAL or start._codes[info.destination] in rules._special_taken:
+                continue
+            play = _plays(rules, game, start, [(number, 0)])[0]
+            strings[bases[number]] = writer(start, play)
 
     def _group(self, move: Move) -> tuple[int, int]:
         return self.game.kind_of[code_of(move.piece)], self._square(move.source)
@@ -228,21 +253,27 @@ class Lister:
             raw.frombytes(got)
             return list(zip(raw[0::2], raw[1::2], strict=True))
 
-    def line(self, text: str) -> list[str] | None:
-        """The plays of a line of FEN written in the lister's notation, read and written in C
-        (see ``lines.c``), or None where the Python reader and writer must (a line the C reader
-        is not sure of, a string not known yet, a generator without a rank)."""
+    def reader(self) -> Callable[[str], list[str] | None] | None:
+        """A function of a line of FEN: its plays written in the lister's notation, read,
+        listed and written in C (``lines.c``), or None where the Python reader and writer must
+        (a line the C reader is not sure of, a string not known yet, a generator without a
+        rank); None for a game whose FEN the C reader does not read."""
         table = self.fen
         if table is None:
             return None
-        while True:
-            got = self.kernel.read_listed(self.search, table, text, self.ranks, self.bases, self.strings,
-                                          self.position, self.hands)
+        read_listed, search, ranks, bases, strings = (self.kernel.read_listed, self.search, self.ranks,
+                                                      self.bases, self.strings)
+        position, hands, rank = self.position, self.hands, self._rank
+
+        def read(text: str) -> list[str] | None:
+            got = read_listed(search, table, text, ranks, bases, strings, position, hands)
             if type(got) is list:
                 return got
-            if type(got) is int and self._rank(got):
-                continue
-            return None
+            while type(got) is int and rank(got):
+                got = read_listed(search, table, text, ranks, bases, strings, position, hands)
+            return got if type(got) is list else None
+
+        return read
 
     def plays(self, position: Position) -> list[Play] | None:
         """The legal plays of ``position`` as the pure path lists them, or None."""
