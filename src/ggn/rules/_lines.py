@@ -21,20 +21,22 @@ each line.
 from __future__ import annotations
 
 import dis
+import sys
 import weakref
 from array import array
 from collections.abc import Callable
 from types import CodeType, ModuleType
 from typing import Any, Final
 
+from ggn._types import Side
 from ggn.cell import HAND, Cell, Hand
 from ggn.epin import Epin
 from ggn.move import Move
 from ggn.position import Geometry, Position, code_of, piece_of
+from ggn.qpi import Qpi
 from ggn.rules._native import _STATE, _encode, _Game, _game, _kernel, _plays
-from ggn.rules._records import SPECIAL, Play
+from ggn.rules._records import Play
 from ggn.rules._system import RuleSystem
-from ggn.rules._walk import describe
 from ggn.variants.description import Variant
 
 __all__ = ["Lister", "emission_order", "fen_table", "lister"]
@@ -54,44 +56,42 @@ def emission_order(function: Callable[..., None] | None) -> list[Cell | Hand] | 
     code: CodeType = function.__code__
     if "slow" in code.co_names:
         return None
-    # Read with each constant replaced by its number (dis writes a constant's repr: a table of
-    # moves' would cost more than the rest), then mapped back.
     constants = code.co_consts
-    instructions = list(dis.get_instructions(code.replace(co_consts=tuple(range(len(constants))))))
+    instructions = _decoded(code)
     starts = {0}
-    for number, instruction in enumerate(instructions):
-        if instruction.opcode in _JUMPS or instruction.opname in _ENDS:
-            if instruction.opcode in _JUMPS:
-                if not isinstance(instruction.argval, int) or instruction.argval <= instruction.offset:
+    for number, (offset, name, _, target) in enumerate(instructions):
+        if target is not None or name in _ENDS:
+            if target is not None:
+                if target <= offset:
                     return None
-                starts.add(instruction.argval)
+                starts.add(target)
             if number + 1 < len(instructions):
-                starts.add(instructions[number + 1].offset)
+                starts.add(instructions[number + 1][0])
     offsets = sorted(starts)
     block_of = {offset: number for number, offset in enumerate(offsets)}
     added: list[list[Cell | Hand]] = [[] for _ in offsets]
     after: list[list[int]] = [[] for _ in offsets]  # the blocks each block may go on to
     block = 0
-    for number, instruction in enumerate(instructions):
-        block = block_of.get(instruction.offset, block)
-        if instruction.opname == "LOAD_CONST":
-            value = constants[instruction.arg or 0]
+    for number, (offset, name, argument, target) in enumerate(instructions):
+        block = block_of.get(offset, block)
+        if name == "LOAD_CONST" and argument is not None:
+            value = constants[argument]
             if type(value) is Move:
                 added[block].append(value.destination)
             elif type(value) is tuple and value and all(type(item) is Move for item in value):
                 added[block].extend(item.destination for item in value)
-        last = number + 1 == len(instructions) or instructions[number + 1].offset in block_of
+        last = number + 1 == len(instructions) or instructions[number + 1][0] in block_of
         if not last:
             continue
-        if instruction.opcode in _JUMPS:
-            target = block_of.get(instruction.argval)
-            if target is None:
+        if target is not None:
+            jump = block_of.get(target)
+            if jump is None:
                 return None
-            after[block].append(target)
-            conditional = "IF" in instruction.opname or instruction.opname in ("FOR_ITER", "SEND")
+            after[block].append(jump)
+            conditional = "IF" in name or name in ("FOR_ITER", "SEND")
             if conditional and block + 1 < len(offsets):
                 after[block].append(block + 1)
-        elif instruction.opname not in _ENDS and block + 1 < len(offsets):
+        elif name not in _ENDS and block + 1 < len(offsets):
             after[block].append(block + 1)
     # What may be added after each block (every jump goes forward: later blocks first).
     numbers: dict[Cell | Hand, int] = {}
@@ -137,20 +137,84 @@ def emission_order(function: Callable[..., None] | None) -> list[Cell | Hand] | 
     return order if len(order) == len(names) else None
 
 
+Decoded = list[tuple[int, str, int | None, int | None]]
+"""A code object's instructions: (offset, name, argument, jump target or None)."""
+
+
+def _decoded(code: CodeType) -> Decoded:
+    """The instructions of ``code`` (see :data:`Decoded`): read by :mod:`dis`, or on CPython
+    3.11 by its bytecode walker alone (dis makes an Instruction, and a constant's repr, of
+    each: the repr of a table of moves costs more than the rest), checked once against dis."""
+    fast = _FAST[0]
+    if fast is not None:
+        try:
+            found: Decoded | None = fast(code)
+        except Exception:  # noqa: BLE001  (an interpreter whose internals differ: dis from now on)
+            found = None
+        if _FAST[1] or found is None:
+            if found is not None and found == _slow(code):
+                _FAST[1] = False
+                return found
+            _FAST[0] = None
+        else:
+            return found
+    return _slow(code)
+
+
+def _slow(code: CodeType) -> Decoded:
+    # Each constant replaced by its number (dis writes a constant's repr), mapped back by the caller.
+    numbered = code.replace(co_consts=tuple(range(len(code.co_consts))))
+    found: Decoded = [(instruction.offset, instruction.opname, instruction.arg,
+                       instruction.argval if instruction.opcode in _JUMPS
+                       and isinstance(instruction.argval, int) else None)
+                      for instruction in dis.get_instructions(numbered)]
+    return found
+
+
+def _walker(code: CodeType) -> Decoded:
+    """CPython 3.11's bytecode read as dis reads it (dis._unpack_opargs; a relative jump's
+    target is the offset past it plus twice its argument, backwards for JUMP_BACKWARD)."""
+    unpack = dis._unpack_opargs  # type: ignore[attr-defined]
+    deopt = dis._deoptop  # type: ignore[attr-defined]
+    names, relative, absolute = dis.opname, _RELATIVE, _ABSOLUTE
+    found: Decoded = []
+    for offset, op, arg in unpack(code.co_code):
+        base = deopt(op)
+        name = names[base]
+        target = None
+        if base in relative:
+            target = offset + 2 + (-arg if "JUMP_BACKWARD" in name else arg) * 2
+        elif base in absolute:
+            target = arg * 2
+        found.append((offset, name, arg, target))
+    return found
+
+
+_RELATIVE: Final = frozenset(dis.hasjrel)
+_ABSOLUTE: Final = frozenset(dis.hasjabs)
+# [the walker, whether it is still to be checked against dis]
+_FAST: list[Any] = [_walker if sys.version_info[:2] == (3, 11) and hasattr(dis, "_unpack_opargs")
+                    and hasattr(dis, "_deoptop") else None, True]
+
+
 class Lister:
     """One game's (its kernel tables') legal plays of positions, in the pure path's order, and
     written in a notation where it is context-free (see the module's doc)."""
 
-    __slots__ = ("bases", "failed", "fen", "game", "geometry", "groups", "hands", "kernel", "notation",
-                 "position", "ranks", "rules", "search", "strings", "writer")
+    __slots__ = ("bases", "codes", "failed", "fen", "game", "geometry", "groups", "hands", "kernel",
+                 "notation", "orders", "position", "ranks", "rules", "search", "start", "strings", "writer")
 
     def __init__(self, rules: RuleSystem, game: _Game, kernel: ModuleType, notation: str | None, *,
                  writer: Callable[[Position, Play], str] | None, geometry: Geometry) -> None:
         self.rules = rules
         self.game = game
         self.geometry = geometry
+        self.codes: list[int] | None = None
+        self.orders: Any = None  # the compile cache's entry of the generators' orders, on first use
+        self.start = rules.position() if rules.start is not None else None
         variant = getattr(rules, "variant", None)
-        self.fen = fen_table(variant, game, geometry) if isinstance(variant, Variant) else None
+        readable = isinstance(variant, Variant) and self.start is not None
+        self.fen = fen_table(variant, game, geometry) if readable else None  # type: ignore[arg-type]
         self.kernel = kernel
         self.search = kernel.searcher(game.capsule)
         self.notation = notation
@@ -168,32 +232,12 @@ class Lister:
             bases.append(bases[-1] + (plays if cached else 0))
         self.bases = bases
         self.strings: list[str | None] = [None] * bases[-1]
-        if cached and bases[-1]:
-            self._write_plain(writer)  # type: ignore[arg-type]
         self.hands = array("i", [-1]) * len(game.kind_of)
         self.position = array("i", [0]) * (1 + game.squares + 2 * len(game.kind_of))
 
-    def _write_plain(self, writer: Callable[[Position, Play], str]) -> None:
-        """Write at once the one play of every plain move (no hook of the rule system sees it:
-        its string in a context-free notation is its squares' alone), from the start position
-        as its context; the others are written from the first line that has them."""
-        rules, game = self.rules, self.game
-        start = rules.position() if rules.start is not None else None
-        if start is None or start._geometry.shape != game.shape:
-            return
-        tables = rules._tables_for(start)
-        strings, bases = self.strings, self.bases
-        for number, move in enumerate(game.moves):
-            if game.fixed[number] != 1 or move.source is HAND:
-                continue
-            info = tables.info.get(id(move)) or describe(rules, tables, move)
-            if info.kind == SPECIAL or start._codes[info.destination] in rules._special_taken:
-                continue
-            play = _plays(rules, game, start, [(number, 0)])[0]
-            strings[bases[number]] = writer(start, play)
-
-    def _group(self, move: Move) -> tuple[int, int]:
-        return self.game.kind_of[code_of(move.piece)], self._square(move.source)
+    def _group(self, number: int) -> tuple[int, int]:
+        places = self.game.places
+        return places[3 * number], places[3 * number + 1]
 
     def _square(self, cell: Cell | Hand) -> int:
         return -1 if cell is HAND else _INDEX[self.game.shape].get(cell, -1)  # type: ignore[arg-type]
@@ -203,28 +247,49 @@ class Lister:
         move = self.game.move(self.rules, number)
         if move is None:
             return False
-        key = self._group(move)
+        key = self._group(number)
         if key in self.failed:
             return False
-        compiled = self.rules.ruleset._compiled_for(self.geometry.shape, self.geometry)
-        piece, source = move.piece, move.source
-        if source is HAND:
-            function = compiled._hand_generator(piece, piece.side)
-        else:
-            with compiled._lock:
-                function = compiled._generator(piece, source, key[1], piece.side)
-        order = emission_order(function)
+        order = self._order(move.piece, move.source, key[1])
         members = self.groups[key]
         if order is not None:
             place = {destination: rank for rank, destination in enumerate(order)}
-            found = [self.game.move(self.rules, member) for member in members]
-            ranks = [-1 if move is None else place.get(move.destination, -1) for move in found]
+            places = self.game.places  # per move: kind, source, destination
+            ranks = [place.get(places[3 * member + 2], -1) for member in members]
             if -1 not in ranks:
                 for member, rank in zip(members, ranks, strict=True):
                     self.ranks[member] = rank
                 return True
         self.failed.add(key)
         return False
+
+    def _order(self, piece: Qpi, source: Cell | Hand, square: int) -> list[int] | None:
+        """The order of a generator's destinations (square numbers, -1 the hand): kept in the
+        compile cache beside the generator's plan (made by the same code from the same plan),
+        else worked out from its code (:func:`emission_order`)."""
+        from ggn import cache  # noqa: PLC0415
+        from ggn.compiled import _cache_key  # noqa: PLC0415
+
+        geometry = self.geometry
+        compiled = self.rules.ruleset._compiled_for(geometry.shape, geometry)
+        saved = self.orders
+        if saved is None:
+            saved = self.orders = cache.Entries("orders", _cache_key(self.rules.ruleset, geometry))
+        name = (str(piece), square, piece.side == "first")
+        known = saved.get(name)
+        if known is False:
+            return None
+        if type(known) is tuple:
+            return list(known)
+        if source is HAND:
+            function = compiled._hand_generator(piece, piece.side)
+        else:
+            with compiled._lock:
+                function = compiled._generator(piece, source, square, piece.side)
+        order = emission_order(function)
+        found = None if order is None else [self._square(destination) for destination in order]
+        saved.put(name, False if found is None else tuple(found))
+        return found
 
     def _ordered(self, position: Position) -> list[Any] | None:
         """The kernel's answer for ``position``: the plays written (a list of str), the plays
@@ -265,15 +330,76 @@ class Lister:
                                                       self.bases, self.strings)
         position, hands, rank = self.position, self.hands, self._rank
 
+        missing = self._missing
+
         def read(text: str) -> list[str] | None:
             got = read_listed(search, table, text, ranks, bases, strings, position, hands)
             if type(got) is list:
                 return got
             while type(got) is int and rank(got):
                 got = read_listed(search, table, text, ranks, bases, strings, position, hands)
+            if type(got) is bytes:
+                return missing(got)
             return got if type(got) is list else None
 
         return read
+
+    def _missing(self, pairs: bytes) -> list[str] | None:
+        """The plays of the position the C reader read last (in ``self.position``), ordered
+        as ``pairs`` names them, written by the pure writer (a string not known yet): the
+        position made from the kernel's, as the Python reader makes it (tests hold the two
+        readers to the same positions)."""
+        game, encoded = self.game, self.position
+        codes = self.codes
+        if codes is None:
+            codes = self.codes = [0] * len(game.kind_of)
+            for code, kind in game.kind_of.items():
+                codes[kind] = code
+        squares = game.squares
+        count = len(codes)
+        board = [codes[kind] for kind in encoded[1:1 + squares]]
+        held: tuple[dict[Qpi, int], dict[Qpi, int]] = ({}, {})
+        for side in (0, 1):
+            base = 1 + squares + side * count
+            # (the hand's order as FEEN's: a drop's place is the kernel's already)
+            for kind in range(1, count):
+                if encoded[base + kind]:
+                    held[side][piece_of(codes[kind])] = encoded[base + kind]
+        start = self.start
+        if start is None:
+            return None
+        active: Side = "second" if encoded[0] else "first"
+        position = Position._make(self.geometry, board, held, active, start.styles)
+        raw = array("i")
+        raw.frombytes(pairs)
+        found = list(zip(raw[0::2], raw[1::2], strict=True))
+        return self.write(position, found)
+
+    def write(self, position: Position, found: list[tuple[int, int]]) -> list[str] | None:
+        """The plays ``found`` (move, play) of ``position`` written: those known already as
+        they are, the others by the pure writer (and kept, where the move's play numbers are
+        fixed, for the lines to come)."""
+        writer = self.writer
+        assert writer is not None
+        bases, fixed, strings = self.bases, self.game.fixed, self.strings
+        texts: list[str | None] = []
+        wanted: list[tuple[int, int]] = []
+        for number, ordinal in found:
+            text = strings[bases[number] + ordinal] if ordinal < fixed[number] and \
+                bases[number] + ordinal < bases[number + 1] else None
+            texts.append(text)
+            if text is None:
+                wanted.append((number, ordinal))
+        plays = _plays(self.rules, self.game, position, wanted)
+        if plays is None:
+            return None
+        made = iter(plays)
+        for place, (number, ordinal) in enumerate(found):
+            if texts[place] is None:
+                text = texts[place] = writer(position, next(made))
+                if ordinal < fixed[number] and bases[number] + ordinal < bases[number + 1]:
+                    strings[bases[number] + ordinal] = text
+        return texts  # type: ignore[return-value]
 
     def plays(self, position: Position) -> list[Play] | None:
         """The legal plays of ``position`` as the pure path lists them, or None."""
@@ -292,17 +418,7 @@ class Lister:
         found = self._ordered(position)
         if found is None or not found or type(found[0]) is str:
             return found
-        writer = self.writer
-        assert writer is not None
-        plays = _plays(self.rules, self.game, position, found)
-        if plays is None:
-            return None
-        texts = [writer(position, play) for play in plays]
-        bases, fixed, strings = self.bases, self.game.fixed, self.strings
-        for (number, ordinal), text in zip(found, texts, strict=True):
-            if ordinal < fixed[number] and bases[number] + ordinal < bases[number + 1]:
-                strings[bases[number] + ordinal] = text
-        return texts
+        return self.write(position, found)
 
 
 # The FEN reader's table (GFN1), int32 values: magic, files, ranks, N squares, K kinds, flags (1
