@@ -28,7 +28,7 @@ from ggn.rules import _native, rule_system
 # kernel does not play (yet) is left out: its tables cannot be made.
 GAMES = ("minishogi", "gardner", "losalamos", "minixiangqi", "kyotoshogi", "tencubed", "grasshopper",
          "berolina", "crazyhouse", "chess", "shogi", "xiangqi", "capablanca", "makruk", "manchu",
-         "isolation7x7", "joust", "amazons", "janggi", "cambodian")
+         "isolation7x7", "joust", "amazons", "janggi", "cambodian", "seirawan")
 PATCH = 0x40  # the target's patch form: [operation | PATCH][depth][game][patches]
 OPERATIONS = ((0, 2), (1, 0), (2, 1))  # (operation, depth): perft 2, legal plays, divide 1
 SEED = 20  # the random games' seed (issue 20)

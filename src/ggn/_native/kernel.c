@@ -88,6 +88,13 @@ struct ggn_game {
     /* cambodian chess's first moves (section LEAP): per side the kind of its king with its leap
      * and that king's plain kind, per square its file and rank, per move its flags (LEAP_*) */
     int32_t leapking[2], leapplain[2], *lfile, *lrank, *mleap;
+    /* seirawan's gating (section GATE): whether captures go to hand (the rights then always
+     * count), per side the pieces that may enter (kind, and per square whether it may) and the
+     * rank whose rights an emptied hand takes, the castling king's home (-1 none) and the rook
+     * homes, per kind the plain kind of a piece holding a gating right (0 none), per move
+     * whether its piece holds one */
+    int32_t gating, gate_to_hand, ngates[2], *gatekind[2], *gateok[2], ngrank[2], *grank[2];
+    int32_t ghome[2], nghomes[2], *ghomes[2], *kgated, *mgate;
 };
 
 enum { LEAP_NOT_IN_CHECK = 1, LEAP_AIMS = 2 };
@@ -97,6 +104,7 @@ enum { WALL_NONE, WALL_STATIC, WALL_PAST, WALL_EDGE, WALL_ARROW, WALL_DUCK };
 #define SECTION_CANNONS 0x43414E4E /* "CANN" */
 #define SECTION_BIKJANG 0x42494B4A /* "BIKJ" */
 #define SECTION_LEAPS 0x4C454150 /* "LEAP" */
+#define SECTION_GATING 0x47415445 /* "GATE" */
 
 /* --- reading the tables ------------------------------------------------------------------- */
 typedef struct {
@@ -147,6 +155,8 @@ void ggn_game_free(ggn_game *g) {
     free(g->kcannon); free(g->mcan_off); free(g->mcan_n); free(g->candata);
     free(g->sqfile); free(g->sqrank); free(g->grid); free(g->kroyal);
     free(g->lfile); free(g->lrank); free(g->mleap);
+    for (int s = 0; s < 2; s++) { free(g->gatekind[s]); free(g->gateok[s]); free(g->grank[s]); free(g->ghomes[s]); }
+    free(g->kgated); free(g->mgate);
     free(g);
 }
 
@@ -485,6 +495,51 @@ static void read_leaps(reader_t *r, ggn_game *g) {
     }
 }
 
+/* GATE: whether captures go to hand, per side: the pieces that may enter (count, each its kind
+ * and the squares it may enter (count, squares)), the rank whose gating rights an emptied hand
+ * takes (count, squares), the castling king's home (-1 none), the rook homes (count, squares);
+ * then per kind the plain kind of a piece that holds a gating right (0 none), per move whether
+ * its piece holds one. */
+static void read_gating(reader_t *r, ggn_game *g) {
+    int32_t N = g->N, K = g->K, M = g->M;
+    if (g->gating) { fail(r, "a second gating section"); return; }
+    if (!g->capmap) { fail(r, "gating without hands"); return; }
+    g->gate_to_hand = ranged(r, 0, 1, "gating's hand flag");
+    for (int s = 0; s < 2 && !r->bad; s++) {
+        g->ngates[s] = ranged(r, 0, K, "gating pieces");
+        g->gatekind[s] = alloc((size_t)g->ngates[s], 4);
+        g->gateok[s] = alloc((size_t)g->ngates[s] * (size_t)N, 4);
+        if (!g->gatekind[s] || !g->gateok[s]) { fail(r, "no memory for gating"); return; }
+        for (int32_t i = 0; i < g->ngates[s] && !r->bad; i++) {
+            g->gatekind[s][i] = ranged(r, 1, K - 1, "a gating piece");
+            if (!r->bad && g->kside[g->gatekind[s][i]] != s) fail(r, "a gating piece of the other side");
+            int32_t count = ranged(r, 0, N, "a gating piece's squares");
+            for (int32_t k = 0; k < count && !r->bad; k++) g->gateok[s][(size_t)i * (size_t)N + (size_t)ranged(r, 0, N - 1, "a gating square")] = 1;
+        }
+        g->ngrank[s] = ranged(r, 0, N, "a gating rank");
+        g->grank[s] = alloc((size_t)g->ngrank[s], 4);
+        if (!g->grank[s]) { fail(r, "no memory for gating"); return; }
+        for (int32_t i = 0; i < g->ngrank[s]; i++) g->grank[s][i] = ranged(r, 0, N - 1, "a gating rank's square");
+        g->ghome[s] = ranged(r, -1, N - 1, "a castling king's home");
+        g->nghomes[s] = ranged(r, 0, N, "rook homes");
+        g->ghomes[s] = alloc((size_t)g->nghomes[s], 4);
+        if (!g->ghomes[s]) { fail(r, "no memory for gating"); return; }
+        for (int32_t i = 0; i < g->nghomes[s]; i++) g->ghomes[s][i] = ranged(r, 0, N - 1, "a rook home");
+    }
+    if (r->bad) return;
+    g->kgated = alloc((size_t)K, 4); g->mgate = alloc((size_t)M, 4);
+    if (!g->kgated || !g->mgate) { fail(r, "no memory for gating"); return; }
+    for (int32_t k = 0; k < K; k++) {
+        g->kgated[k] = ranged(r, 0, K - 1, "a gating right's plain kind");
+        if (!r->bad && g->kgated[k] && (!k || g->kside[g->kgated[k]] != g->kside[k])) fail(r, "a gating right's plain kind");
+    }
+    for (int32_t i = 0; i < M; i++) {
+        g->mgate[i] = ranged(r, 0, 1, "a move's gating flag");
+        if (!r->bad && g->mgate[i] && g->moves[i].src < 0) fail(r, "a drop that gates");
+    }
+    if (!r->bad) g->gating = 1;
+}
+
 /* Read the sections that follow the moves, to the tables' end. */
 static void read_sections(reader_t *r, ggn_game *g) {
     while (!r->bad && r->i < r->n) {
@@ -499,6 +554,7 @@ static void read_sections(reader_t *r, ggn_game *g) {
         case SECTION_CANNONS: read_cannons(&sub, g); break;
         case SECTION_BIKJANG: read_bikjang(&sub, g); break;
         case SECTION_LEAPS: read_leaps(&sub, g); break;
+        case SECTION_GATING: read_gating(&sub, g); break;
         default: fail(&sub, "a section of an unknown kind"); break;
         }
         if (!sub.bad && sub.i != sub.n) fail(&sub, "a section's values left unread");
@@ -668,6 +724,13 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         int32_t nr = g->nrank[0] > g->nrank[1] ? g->nrank[0] : g->nrank[1];
         int32_t nh = g->nhomes[0] > g->nhomes[1] ? g->nhomes[0] : g->nhomes[1];
         g->perplay = 2 * nr + 2 * nh + 8;
+        if (g->gating) { /* each play again with each piece entering each square it empties */
+            int32_t most = g->ngates[0] > g->ngates[1] ? g->ngates[0] : g->ngates[1];
+            int32_t gr = g->ngrank[0] > g->ngrank[1] ? g->ngrank[0] : g->ngrank[1];
+            if ((int64_t)g->maxplays * (1 + 2 * (int64_t)most) > (1 << 24)) { fail(r, "plays too large"); ggn_game_free(g); return GGN_EBADTABLE; }
+            g->maxplays *= 1 + 2 * most;
+            g->perplay += 1 + gr;
+        }
         if ((int64_t)g->maxplays * g->perplay > (1 << 24)) { fail(r, "plays too large"); ggn_game_free(g); return GGN_EBADTABLE; }
     }
     /* forward groups: per kind, per source + 1 */
@@ -918,6 +981,7 @@ typedef struct {
     int32_t castle; /* a castling play: 1 */
     int32_t ordinal;
     int32_t king_moves; /* changes touch a terminal piece of the mover */
+    int32_t gate; /* a gating play: the square its piece enters (-1 none) */
 } play_t;
 
 static inline int simple_holds(const ggn_game *g, const int32_t *b, const move_t *m, int side) {
@@ -1017,7 +1081,19 @@ static int32_t rights_lost(const ggn_game *g, const int32_t *pre, int side, chg_
 
 /* The plays of move mi on a node whose board before its prefix is ``pre``; returns how many,
  * written to plays with their changes in chg. */
-static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_t *plays, chg_t *chg) {
+/* Whether ``side``'s gating rights count (seirawan): always where captures go to hand, else
+ * while its hand holds a piece; then its castling rights stay when its king or rook moves. */
+static int gates_live(const search_t *S, int side) {
+    const ggn_game *g = S->g;
+    if (!g->gating) return 0;
+    if (g->gate_to_hand) return 1;
+    const int32_t *hand = S->hand[side];
+    if (!hand) return 0;
+    for (int32_t k = 1; k < g->K; k++) if (hand[k] > 0) return 1;
+    return 0;
+}
+
+static int32_t base_plays(const search_t *S, const int32_t *pre, int32_t mi, play_t *plays, chg_t *chg) {
     const ggn_game *g = S->g;
     const move_t *m = &g->moves[mi];
     int side = g->kside[m->kind];
@@ -1026,6 +1102,7 @@ static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_
         for (int32_t k = 0; k < m->nplaced; k++) {
             play_t *p = &plays[np];
             p->off = used; p->n = 1; p->castle = 0; p->ordinal = np; p->king_moves = g->kterm[g->ints[m->placed_off + k]];
+            p->gate = -1;
             chg[used].sq = m->dst; chg[used].val = g->ints[m->placed_off + k]; used++;
             p->hk1 = m->kind; p->hd1 = -1; p->hk2 = 0; p->hd2 = 0;
             np++;
@@ -1036,7 +1113,7 @@ static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_
     chg_t clear[8 + GGN_MAX_SQUARES];
     int32_t nclear = 0;
     if (taken && g->kside[taken] != side) {
-        if (g->rookplain[taken]) nclear = rook_leaves(g, pre, 1 - side, m->dst, clear);
+        if (g->rookplain[taken]) nclear = gates_live(S, 1 - side) ? 0 : rook_leaves(g, pre, 1 - side, m->dst, clear);
         else if (taken == g->castking[1 - side]) nclear = rights_lost(g, pre, 1 - side, clear);
     }
     if (g->mleap && (g->mleap[mi] & LEAP_AIMS) && g->leapking[1 - side]) {
@@ -1053,13 +1130,13 @@ static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_
     int32_t hk = 0;
     if (taken && g->capmap) hk = g->capmap[(size_t)taken * (size_t)g->K + (size_t)m->kind];
     int king_moves = g->kterm[m->kind];
-#define OPEN(pp) do { (pp)->off = used; (pp)->castle = 0; (pp)->ordinal = np; (pp)->king_moves = king_moves; \
+#define OPEN(pp) do { (pp)->off = used; (pp)->castle = 0; (pp)->ordinal = np; (pp)->king_moves = king_moves; (pp)->gate = -1; \
         (pp)->hk1 = hk; (pp)->hd1 = hk ? 1 : 0; (pp)->hk2 = 0; (pp)->hd2 = 0; \
         for (int32_t c_ = 0; c_ < nclear; c_++) chg[used++] = clear[c_]; } while (0)
 #define PUT(q, v) do { chg[used].sq = (q); chg[used].val = (v); used++; } while (0)
     if (m->mtype == 1) {
         chg_t lost[GGN_MAX_SQUARES];
-        int32_t nlost = rights_lost(g, pre, side, lost);
+        int32_t nlost = gates_live(S, side) ? 0 : rights_lost(g, pre, side, lost);
         int32_t kp = g->kingplain[m->kind];
         if (m->plain) {
             play_t *p = &plays[np];
@@ -1093,7 +1170,7 @@ static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_
     if (m->mtype == 2) {
         play_t *p = &plays[np];
         OPEN(p);
-        used += rook_leaves(g, pre, side, m->src, chg + used);
+        if (!gates_live(S, side)) used += rook_leaves(g, pre, side, m->src, chg + used);
         PUT(m->src, 0); PUT(m->dst, g->rookplain[m->kind]);
         p->n = used - p->off;
         return 1;
@@ -1130,6 +1207,98 @@ static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_
     return np;
 #undef OPEN
 #undef PUT
+}
+
+/* The value square q holds after changes chg[off .. off+n-1] on board pre. */
+static inline int32_t after_changes(const int32_t *pre, const chg_t *chg, int32_t off, int32_t n, int32_t q) {
+    int32_t v = pre[q];
+    for (int32_t c = 0; c < n; c++) if (chg[off + c].sq == q) v = chg[off + c].val;
+    return v;
+}
+
+/* Seirawan's gating: after the move's own plays, for each of them, each square it empties (its
+ * source; a castling's rook's too), each piece of the hand that may enter it, a play with that
+ * piece entering (the rule system's _gate, in its order). Its changes are the play's, the
+ * piece entering before the last; with the hand's last piece gone (captures not to hand),
+ * every gating right on the side's rank but its castling rights goes with it (_gates_lost). */
+static int32_t gate_plays(const search_t *S, const int32_t *pre, int32_t mi, play_t *plays, chg_t *chg, int32_t np) {
+    const ggn_game *g = S->g;
+    const move_t *m = &g->moves[mi];
+    int side = g->kside[m->kind];
+    const int32_t *hand = S->hand[side];
+    if (!hand || np <= 0) return np;
+    int32_t distinct = 0;
+    for (int32_t k = 1; k < g->K; k++) if (hand[k] > 0) distinct++;
+    if (!distinct) return np;
+    int32_t N = g->N, base = np;
+    size_t room = (size_t)g->maxplays * (size_t)g->perplay;
+    int32_t used = plays[np - 1].off + plays[np - 1].n;
+    for (int32_t j = 0; j < base; j++) {
+        const play_t b0 = plays[j];
+        int32_t squares[2], nsq = 0;
+        squares[nsq++] = m->src;
+        for (int32_t c = 0; c < b0.n && nsq < 2; c++) {
+            int32_t q = chg[b0.off + c].sq, k = pre[q];
+            if (!chg[b0.off + c].val && q != m->src && k && g->rookplain[k] && g->kside[k] == side) squares[nsq++] = q;
+        }
+        for (int32_t si = 0; si < nsq; si++) {
+            int32_t sq = squares[si];
+            if (after_changes(pre, chg, b0.off, b0.n, sq) != 0) continue;
+            for (int32_t gi = 0; gi < g->ngates[side]; gi++) {
+                int32_t gk = g->gatekind[side][gi];
+                if (hand[gk] <= 0 || !g->gateok[side][(size_t)gi * (size_t)N + (size_t)sq]) continue;
+                if (np >= g->maxplays || (size_t)used + (size_t)b0.n + 1 + (size_t)g->ngrank[side] > room) return np;
+                play_t *p = &plays[np];
+                *p = b0;
+                p->off = used;
+                p->ordinal = np;
+                p->gate = sq;
+                p->hk2 = gk; p->hd2 = -1;
+                for (int32_t c = 0; c < b0.n - 1; c++) chg[used++] = chg[b0.off + c];
+                int32_t gate_at = used;
+                chg[used].sq = sq; chg[used].val = gk; used++;
+                chg[used++] = chg[b0.off + b0.n - 1];
+                if (hand[gk] == 1 && distinct == 1 && !g->gate_to_hand) {
+                    /* the rights the emptied hand takes, before the last two changes */
+                    int32_t off = p->off, n = used - p->off, home = g->ghome[side], castles = 0;
+                    chg_t tail[2] = {chg[gate_at], chg[gate_at + 1]};
+                    if (home >= 0) {
+                        int32_t kept = 0;
+                        for (int32_t h = 0; h < g->nghomes[side]; h++) {
+                            int32_t v = after_changes(pre, chg, off, n, g->ghomes[side][h]);
+                            if (v && g->rookplain[v] && g->kside[v] == side) kept = 1;
+                        }
+                        castles = kept && after_changes(pre, chg, off, n, home) == g->castking[side];
+                    }
+                    used = gate_at;
+                    for (int32_t i = 0; i < g->ngrank[side]; i++) {
+                        int32_t q = g->grank[side][i], v = after_changes(pre, chg, off, n, q);
+                        if (!v || !g->kgated[v]) continue;
+                        if (castles) {
+                            int keep = q == home;
+                            for (int32_t h = 0; h < g->nghomes[side] && !keep; h++)
+                                if (g->ghomes[side][h] == q && g->rookplain[v] && g->kside[v] == side) keep = 1;
+                            if (keep) continue;
+                        }
+                        chg[used].sq = q; chg[used].val = g->kgated[v]; used++;
+                    }
+                    chg[used++] = tail[0];
+                    chg[used++] = tail[1];
+                }
+                p->n = used - p->off;
+                np++;
+            }
+        }
+    }
+    return np;
+}
+
+/* The plays of move mi on a node whose board before its prefix is ``pre``; returns how many,
+ * written to plays with their changes in chg. */
+static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_t *plays, chg_t *chg) {
+    int32_t np = base_plays(S, pre, mi, plays, chg);
+    if (S->g->mgate && S->g->mgate[mi]) np = gate_plays(S, pre, mi, plays, chg, np);
+    return np;
 }
 
 enum { MODE_COUNT, MODE_FIRST, MODE_PERFT, MODE_LIST, MODE_DIVIDE };
@@ -1393,7 +1562,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         int32_t mi = S->mv[x];
         const move_t *m = &g->moves[mi];
         if ((leaf || mode == MODE_LIST) && calm && !m->royal && !m->limited && m->mtype == 0 && !g->wall_rule && !bik &&
-            !(g->mleap && g->mleap[mi]) &&
+            !(g->mleap && g->mleap[mi]) && !(g->mgate && g->mgate[mi]) &&
             !(m->src < 0 && g->dropmate[m->kind])) {
             /* Counting only, calm: a plain move or drop whose squares no attack on a terminal
              * piece reads is legal, each of its plays (no need to make them). */
@@ -1466,6 +1635,13 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                     b[N] = side;
                     if (!replies) exposed = 1;
                 }
+            }
+            if (!exposed && p->gate >= 0) {
+                /* a gating play is legal only if it would be without its piece entering */
+                int32_t kept = b[p->gate];
+                b[p->gate] = 0;
+                exposed = any_terminal_attacked(S, b, side, 0);
+                b[p->gate] = kept;
             }
             if (!exposed && bik) {
                 if (m->mtype == 3) passed = 1;

@@ -47,6 +47,11 @@ The tables (int32 values; the kernel checks every one again as it reads them)::
         leap and that king's plain kind (0, 0: none), per square its file and rank, per move its
         flags (1: the king's leap, not made out of check; 2: a rook's move, which takes the
         other king's leap where it ends on that king's file or rank).
+    GATE (0x47415445), seirawan's gating: whether captures go to hand, per side the pieces that
+        may enter (count, each: kind, squares (count, squares)), the rank whose gating rights an
+        emptied hand takes (count, squares), the castling king's home (-1 none) and the rook
+        homes (count, squares); per kind the plain kind of a piece holding a gating right (0
+        none); per move whether its piece holds one. A gating game's hands are always counted.
     BIKJ (0x42494B4A), janggi's bikjang: files, ranks, per square its file and rank, per kind
         whether it is royal. While the royal pieces face each other (the first of each side, on
         a file or rank with nothing between), a play must end that, and the pass is legal even
@@ -90,6 +95,7 @@ SECTION_WALLS: Final = 0x57414C4C  # "WALL"
 SECTION_CANNONS: Final = 0x43414E4E  # "CANN"
 SECTION_BIKJANG: Final = 0x42494B4A  # "BIKJ"
 SECTION_LEAPS: Final = 0x4C454150  # "LEAP"
+SECTION_GATING: Final = 0x47415445  # "GATE"
 _WALLING: Final = {"static": 1, "past": 2, "edge": 3, "arrow": 4, "duck": 5}
 
 
@@ -175,7 +181,6 @@ def _variant_refusal(rules: VariantRules) -> str:
          "walls with drops"),
         (variant.blast_on_capture, "blastOnCapture"),
         (bool(variant.mutually_immune_types), "mutuallyImmuneTypes"),
-        (variant.gating, "gating"),
         (variant.makpong, "makpongRule"),
         (not variant.checking, "checking"),
         (variant.must_capture, "mustCapture"),
@@ -190,7 +195,6 @@ def _variant_refusal(rules: VariantRules) -> str:
         (rules._all_special, "every move through the hooks"),
         (bool(rules._makpong_kings), "makpongRule"),
         (bool(rules._mutual), "mutuallyImmuneTypes"),
-        (bool(rules._gated), "gating"),
         (bool(rules._petrify), "petrifyOnCapture"),
     ]
     promotion = variant.promotion
@@ -228,7 +232,6 @@ def description_refusal(variant: Variant) -> str:
          "walls with drops"),
         (variant.blast_on_capture, "blastOnCapture"),
         (bool(variant.mutually_immune_types), "mutuallyImmuneTypes"),
-        (variant.gating, "gating"),
         (variant.makpong, "makpongRule"),
         (not variant.checking, "checking"),
         (variant.must_capture, "mustCapture"),
@@ -447,6 +450,8 @@ class _Builder:
                     move = Move(piece, source, destination, possibilities)
                     records.append((kind, src, dst, move, kept))
         records.sort(key=lambda record: (record[0], record[1]))
+        if self.variant_rules is not None and self.variant_rules._gating:
+            has_drops = True  # gating takes its pieces from the hands
         effects = [self.effects(record[3], record[1], record[2]) for record in records]
         self.fixed = [self.fixed_plays(effect) for effect in effects]
         castling = self.castling()
@@ -487,7 +492,8 @@ class _Builder:
         for tag, section in ((SECTION_WALLS, self.walls(records, has_drops)),
                              (SECTION_CANNONS, self.cannons(records)),
                              (SECTION_BIKJANG, self.bikjang()),
-                             (SECTION_LEAPS, self.leaps(records))):
+                             (SECTION_LEAPS, self.leaps(records)),
+                             (SECTION_GATING, self.gating(records))):
             if section:
                 found += [tag, len(section), *section]
         return found
@@ -583,6 +589,27 @@ class _Builder:
                     flag |= 2
             flags.append(flag)
         return [*kings, *cells, *flags]
+
+    def gating(self, records: list[_Record]) -> list[int]:
+        """The GATE section (see the module's doc), or none: no gating."""
+        r = self.variant_rules
+        if r is None or not r._gating:
+            return []
+        values = [1 if r._to_hand else 0]
+        for side in (0, 1):
+            pieces = r._gate_pieces[side]
+            values.append(len(pieces))
+            for _, code, squares in pieces:
+                values += [self.kind(code), len(squares), *sorted(squares)]
+            rank = r._gate_rank[side]
+            home, rooks = r._castle_pairs[side]
+            values += [len(rank), *rank, -1 if home is None else home, len(rooks), *rooks]
+        for code in r._gated.values():
+            self.kind(code)
+        kinds = [self.kind(r._gated[code]) if code in r._gated else 0 for code in self.codes]
+        flags = [1 if src >= 0 and r._flags.get(self.codes[kind], 0) & self.flags._GATES else 0
+                 for kind, src, _, _, _ in records]
+        return [*values, *kinds, *flags]
 
     def bikjang(self) -> list[int]:
         """The BIKJ section (see the module's doc), or none: the game has no bikjang."""
@@ -709,6 +736,10 @@ class _Builder:
             return 1, self.kind(code), [], [], 1 if plain else 0, pairs, safe, shielded, 0
         if flags & v._ROOK:
             return 2, self.kind(code), [], [], 0, [], [], 0, 0
+        gated = r._gated.get(code)
+        if gated is not None:  # a gating right goes as its piece moves
+            code = gated
+            flags = r._flags.get(code, 0)
         becomes = r._becomes(move, src, dst, code)
         victims: list[int] = []
         if flags & v._TAKES:
