@@ -857,10 +857,10 @@ def _cache_key(rules: RuleSystem, geometry: Geometry, kernel: ModuleType) -> byt
 
     described = b""
     if isinstance(rules, VariantRules):  # and its subclasses (_Bikjang): the class is in the key too
-        from ggn.variants.document import canonical  # noqa: PLC0415
+        from ggn.variants.document import _described as description  # noqa: PLC0415
 
         try:
-            described = canonical(rules.variant).encode()
+            described = description(rules.variant).encode()
         except (TypeError, UnicodeEncodeError):  # no canonical form: nothing kept
             keys[shape] = None
             return None

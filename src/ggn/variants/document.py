@@ -516,7 +516,7 @@ def ruleset_of(variant: Variant) -> Ruleset:
     the code that builds and checks documents. The squares where each type could never move
     again (:meth:`Layout.dead`), which building the document works out, are kept with it."""
     expect(variant, Variant, "variant", "a Variant")
-    key = canonical(variant).encode()
+    key = _described(variant).encode()
     made_layout = layout(variant)
     kept = load_packed("document", key)
     if kept is not None and isinstance(kept[1], dict):  # else not this version's form: made again
@@ -531,6 +531,23 @@ def ruleset_of(variant: Variant) -> Ruleset:
                 made_layout.dead(letter, side)
     store_packed("document", key, made, dict(made_layout._dead))
     return made
+
+
+_DESCRIBED: dict[int, tuple[Variant, str]] = {}  # by the variant's identity (held: no reuse of it)
+_DESCRIBED_KEPT: Final = 256
+
+
+def _described(variant: Variant) -> str:
+    """:func:`canonical` of a variant, worked out once per variant object: the compile cache's
+    keys of its document and of the native kernel's tables both hold it (grand's takes 10 ms)."""
+    found = _DESCRIBED.get(id(variant))
+    if found is not None and found[0] is variant:
+        return found[1]
+    text = canonical(variant)
+    if len(_DESCRIBED) >= _DESCRIBED_KEPT:
+        _DESCRIBED.clear()
+    _DESCRIBED[id(variant)] = (variant, text)
+    return text
 
 
 def canonical(value: object) -> str:
