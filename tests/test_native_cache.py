@@ -106,7 +106,8 @@ def _pure(rules: RuleSystem, position: Position, depth: int) -> tuple[list[tuple
 
 @pytest.mark.parametrize(("name", "seed"), [
     ("chess", SEEDS[0]), ("shogi", SEEDS[1]), ("xiangqi", SEEDS[2]), ("crazyhouse", SEEDS[0]),
-    ("makruk", SEEDS[1]), ("isolation", SEEDS[2]), ("amazons", SEEDS[0]), ("janggi", SEEDS[1])])
+    ("makruk", SEEDS[1]), ("isolation", SEEDS[2]), ("amazons", SEEDS[0]), ("janggi", SEEDS[1]),
+    ("seirawan", SEEDS[2])])
 def test_cached_tables_count_as_fresh_ones_and_as_the_pure_path(
         cache_dir: Path, monkeypatch: pytest.MonkeyPatch, name: str, seed: int) -> None:
     made = _fresh(name)
