@@ -24,8 +24,8 @@ from setuptools.errors import CCompilerError, ExecError, PlatformError
 NATIVE = "src/ggn/_native"
 KERNEL = Extension(
     "ggn._native",
-    sources=[f"{NATIVE}/module.c", f"{NATIVE}/kernel.c", f"{NATIVE}/lines.c"],
-    depends=[f"{NATIVE}/kernel.h", f"{NATIVE}/lines.h"],
+    sources=[f"{NATIVE}/module.c", f"{NATIVE}/kernel.c", f"{NATIVE}/lines.c", f"{NATIVE}/playout.c"],
+    depends=[f"{NATIVE}/kernel.h", f"{NATIVE}/lines.h", f"{NATIVE}/playout.h"],
     optional=os.environ.get("GGN_NATIVE", "auto") != "required",
 )
 # Flags by compiler: C11, and the optimizer's full effort (Python's own flags may say -O2).

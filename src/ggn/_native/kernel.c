@@ -1906,3 +1906,98 @@ int ggn_search_legal(ggn_search *s, const int32_t *pos, size_t len, int32_t *out
     if (rc == GGN_OK && sink.found > sink.cap) rc = GGN_EOVERFLOW;
     return rc;
 }
+
+/* --- a search played from ply to ply (the playouts' driver, playout.c, plays on it) -------- */
+int ggn_search_load(ggn_search *s, const int32_t *pos, size_t len) {
+    if (!s) return GGN_EBADPOSITION;
+    return search_load(&s->S, pos, len);
+}
+
+const int32_t *ggn_search_board(const ggn_search *s) { return s->S.b; }
+
+const int32_t *ggn_search_hands(const ggn_search *s) { return s->S.hand[0] ? s->S.hands : NULL; }
+
+/* The legal plays of the search's position as it stands (loaded, then made), as ggn_legal lists them. */
+int ggn_search_list(ggn_search *s, int32_t *out, size_t cap, size_t *found) {
+    if (!s || !found) return GGN_EBADPOSITION;
+    search_t *S = &s->S;
+    S->mv_used = 0;
+    S->err = GGN_OK;
+    sink_t sink = {out, NULL, out ? cap : 0, 0};
+    walk(S, 0, 1, MODE_LIST, &sink);
+    *found = sink.found;
+    if (S->err != GGN_OK) return S->err;
+    return sink.found > sink.cap ? GGN_EOVERFLOW : GGN_OK;
+}
+
+int ggn_search_in_check(ggn_search *s, int *check) {
+    if (!s || !check) return GGN_EBADPOSITION;
+    *check = any_terminal_attacked(&s->S, s->S.b, s->S.b[s->S.g->N] & 1, 1);
+    return GGN_OK;
+}
+
+/* The plays of a move on the search's board (the move must be the side to move's, its piece
+ * on its source): how many, or -1. Written to the search's first ply's buffers. */
+static int32_t search_plays(search_t *S, int32_t move) {
+    const ggn_game *g = S->g;
+    if (move < 0 || move >= g->M) return -1;
+    const move_t *m = &g->moves[move];
+    int side = S->b[g->N] & 1;
+    if (g->kside[m->kind] != side) return -1;
+    if (m->src >= 0 ? S->b[m->src] != m->kind : (S->hand[side] && S->hand[side][m->kind] <= 0)) return -1;
+    return plays_of(S, S->b, move, S->plays, S->chg);
+}
+
+/* Whether a play captures: a square it changes held a piece of the other side and holds
+ * nothing, or a piece of the mover's, after it (the last change of a square is what it holds). */
+static int play_captures(const search_t *S, const play_t *p, int side) {
+    const ggn_game *g = S->g;
+    const int32_t *b = S->b;
+    for (int32_t c = p->n - 1; c >= 0; c--) {
+        const chg_t *cg = &S->chg[p->off + c];
+        int later = 0;
+        for (int32_t d = c + 1; d < p->n && !later; d++) later = S->chg[p->off + d].sq == cg->sq;
+        if (later) continue;
+        int32_t before = b[cg->sq];
+        if (before && g->kside[before] != side && (!cg->val || g->kside[cg->val] == side)) return 1;
+    }
+    return 0;
+}
+
+int ggn_search_captures(ggn_search *s, int32_t move, int32_t play, int *captures) {
+    if (!s || !captures) return GGN_EBADPOSITION;
+    search_t *S = &s->S;
+    int32_t np = search_plays(S, move);
+    if (np < 0 || play < 0 || play >= np) return GGN_EBADPOSITION;
+    *captures = play_captures(S, &S->plays[play], S->b[S->g->N] & 1);
+    return GGN_OK;
+}
+
+int ggn_search_make(ggn_search *s, int32_t move, int32_t play, int *flags) {
+    if (!s || !flags) return GGN_EBADPOSITION;
+    search_t *S = &s->S;
+    const ggn_game *g = S->g;
+    int32_t N = g->N;
+    int32_t np = search_plays(S, move);
+    if (np < 0 || play < 0 || play >= np) return GGN_EBADPOSITION;
+    const move_t *m = &g->moves[move];
+    const play_t *p = &S->plays[play];
+    int32_t *b = S->b;
+    int side = b[N] & 1;
+    int made = play_captures(S, p, side) ? GGN_PLAY_CAPTURE : 0;
+    if (m->src < 0) made |= GGN_PLAY_DROP;
+    int32_t *hand = S->hand[side];
+    if (hand) {
+        if ((p->hk1 && hand[p->hk1] + p->hd1 < 0) || (p->hk2 && hand[p->hk2] + p->hd2 < 0)) return GGN_EBADPOSITION;
+        if (p->hk1) hand[p->hk1] += p->hd1;
+        if (p->hk2) hand[p->hk2] += p->hd2;
+    }
+    for (int32_t q = 0; q < N; q++) if (b[q]) b[q] = g->unmark[b[q]];
+    for (int32_t c = 0; c < p->n; c++) b[S->chg[p->off + c].sq] = S->chg[p->off + c].val;
+    /* a promotion: a board move that leaves on its destination another kind than its plain
+     * play leaves (castling and a castling rook's move leave theirs) */
+    if (m->mtype == 0 && m->src >= 0 && b[m->dst] != m->becomes) made |= GGN_PLAY_PROMOTION;
+    b[N] = 1 - side;
+    *flags = made;
+    return GGN_OK;
+}

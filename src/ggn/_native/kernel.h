@@ -88,4 +88,22 @@ void ggn_search_free(ggn_search *search);
 int ggn_search_legal(ggn_search *search, const int32_t *position, size_t len, int32_t *out, size_t cap,
                      size_t *found);
 
+/* For a driver that plays games on a search (playout.c): the search's position is loaded,
+ * then changed by the plays made on it; its board (N kinds, then the side to move) and, where
+ * the tables track them, its hands (2K counts) are read in place. */
+enum { GGN_PLAY_CAPTURE = 1, GGN_PLAY_PROMOTION = 2, GGN_PLAY_DROP = 4 };
+
+int ggn_search_load(ggn_search *search, const int32_t *position, size_t len);
+const int32_t *ggn_search_board(const ggn_search *search);
+const int32_t *ggn_search_hands(const ggn_search *search); /* NULL: hands not tracked */
+/* The legal plays of the search's position as it stands, as ggn_legal lists them. */
+int ggn_search_list(ggn_search *search, int32_t *out, size_t cap, size_t *found);
+int ggn_search_in_check(ggn_search *search, int *check);
+/* Whether a play (of the side to move) captures: a square it changes held a piece of the
+ * other side and holds nothing, or a piece of the mover's, after it. */
+int ggn_search_captures(ggn_search *search, int32_t move, int32_t play, int *captures);
+/* Make a play in place (as ggn_make); *flags: GGN_PLAY_CAPTURE, _PROMOTION (a board move leaving
+ * another kind than its plain play), _DROP. */
+int ggn_search_make(ggn_search *search, int32_t move, int32_t play, int *flags);
+
 #endif

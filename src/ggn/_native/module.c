@@ -9,6 +9,7 @@
 
 #include "kernel.h"
 #include "lines.h"
+#include "playout.h"
 
 #define CAPSULE "ggn._native.game"
 
@@ -348,6 +349,59 @@ static PyObject *read_listed(PyObject *self, PyObject *const *args, Py_ssize_t n
     return result;
 }
 
+/* playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves) ->
+ * (results, pairs): bytes of int32, three a game (winner: 0 first, 1 second, 2 draw, 3 none;
+ * ending; length), and with moves the (move, play) pairs of every game in turn (else None). */
+static PyObject *playout(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *tables, *position;
+    unsigned long long seed, first, games;
+    int policy, max_plies, rule50, want;
+    if (!PyArg_ParseTuple(args, "OOOKKKiiip", &capsule, &tables, &position, &seed, &first, &games, &policy,
+                          &max_plies, &rule50, &want))
+        return NULL;
+    ggn_game *game = game_of(capsule);
+    if (!game) return NULL;
+    if (games > ((unsigned long long)1 << 32)) {
+        PyErr_SetString(PyExc_ValueError, "too many games for one call of the kernel");
+        return NULL;
+    }
+    Py_buffer tview, pview;
+    if (int32_buffer(tables, &tview, "tables") < 0) return NULL;
+    if (int32_buffer(position, &pview, "position") < 0) { PyBuffer_Release(&tview); return NULL; }
+    int32_t *out = PyMem_RawMalloc(((size_t)games ? (size_t)games : 1) * 3 * sizeof(int32_t));
+    if (!out) { PyBuffer_Release(&tview); PyBuffer_Release(&pview); return PyErr_NoMemory(); }
+    ggn_moves moves = {NULL, 0, 0};
+    char err[256] = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = ggn_playout(game, tview.buf, (size_t)(tview.len / 4), pview.buf, (size_t)(pview.len / 4), seed, first,
+                     (size_t)games, policy, max_plies, rule50, out, want ? &moves : NULL, err, sizeof err);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&tview);
+    PyBuffer_Release(&pview);
+    if (rc != GGN_OK) {
+        PyMem_RawFree(out);
+        free(moves.pairs);
+        if (rc == GGN_EBADTABLE) {
+            PyErr_SetString(PyExc_ValueError, err[0] ? err : "bad playout tables");
+            return NULL;
+        }
+        return failed(rc);
+    }
+    PyObject *result = Py_BuildValue("(y#O)", (const char *)out, (Py_ssize_t)((size_t)games * 3 * sizeof(int32_t)),
+                                     Py_None);
+    PyMem_RawFree(out);
+    if (result && want) {
+        PyObject *pairs = PyBytes_FromStringAndSize(moves.pairs ? (const char *)moves.pairs : "",
+                                                    (Py_ssize_t)(moves.used * 2 * sizeof(int32_t)));
+        if (!pairs) Py_CLEAR(result);
+        else PyTuple_SetItem(result, 1, pairs); /* steals pairs; drops the None */
+    }
+    free(moves.pairs);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"abi_version", abi_version, METH_NOARGS, "The version of the tables' layout the kernel reads."},
     {"game", game_new, METH_O, "game(tables) -> a game read from its tables (int32 buffer)."},
@@ -360,6 +414,8 @@ static PyMethodDef methods[] = {
     {"read_listed", (PyCFunction)(void (*)(void))read_listed, METH_FASTCALL,
      "read_listed(search, table, text, ranks, bases, strings, position, hand_order) -> [str] | bytes | int | None."},
     {"divide", divide, METH_VARARGS, "divide(game, position, depth) -> [(move, play, count)]."},
+    {"playout", playout, METH_VARARGS,
+     "playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves) -> (results, pairs)."},
     {NULL, NULL, 0, NULL},
 };
 

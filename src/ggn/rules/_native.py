@@ -82,6 +82,8 @@ from ggn.rules._walk import describe
 from ggn.variants.description import Variant
 
 if TYPE_CHECKING:
+    from ggn.game import Game
+    from ggn.rules._cplayout import _Games
     from ggn.rules.variant import VariantRules
     from ggn.ruleset import Possibility
 
@@ -1192,3 +1194,23 @@ def divide(rules: RuleSystem, position: Position, depth: int) -> list[tuple[Play
     if plays is None:
         return None
     return [(play, below) for play, (_, _, below) in zip(plays, found, strict=True)]
+
+
+def playout(rules: RuleSystem, game: Game, *, games: int, seed: int, policy: str, max_plies: int,
+            moves: bool) -> _Games | None:
+    """A playout's games played by the kernel (ggn.rules._cplayout), or None where the pure path
+    plays them: no kernel, a game it does not play, or one whose ends its playout does not
+    replay (:func:`ggn.rules._cplayout.playout_refusal`)."""
+    if _kernel() is None:
+        return None
+    asked = _asked(rules, game.start)
+    if asked is None:
+        return None
+    kernel, made, encoded = asked
+    from ggn.rules._cplayout import native_playout  # noqa: PLC0415
+
+    try:
+        return native_playout(kernel, made, encoded, rules, game, games=games, seed=seed, policy=policy,
+                              max_plies=max_plies, moves=moves)
+    except (RecursionError, OverflowError):  # the kernel's bounds (a chain of pawn-drop mate tests...)
+        return None

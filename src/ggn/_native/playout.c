@@ -1,0 +1,489 @@
+/* ggn's native playouts (see playout.h; the contract is docs/DECISIONS.md, "Playouts").
+ *
+ * Each game is played on one kernel search (kernel.h), ply after ply: the legal plays listed,
+ * put in the canonical order (source, the hand after the squares; destination; the dropped
+ * piece's rank by its QPI text; the play's number), the policy's candidates kept, one draw of
+ * the game's splitmix64 picking one, the play made in place. Before each ply the game ends
+ * as ggn.game.Game ends it, in its order: no legal move (checkmate, or the stalemate's value),
+ * then the n-move rule (the halfmove clock: a capture, a drop, a promotion or an irreversible
+ * move of a type of the rule starts it again), then an n-fold repetition (a 64-bit Zobrist key
+ * of what Game's key compares: each square's piece as FEN writes it for the key, the castling
+ * rights, the hands where the game has drops, the side to move and the en passant files where
+ * a pawn could take; with perpetual checks lost), then max_plies. Whatever else a game's ends
+ * need, ggn.rules._native keeps to the pure path: it never makes tables for such a game.
+ */
+#include "playout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GAMMA 0x9E3779B97F4A7C15ULL
+#define ZOBRIST_TABLE_MAX ((size_t)1 << 20)
+
+typedef struct {
+    int32_t N, K, M;
+    int32_t mate, stale, piece_count, nmove, nfold, nfold_value, nfold_absolute, perpetual, whole, hands, demotion;
+    int32_t *side, *cls, *rank, *ep, *taker, *pin, *enhanced; /* per kind */
+    int32_t *stay_reset, *mkind, *mdst;                        /* per move */
+    int32_t E;
+    int32_t *always;                          /* per entry */
+    int32_t *epsq;                            /* per entry, per square: file, taker, taker */
+    uint64_t *mkey;                           /* per move: its canonical key, but the play's number */
+    int32_t nclasses;
+    uint64_t *zob;                            /* per class, per square (NULL: computed) */
+} ptab_t;
+
+static uint64_t mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static uint64_t splitmix(uint64_t *state) {
+    *state += GAMMA;
+    return mix(*state);
+}
+
+static void ptab_free(ptab_t *t) {
+    free(t->side); free(t->cls); free(t->rank); free(t->ep); free(t->taker); free(t->pin); free(t->enhanced);
+    free(t->stay_reset); free(t->mkind); free(t->mdst); free(t->always); free(t->epsq); free(t->mkey); free(t->zob);
+}
+
+typedef struct {
+    const int32_t *p;
+    size_t n, i;
+    int bad;
+    char *err;
+    size_t errlen;
+} preader_t;
+
+static int32_t pread(preader_t *r, int32_t low, int32_t high, const char *what) {
+    if (r->bad) return low;
+    if (r->i >= r->n) {
+        r->bad = 1;
+        if (r->err && r->errlen) snprintf(r->err, r->errlen, "bad playout tables at value %zu: they end early", r->i);
+        return low;
+    }
+    int32_t v = r->p[r->i++];
+    if (v < low || v > high) {
+        r->bad = 1;
+        if (r->err && r->errlen) snprintf(r->err, r->errlen, "bad playout tables at value %zu: %s", r->i - 1, what);
+        return low;
+    }
+    return v;
+}
+
+static int32_t *pints(size_t count) {
+    return calloc(count ? count : 1, sizeof(int32_t));
+}
+
+static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, char *err, size_t errlen) {
+    memset(t, 0, sizeof *t);
+    preader_t r = {p, n, 0, 0, err, errlen};
+    pread(&r, GGN_PLAYOUT_MAGIC, GGN_PLAYOUT_MAGIC, "not playout tables (magic)");
+    int32_t N = ggn_game_squares(g), K = ggn_game_kinds(g);
+    t->N = pread(&r, N, N, "the squares are not the game's");
+    t->K = pread(&r, K, K, "the kinds are not the game's");
+    t->M = pread(&r, 0, 1 << 28, "the moves' count");
+    t->mate = pread(&r, -1, 1, "checkmate's value");
+    t->stale = pread(&r, -1, 1, "stalemate's value");
+    t->piece_count = pread(&r, 0, 1, "the stalemate piece count flag");
+    t->nmove = pread(&r, 0, 1 << 30, "the n-move rule's plies");
+    t->nfold = pread(&r, 0, 1 << 20, "the n-fold rule");
+    t->nfold_value = pread(&r, -1, 1, "a repetition's value");
+    t->nfold_absolute = pread(&r, 0, 1, "the absolute repetition flag");
+    t->perpetual = pread(&r, 0, 1, "the perpetual check flag");
+    t->whole = pread(&r, 0, 1, "the whole game's repetitions flag");
+    t->hands = pread(&r, 0, 1, "the hands' flag");
+    t->demotion = pread(&r, 0, 1, "the demotion flag");
+    if (r.bad) return GGN_EBADTABLE;
+    /* the moves: the tables' count is the game's */
+    {
+        int32_t kind, src, dst;
+        if (t->M > 0 && ggn_move_squares(g, t->M - 1, &kind, &src, &dst) != GGN_OK) {
+            if (err && errlen) snprintf(err, errlen, "bad playout tables: more moves than the game's");
+            return GGN_EBADTABLE;
+        }
+        if (ggn_move_squares(g, t->M, &kind, &src, &dst) == GGN_OK) {
+            if (err && errlen) snprintf(err, errlen, "bad playout tables: fewer moves than the game's");
+            return GGN_EBADTABLE;
+        }
+    }
+    t->side = pints((size_t)K); t->cls = pints((size_t)K); t->rank = pints((size_t)K);
+    t->ep = pints((size_t)K); t->taker = pints((size_t)K); t->pin = pints((size_t)K); t->enhanced = pints((size_t)K);
+    t->stay_reset = pints((size_t)t->M); t->mkind = pints((size_t)t->M); t->mdst = pints((size_t)t->M);
+    t->mkey = calloc((size_t)t->M + 1, sizeof(uint64_t));
+    if (!t->side || !t->cls || !t->rank || !t->ep || !t->taker || !t->pin || !t->enhanced || !t->stay_reset ||
+        !t->mkind || !t->mdst || !t->mkey)
+        return GGN_ENOMEM;
+    int32_t most = 0;
+    for (int32_t k = 0; k < K; k++) {
+        t->side[k] = pread(&r, 0, 1, "a kind's side");
+        t->cls[k] = pread(&r, 0, 2 * K + 2, "a kind's key class");
+        t->rank[k] = pread(&r, 0, K, "a kind's rank among dropped pieces");
+        t->ep[k] = pread(&r, -1, K, "a kind's en passant entry");
+        t->taker[k] = pread(&r, 0, 1, "a kind's taker flag");
+        t->pin[k] = pread(&r, 0, K, "a kind's PIN letter");
+        t->enhanced[k] = pread(&r, 0, 1, "a kind's enhanced flag");
+        if (t->cls[k] > most) most = t->cls[k];
+    }
+    if (!r.bad && (t->cls[0] != 0 || t->ep[0] != -1)) {
+        r.bad = 1;
+        if (err && errlen) snprintf(err, errlen, "bad playout tables: the empty square has a class");
+    }
+    t->nclasses = most + 1;
+    for (int32_t m = 0; m < t->M; m++) {
+        t->stay_reset[m] = pread(&r, 0, 1, "a move's reset flag");
+    }
+    t->E = pread(&r, 0, K, "the en passant entries");
+    if (r.bad) return GGN_EBADTABLE;
+    for (int32_t k = 0; k < K && !r.bad; k++) {
+        if (t->ep[k] >= t->E) {
+            r.bad = 1;
+            if (err && errlen) snprintf(err, errlen, "bad playout tables: an en passant entry out of range");
+        }
+    }
+    if (r.bad) return GGN_EBADTABLE;
+    t->always = pints((size_t)t->E);
+    t->epsq = pints((size_t)t->E * (size_t)N * 3);
+    if (!t->always || !t->epsq) return GGN_ENOMEM;
+    for (int32_t e = 0; e < t->E; e++) {
+        t->always[e] = pread(&r, 0, 1, "an en passant entry's flag");
+        for (int32_t q = 0; q < N; q++) {
+            int32_t *v = t->epsq + ((size_t)e * (size_t)N + (size_t)q) * 3;
+            v[0] = pread(&r, -1, 4095, "an en passant file");
+            v[1] = pread(&r, -1, N - 1, "a taker's square");
+            v[2] = pread(&r, -1, N - 1, "a taker's square");
+        }
+    }
+    if (!r.bad && r.i != r.n) {
+        r.bad = 1;
+        if (err && errlen) snprintf(err, errlen, "bad playout tables: values after their end");
+    }
+    if (r.bad) return GGN_EBADTABLE;
+    /* the canonical keys: source (the hand after the squares), destination, dropped rank */
+    for (int32_t m = 0; m < t->M; m++) {
+        int32_t kind, src, dst;
+        if (ggn_move_squares(g, m, &kind, &src, &dst) != GGN_OK) return GGN_EBADTABLE;
+        t->mkind[m] = kind;
+        t->mdst[m] = dst;
+        uint64_t s = src < 0 ? (uint64_t)N : (uint64_t)src;
+        uint64_t rank = src < 0 ? (uint64_t)t->rank[kind] : 0;
+        t->mkey[m] = (s << 48) | ((uint64_t)dst << 32) | (rank << 16);
+    }
+    if ((size_t)t->nclasses * (size_t)N <= ZOBRIST_TABLE_MAX) {
+        t->zob = calloc((size_t)t->nclasses * (size_t)N, sizeof(uint64_t));
+        if (!t->zob) return GGN_ENOMEM;
+        for (size_t i = 0; i < (size_t)t->nclasses * (size_t)N; i++) t->zob[i] = mix(i * 0x2545F4914F6CDD1DULL + 0x1234567ULL);
+    }
+    return GGN_OK;
+}
+
+static inline uint64_t zsquare(const ptab_t *t, int32_t cls, int32_t q) {
+    size_t i = (size_t)cls * (size_t)t->N + (size_t)q;
+    return t->zob ? t->zob[i] : mix(i * 0x2545F4914F6CDD1DULL + 0x1234567ULL);
+}
+
+/* The key Game compares (see the head of this file). */
+static uint64_t key_of(const ptab_t *t, const int32_t *b, const int32_t *hands) {
+    int32_t N = t->N, K = t->K;
+    int side = b[N] & 1;
+    uint64_t h = side ? 0x6A09E667F3BCC908ULL : 0;
+    for (int32_t q = 0; q < N; q++) {
+        int32_t k = b[q];
+        if (!k) continue;
+        h ^= zsquare(t, t->cls[k], q);
+        int32_t e = t->ep[k];
+        if (e >= 0 && t->side[k] != side) {
+            const int32_t *v = t->epsq + ((size_t)e * (size_t)N + (size_t)q) * 3;
+            if (v[0] < 0) continue;
+            int takes = t->always[e];
+            for (int i = 1; i <= 2 && !takes; i++) {
+                int32_t s = v[i];
+                if (s >= 0 && b[s] && t->taker[b[s]] && t->side[b[s]] == side) takes = 1;
+            }
+            /* the files flip: two squares of one file cancel out, as in Game's key */
+            if (takes) h ^= mix(0xE9A5ULL + (uint64_t)v[0]);
+        }
+    }
+    if (t->hands && hands) {
+        for (int32_t i = 0; i < 2 * K; i++) {
+            int32_t c = hands[i];
+            if (c) h ^= mix(((uint64_t)i << 32) + (uint64_t)(uint32_t)c + 0xC0FFEEULL * 0x100000001ULL);
+        }
+    }
+    return h;
+}
+
+static int grow_moves(ggn_moves *mv, size_t more) {
+    if (mv->used + more <= mv->cap) return 1;
+    size_t want = mv->cap ? mv->cap : 1024;
+    while (want < mv->used + more) want *= 2;
+    if (want > ((size_t)1 << 34)) return 0;
+    int32_t *bigger = realloc(mv->pairs, want * 2 * sizeof(int32_t));
+    if (!bigger) return 0;
+    mv->pairs = bigger;
+    mv->cap = want;
+    return 1;
+}
+
+typedef struct {
+    uint64_t key;
+    int32_t move, play;
+} cand_t;
+
+static int cand_cmp(const void *a, const void *b) {
+    uint64_t x = ((const cand_t *)a)->key, y = ((const cand_t *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+static void sort_cands(cand_t *c, size_t n) {
+    if (n > 48) {
+        qsort(c, n, sizeof *c, cand_cmp);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        cand_t v = c[i];
+        size_t j = i;
+        while (j > 0 && c[j - 1].key > v.key) { c[j] = c[j - 1]; j--; }
+        c[j] = v;
+    }
+}
+
+/* The winner of a value for the player to move (1 win, 0 draw, -1 loss). */
+static int32_t winner_of(int side, int32_t value) {
+    if (value == 0) return 2;
+    return value > 0 ? side : 1 - side;
+}
+
+typedef struct {
+    ggn_search *s;
+    const ptab_t *t;
+    int32_t *list;   /* pairs from the kernel */
+    size_t list_cap;
+    cand_t *cands;
+    size_t cand_cap;
+    uint64_t *keys;  /* per ply */
+    uint8_t *checks; /* per ply */
+    size_t hist_cap;
+} play_state_t;
+
+static int ensure_history(play_state_t *P, size_t plies) {
+    if (plies <= P->hist_cap) return GGN_OK;
+    size_t want = P->hist_cap ? P->hist_cap : 1024;
+    while (want < plies) want *= 2;
+    uint64_t *keys = realloc(P->keys, want * sizeof(uint64_t));
+    if (!keys) return GGN_ENOMEM;
+    P->keys = keys;
+    uint8_t *checks = realloc(P->checks, want);
+    if (!checks) return GGN_ENOMEM;
+    P->checks = checks;
+    P->hist_cap = want;
+    return GGN_OK;
+}
+
+/* The legal plays of the search's position in the canonical order: how many (in P->cands). */
+static int list_plays(play_state_t *P, size_t *count) {
+    size_t found = 0;
+    int rc;
+    for (;;) {
+        rc = ggn_search_list(P->s, P->list, P->list_cap, &found);
+        if (rc != GGN_EOVERFLOW) break;
+        if (found > ((size_t)1 << 24)) return GGN_EBUSY;
+        size_t want = P->list_cap * 2;
+        while (want < found) want *= 2;
+        int32_t *bigger = realloc(P->list, want * 2 * sizeof(int32_t));
+        if (!bigger) return GGN_ENOMEM;
+        P->list = bigger;
+        P->list_cap = want;
+    }
+    if (rc != GGN_OK) return rc;
+    if (found > P->cand_cap) {
+        cand_t *bigger = realloc(P->cands, found * sizeof(cand_t));
+        if (!bigger) return GGN_ENOMEM;
+        P->cands = bigger;
+        P->cand_cap = found;
+    }
+    const ptab_t *t = P->t;
+    for (size_t i = 0; i < found; i++) {
+        int32_t move = P->list[2 * i], play = P->list[2 * i + 1];
+        if (move < 0 || move >= t->M || play < 0 || play > 0xFFFF) return GGN_EBUSY;
+        P->cands[i].key = t->mkey[move] | (uint64_t)play;
+        P->cands[i].move = move;
+        P->cands[i].play = play;
+    }
+    sort_cands(P->cands, found);
+    *count = found;
+    return GGN_OK;
+}
+
+/* The end of the game at ``ply`` by repetition, if any: *winner and *ending set. */
+static int repeated(const play_state_t *P, size_t ply, int32_t rule50, int side, int32_t *winner, int32_t *ending) {
+    const ptab_t *t = P->t;
+    size_t end = t->whole ? ply : ((size_t)rule50 < ply ? (size_t)rule50 : ply);
+    if (end < 4) return 0;
+    const uint8_t *chk = P->checks;
+    int perpetual = t->perpetual;
+    int them = perpetual && chk[ply] && chk[ply - 2];
+    int us = perpetual && chk[ply - 1] && chk[ply - 3];
+    uint64_t key = P->keys[ply];
+    int32_t count = 0;
+    for (size_t back = 4; back <= end; back += 2) {
+        them = them && chk[ply - back];
+        if (P->keys[ply - back] == key) {
+            count++;
+            if (count + 1 >= t->nfold) {
+                if (them || us) {
+                    *ending = GGN_END_PERPETUAL;
+                    if (!us) *winner = side;          /* the other player checked throughout */
+                    else if (!them) *winner = 1 - side;
+                    else { *winner = 2; *ending = GGN_END_REPETITION; }
+                    return 1;
+                }
+                int32_t value = t->nfold_value;
+                if (t->nfold_absolute && side == 1) value = -value;
+                *winner = winner_of(side, value);
+                *ending = GGN_END_REPETITION;
+                return 1;
+            }
+        }
+        if (back + 1 <= end) us = us && chk[ply - back - 1];
+    }
+    return 0;
+}
+
+static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_plies, int32_t rule50,
+                     int32_t *out, ggn_moves *moves) {
+    const ptab_t *t = P->t;
+    int32_t N = t->N;
+    ggn_search *s = P->s;
+    const int32_t *b = ggn_search_board(s);
+    const int32_t *hands = ggn_search_hands(s);
+    int keyed = t->nfold > 0;
+    int rc;
+    size_t ply = 0;
+    for (;;) {
+        int side = b[N] & 1;
+        if (keyed) {
+            if ((rc = ensure_history(P, ply + 1)) != GGN_OK) return rc;
+            P->keys[ply] = key_of(t, b, hands);
+            P->checks[ply] = 0;
+            if (t->perpetual) {
+                int check = 0;
+                if ((rc = ggn_search_in_check(s, &check)) != GGN_OK) return rc;
+                P->checks[ply] = (uint8_t)check;
+            }
+        }
+        size_t n = 0;
+        if ((rc = list_plays(P, &n)) != GGN_OK) return rc;
+        if (n == 0) {
+            int check = 0;
+            if ((rc = ggn_search_in_check(s, &check)) != GGN_OK) return rc;
+            if (check) {
+                out[0] = winner_of(side, t->mate);
+                out[1] = GGN_END_CHECKMATE;
+            } else {
+                int32_t value = t->stale;
+                if (t->piece_count) {
+                    int32_t mine = 0, theirs = 0;
+                    for (int32_t q = 0; q < N; q++) {
+                        if (!b[q]) continue;
+                        if (t->side[b[q]] == side) mine++;
+                        else theirs++;
+                    }
+                    value = mine == theirs ? 0 : mine < theirs ? value : -value;
+                }
+                out[0] = winner_of(side, value);
+                out[1] = value < 0 ? GGN_END_NO_MOVE : GGN_END_STALEMATE;
+            }
+            break;
+        }
+        if (t->nmove && rule50 >= t->nmove) {
+            out[0] = 2;
+            out[1] = GGN_END_MOVE_RULE;
+            break;
+        }
+        if (keyed && repeated(P, ply, rule50, side, &out[0], &out[1])) break;
+        if (ply >= (size_t)max_plies) {
+            out[0] = 3;
+            out[1] = GGN_END_NONE;
+            break;
+        }
+        size_t pick_from = n;
+        if (policy == GGN_POLICY_CAPTURES) {
+            size_t taking = 0;
+            for (size_t i = 0; i < n; i++) {
+                int captures = 0;
+                if ((rc = ggn_search_captures(s, P->cands[i].move, P->cands[i].play, &captures)) != GGN_OK) return rc;
+                if (captures) P->cands[taking++] = P->cands[i];
+            }
+            /* the captures were moved to the front, in order (none moved: every play stays) */
+            if (taking) pick_from = taking;
+        }
+        uint64_t r = splitmix(&state);
+        size_t index = (size_t)(((r >> 32) * (uint64_t)pick_from) >> 32);
+        cand_t chosen = P->cands[index];
+        int flags = 0;
+        if ((rc = ggn_search_make(s, chosen.move, chosen.play, &flags)) != GGN_OK) return rc;
+        int reset = (flags & (GGN_PLAY_CAPTURE | GGN_PLAY_DROP)) != 0;
+        if (!reset && (flags & GGN_PLAY_PROMOTION)) {
+            /* Game's: a promotion to another type starts the clock again, a shogi-style one
+             * unless promoted pieces may demote, a demotion does not */
+            int32_t from = t->mkind[chosen.move], to = b[t->mdst[chosen.move]];
+            if (t->pin[to] != t->pin[from]) reset = 1;
+            else if (t->enhanced[to] && !t->enhanced[from]) reset = !t->demotion;
+        } else if (!reset) {
+            reset = t->stay_reset[chosen.move];
+        }
+        rule50 = reset ? 0 : (rule50 < (1 << 30) ? rule50 + 1 : rule50);
+        if (moves) {
+            if (!grow_moves(moves, 1)) return GGN_ENOMEM;
+            moves->pairs[2 * moves->used] = chosen.move;
+            moves->pairs[2 * moves->used + 1] = chosen.play;
+            moves->used++;
+        }
+        ply++;
+    }
+    out[2] = (int32_t)ply;
+    return GGN_OK;
+}
+
+int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, const int32_t *position,
+                size_t len, uint64_t seed, uint64_t first, size_t games, int policy, int32_t max_plies,
+                int32_t rule50, int32_t *out, ggn_moves *moves, char *err, size_t errlen) {
+    if (err && errlen) err[0] = 0;
+    if (!g || !tables || !position || (games && !out)) return GGN_EBADPOSITION;
+    if (policy != GGN_POLICY_UNIFORM && policy != GGN_POLICY_CAPTURES) return GGN_EBADPOSITION;
+    if (max_plies < 0 || max_plies > GGN_PLAYOUT_MAX_PLIES || rule50 < 0) return GGN_EBADPOSITION;
+    ptab_t t;
+    int rc = ptab_read(&t, g, tables, tables_len, err, errlen);
+    if (rc != GGN_OK) {
+        ptab_free(&t);
+        return rc;
+    }
+    play_state_t P;
+    memset(&P, 0, sizeof P);
+    P.t = &t;
+    P.list_cap = 256;
+    P.list = malloc(P.list_cap * 2 * sizeof(int32_t));
+    if (!P.list) rc = GGN_ENOMEM;
+    if (rc == GGN_OK) {
+        P.s = ggn_search_new(g);
+        if (!P.s) rc = GGN_ENOMEM;
+    }
+    for (size_t i = 0; i < games && rc == GGN_OK; i++) {
+        rc = ggn_search_load(P.s, position, len);
+        if (rc != GGN_OK) break;
+        /* game i's generator: the master's (first + i)-th output (a jump: the master's state
+         * after k + 1 steps is seed + (k + 1) * gamma) */
+        uint64_t master = seed + (first + i) * GAMMA;
+        uint64_t state = splitmix(&master);
+        rc = play_game(&P, state, policy, max_plies, rule50, out + 3 * i, moves);
+    }
+    ggn_search_free(P.s);
+    free(P.list); free(P.cands); free(P.keys); free(P.checks);
+    ptab_free(&t);
+    if (rc != GGN_OK && err && errlen && !err[0]) snprintf(err, errlen, "the playout failed (kernel error %d)", rc);
+    return rc;
+}

@@ -1,0 +1,287 @@
+"""Playouts in the native kernel (``src/ggn/_native/playout.c``): its tables, and its games
+turned back into results, endings and plays.
+
+The kernel plays a game's playouts where it can end every game exactly as
+:class:`ggn.game.Game` ends it (docs/DECISIONS.md, "Playouts"): no legal move (checkmate, or
+the stalemate's value, with ``stalematePieceCount``), the n-move rule by the halfmove clock,
+and an n-fold repetition (with perpetual checks lost or not, a value of the player to move or
+absolute), keyed as Game keys positions. A game with any other end of its history (checks
+counted, the counting rules, xiangqi's chasing, janggi's repeated moves, material counting,
+a full board, shatar's mate) or whose en passant squares Fairy-Stockfish finds by a piece's
+own initial moves plays on the pure path: :func:`playout_refusal` names the reason.
+
+The playout tables (int32 values, PLAYOUT_FORMAT; the kernel checks every one as it reads them)::
+
+    magic 0x47504C31, N squares, K kinds, M moves (the game's tables'),
+    the values for the player to move (1 win, 0 draw, -1 loss) of checkmate and stalemate,
+    stalematePieceCount (0/1), the n-move rule in plies (0 none), the n-fold rule (0 none),
+    a repetition's value, whether it is absolute (0/1), perpetual checks lost (0/1),
+    repetitions over the whole game (0/1: captures go to hand), hands in the key (0/1),
+    promoted pieces may demote (0/1),
+    per kind 0..K-1: side, key class (0 the empty square), rank of its QPI text, en passant
+        entry (-1 none), a pawn that may take en passant (0/1), PIN letter's number, enhanced (0/1)
+    per move 0..M-1: whether its plain play starts the halfmove clock again (an irreversible
+        move of a type of the n-move rule)
+    the en passant entries: count, then each: always (0/1: no pawn needs to take), and per
+        square: the file of the square passed over (-1 none), two squares of a pawn that
+        could take (-1 none)
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from array import array
+from types import ModuleType
+from typing import TYPE_CHECKING, Final
+
+from ggn.errors import GGNError
+from ggn.position import Geometry, Position, piece_of
+from ggn.rules._records import Ending, Play
+from ggn.rules._system import RuleSystem
+
+if TYPE_CHECKING:
+    from ggn.game import Game
+    from ggn.rules._native import _Game
+    from ggn.rules.variant import VariantRules
+
+__all__ = ["PLAYOUT_MAGIC", "native_playout", "playout_refusal"]
+
+PLAYOUT_MAGIC: Final = 0x47504C31
+_CALL_GAMES: Final = 1 << 20  # games a call of the kernel (its bound is 2^32)
+_VALUES: Final = {"win": 1, "draw": 0, "loss": -1}
+_ENDINGS: Final = {1: Ending.CHECKMATE, 2: Ending.NO_LEGAL_MOVE, 3: Ending.STALEMATE, 4: Ending.MOVE_RULE,
+                   5: Ending.REPETITION, 6: Ending.PERPETUAL_CHECK}
+_WINNERS: Final = ("1-0", "0-1", "1/2-1/2", "*")
+_PROMOTED: Final = re.compile(r"\+([A-Za-z])")
+
+# The playout tables of each kernel game (or why it has none), made on first use.
+_TABLES: weakref.WeakKeyDictionary[_Game, array[int] | str] = weakref.WeakKeyDictionary()
+
+
+class _Refused(Exception):  # noqa: N818  (control flow: the reason a playout falls back)
+    pass
+
+
+def _variant_rules(rules: RuleSystem) -> VariantRules | None:
+    from ggn.rules.variant import VariantRules  # noqa: PLC0415
+
+    return rules if isinstance(rules, VariantRules) else None
+
+
+def playout_refusal(rules: RuleSystem) -> str:
+    """Why the kernel's playout cannot end ``rules``' games as :class:`ggn.game.Game` does
+    ("" if it can; the kernel plays the game at all is :func:`ggn.rules._native.native_support`'s
+    question)."""
+    if rules._ends:
+        return "an end before the last move (extinction, a flag, a connection...)"
+    variant_rules = _variant_rules(rules)
+    if variant_rules is None:
+        return ""
+    if variant_rules._pseudo:
+        return "pseudo-royal pieces (extinctionPseudoRoyal)"
+    variant = variant_rules.variant
+    history, ends = variant.history, variant.ends
+    checks: list[tuple[bool, str]] = [
+        (history.check_counting, "checks counted (checkCounting)"),
+        (history.counting_rule is not None, "the counting rules (countingRule)"),
+        (history.chasing_rule is not None, "perpetual chasing (chasingRule)"),
+        (history.move_repetition_illegal, "repeated moves (moveRepetitionIllegal)"),
+        (history.material_counting is not None, "material counting (materialCounting)"),
+        (history.adjudicate_full_board, "a full board (adjudicateFullBoard)"),
+        (ends.shatar_mate, "shatar's mate (shatarMateRule)"),
+        (variant.promotion is not None and variant.promotion.sittuyin,
+         "sittuyin's stalemate (sittuyinPromotion)"),
+        (variant.gating, "gating rights in the key (gating)"),
+        (variant.cambodian_moves, "first-move rights (cambodianMoves)"),
+        (variant.walls is not None, "walls (wallingRule)"),
+        (variant.bikjang or any(variant.passing), "passes and bikjang"),
+    ]
+    double_step = variant.double_step
+    if double_step is not None:
+        from ggn.variants.fen import _table  # noqa: PLC0415  (the FEN's marks)
+
+        checks.append((bool(double_step.initial_movers) or bool(_table(variant).crossed),
+                       "en passant squares of a piece's own initial moves (Fairy-Stockfish's)"))
+    for refused, reason in checks:
+        if refused:
+            return reason
+    return ""
+
+
+def _tables(rules: RuleSystem, made: _Game, start: Position) -> array[int] | str:
+    known = _TABLES.get(made)
+    if known is None:
+        try:
+            known = _build(rules, made, start)
+        except _Refused as refused:
+            known = str(refused)
+        _TABLES[made] = known
+    return known
+
+
+def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
+    reason = playout_refusal(rules)
+    if reason:
+        raise _Refused(reason)
+    codes = [0] * len(made.kind_of)
+    for code, kind in made.kind_of.items():
+        codes[kind] = code
+    count = len(codes)
+    texts = sorted({str(piece_of(code)) for code in codes[1:]})
+    rank_of = {text: number for number, text in enumerate(texts)}
+    variant_rules = _variant_rules(rules)
+    places = made.places  # per move: kind, source (-1 the hand), destination
+    moves = len(places) // 3
+    header = [PLAYOUT_MAGIC, made.squares, count, moves]
+    kinds: list[int] = [0, 0, 0, -1, 0, 0, 0]
+    pins: dict[str, int] = {}
+    for code in codes[1:]:
+        piece = piece_of(code)
+        pin = pins.setdefault(piece.pin.name, len(pins))
+        kinds += [0 if code > 0 else 1, 0, rank_of[str(piece)], -1, 0, pin, int(piece.state == "enhanced")]
+    entries: list[int] = []
+    if variant_rules is None:  # a GGN document's rules: no history, so no claims (Game's)
+        header += [-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1]
+        return array("i", [*header, *kinds, *([0] * moves), 0])
+    variant = variant_rules.variant
+    history, ends, drops = variant.history, variant.ends, variant.drops
+    if drops is not None and not made.hands:
+        raise _Refused("a game with drops whose kernel tables keep no hands")
+    promotion = variant.promotion
+    header += [_VALUES[ends.checkmate], _VALUES[ends.stalemate], int(ends.stalemate_piece_count),
+               2 * history.n_move_rule, history.n_fold_rule, _VALUES[history.n_fold_value],
+               int(history.n_fold_value_absolute), int(history.perpetual_check_illegal),
+               int(drops is not None and drops.captures_to_hand), int(drops is not None),
+               int(promotion is not None and promotion.demotion)]
+    from ggn.variants.fen import _table  # noqa: PLC0415  (the FEN's letters and marks)
+
+    table = _table(variant)
+    promoted = dict(promotion.promoted) if promotion is not None and promotion.promoted else {}
+
+    def plain(match: re.Match[str]) -> str:
+        letter = match[1]
+        becomes = promoted.get(letter.lower(), letter.lower())
+        return becomes.upper() if letter.isupper() else becomes
+
+    double_step = variant.double_step
+    classes: dict[tuple[str, bool], int] = {}
+    ranks = variant.ranks
+    for kind in range(1, count):
+        piece = piece_of(codes[kind])
+        letter = table.letters.get(piece.pin.name)
+        if letter is None or not piece.native:
+            raise _Refused(f"a piece FEN does not write ({piece})")
+        first, state = piece.side == "first", piece.state
+        # The square's piece as Game's key writes it: no '~', a promoted piece as its type.
+        token = letter.upper() if first else letter
+        if state == "enhanced" and letter in table.promoted:
+            token = "+" + token
+        if promoted:
+            token = _PROMOTED.sub(plain, token)
+        castling = state == "enhanced" and letter in table.castling_letters and letter not in table.promoted
+        at = 7 * kind
+        kinds[at + 1] = classes.setdefault((token, castling), len(classes) + 1)
+        kinds[at + 4] = int(state != "enhanced" and table.pawn(letter))
+        marked = letter in table.double_step and (
+            state == "diminished" or (state == "enhanced" and letter in table.crossed))
+        if not marked:
+            continue
+        assert double_step is not None  # the letter is one of its types
+        if state != "diminished" or letter not in double_step.types or letter in double_step.initial_movers:
+            raise _Refused("en passant squares of a piece's own initial moves (Fairy-Stockfish's)")
+        kinds[at + 3] = len(entries) // (1 + 3 * made.squares)
+        always = not table.pawn(letter) or any(not table.pawn(other) for other in double_step.en_passant
+                                               if other in table.types)
+        entries.append(int(always))
+        forward = 1 if first else -1
+        regions = double_step.passant_regions
+        region = None if regions is None else regions[1 if first else 0]  # the side to move's
+        for square in range(made.squares):
+            at_square = variant_rules._square.get(square)  # None: a hole
+            if at_square is None:
+                entries += [-1, -1, -1]
+                continue
+            file, rank = at_square
+            passed = (file, rank - forward)
+            if not 0 <= passed[1] < ranks or (region is not None and passed not in region):
+                entries += [-1, -1, -1]
+                continue
+            takers = [variant_rules._index.get((near, rank), -1) for near in (file - 1, file + 1)]
+            entries += [file, *takers]
+    stays: list[int] = []
+    types = history.n_move_types
+    from ggn.variants._clock import _reversible, piece_type  # noqa: PLC0415
+
+    cells = Geometry(made.shape).cells
+    for number in range(moves):
+        kind, source, destination = places[3 * number], places[3 * number + 1], places[3 * number + 2]
+        piece = piece_of(codes[kind])
+        moved = piece_type(variant, piece)
+        side = 0 if piece.side == "first" else 1
+        if moved is None or moved.letter not in types[side] or source < 0:
+            stays.append(0)
+        else:
+            stays.append(int(not _reversible(moved, piece.side, cells[source], cells[destination])))
+    return array("i", [*header, *kinds, *stays, len(entries) and len(entries) // (1 + 3 * made.squares),
+                       *entries])
+
+
+_Games = tuple[tuple[str, ...], tuple[int, ...], tuple[Ending | None, ...],
+               tuple[tuple[Play, ...], ...] | None]
+
+
+def native_playout(kernel: ModuleType, made: _Game, encoded: array[int], rules: RuleSystem, game: Game, *,
+                   games: int, seed: int, policy: str, max_plies: int,
+                   moves: bool) -> _Games | None:
+    """The games of a playout played by the kernel, or None where the pure path plays them."""
+    start = game.start
+    tables = _tables(rules, made, start)
+    if isinstance(tables, str):
+        return None
+    rule50 = game.halfmove
+    if rule50 > 2**31 - 1:
+        return None
+    if game.variant is not None and game.variant.history.n_fold_rule:
+        try:  # a start FEN cannot write (a castling right off its rank): Game's keys fail on it
+            game._key(0)
+        except GGNError:
+            return None
+    raw = array("i")
+    pairs = array("i")
+    code = 1 if policy == "captures" else 0
+    for first in range(0, games, _CALL_GAMES):
+        count = min(_CALL_GAMES, games - first)
+        found, played = kernel.playout(made.capsule, tables, encoded, seed, first, count, code, max_plies,
+                                       rule50, moves)
+        raw.frombytes(found)
+        if played is not None:
+            pairs.frombytes(played)
+    winners, endings, lengths = raw[0::3], raw[1::3], raw[2::3]
+    results = tuple(_WINNERS[winner] for winner in winners)
+    ended = tuple(_ENDINGS.get(ending) for ending in endings)
+    plays = _replayed(rules, made, start, pairs, lengths) if moves else None
+    return results, tuple(lengths), ended, plays
+
+
+def _replayed(rules: RuleSystem, made: _Game, start: Position, pairs: array[int],
+              lengths: array[int]) -> tuple[tuple[Play, ...], ...]:
+    """Each game's plays, made again from the pairs (move, play) the kernel chose."""
+    from ggn.rules._native import _plays  # noqa: PLC0415
+
+    games: list[tuple[Play, ...]] = []
+    at = 0
+    for length in lengths:
+        position = start
+        found: list[Play] = []
+        for ply in range(length):
+            pair = (pairs[2 * (at + ply)], pairs[2 * (at + ply) + 1])
+            made_plays = _plays(rules, made, position, [pair])
+            if made_plays is None:  # a move the document does not hold: never from these tables
+                raise GGNError(f"the kernel's playout named a move {pair} the game does not have")
+            play = made_plays[0]
+            found.append(play)
+            position = position.apply(play.transition)
+        at += length
+        games.append(tuple(found))
+    return tuple(games)

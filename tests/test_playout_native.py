@@ -1,0 +1,251 @@
+"""Playouts in the native kernel (``src/ggn/_native/playout.c``) against the pure path and the
+oracles: the same games, game by game and move by move.
+
+- For games of every family the kernel plays (chess and chess960, large boards, drops,
+  shogi's perpetual checks and repetitions over the whole game, stalemates that lose, a
+  checkmate that wins), from the start, from positions of random games and from random
+  placements, with both policies: each game's plays, result, ending and length are the pure
+  path's. The seeds were drawn once from os.urandom after the kernel's playout was written.
+- Games whose ends the kernel's playout does not replay (checks counted, the counting rules,
+  chasing, material counting...) fall back to the pure path, with the reason named.
+- Games the kernel played, replayed in python-chess and python-shogi: every move legal, no end
+  before the last ply, the end theirs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from ggn._types import Side
+from ggn.game import Game
+from ggn.notation import write
+from ggn.position import Position, code_of, piece_of
+from ggn.qpi import Qpi
+from ggn.rules import Ending, Playouts, _native, playout, rule_system, use_native
+from ggn.rules._cplayout import playout_refusal
+from ggn.variants import registry
+
+SEEDS = (3933042, 2599538, 8112122, 15055207, 13309202, 10538897, 11506846, 5895730)
+
+pytestmark = pytest.mark.skipif(not _native.native_available(), reason="the C kernel is not built here")
+
+# Games of each family the kernel plays: chess and its castling in chess960, hoppers, large
+# boards with holes, drops (crazyhouse's repetitions over the whole game), shogi-style
+# promotions and perpetual checks, a stalemate that loses, a checkmate that wins.
+GAMES = ("chess", "fischerandom", "capablanca", "grand", "gustav3", "shako", "grasshopper", "knightmate",
+         "crazyhouse", "pocketknight", "shogi", "minishogi", "kyotoshogi", "judkins", "euroshogi",
+         "chaturanga", "misere", "losalamos", "clobber")
+
+
+def _both(game: str, start: Position | None = None, fen: str | None = None, **options: object) -> Playouts:
+    fast = playout(game, start, fen=fen, moves=True, **options)  # type: ignore[arg-type]
+    with use_native(False):
+        slow = playout(game, start, fen=fen, moves=True, **options)  # type: ignore[arg-type]
+    assert fast.engine == "native", (game, playout_refusal(rule_system(game)))
+    assert slow.engine == "pure"
+    assert fast.moves is not None and slow.moves is not None
+    for number, (mine, theirs) in enumerate(zip(fast.moves, slow.moves, strict=True)):
+        first = next((ply for ply, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b), None)
+        assert mine == theirs, (game, number, first, len(mine), len(theirs))
+    assert (fast.results, fast.lengths, fast.endings) == (slow.results, slow.lengths, slow.endings), game
+    assert fast == slow
+    return fast
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_kernel_plays_the_pure_games_from_the_start(name: str) -> None:
+    seed = SEEDS[GAMES.index(name) % len(SEEDS)] * 7919 + len(name)
+    for policy in ("uniform", "captures"):
+        _both(name, games=3, seed=seed, policy=policy, max_plies=160)
+
+
+def _walked(name: str, seed: int, plies: int) -> Position:
+    """The position after a random game of at most ``plies`` plies (the pure path)."""
+    rules = rule_system(name)
+    chance = random.Random(seed)
+    position = rules.position()
+    with use_native(False):
+        for _ in range(plies):
+            plays = rules.legal_moves(position)
+            if not plays:
+                break
+            position = position.apply(chance.choice(plays).transition)
+    return position
+
+
+def _placement(name: str, seed: int) -> Position | None:
+    """The start's pieces shuffled over the board, without their marks (castling rights), either
+    side to move; None if the side not to move could take a royal piece."""
+    rules = rule_system(name)
+    chance = random.Random(seed)
+    start = rules.position()
+    codes = [code and code_of(Qpi(piece.sin, replace(piece.pin, state="normal")))
+             if code and (piece := piece_of(code)).state != "normal" else code for code in start._codes]
+    chance.shuffle(codes)
+    hands = (dict(start._hands[0]), dict(start._hands[1]))
+    active: Side = chance.choice(("first", "second"))
+    position = Position._make(start._geometry, codes, hands, active, start.styles)
+    other = Position._make(start._geometry, list(codes), hands, position.inactive, start.styles)
+    try:
+        with use_native(False):
+            if rules.in_check(other):
+                return None
+            rules.legal_moves(position)
+    except Exception:  # noqa: BLE001  (a placement the pure path refuses is no test)
+        return None
+    return position
+
+
+@pytest.mark.parametrize("name", ["chess", "capablanca", "crazyhouse", "shogi", "minishogi", "kyotoshogi",
+                                  "chaturanga"])
+def test_the_kernel_plays_the_pure_games_from_random_games(name: str) -> None:
+    for offset, seed in enumerate(SEEDS[:3]):
+        start = _walked(name, seed + len(name), 20 + 15 * offset)
+        _both(name, start, games=2, seed=seed, policy=("uniform", "captures")[offset % 2], max_plies=160)
+
+
+@pytest.mark.parametrize("name", ["chess", "fischerandom", "grand", "crazyhouse", "minishogi", "judkins"])
+def test_the_kernel_plays_the_pure_games_from_random_placements(name: str) -> None:
+    played = 0
+    for seed in SEEDS:
+        start = _placement(name, seed)
+        if start is None:
+            continue
+        _both(name, start, games=2, seed=seed, policy=("uniform", "captures")[seed % 2], max_plies=160)
+        played += 1
+        if played == 3:
+            break
+    assert played, name
+
+
+def test_every_end_of_chess_the_same_both_ways() -> None:
+    # Few pieces: checkmates, stalemates, the fifty-move rule and repetitions, from a FEN with
+    # its halfmove clock read.
+    endings: Counter[Ending | None] = Counter()
+    for number, fen in enumerate(("8/8/8/4k3/8/8/8/R3K3 w Q - 0 1", "8/8/3k4/8/8/3K4/3Q4/8 w - - 37 60",
+                                  "8/5k2/8/8/8/8/2K5/1R6 b - - 0 1", "8/8/8/8/8/2k5/1p6/1K6 w - - 0 1",
+                                  "7k/8/6K1/8/8/8/8/QQ6 w - - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+                                  "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 2")):
+        for policy in ("uniform", "captures"):
+            found = _both("chess", fen=fen, games=4, seed=SEEDS[number] + len(policy), policy=policy,
+                          max_plies=400)
+            endings.update(found.endings)
+    assert {Ending.CHECKMATE, Ending.STALEMATE, Ending.MOVE_RULE, Ending.REPETITION} <= set(endings), endings
+
+
+def test_shogi_s_repetitions_and_perpetual_checks_the_same_both_ways() -> None:
+    # Kings with a rook, a gold or a bishop in hand, or bare: drops, checks, checkmates, stalemates
+    # that lose, and repetitions over the whole game.
+    endings: Counter[Ending | None] = Counter()
+    for number, feen in enumerate(("4k^4/9/9/9/9/9/9/9/4K^4 R/r S/s", "k^8/9/9/9/9/9/9/9/8K^ G/g S/s",
+                                   "4k^/5/5/5/K^4 R/r M/m", "4k^/5/5/5/K^4 / M/m", "k^4/5/5/5/4K^ B/ M/m")):
+        game = "minishogi" if feen.count("/") == 6 else "shogi"
+        for policy in ("uniform", "captures"):
+            found = _both(game, Position.from_feen(feen), games=4, seed=SEEDS[number] ^ 0x5A5A, policy=policy,
+                          max_plies=300)
+            endings.update(found.endings)
+    assert {Ending.REPETITION, Ending.CHECKMATE, Ending.NO_LEGAL_MOVE} <= set(endings), endings
+
+
+@pytest.mark.parametrize("name", ["3check", "makruk", "xiangqi", "armageddon"])
+def test_games_whose_ends_the_kernel_does_not_replay_fall_back(name: str) -> None:
+    reason = playout_refusal(rule_system(name))
+    assert reason, name
+    found = playout(name, games=2, seed=SEEDS[0], max_plies=40)
+    assert found.engine == "pure"
+    with use_native(False):
+        assert playout(name, games=2, seed=SEEDS[0], max_plies=40) == found
+
+
+def test_every_game_the_kernel_plays_has_a_playout_or_a_reason() -> None:
+    played = refused = 0
+    for name in registry.names():
+        rules = rule_system(name)
+        if not _native.native_support(rules)[0]:
+            continue
+        reason = playout_refusal(rules)
+        if reason:
+            refused += 1
+            assert playout(name, games=1, seed=1, max_plies=2).engine == "pure", name
+        else:
+            played += 1
+    assert played >= 50 and refused, (played, refused)
+
+
+def test_the_games_do_not_depend_on_how_many_are_played() -> None:
+    found = playout("chess", games=7, seed=SEEDS[5], max_plies=90)
+    assert found.engine == "native"
+    assert playout("chess", games=3, seed=SEEDS[5], max_plies=90).results == found.results[:3]
+
+
+# --- the kernel's games in the oracles -----------------------------------------------------------
+def test_the_kernel_s_chess_games_in_python_chess() -> None:
+    chess = pytest.importorskip("chess")
+    rules = rule_system("chess")
+    seen: set[Ending | None] = set()
+    for number, fen in enumerate((None, "8/8/8/4k3/8/8/8/R3K3 w Q - 0 1", "8/8/8/8/8/2k5/1p6/1K6 w - - 0 1",
+                                  "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w KQkq - 0 1")):
+        for policy in ("uniform", "captures"):
+            found = playout("chess", fen=fen, games=10, seed=SEEDS[number] + 1, policy=policy, max_plies=600,
+                            moves=True)
+            assert found.engine == "native" and found.moves is not None
+            start = Game("chess", fen=fen).start if fen else rules.position()
+            for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
+                board = chess.Board(fen) if fen else chess.Board()
+                position = start
+                for ply, play in enumerate(plays):
+                    assert board.outcome() is None or board.is_insufficient_material(), (ply, board.fen())
+                    assert board.halfmove_clock < 100 and not board.is_repetition(3), (ply, board.fen())
+                    move = write(rules, position, play, "uci")
+                    assert chess.Move.from_uci(move) in board.legal_moves, (ply, move, board.fen())
+                    board.push_uci(move)
+                    position = position.apply(play.transition)
+                seen.add(ending)
+                if ending is Ending.CHECKMATE:
+                    assert board.is_checkmate() and result == ("0-1" if board.turn == chess.WHITE else "1-0")
+                elif ending is Ending.STALEMATE:
+                    assert board.is_stalemate() and result == "1/2-1/2"
+                elif ending is Ending.MOVE_RULE:
+                    assert board.is_fifty_moves() and not board.is_checkmate() and result == "1/2-1/2"
+                elif ending is Ending.REPETITION:
+                    assert board.is_repetition(3) and result == "1/2-1/2"
+                else:
+                    assert ending is None and result == "*" and len(plays) == found.max_plies
+    assert {Ending.CHECKMATE, Ending.MOVE_RULE, Ending.REPETITION} <= seen, seen
+
+
+def test_the_kernel_s_shogi_games_in_python_shogi() -> None:
+    shogi = pytest.importorskip("shogi")
+    rules = rule_system("shogi")
+    ended = 0
+    for number, feen in enumerate((None, "4k^4/9/9/9/9/9/9/9/4K^4 R/r S/s")):
+        start = rules.position(feen) if feen else rules.position()
+        sfen = None if feen is None else "4k4/9/9/9/9/9/9/9/4K4 b Rr 1"
+        found = playout("shogi", start, games=4, seed=SEEDS[number + 2], policy="captures", max_plies=300,
+                        moves=True)
+        assert found.engine == "native" and found.moves is not None
+        for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
+            board = shogi.Board(sfen) if sfen else shogi.Board()
+            position = start
+            for ply, play in enumerate(plays):
+                assert not board.is_game_over(), (ply, board.sfen())
+                move = write(rules, position, play, "usi")
+                assert shogi.Move.from_usi(move) in board.legal_moves, (ply, move, board.sfen())
+                board.push_usi(move)
+                position = position.apply(play.transition)
+            if ending is Ending.CHECKMATE:
+                assert board.is_checkmate() and result == ("0-1" if board.turn == shogi.BLACK else "1-0")
+                ended += 1
+            elif ending is Ending.NO_LEGAL_MOVE:
+                assert board.is_game_over() and not board.is_check()
+                ended += 1
+            elif ending in (Ending.REPETITION, Ending.PERPETUAL_CHECK):
+                assert board.is_fourfold_repetition()
+                ended += 1
+            else:
+                assert ending is None and result == "*" and len(plays) == found.max_plies
+    assert ended
