@@ -95,7 +95,12 @@ struct ggn_game {
      * whether its piece holds one */
     int32_t gating, gate_to_hand, ngates[2], *gatekind[2], *gateok[2], ngrank[2], *grank[2];
     int32_t ghome[2], nghomes[2], *ghomes[2], *kgated, *mgate;
+    /* explosions (section BLST): per kind its flags (BLAST_*) and its type (for mutual
+     * immunity), per square the squares around it (a count, then 8) */
+    int32_t blast, *kblast, *ktype, *around;
 };
+
+enum { BLAST_IMMUNE = 1, BLAST_SPARED = 2, BLAST_MUTUAL = 4 };
 
 enum { LEAP_NOT_IN_CHECK = 1, LEAP_AIMS = 2 };
 
@@ -105,6 +110,7 @@ enum { WALL_NONE, WALL_STATIC, WALL_PAST, WALL_EDGE, WALL_ARROW, WALL_DUCK };
 #define SECTION_BIKJANG 0x42494B4A /* "BIKJ" */
 #define SECTION_LEAPS 0x4C454150 /* "LEAP" */
 #define SECTION_GATING 0x47415445 /* "GATE" */
+#define SECTION_BLAST 0x424C5354 /* "BLST" */
 
 /* --- reading the tables ------------------------------------------------------------------- */
 typedef struct {
@@ -157,6 +163,7 @@ void ggn_game_free(ggn_game *g) {
     free(g->lfile); free(g->lrank); free(g->mleap);
     for (int s = 0; s < 2; s++) { free(g->gatekind[s]); free(g->gateok[s]); free(g->grank[s]); free(g->ghomes[s]); }
     free(g->kgated); free(g->mgate);
+    free(g->kblast); free(g->ktype); free(g->around);
     free(g);
 }
 
@@ -540,6 +547,29 @@ static void read_gating(reader_t *r, ggn_game *g) {
     if (!r->bad) g->gating = 1;
 }
 
+/* BLST: whether captures explode (0: only the mutual immunity), per kind its flags (1 immune to
+ * explosions, 2 spared by them unless it captures, 4 may not take its own type) and its type,
+ * per square the squares around it (count, squares), nearest first as the rule system lists
+ * them. */
+static void read_blast(reader_t *r, ggn_game *g) {
+    int32_t N = g->N, K = g->K;
+    if (g->kblast) { fail(r, "a second blast section"); return; }
+    int32_t explodes = ranged(r, 0, 1, "the blast flag");
+    g->kblast = alloc((size_t)K, 4); g->ktype = alloc((size_t)K, 4); g->around = alloc(9 * (size_t)N, 4);
+    if (!g->kblast || !g->ktype || !g->around) { fail(r, "no memory for explosions"); return; }
+    for (int32_t k = 0; k < K; k++) {
+        g->kblast[k] = ranged(r, 0, 7, "a kind's blast flags");
+        g->ktype[k] = ranged(r, 0, K, "a kind's type");
+    }
+    if (!r->bad && (g->kblast[0] || g->ktype[0])) fail(r, "the empty square in the blast");
+    for (int32_t q = 0; q < N && !r->bad; q++) {
+        int32_t n = ranged(r, 0, 8, "squares around");
+        g->around[9 * q] = n;
+        for (int32_t k = 0; k < n; k++) g->around[9 * q + 1 + k] = ranged(r, 0, N - 1, "a square around");
+    }
+    if (!r->bad) g->blast = explodes;
+}
+
 /* Read the sections that follow the moves, to the tables' end. */
 static void read_sections(reader_t *r, ggn_game *g) {
     while (!r->bad && r->i < r->n) {
@@ -555,6 +585,7 @@ static void read_sections(reader_t *r, ggn_game *g) {
         case SECTION_BIKJANG: read_bikjang(&sub, g); break;
         case SECTION_LEAPS: read_leaps(&sub, g); break;
         case SECTION_GATING: read_gating(&sub, g); break;
+        case SECTION_BLAST: read_blast(&sub, g); break;
         default: fail(&sub, "a section of an unknown kind"); break;
         }
         if (!sub.bad && sub.i != sub.n) fail(&sub, "a section's values left unread");
@@ -731,6 +762,7 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
             g->maxplays *= 1 + 2 * most;
             g->perplay += 1 + gr;
         }
+        if (g->blast) g->perplay += 9 + 2 * nr + 2 * nh; /* the pieces exploded, the rights they take */
         if ((int64_t)g->maxplays * g->perplay > (1 << 24)) { fail(r, "plays too large"); ggn_game_free(g); return GGN_EBADTABLE; }
     }
     /* forward groups: per kind, per source + 1 */
@@ -1012,6 +1044,7 @@ typedef struct {
     int32_t *wt;      /* walls: per ply the squares a play's wall may go to (N) */
     chg_t *wundo;     /* walls: per ply what a wall's changes replaced (N + 2) */
     int32_t *wreach;  /* walls: N, the squares an arrow reaches */
+    chg_t *bscratch;  /* explosions: one ply's changes, rewritten */
     int err;
 } search_t;
 
@@ -1295,9 +1328,77 @@ static int32_t gate_plays(const search_t *S, const int32_t *pre, int32_t mi, pla
 
 /* The plays of move mi on a node whose board before its prefix is ``pre``; returns how many,
  * written to plays with their changes in chg. */
+/* The plays with their explosions (the rule system's _explode): a play that captures (its
+ * destination held a piece of the other side, or it empties one's square) removes the piece on
+ * its destination and those around it, but the immune ones and the spared (pawns), which stay
+ * unless they made the capture; a castling king gone takes its rooks' rights, and the last
+ * rook with a right gone takes its king's. */
+static int32_t explode(const search_t *S, const int32_t *pre, int32_t mi, play_t *plays, chg_t *chg, int32_t np) {
+    const ggn_game *g = S->g;
+    const move_t *m = &g->moves[mi];
+    int side = g->kside[m->kind];
+    chg_t *out = S->bscratch;
+    size_t room = (size_t)g->maxplays * (size_t)g->perplay, used = 0;
+    int32_t *board = S->trial;
+    for (int32_t j = 0; j < np; j++) {
+        play_t *p = &plays[j];
+        int capture = pre[m->dst] && g->kside[pre[m->dst]] != side;
+        for (int32_t c = 0; c < p->n && !capture; c++) {
+            int32_t q = chg[p->off + c].sq;
+            if (!chg[p->off + c].val && pre[q] && g->kside[pre[q]] != side) capture = 1;
+        }
+        if (used + (size_t)p->n > room) return j; /* only with hostile tables */
+        size_t off = used;
+        for (int32_t c = 0; c < p->n; c++) out[used++] = chg[p->off + c];
+        if (capture) {
+            int32_t removed[9], before[9], nr = 0;
+            for (int32_t q = 0; q < g->N; q++) board[q] = pre[q] ? g->unmark[pre[q]] : 0;
+            for (int32_t c = 0; c < p->n; c++) board[chg[p->off + c].sq] = chg[p->off + c].val;
+            const int32_t *ring = g->around + 9 * (size_t)m->dst;
+            for (int32_t k = -1; k < ring[0]; k++) {
+                int32_t q = k < 0 ? m->dst : ring[1 + k], v = board[q];
+                if (!v || (g->kblast[v] & BLAST_IMMUNE) || (q != m->dst && (g->kblast[v] & BLAST_SPARED))) continue;
+                removed[nr] = q; before[nr] = v; nr++;
+            }
+            for (int32_t k = 0; k < nr && used < room; k++) { out[used].sq = removed[k]; out[used].val = 0; used++; board[removed[k]] = 0; }
+            for (int s = 0; s < 2 && g->castking[s]; s++) {
+                int32_t king = g->castking[s], gone = 0, stands = 0, rights = 0;
+                for (int32_t k = 0; k < nr; k++) if (before[k] == king) gone = 1;
+                for (int32_t h = 0; h < g->nhomes[s]; h++) {
+                    int32_t v = board[g->homes[s][h]];
+                    if (v && g->rookplain[v] && g->kside[v] == s) rights = 1;
+                }
+                if (gone) {
+                    for (int32_t h = 0; h < g->nhomes[s] && used < room; h++) {
+                        int32_t q = g->homes[s][h], v = board[q];
+                        if (v && g->rookplain[v] && g->kside[v] == s) { out[used].sq = q; out[used].val = g->rookplain[v]; used++; }
+                    }
+                    continue;
+                }
+                for (int32_t q = 0; q < g->N && !stands; q++) if (board[q] == king) stands = 1;
+                if (!stands || rights) continue;
+                for (int32_t i = 0; i < g->nrank[s] && used < room; i++) {
+                    int32_t q = g->rank[s][i];
+                    if (board[q] == king) { out[used].sq = q; out[used].val = g->kingplain[king]; used++; }
+                }
+            }
+        }
+        p->off = (int32_t)off;
+        p->n = (int32_t)(used - off);
+    }
+    memcpy(chg, out, used * sizeof(chg_t));
+    return np;
+}
+
 static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_t *plays, chg_t *chg) {
+    const ggn_game *g = S->g;
+    const move_t *m = &g->moves[mi];
+    if (g->kblast && (g->kblast[m->kind] & BLAST_MUTUAL) && m->src != m->dst && pre[m->dst] &&
+        g->ktype[pre[m->dst]] == g->ktype[m->kind])
+        return 0; /* mutually immune types: no capture of one's own type */
     int32_t np = base_plays(S, pre, mi, plays, chg);
-    if (S->g->mgate && S->g->mgate[mi]) np = gate_plays(S, pre, mi, plays, chg, np);
+    if (g->mgate && g->mgate[mi]) np = gate_plays(S, pre, mi, plays, chg, np);
+    if (g->blast && m->src >= 0) np = explode(S, pre, mi, plays, chg, np);
     return np;
 }
 
@@ -1562,7 +1663,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         int32_t mi = S->mv[x];
         const move_t *m = &g->moves[mi];
         if ((leaf || mode == MODE_LIST) && calm && !m->royal && !m->limited && m->mtype == 0 && !g->wall_rule && !bik &&
-            !(g->mleap && g->mleap[mi]) && !(g->mgate && g->mgate[mi]) &&
+            !(g->mleap && g->mleap[mi]) && !(g->mgate && g->mgate[mi]) && !g->kblast &&
             !(m->src < 0 && g->dropmate[m->kind])) {
             /* Counting only, calm: a plain move or drop whose squares no attack on a terminal
              * piece reads is legal, each of its plays (no need to make them). */
@@ -1748,13 +1849,17 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
         S->wreach = alloc((size_t)N, 4);
         if (!S->wt || !S->wundo || !S->wreach) return GGN_ENOMEM;
     }
+    if (g->blast) {
+        S->bscratch = alloc((size_t)g->maxplays * (size_t)g->perplay, sizeof(chg_t));
+        if (!S->bscratch) return GGN_ENOMEM;
+    }
     if (g->capmap) { S->hand[0] = S->hands; S->hand[1] = S->hands + K; }
     return search_load(S, pos, len);
 }
 
 static void search_close(search_t *S) {
     free(S->b); free(S->hands); free(S->pre); free(S->kings); free(S->trial); free(S->chg); free(S->plays); free(S->undo); free(S->mv);
-    free(S->wt); free(S->wundo); free(S->wreach);
+    free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch);
 }
 
 int ggn_perft(const ggn_game *g, const int32_t *pos, size_t len, int depth, uint64_t *count) {

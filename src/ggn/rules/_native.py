@@ -52,6 +52,10 @@ The tables (int32 values; the kernel checks every one again as it reads them)::
         emptied hand takes (count, squares), the castling king's home (-1 none) and the rook
         homes (count, squares); per kind the plain kind of a piece holding a gating right (0
         none); per move whether its piece holds one. A gating game's hands are always counted.
+    BLST (0x424C5354), explosions and mutually immune types: whether captures explode, per kind
+        its flags (1 immune to explosions, 2 spared by them unless it captures: a pawn, 4 may not
+        take its own type) and its type (numbered from 1), per square the squares around it
+        (count, squares, in the rule system's order).
     BIKJ (0x42494B4A), janggi's bikjang: files, ranks, per square its file and rank, per kind
         whether it is royal. While the royal pieces face each other (the first of each side, on
         a file or rank with nothing between), a play must end that, and the pass is legal even
@@ -98,6 +102,7 @@ SECTION_CANNONS: Final = 0x43414E4E  # "CANN"
 SECTION_BIKJANG: Final = 0x42494B4A  # "BIKJ"
 SECTION_LEAPS: Final = 0x4C454150  # "LEAP"
 SECTION_GATING: Final = 0x47415445  # "GATE"
+SECTION_BLAST: Final = 0x424C5354  # "BLST"
 _WALLING: Final = {"static": 1, "past": 2, "edge": 3, "arrow": 4, "duck": 5}
 
 
@@ -181,8 +186,7 @@ def _variant_refusal(rules: VariantRules) -> str:
     checks: list[tuple[bool, str]] = [
         (variant.walls is not None and variant.walls.rule is not None and variant.drops is not None,
          "walls with drops"),
-        (variant.blast_on_capture, "blastOnCapture"),
-        (bool(variant.mutually_immune_types), "mutuallyImmuneTypes"),
+        (variant.blast_on_capture and rules._pseudo, "blastOnCapture with extinctionPseudoRoyal"),
         (variant.makpong, "makpongRule"),
         (not variant.checking, "checking"),
         (variant.must_capture, "mustCapture"),
@@ -196,7 +200,6 @@ def _variant_refusal(rules: VariantRules) -> str:
         (rules._drops_forced is not None, "mustDrop"),
         (rules._all_special, "every move through the hooks"),
         (bool(rules._makpong_kings), "makpongRule"),
-        (bool(rules._mutual), "mutuallyImmuneTypes"),
         (bool(rules._petrify), "petrifyOnCapture"),
     ]
     promotion = variant.promotion
@@ -232,8 +235,7 @@ def description_refusal(variant: Variant) -> str:
     checks: list[tuple[bool, str]] = [
         (variant.walls is not None and variant.walls.rule is not None and variant.drops is not None,
          "walls with drops"),
-        (variant.blast_on_capture, "blastOnCapture"),
-        (bool(variant.mutually_immune_types), "mutuallyImmuneTypes"),
+        (variant.blast_on_capture and pseudo, "blastOnCapture with extinctionPseudoRoyal"),
         (variant.makpong, "makpongRule"),
         (not variant.checking, "checking"),
         (variant.must_capture, "mustCapture"),
@@ -495,7 +497,8 @@ class _Builder:
                              (SECTION_CANNONS, self.cannons(records)),
                              (SECTION_BIKJANG, self.bikjang()),
                              (SECTION_LEAPS, self.leaps(records)),
-                             (SECTION_GATING, self.gating(records))):
+                             (SECTION_GATING, self.gating(records)),
+                             (SECTION_BLAST, self.blast())):
             if section:
                 found += [tag, len(section), *section]
         return found
@@ -612,6 +615,27 @@ class _Builder:
         flags = [1 if src >= 0 and r._flags.get(self.codes[kind], 0) & self.flags._GATES else 0
                  for kind, src, _, _, _ in records]
         return [*values, *kinds, *flags]
+
+    def blast(self) -> list[int]:
+        """The BLST section (see the module's doc), or none: no explosions, no mutually immune
+        types."""
+        r = self.variant_rules
+        if r is None or not (r._blast or r._mutual):
+            return []
+        for code in (*r._blast_spared, *r._blast_immune, *r._mutual):
+            self.kind(code)
+        letters = sorted(set(r._kind.values()))
+        kinds: list[int] = []
+        for code in self.codes:
+            flags = (1 if code in r._blast_immune else 0) | (2 if code in r._blast_spared else 0) | (
+                4 if code in r._mutual else 0)
+            letter = r._kind.get(code)
+            kinds += [flags, 0 if letter is None else letters.index(letter) + 1]
+        around: list[int] = []
+        for number in range(self.geometry.size):
+            ring = r._around.get(number, ()) if r._blast else ()
+            around += [len(ring), *ring]
+        return [1 if r._blast else 0, *kinds, *around]
 
     def bikjang(self) -> list[int]:
         """The BIKJ section (see the module's doc), or none: the game has no bikjang."""
