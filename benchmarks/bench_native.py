@@ -13,8 +13,10 @@ listing and random playouts.
   few pieces anywhere legal), as FEN lines; ggn lists them with :func:`ggn.batch.legal` (UCI
   strings, as a user reads them), python-chess with ``chess.Board(fen)`` and
   ``[move.uci() for move in board.legal_moves]``; the sets are compared, then timed.
-- **random playouts** of chess: :func:`ggn.rules.playout` (the engine that played them is
-  named), plies per second.
+- **random playouts** of chess from the start: :func:`ggn.rules.playout` in the native kernel
+  (``--games`` x 25 games a round, both policies) and on the pure path (``--games`` // 4, whose
+  games must be the kernel's first ones), in plies per second of the wall clock and of this
+  process's CPU time (on a loaded machine the second is the kernel's own speed).
 
 Every figure is the range over ``--rounds`` rounds, each round running every contender in turn;
 the machine's load (:func:`os.getloadavg`) is given before and after.
@@ -226,14 +228,36 @@ def _batch_row(report: dict[str, Any], rounds: int, seed: int, positions: int) -
 
 
 def _playout_row(report: dict[str, Any], rounds: int, seed: int, games: int) -> None:
-    rates = []
+    """Chess playouts from the start, each round the kernel (``games`` x 25 games, each policy)
+    and the pure path (``games`` // 4 games, uniform) in turn, in plies a second of the wall
+    clock and of this process's CPU time; the pure path's games checked equal to the kernel's."""
+    many, few = 25 * games, max(1, games // 4)
+    rows: dict[str, list[float]] = {"native": [], "native_cpu": [], "captures": [], "captures_cpu": [],
+                                    "pure": [], "pure_cpu": []}
     engine = ""
     for number in range(rounds):
-        found, seconds = _timed(lambda n=number: playout("chess", games=games, seed=seed + n))
-        rates.append(found.plies / seconds)
-        engine = found.engine
-    report["playouts"] = {"games": games, "engine": engine, "plies_per_second": _ranges(rates)}
-    print(f"chess playouts, {games} games a round ({engine}): {_r(rates)} plies/s", flush=True)
+        for key, policy in (("native", "uniform"), ("captures", "captures")):
+            cpu = time.process_time()
+            found, seconds = _timed(lambda n=number, p=policy: playout("chess", games=many, seed=seed + n,
+                                                                         policy=p))
+            rows[key].append(found.plies / seconds)
+            rows[key + "_cpu"].append(found.plies / max(time.process_time() - cpu, 1e-9))
+            engine = found.engine if key == "native" else engine
+            if key == "native":
+                kernel_games = found
+        with use_native(False):
+            cpu = time.process_time()
+            pure, seconds = _timed(lambda n=number: playout("chess", games=few, seed=seed + n))
+            rows["pure"].append(pure.plies / seconds)
+            rows["pure_cpu"].append(pure.plies / max(time.process_time() - cpu, 1e-9))
+        if (pure.results, pure.lengths) != (kernel_games.results[:few], kernel_games.lengths[:few]):
+            raise SystemExit("the kernel's chess playouts are not the pure path's games")
+    report["playouts"] = {"games": many, "pure_games": few, "engine": engine,
+                          **{f"{key}_plies_per_second": _ranges(value) for key, value in rows.items()}}
+    print(f"chess playouts ({engine}), {many} games a round: {_r(rows['native'])} plies/s "
+          f"({_r(rows['native_cpu'])} a CPU second); captures policy {_r(rows['captures'])} "
+          f"({_r(rows['captures_cpu'])}); pure path, {few} games: {_r(rows['pure'])} "
+          f"({_r(rows['pure_cpu'])})", flush=True)
 
 
 def _r(values: Any, digits: int = 0) -> str:
@@ -261,7 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20,
                         help="the seed of the positions and playouts (default 20)")
     parser.add_argument("--positions", type=_positive, default=2000, help="batch positions (default 2000)")
-    parser.add_argument("--games", type=_positive, default=20, help="playouts a round (default 20)")
+    parser.add_argument("--games", type=_positive, default=20,
+                        help="playouts a round: x25 in the kernel, /4 on the pure path (default 20)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON at the end")
     parser.add_argument("--only", choices=sorted(PARTS), action="append",
                         help="run this part only (perft, batch, playouts; may be repeated)")
