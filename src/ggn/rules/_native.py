@@ -217,8 +217,7 @@ def _variant_refusal(rules: VariantRules) -> str:
                    (drops.must_drop, "mustDrop"),
                    (bool(rules._first_rank_only), "first-rank-only drops"),
                    (rules._bishops is not None, "dropOppositeColoredBishop"),
-                   (bool(rules._castling_dropped), "castlingDroppedPiece"),
-                   (drops.two_boards, "twoBoards")]
+                   (bool(rules._castling_dropped), "castlingDroppedPiece")]
     for refused, reason in checks:
         if refused:
             return reason
@@ -260,8 +259,7 @@ def description_refusal(variant: Variant) -> str:
                    (not drops.checks, "dropChecks"),
                    (drops.first_rank_only in letters, "first-rank-only drops"),
                    (drops.opposite_bishops in letters, "dropOppositeColoredBishop"),
-                   (drops.castling_dropped, "castlingDroppedPiece"),
-                   (drops.two_boards, "twoBoards")]
+                   (drops.castling_dropped, "castlingDroppedPiece")]
     checks.append((variant.files * variant.ranks > MAX_SQUARES, f"a board of over {MAX_SQUARES} squares"))
     for refused, reason in checks:
         if refused:
