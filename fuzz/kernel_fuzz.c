@@ -18,10 +18,10 @@
  *
  * The tables and the position are copied into buffers of exactly their size, so that
  * AddressSanitizer sees a read past either, and the tables are freed once the game is read
- * (the game must keep nothing of the caller's buffer). The operation picks perft, the legal
- * plays (with room for 0 to 248 plays, so that too small a buffer is tried too) or divide; the
- * depth is 0 to 2, and the operation's high bit tries the kernel's bounds on depth instead
- * (GGN_MAX_DEPTH + 1, or -1).
+ * (the game must keep nothing of the caller's buffer). The operation picks perft (and the
+ * game's end before the move), the legal plays (with room for 0 to 248 plays, so that too
+ * small a buffer is tried too) or divide; the depth is 0 to 2, and the operation's high bit
+ * tries the kernel's bounds on depth instead (GGN_MAX_DEPTH + 1, or -1).
  */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -115,6 +115,12 @@ static void run(uint8_t operation, int depth, const ggn_game *game, const int32_
     case 0: {
         uint64_t count = 0;
         (void)ggn_perft(game, position, length, depth, &count);
+        int ended = 0, value = 0; /* the game's end before the move (the tables' ends) */
+        if (ggn_ended(game, position, length, &ended, &value) == GGN_OK &&
+            (ended < 0 || ended > GGN_END_FLAG || value < -1 || value > 1)) {
+            fprintf(stderr, "ggn_ended gave end %d, result %d\n", ended, value);
+            abort();
+        }
         break;
     }
     case 1: {

@@ -3,7 +3,9 @@
     python fuzz/kernel_seeds.py DIRECTORY [--plies N]
 
 For each game the kernel plays among a few of every kind (chess and its castling and en
-passant, drops, hoppers, a 10x8 board), writes the tables ggn.rules._native makes of it to
+passant, drops, hoppers, a 10x8 board, the ends and legality rules: dobutsu's extinction and
+safe flag, forced captures, racing kings' flag move and checks refused, spartan's pseudo-royal
+kings), writes the tables ggn.rules._native makes of it to
 DIRECTORY/tables/GAME.tables (int32 little-endian: the target reads them at start from
 ``GGN_KERNEL_TABLES``), and to DIRECTORY/seeds inputs of the target's patch form, no patch
 yet, with the start position and positions of a seeded random game, once for each operation
@@ -26,9 +28,10 @@ from ggn.rules import _native, rule_system
 # many more inputs a second; the large ones bring what only they have (a 10x8 board, drops on
 # 9x9, the xiangqi palace and cannons, castling and en passant on chess's board). A game the
 # kernel does not play (yet) is left out: its tables cannot be made.
-GAMES = ("minishogi", "gardner", "losalamos", "minixiangqi", "kyotoshogi", "tencubed", "grasshopper",
-         "berolina", "crazyhouse", "chess", "shogi", "xiangqi", "capablanca", "makruk", "manchu",
-         "isolation7x7", "joust", "amazons", "janggi", "cambodian", "seirawan")
+GAMES = ("dobutsu", "minishogi", "gardner", "losalamos", "minixiangqi", "kyotoshogi", "tencubed",
+         "grasshopper", "berolina", "crazyhouse", "antichess", "racingkings", "spartan", "chess", "shogi",
+         "xiangqi", "capablanca", "makruk", "manchu", "isolation7x7", "joust", "amazons", "janggi",
+         "cambodian", "seirawan")
 PATCH = 0x40  # the target's patch form: [operation | PATCH][depth][game][patches]
 OPERATIONS = ((0, 2), (1, 0), (2, 1))  # (operation, depth): perft 2, legal plays, divide 1
 SEED = 20  # the random games' seed (issue 20)

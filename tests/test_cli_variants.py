@@ -96,7 +96,8 @@ def test_variants_lists_fairy_stockfish_variants_with_their_boards() -> None:
         assert (game["engine"] == "pure") == bool(game["engine_reason"])
     engines = {game["name"]: (game["engine"], game["engine_reason"]) for game in listed}
     if engines["chess"][0] == "native":  # the kernel is built here
-        assert engines["antichess"] == ("pure", "mustCapture")
+        assert engines["antichess"] == ("native", "")  # forced captures and extinction: the kernel's
+        assert engines["placement"] == ("pure", "dropOppositeColoredBishop")
     status, text, _ = call("variants")
     assert status == 0 and len(text.splitlines()) == len(names)
     assert re.search(r"^capablanca +10x8$", text, re.MULTILINE)

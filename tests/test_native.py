@@ -19,6 +19,7 @@ import pytest
 from ggn._types import Side
 from ggn.position import Position
 from ggn.rules import _native, native_support, perft, rule_system, use_native
+from ggn.rules._records import Ending
 from ggn.rules._system import RuleSystem
 from ggn.variants import registry
 
@@ -125,6 +126,59 @@ def test_fallback_gives_the_pure_answer(name: str) -> None:
     assert reason  # a game that falls back says why
     assert _native.perft(rules, rules.position(), 1) is None
     assert perft(rules, 1) == _pure_perft(rules, rules.position(), 1)
+
+
+def _pure_end(rules: RuleSystem, position: Position) -> tuple[int, int]:
+    """The rule system's end before the move as the kernel's ``ended`` says it: (0 none, 1 an
+    extinction, 2 a flag region; the result for the side to move, 1 a win, 0 a draw, -1 a loss)."""
+    with use_native(False):
+        outcome = rules._ended(position) if rules._ends else None
+    if outcome is None:
+        return 0, 0
+    end = {Ending.EXTINCTION: 1, Ending.BARE_KING: 1, Ending.FLAG: 2}[outcome.ending]
+    return end, 0 if outcome.winner is None else 1 if outcome.winner == position.active else -1
+
+
+def _ends_early(name: str) -> bool:
+    ends = registry.variant(name).ends
+    return (ends.extinction is not None and bool(ends.extinction_types)) or bool(ends.flag_pieces)
+
+
+# Positions where a game has ended, or nearly (bare kings, and the claim of shatranj's baring;
+# an extinct horde; the king of the hill), with what random games seldom reach.
+_ENDED = {
+    "shatranj": ("k7/8/8/8/8/8/8/KR6 w - - 0 1", "k7/8/8/8/8/8/8/KR6 b - - 0 1",
+                 "k7/8/8/8/8/8/8/K7 w - - 0 1"),
+    "courier": ("k11/12/12/12/12/12/12/KR10 w - - 0 1", "k11/12/12/12/12/12/12/KR10 b - - 0 1"),
+    "shatar": ("k7/8/8/8/8/8/8/KR6 w - - 0 1", "k7/8/8/8/8/8/8/KR6 b - - 0 1"),
+    "horde": ("rnbqkbnr/8/8/8/8/8/8/8 w kq - 0 1", "rnbqkbnr/8/8/8/8/8/8/7P b kq - 0 1"),
+    "kingofthehill": ("k7/8/8/3K4/8/8/8/8 b - - 0 1", "k7/8/8/3K4/8/8/8/8 w - - 0 1"),
+    "racingkings": ("1K6/8/8/8/8/8/8/k7 b - - 0 1", "1K5k/8/8/8/8/8/8/8 w - - 0 1",
+                    "1K6/6k1/8/8/8/8/8/8 b - - 0 1"),
+}
+
+
+@pytest.mark.parametrize("name", [name for name in GAMES if _ends_early(name)])
+def test_the_ends(name: str) -> None:
+    # The kernel's ends before the move (extinction, flag regions), and their results, are the
+    # rule system's, along long random games (which reach them), on random placements and on
+    # positions made to end.
+    from ggn.game import Game  # noqa: PLC0415
+
+    rules = _covered(name)
+    seed = SEEDS[(GAMES.index(name) + 2) % len(SEEDS)]
+    positions = _walk(rules, seed, 150)
+    positions += [_placement(rules, seed + offset) for offset in range(20)]
+    made = [Game(name, fen=fen).position for fen in _ENDED.get(name, ())]
+    assert not made or any(_pure_end(rules, position)[0] for position in made)
+    positions += made
+    kernel = _native._STATE.kernel
+    assert kernel is not None
+    for position in positions:
+        asked = _native._asked(rules, position)
+        assert asked is not None, position.to_feen()
+        _, game, encoded = asked
+        assert kernel.ended(game.capsule, encoded) == _pure_end(rules, position), position.to_feen()
 
 
 @pytest.mark.full

@@ -43,6 +43,7 @@ typedef struct {
     int32_t royal; /* it moves or places a terminal piece */
     int32_t stays; /* its first plays, to which no promotion limit applies (the piece staying, drops) */
     int32_t limited; /* a play of it places a limited type */
+    int32_t oncap;   /* promotion by capture (section ENDS): 1 its last play only when it takes, 3 and its first only when not */
 } move_t;
 
 typedef struct { int32_t src, ent_off, nent, skip; } rnode_t;
@@ -98,6 +99,14 @@ struct ggn_game {
     /* explosions (section BLST): per kind its flags (BLAST_*) and its type (for mutual
      * immunity), per square the squares around it (a count, then 8) */
     int32_t blast, *kblast, *ktype, *around;
+    /* the ends and legality rules beyond the terminal pieces' (section ENDS, read_ends; without
+     * it none, and castling tested) */
+    int32_t eflags, castle_check, nletters, ext_count, ext_opp, ext_claim, ext_value, flag_count, pseudo_limit;
+    int32_t nregion[2], *region[2];
+    uint8_t *inregion[2];      /* per square: in the side's flag region */
+    int32_t *extmask, *kflag, *pgroup; /* per kind */
+    int32_t doubled, *file; /* no doubled drops: how many of a kind a file may hold; each square's file */
+    int32_t strict; /* a rule beyond the terminal pieces' may refuse a plain move (no fast count) */
 };
 
 enum { BLAST_IMMUNE = 1, BLAST_SPARED = 2, BLAST_MUTUAL = 4 };
@@ -111,6 +120,29 @@ enum { WALL_NONE, WALL_STATIC, WALL_PAST, WALL_EDGE, WALL_ARROW, WALL_DUCK };
 #define SECTION_LEAPS 0x4C454150 /* "LEAP" */
 #define SECTION_GATING 0x47415445 /* "GATE" */
 #define SECTION_BLAST 0x424C5354 /* "BLST" */
+#define SECTION_ENDS 0x454E4453 /* "ENDS" */
+
+/* The ends' flags (section ENDS, in ggn.rules._native's order). */
+#define E_EXTINCTION 1
+#define E_FLAG 2
+#define E_CAPTURES 4
+#define E_PSEUDO 8
+#define E_DUPLE 16
+#define E_NO_CHECKS 32
+#define E_NO_DROP_CHECKS 64
+#define E_FLAG_MOVE 128
+#define E_FLAG_SAFE 256
+#define E_FLAG_BLOCKED 512
+#define E_FLAG_ROYAL 1024
+#define E_DROPS_FORCED 2048
+#define E_ALL 4095
+/* A kind's flags (kflag). */
+#define K_FLAG 1
+#define K_ROYAL 2
+#define K_MAKPONG 4
+#define K_UNDOUBLED 8
+#define K_FORCED_DROP 16
+#define MAX_LETTERS 30
 
 /* --- reading the tables ------------------------------------------------------------------- */
 typedef struct {
@@ -164,6 +196,8 @@ void ggn_game_free(ggn_game *g) {
     for (int s = 0; s < 2; s++) { free(g->gatekind[s]); free(g->gateok[s]); free(g->grank[s]); free(g->ghomes[s]); }
     free(g->kgated); free(g->mgate);
     free(g->kblast); free(g->ktype); free(g->around);
+    for (int s = 0; s < 2; s++) { free(g->region[s]); free(g->inregion[s]); }
+    free(g->extmask); free(g->kflag); free(g->pgroup); free(g->file);
     free(g);
 }
 
@@ -570,6 +604,57 @@ static void read_blast(reader_t *r, ggn_game *g) {
     if (!r->bad) g->blast = explodes;
 }
 
+/* ENDS: the ends and legality rules beyond the terminal pieces' (ggn.rules._native's doc says
+ * each value). The per-kind and per-square arrays are made (zeroed) before the sections. */
+static void read_ends(reader_t *r, ggn_game *g) {
+    int32_t N = g->N, K = g->K;
+    if (g->eflags || g->castle_check != 1 || g->nletters) { fail(r, "a second ends section"); return; }
+    g->eflags = ranged(r, 0, E_ALL, "the ends' flags");
+    g->castle_check = ranged(r, 0, 2, "castling's safety test");
+    g->nletters = ranged(r, 0, MAX_LETTERS, "extinction types");
+    g->ext_count = ranged(r, 0, 1 << 20, "the extinction count");
+    g->ext_opp = ranged(r, 0, 1 << 20, "the extinction opponent count");
+    g->ext_claim = ranged(r, 0, 1, "the extinction claim");
+    g->ext_value = ranged(r, -1, 1, "the extinction's result");
+    g->flag_count = ranged(r, 0, N, "the flag count");
+    for (int s = 0; s < 2 && !r->bad; s++) {
+        g->nregion[s] = ranged(r, 0, N, "a flag region");
+        g->region[s] = alloc((size_t)g->nregion[s], 4);
+        if (!g->region[s]) { fail(r, "no memory for the flag regions"); return; }
+        for (int32_t i = 0; i < g->nregion[s] && !r->bad; i++) {
+            int32_t q = ranged(r, 0, N - 1, "a flag square");
+            if (!r->bad && g->inregion[s][q]) fail(r, "a flag square twice");
+            g->region[s][i] = q;
+            g->inregion[s][q] = 1;
+        }
+    }
+    g->pseudo_limit = ranged(r, 0, (1 << 20) + 1, "the pseudo-royal limit");
+    g->doubled = ranged(r, 0, N, "the no-doubled count");
+    for (int32_t q = 0; q < N && g->doubled && !r->bad; q++) g->file[q] = ranged(r, -1, N - 1, "a square's file");
+    int32_t full = (int32_t)(((uint32_t)1 << g->nletters) - 1);
+    for (int32_t k = 0; k < K && !r->bad; k++) {
+        g->extmask[k] = ranged(r, 0, full, "a kind's extinction types");
+        g->kflag[k] = ranged(r, 0, 31, "a kind's flag bits");
+        g->pgroup[k] = ranged(r, 0, g->nletters, "a kind's pseudo-royal group");
+        if (!r->bad && k == 0 && (g->extmask[0] || g->kflag[0] || g->pgroup[0])) fail(r, "kind 0 is the empty square");
+    }
+    /* the moves promoted only by a capture: (move number, rule) pairs, by move */
+    int32_t count = ranged(r, 0, g->M, "moves promoted by capture");
+    for (int32_t i = 0, last = -1; i < count && !r->bad; i++) {
+        int32_t mi = ranged(r, 0, g->M - 1, "a move promoted by capture");
+        int32_t rule = ranged(r, 1, 3, "a promotion by capture");
+        if (r->bad) return;
+        if (mi <= last) { fail(r, "moves promoted by capture not sorted"); return; }
+        last = mi;
+        move_t *m = &g->moves[mi];
+        if (rule == 2 || m->src < 0 || m->mtype != 0 || m->nplaced < 1 || (rule == 3 && (m->nplaced < 2 || m->stays != 1))) {
+            fail(r, "a promotion by capture without its plays");
+            return;
+        }
+        m->oncap = rule;
+    }
+}
+
 /* Read the sections that follow the moves, to the tables' end. */
 static void read_sections(reader_t *r, ggn_game *g) {
     while (!r->bad && r->i < r->n) {
@@ -586,6 +671,7 @@ static void read_sections(reader_t *r, ggn_game *g) {
         case SECTION_LEAPS: read_leaps(&sub, g); break;
         case SECTION_GATING: read_gating(&sub, g); break;
         case SECTION_BLAST: read_blast(&sub, g); break;
+        case SECTION_ENDS: read_ends(&sub, g); break;
         default: fail(&sub, "a section of an unknown kind"); break;
         }
         if (!sub.bad && sub.i != sub.n) fail(&sub, "a section's values left unread");
@@ -734,8 +820,19 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         }
     }
 #undef TAKE_INTS
+    /* the arrays of section ENDS, zeroed where the tables have none: no rule of its own */
+    g->castle_check = 1;
+    g->extmask = alloc((size_t)K, 4); g->kflag = alloc((size_t)K, 4); g->pgroup = alloc((size_t)K, 4);
+    g->file = alloc((size_t)N, 4);
+    g->inregion[0] = alloc((size_t)N, 1); g->inregion[1] = alloc((size_t)N, 1);
+    if (!g->extmask || !g->kflag || !g->pgroup || !g->file || !g->inregion[0] || !g->inregion[1]) {
+        ggn_game_free(g);
+        return GGN_ENOMEM;
+    }
+    for (int32_t q = 0; q < N; q++) g->file[q] = -1;
     read_sections(r, g);
     if (r->bad) { ggn_game_free(g); return GGN_EBADTABLE; }
+    g->strict = (g->eflags & (E_PSEUDO | E_NO_CHECKS | E_NO_DROP_CHECKS)) != 0;
     g->paths = alloc((size_t)cused + 1, 4);
     if (!g->paths) { ggn_game_free(g); return GGN_ENOMEM; }
     {
@@ -1046,6 +1143,8 @@ typedef struct {
     int32_t *wreach;  /* walls: N, the squares an arrow reaches */
     chg_t *bscratch;  /* explosions: one ply's changes, rewritten */
     int err;
+    int no_ends;      /* walks below a flag move's test: the game's ends are not asked */
+    int probe;        /* the next walk lists only captures, or forced drops (their tests); it clears it */
 } search_t;
 
 /* Whether ``a`` can move onto square t of board b (or drop onto it from its hand). */
@@ -1220,8 +1319,10 @@ static int32_t base_plays(const search_t *S, const int32_t *pre, int32_t mi, pla
             return 1;
         }
     }
+    int took = taken && g->kside[taken] != side;
     for (int32_t k = 0; k < m->nplaced; k++) {
         int32_t placed = g->ints[m->placed_off + k];
+        if (m->oncap && ((k == m->nplaced - 1 && !took) || (k == 0 && (m->oncap & 2) && took))) continue;
         if (m->limited && k >= m->stays && g->group[placed]) {
             /* a promotion into a limited type: only while the side has fewer than the limit */
             int32_t group = g->group[placed], have = 0;
@@ -1402,7 +1503,7 @@ static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_
     return np;
 }
 
-enum { MODE_COUNT, MODE_FIRST, MODE_PERFT, MODE_LIST, MODE_DIVIDE };
+enum { MODE_COUNT, MODE_FIRST, MODE_PERFT, MODE_LIST, MODE_DIVIDE, MODE_REACH };
 
 typedef struct {
     int32_t *out; /* list: pairs; divide: handled with out64 */
@@ -1433,6 +1534,213 @@ static int castling_safe(search_t *S, int32_t *pre, const move_t *m, int side) {
     trial[m->dst] = m->kind;
     return !attacked(S, trial, m->dst, 1 - side, 0);
 }
+
+/* --- the ends and legality rules beyond the terminal pieces' (the tables' ends section) ---- */
+
+/* Whether some pseudo-royal piece of ``side`` on b can be taken (its type's pieces are royal
+ * while the side has at most pseudo_limit of them): the rule system's _pseudo_attacked. */
+static int pseudo_attacked(const search_t *S, const int32_t *b, int side) {
+    const ggn_game *g = S->g;
+    int32_t count[MAX_LETTERS + 1] = {0};
+    int any = 0;
+    for (int32_t q = 0; q < g->N; q++) {
+        int32_t k = b[q];
+        if (k && g->pgroup[k] && g->kside[k] == side) { count[g->pgroup[k]]++; any = 1; }
+    }
+    if (!any) return 0;
+    for (int32_t q = 0; q < g->N; q++) {
+        int32_t k = b[q];
+        if (k && g->pgroup[k] && g->kside[k] == side && count[g->pgroup[k]] <= g->pseudo_limit &&
+            attacked(S, b, q, 1 - side, 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* Duple check: whether ``side`` has pieces of the pseudo-royal types on b and all can be taken. */
+static int duple_attacked(const search_t *S, const int32_t *b, int side) {
+    const ggn_game *g = S->g;
+    int found = 0;
+    for (int32_t q = 0; q < g->N; q++) {
+        int32_t k = b[q];
+        if (!k || !g->pgroup[k] || g->kside[k] != side) continue;
+        if (!attacked(S, b, q, 1 - side, 0)) return 0;
+        found = 1;
+    }
+    return found;
+}
+
+/* Whether square q of b holds a pseudo-royal piece of ``side``. */
+static int pseudo_royal_at(const ggn_game *g, const int32_t *b, int side, int32_t q) {
+    int32_t k = b[q];
+    if (!k || !g->pgroup[k] || g->kside[k] != side) return 0;
+    int32_t count = 0;
+    for (int32_t x = 0; x < g->N; x++)
+        if (b[x] && g->pgroup[b[x]] == g->pgroup[k] && g->kside[b[x]] == side) count++;
+    return count <= g->pseudo_limit;
+}
+
+/* The game's own rules on a play made on b (``pre``: the board before the play and its node's
+ * prefix): 1 if they refuse it (a check given where none may be, a pseudo-royal piece left to
+ * be taken, every piece of the pseudo-royal types attacked). */
+static int rules_refuse(const search_t *S, const int32_t *b, const move_t *m, int taken, int side) {
+    const ggn_game *g = S->g;
+    if (((g->eflags & E_NO_CHECKS) || ((g->eflags & E_NO_DROP_CHECKS) && m->src < 0)) &&
+        any_terminal_attacked(S, b, 1 - side, 0))
+        return 1;
+    if (!(g->eflags & E_PSEUDO)) return 0;
+    if (!taken && pseudo_attacked(S, b, side)) return 1;
+    return m->src >= 0 && (g->eflags & E_DUPLE) && duple_attacked(S, b, side);
+}
+
+/* Whether play p of ``side`` takes a pseudo-royal piece of the other side off the board (leaves
+ * its square empty: en passant), on ``pre``, the board before the play and its node's prefix:
+ * then the play is legal whatever it leaves attacked. */
+static int pseudo_takes(const ggn_game *g, const int32_t *pre, const play_t *p, const chg_t *chg, int side) {
+    for (int32_t c = 0; c < p->n; c++) {
+        int32_t q = chg[p->off + c].sq, k = pre[q];
+        if (chg[p->off + c].val == 0 && k && g->pgroup[k] && pseudo_royal_at(g, pre, 1 - side, q)) return 1;
+    }
+    return 0;
+}
+
+/* A move's own rules, before its plays (the board ``pre``: before the node's prefix): a makpong
+ * king in check moves only to take its one checker (the piece taken stands in for one of the
+ * king's own); a drop of a no-doubled kind not onto a file holding as many of its kind. */
+static int move_rules_allow(search_t *S, const int32_t *pre, const move_t *m, int side) {
+    const ggn_game *g = S->g;
+    if (m->src >= 0 && (g->kflag[m->kind] & K_MAKPONG)) {
+        if (!attacked(S, pre, m->src, 1 - side, 0)) return 1;
+        int32_t taken = pre[m->dst];
+        if (m->src == m->dst || !taken || g->kside[taken] == side) return 0;
+        memcpy(S->trial, pre, (size_t)g->N * 4);
+        S->trial[m->dst] = m->kind;
+        return !attacked(S, S->trial, m->src, 1 - side, 0);
+    }
+    if (m->src < 0 && (g->kflag[m->kind] & K_UNDOUBLED) && g->doubled) {
+        int32_t file = g->file[m->dst], same = 0;
+        if (file < 0) return 1;
+        for (int32_t q = 0; q < g->N; q++) if (pre[q] == m->kind && g->file[q] == file) same++;
+        return same < g->doubled;
+    }
+    return 1;
+}
+
+/* Whether castling move m must be safe (its king royal, or pseudo-royal where it stands). */
+static int castle_checked(const ggn_game *g, const int32_t *pre, const move_t *m, int side) {
+    if (g->castle_check == 1) return 1;
+    return g->castle_check == 2 && pseudo_royal_at(g, pre, side, m->src);
+}
+
+/* Whether move m of ``side`` takes a piece on board b (before the node's prefix): its
+ * destination holds one of the other side's, or its en passant victim stands. */
+static int move_captures(const ggn_game *g, const int32_t *b, const move_t *m, int side) {
+    if (m->src == m->dst) return 0;
+    int32_t v = b[m->dst];
+    if (v) return g->kside[v] != side;
+    if (m->src < 0 || m->mtype != 0) return 0;
+    for (int32_t x = 0; x < m->nvict; x++)
+        if (b[g->ints[m->vict_off + 2 * x]] == g->ints[m->vict_off + 2 * x + 1]) return 1;
+    return 0;
+}
+
+enum { PROBE_NONE, PROBE_CAPTURES, PROBE_DROPS };
+
+static int forced_drop(const ggn_game *g, const move_t *m) {
+    return m->src < 0 && (g->kflag[m->kind] & K_FORCED_DROP);
+}
+
+/* Whether ``side``'s hand holds a piece whose drops are forced. */
+static int holds_forced(const ggn_game *g, const int32_t *hand, int side) {
+    for (int32_t k = 1; k < g->K; k++)
+        if (hand[k] > 0 && g->kside[k] == side && (g->kflag[k] & K_FORCED_DROP)) return 1;
+    return 0;
+}
+
+/* The side to move's check as the rule system's in_check reads it (with pseudo-royal pieces). */
+static int in_check_full(const search_t *S, const int32_t *b, int side) {
+    const ggn_game *g = S->g;
+    if (any_terminal_attacked(S, b, side, 1)) return 1;
+    if (!(g->eflags & E_PSEUDO)) return 0;
+    return pseudo_attacked(S, b, side) || ((g->eflags & E_DUPLE) && duple_attacked(S, b, side));
+}
+
+/* Whether ``side`` has reached its flag region on b (the rule system's _reached). */
+static int flag_reached(const search_t *S, const int32_t *b, int side, int mover) {
+    const ggn_game *g = S->g;
+    int32_t there = 0;
+    int full = 1;
+    for (int32_t i = 0; i < g->nregion[side]; i++) {
+        int32_t v = b[g->region[side][i]];
+        if (!v) full = 0;
+        else if (g->kside[v] == side && (g->kflag[v] & 1)) there++;
+    }
+    if (!there || !(there >= g->flag_count || ((g->eflags & E_FLAG_BLOCKED) && full))) return 0;
+    if ((g->eflags & E_FLAG_SAFE) && there == g->flag_count && (!(g->eflags & E_FLAG_MOVE) || side != mover)) {
+        for (int32_t i = 0; i < g->nregion[side]; i++) {
+            int32_t q = g->region[side][i], v = b[q];
+            if (v && g->kside[v] == side && (g->kflag[v] & 1) && attacked(S, b, q, 1 - side, 0)) return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether the game has ended before the side to move plays, on b (before the node's prefix):
+ * GGN_END_EXTINCTION (a type extinct) or GGN_END_FLAG (a flag region reached), with the result
+ * for the side to move in *value (1 a win, 0 a draw, -1 a loss), else 0 (the rule system's
+ * _ended). Walks at ``ply`` for a flag move's test. */
+static int game_ended(search_t *S, int ply, int32_t *b, int *value) {
+    const ggn_game *g = S->g;
+    int32_t N = g->N;
+    int mover = b[N] & 1;
+    if (g->eflags & E_EXTINCTION) {
+        int32_t count[2][MAX_LETTERS] = {{0}};
+        for (int32_t q = 0; q < N; q++) {
+            int32_t k = b[q];
+            if (!k || !g->extmask[k]) continue;
+            for (int32_t i = 0; i < g->nletters; i++) if (g->extmask[k] >> i & 1) count[g->kside[k]][i]++;
+        }
+        if (S->hand[0]) {
+            for (int s = 0; s < 2; s++)
+                for (int32_t k = 1; k < g->K; k++) {
+                    int32_t held = S->hand[s][k];
+                    if (held <= 0 || g->kside[k] != s || !g->extmask[k]) continue;
+                    for (int32_t i = 0; i < g->nletters; i++) if (g->extmask[k] >> i & 1) count[s][i] += held;
+                }
+        }
+        for (int o = 0; o < 2; o++) { /* the other side first, as the rule system looks */
+            int s = o ? mover : 1 - mover;
+            for (int32_t i = 0; i < g->nletters; i++) {
+                int32_t claim = g->ext_claim && s == mover ? 1 : 0;
+                if (count[s][i] <= g->ext_count && count[1 - s][i] >= g->ext_opp + claim) {
+                    *value = s == mover ? g->ext_value : -g->ext_value;
+                    return GGN_END_EXTINCTION;
+                }
+            }
+        }
+    }
+    if (g->eflags & E_FLAG) {
+        int fmove = g->eflags & E_FLAG_MOVE, fsafe = g->eflags & E_FLAG_SAFE, royal = g->eflags & E_FLAG_ROYAL;
+        if ((fmove || fsafe) && flag_reached(S, b, mover, mover)) {
+            int both = ((fmove && mover == 0 && royal) || (fsafe && !fmove)) && flag_reached(S, b, 1 - mover, mover);
+            *value = both ? 0 : 1;
+            return GGN_END_FLAG;
+        }
+        if ((!fmove || fsafe || royal) && flag_reached(S, b, 1 - mover, mover)) {
+            if (fmove && royal && mover == 1 && !in_check_full(S, b, 1)) {
+                /* the second player's royal piece may still reach its region: the game goes on */
+                S->no_ends++;
+                uint64_t reach = walk(S, ply, 1, MODE_REACH, NULL);
+                S->no_ends--;
+                if (reach) return 0;
+            }
+            *value = -1;
+            return GGN_END_FLAG;
+        }
+    }
+    return 0;
+}
+
 
 /* --- walls ---------------------------------------------------------------------------------- */
 
@@ -1620,6 +1928,12 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     int other = 1 - side;
     if (S->err) return 0;
     if (ply >= S->plies) { S->err = GGN_EBUSY; return 0; }
+    int probe = S->probe; /* only the captures, or the forced drops, for their tests (this walk only) */
+    S->probe = PROBE_NONE;
+    int reach = mode == MODE_REACH; /* a flag move's test: the first legal play into the region */
+    if (reach) mode = MODE_FIRST;
+    int ended_value;
+    if ((g->eflags & (E_EXTINCTION | E_FLAG)) && !S->no_ends && !probe && game_ended(S, ply, b, &ended_value)) return 0;
     /* 1. the mover's pieces, the marks the move clears (prefix), the terminal pieces */
     size_t mv_base = S->mv_used;
     int32_t *kings = S->kings + (size_t)ply * (size_t)N;
@@ -1640,6 +1954,45 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         }
     }
     size_t mv_end = S->mv_used;
+    if (g->eflags & E_CAPTURES) {
+        /* Captures are forced: while one is legal, only captures are (the walk's forced_captures). */
+        size_t w = mv_base;
+        for (size_t x = mv_base; x < mv_end; x++)
+            if (move_captures(g, b, &g->moves[S->mv[x]], side)) w++;
+        int keep = probe == PROBE_CAPTURES;
+        if (!keep && w > mv_base) {
+            S->probe = PROBE_CAPTURES;
+            keep = walk(S, ply, 1, MODE_FIRST, NULL) > 0;
+            if (S->err) { S->mv_used = mv_base; return 0; }
+        }
+        if (keep) {
+            w = mv_base;
+            for (size_t x = mv_base; x < mv_end; x++)
+                if (move_captures(g, b, &g->moves[S->mv[x]], side)) S->mv[w++] = S->mv[x];
+            mv_end = S->mv_used = w;
+        }
+    }
+    if ((g->eflags & E_DROPS_FORCED) && S->hand[side] && probe != PROBE_CAPTURES && holds_forced(g, S->hand[side], side)) {
+        /* Drops are forced: while the mover holds a piece whose drops are, it drops only such
+         * pieces while one such drop is legal, else it moves a piece on the board (the walk's
+         * forced_drops). */
+        size_t w = mv_base;
+        for (size_t x = mv_base; x < mv_end; x++)
+            if (forced_drop(g, &g->moves[S->mv[x]])) w++;
+        int drops = w > mv_base;
+        if (drops && probe != PROBE_DROPS) {
+            S->probe = PROBE_DROPS;
+            uint64_t legal = walk(S, ply, 1, MODE_FIRST, NULL);
+            if (S->err) { S->mv_used = mv_base; return 0; }
+            if (!legal) drops = 0;
+        }
+        w = mv_base;
+        for (size_t x = mv_base; x < mv_end; x++) {
+            const move_t *m = &g->moves[S->mv[x]];
+            if (drops || probe == PROBE_DROPS ? forced_drop(g, m) : m->src >= 0) S->mv[w++] = S->mv[x];
+        }
+        mv_end = S->mv_used = w;
+    }
     /* bikjang: while the royal pieces face each other, a play must end it, and the pass is
      * legal even in check (it comes last, if no pass was legal) */
     int bik = g->bikjang && facing(g, b), passed = 0;
@@ -1662,8 +2015,10 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     for (size_t x = mv_base; x < mv_end && !S->err; x++) {
         int32_t mi = S->mv[x];
         const move_t *m = &g->moves[mi];
-        if ((leaf || mode == MODE_LIST) && calm && !m->royal && !m->limited && m->mtype == 0 && !g->wall_rule && !bik &&
-            !(g->mleap && g->mleap[mi]) && !(g->mgate && g->mgate[mi]) && !g->kblast &&
+        if (reach && !((g->kflag[m->kind] & K_ROYAL) && g->inregion[1][m->dst])) continue;
+        if ((g->kflag[m->kind] & (K_MAKPONG | K_UNDOUBLED)) && !move_rules_allow(S, pre, m, side)) continue;
+        if ((leaf || mode == MODE_LIST) && calm && !g->strict && !m->oncap && !m->royal && !m->limited && m->mtype == 0 &&
+            !g->wall_rule && !bik && !(g->mleap && g->mleap[mi]) && !(g->mgate && g->mgate[mi]) && !g->kblast &&
             !(m->src < 0 && g->dropmate[m->kind])) {
             /* Counting only, calm: a plain move or drop whose squares no attack on a terminal
              * piece reads is legal, each of its plays (no need to make them). */
@@ -1694,8 +2049,9 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         int32_t np = plays_of(S, pre, mi, plays, chg);
         for (int32_t j = 0; j < np; j++) {
             play_t *p = &plays[j];
-            if (p->castle && !castling_safe(S, pre, m, side)) continue;
+            if (p->castle && castle_checked(g, pre, m, side) && !castling_safe(S, pre, m, side)) continue;
             if (g->mleap && (g->mleap[mi] & LEAP_NOT_IN_CHECK) && !calm && attacked(S, pre, m->src, other, 0)) continue;
+            int ptaken = (g->eflags & E_PSEUDO) && pseudo_takes(g, pre, p, chg, side);
             /* make */
             int king_touched = 0;
             for (int32_t c = 0; c < p->n; c++) {
@@ -1727,6 +2083,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                     if (near && attacked(S, b, kings[k], other, 1)) exposed = 1;
                 }
             }
+            if (!exposed && g->eflags && rules_refuse(S, b, m, ptaken, side)) exposed = 1;
             if (!exposed && m->src < 0 && g->dropmate[m->kind] && any_terminal_attacked(S, b, other, 0)) {
                 /* a drop that gives check must leave the other side a legal play */
                 if (ply + 1 >= S->plies) { S->err = GGN_EBUSY; exposed = 1; }
@@ -1795,6 +2152,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     if (bik && !passed && !S->err && !(mode == MODE_FIRST && total)) {
         for (size_t x = mv_base; x < mv_end; x++) {
             if (g->moves[S->mv[x]].mtype != 3) continue;
+            if (reach && !((g->kflag[g->moves[S->mv[x]].kind] & K_ROYAL) && g->inregion[1][g->moves[S->mv[x]].dst])) break;
             total += emit(S, ply, depth, mode, sink, S->mv[x], 0, side);
             break;
         }
@@ -2105,4 +2463,18 @@ int ggn_search_make(ggn_search *s, int32_t move, int32_t play, int *flags) {
     b[N] = 1 - side;
     *flags = made;
     return GGN_OK;
+}
+
+int ggn_ended(const ggn_game *g, const int32_t *pos, size_t len, int *ended, int *value) {
+    if (!g || !ended || !value) return GGN_EBADPOSITION;
+    search_t S;
+    int rc = search_open(&S, g, pos, len, 1);
+    *ended = 0;
+    *value = 0;
+    if (rc == GGN_OK && (g->eflags & (E_EXTINCTION | E_FLAG))) {
+        *ended = game_ended(&S, 0, S.b, value);
+        rc = S.err;
+    }
+    search_close(&S);
+    return rc;
 }

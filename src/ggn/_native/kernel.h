@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GGN_KERNEL_ABI 2
+#define GGN_KERNEL_ABI 3
 #define GGN_TABLE_MAGIC 0x474B4E31 /* "GKN1" */
 #define GGN_MAX_SQUARES 4096
 #define GGN_MAX_KINDS 4096
@@ -105,5 +105,13 @@ int ggn_search_captures(ggn_search *search, int32_t move, int32_t play, int *cap
 /* Make a play in place (as ggn_make); *flags: GGN_PLAY_CAPTURE, _PROMOTION (a board move leaving
  * another kind than its plain play), _DROP. */
 int ggn_search_make(ggn_search *search, int32_t move, int32_t play, int *flags);
+
+/* Whether the game has ended before the side to move plays, by the tables' ends: *ended
+ * GGN_END_EXTINCTION (a type extinct, as extinctionValue counts), GGN_END_FLAG (a flag region
+ * reached), or 0; *value the result for the side to move (1 a win, 0 a draw, -1 a loss). Such
+ * a position has no legal play. A position without a legal play that has not ended so is 0
+ * here: its result is the game's checkmate or stalemate, which the tables do not hold. */
+enum { GGN_END_EXTINCTION = 1, GGN_END_FLAG = 2 };
+int ggn_ended(const ggn_game *game, const int32_t *position, size_t len, int *ended, int *value);
 
 #endif

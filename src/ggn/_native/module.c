@@ -402,6 +402,26 @@ static PyObject *playout(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* ended(game, position) -> (end, value): whether the game has ended before the side to move
+ * plays, by the tables' ends (0 not, 1 an extinction, 2 a flag region), and the result for the
+ * side to move (1 a win, 0 a draw, -1 a loss). */
+static PyObject *ended(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *position;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &position)) return NULL;
+    ggn_game *game = game_of(capsule);
+    if (!game) return NULL;
+    Py_buffer view;
+    if (int32_buffer(position, &view, "position") < 0) return NULL;
+    int end = 0, value = 0, rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = ggn_ended(game, view.buf, (size_t)(view.len / 4), &end, &value);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    if (rc != GGN_OK) return failed(rc);
+    return Py_BuildValue("(ii)", end, value);
+}
+
 static PyMethodDef methods[] = {
     {"abi_version", abi_version, METH_NOARGS, "The version of the tables' layout the kernel reads."},
     {"game", game_new, METH_O, "game(tables) -> a game read from its tables (int32 buffer)."},
@@ -416,6 +436,7 @@ static PyMethodDef methods[] = {
     {"divide", divide, METH_VARARGS, "divide(game, position, depth) -> [(move, play, count)]."},
     {"playout", playout, METH_VARARGS,
      "playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves) -> (results, pairs)."},
+    {"ended", ended, METH_VARARGS, "ended(game, position) -> (end, value): the game's end before the move."},
     {NULL, NULL, 0, NULL},
 };
 

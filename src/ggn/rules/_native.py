@@ -60,6 +60,22 @@ The tables (int32 values; the kernel checks every one again as it reads them)::
         whether it is royal. While the royal pieces face each other (the first of each side, on
         a file or rank with nothing between), a play must end that, and the pass is legal even
         in check (listed last, where no pass was legal).
+    ENDS (0x454E4453), the game's ends and legality rules beyond the terminal pieces' (without
+        it: none, and castling tested): flags (1 extinction, 2 flag regions, 4 captures forced,
+        8 pseudo-royal pieces, 16 duple check, 32 no move may give check, 64 no drop may give
+        check, 128 flag move, 256 flag piece safe, 512 flag blocked win, 1024 the royal type is
+        a flag piece, 2048 drops forced), castling's safety test (0 none, 1 always, 2 where the
+        king is pseudo-royal), extinction types L, extinction count, opponent count, claim
+        (0/1), the extinction's result for the side that lost its pieces (-1 a loss, 0 a draw, 1
+        a win), flag count, per side the flag region (count, squares), the pseudo-royal limit (a
+        type's pieces are royal while a side has at most this many), the no-doubled count (0
+        none; else the file of each square follows, -1 none: a drop of a no-doubled kind is
+        refused where its file holds that many of its kind), per kind: the extinction types it
+        counts as (a bit each, of L), its flags (1 a flag piece, 2 of the royal type, 4 a makpong
+        king: in check it moves only to take its one checker, 8 no doubled drops, 16 its drops
+        forced), its pseudo-royal group (0 none, else 1..L); then the moves promoted only by a
+        capture (count, each: move number, 1 its last play only when it takes, or 3 that and its
+        first play only when it does not), by move number.
 """
 
 from __future__ import annotations
@@ -94,7 +110,7 @@ if TYPE_CHECKING:
 __all__ = ["engine", "native_available", "native_support", "use_native"]
 
 MAGIC: Final = 0x474B4E31
-ABI: Final = 2
+ABI: Final = 3
 MAX_SQUARES: Final = 4096
 MAX_KINDS: Final = 4096
 SECTION_WALLS: Final = 0x57414C4C  # "WALL"
@@ -103,6 +119,8 @@ SECTION_BIKJANG: Final = 0x42494B4A  # "BIKJ"
 SECTION_LEAPS: Final = 0x4C454150  # "LEAP"
 SECTION_GATING: Final = 0x47415445  # "GATE"
 SECTION_BLAST: Final = 0x424C5354  # "BLST"
+SECTION_ENDS: Final = 0x454E4453  # "ENDS"
+_MAX_LETTERS: Final = 30  # extinction types the kernel counts (a bit each)
 _WALLING: Final = {"static": 1, "past": 2, "edge": 3, "arrow": 4, "duck": 5}
 
 
@@ -187,35 +205,21 @@ def _variant_refusal(rules: VariantRules) -> str:
         (variant.walls is not None and variant.walls.rule is not None and variant.drops is not None,
          "walls with drops"),
         (variant.blast_on_capture and rules._pseudo, "blastOnCapture with extinctionPseudoRoyal"),
-        (variant.makpong, "makpongRule"),
-        (not variant.checking, "checking"),
-        (variant.must_capture, "mustCapture"),
-        (rules._extinction, "extinctionValue"),
-        (rules._flags_on, "flagPiece"),
         (rules._connects, "connectN"),
-        (rules._ends, "an end before the last move"),
-        (rules._pseudo, "extinctionPseudoRoyal"),
+        (rules._ends and not (rules._extinction or rules._flags_on), "an end before the last move"),
         (rules._more_moves, "moves the document does not list (sittuyinPromotion)"),
-        (rules._capture_forced, "mustCapture"),
-        (rules._drops_forced is not None, "mustDrop"),
-        (rules._all_special, "every move through the hooks"),
-        (bool(rules._makpong_kings), "makpongRule"),
+        (len(variant.ends.extinction_types) > _MAX_LETTERS, f"over {_MAX_LETTERS} extinction types"),
         (bool(rules._petrify), "petrifyOnCapture"),
     ]
     promotion = variant.promotion
     if promotion is not None:
-        checks += [(promotion.on_capture, "promotion on capture only"),
-                   (promotion.sittuyin, "sittuyinPromotion")]
+        checks.append((promotion.sittuyin, "sittuyinPromotion"))
     castling = variant.castling
     if castling is not None and castling.king in rules.layout.types:
-        checks += [(castling.opposite, "oppositeCastling"),
-                   (not rules._royal_castling, "a castling king that is not royal")]
+        checks.append((castling.opposite, "oppositeCastling"))
     drops = variant.drops
     if drops is not None:
-        checks += [(rules._no_doubled is not None, "dropNoDoubledCount"),
-                   (not drops.checks, "dropChecks"),
-                   (drops.must_drop, "mustDrop"),
-                   (bool(rules._first_rank_only), "first-rank-only drops"),
+        checks += [(bool(rules._first_rank_only), "first-rank-only drops"),
                    (rules._bishops is not None, "dropOppositeColoredBishop"),
                    (bool(rules._castling_dropped), "castlingDroppedPiece")]
     for refused, reason in checks:
@@ -235,29 +239,16 @@ def description_refusal(variant: Variant) -> str:
         (variant.walls is not None and variant.walls.rule is not None and variant.drops is not None,
          "walls with drops"),
         (variant.blast_on_capture and pseudo, "blastOnCapture with extinctionPseudoRoyal"),
-        (variant.makpong, "makpongRule"),
-        (not variant.checking, "checking"),
-        (variant.must_capture, "mustCapture"),
-        (ends.extinction is not None and bool(ends.extinction_types)
-         and (not pseudo or variant.blast_on_capture), "extinctionValue"),
-        (bool(ends.flag_pieces & letters) and any(ends.flag_regions), "flagPiece"),
         (ends.connect_n > 0 or ends.collinear_n > 0 or ends.connect_square > 0, "connectN"),
-        (pseudo, "extinctionPseudoRoyal"),
         (promotion is not None and promotion.sittuyin,
          "moves the document does not list (sittuyinPromotion)"),
-        (drops is not None and drops.must_drop, "mustDrop"),
+        (len(ends.extinction_types) > _MAX_LETTERS, f"over {_MAX_LETTERS} extinction types"),
         (variant.walls is not None and bool(variant.walls.petrify & letters), "petrifyOnCapture"),
     ]
-    if promotion is not None:
-        checks.append((promotion.on_capture, "promotion on capture only"))
     if castling is not None and castling.king in letters:
-        royal = variant.king if variant.king in letters else None
-        checks += [(castling.opposite, "oppositeCastling"),
-                   (castling.king != royal, "a castling king that is not royal")]
+        checks.append((castling.opposite, "oppositeCastling"))
     if drops is not None:
-        checks += [(drops.no_doubled in letters and drops.no_doubled_count > 1, "dropNoDoubledCount"),
-                   (not drops.checks, "dropChecks"),
-                   (drops.first_rank_only in letters, "first-rank-only drops"),
+        checks += [(drops.first_rank_only in letters, "first-rank-only drops"),
                    (drops.opposite_bishops in letters, "dropOppositeColoredBishop"),
                    (drops.castling_dropped, "castlingDroppedPiece")]
     checks.append((variant.files * variant.ranks > MAX_SQUARES, f"a board of over {MAX_SQUARES} squares"))
@@ -288,14 +279,17 @@ class _Game:
     (``pieces``), from which a move named by number is found in the document when an answer
     is decoded (tables read from the compile cache bring no ``Move``: a perft needs none)."""
 
-    __slots__ = ("__weakref__", "_moves", "capsule", "fixed", "hands", "kind_of", "pieces", "places", "shape",
-                 "squares", "walls")
+    __slots__ = ("__weakref__", "_moves", "capsule", "counted_hands", "fixed", "hands", "kind_of", "pieces",
+                 "places", "shape", "squares", "walls")
 
     def __init__(self, capsule: object, kind_of: dict[int, int], pieces: tuple[Qpi | None, ...],
                  places: array[int], *, hands: bool, squares: int, shape: tuple[int, ...],
                  walls: bool = False, fixed: list[int] | None = None,
-                 moves: list[Move] | None = None) -> None:
+                 moves: list[Move] | None = None, counted_hands: bool = False) -> None:
         self.capsule = capsule
+        # The hands are not tracked (no drops), but an extinction counts a side's own pieces in
+        # its hand: a position with one there is the pure path's.
+        self.counted_hands = counted_hands
         self.walls = walls  # a play number is then the play's times the squares plus its wall's square
         # Per move: how many plays it has, each always under the same play number (0 where the
         # numbers depend on the position: a castling with several rooks, a limited promotion).
@@ -360,6 +354,7 @@ class _Builder:
         # times: Cell's own hash and equality are Python code); the document keeps them alive.
         self.cells: dict[int, int | None] = {}
         self.groups: dict[str, int] = {}  # promotion-limited types, numbered from 1
+        self.on_capture: list[int] = []  # per move (in the tables' order) its promotion by capture
 
     def square(self, cell: object) -> int | None:
         known = self.cells.get(id(cell), -1)
@@ -454,8 +449,12 @@ class _Builder:
         records.sort(key=lambda record: (record[0], record[1]))
         if self.variant_rules is not None and self.variant_rules._gating:
             has_drops = True  # gating takes its pieces from the hands
-        effects = [self.effects(record[3], record[1], record[2]) for record in records]
-        self.fixed = [self.fixed_plays(effect) for effect in effects]
+        made = [self.effects(record[3], record[1], record[2]) for record in records]
+        effects = [effect[:9] for effect in made]
+        # Per move its promotion by capture (the ENDS section), whose plays the position decides.
+        self.on_capture = [effect[9] for effect in made]
+        self.fixed = [0 if on_capture else self.fixed_plays(effect)
+                      for effect, on_capture in zip(effects, self.on_capture, strict=True)]
         castling = self.castling()
         body: list[int] = []
         total = conditions = extra = 0
@@ -496,7 +495,8 @@ class _Builder:
                              (SECTION_BIKJANG, self.bikjang()),
                              (SECTION_LEAPS, self.leaps(records)),
                              (SECTION_GATING, self.gating(records)),
-                             (SECTION_BLAST, self.blast())):
+                             (SECTION_BLAST, self.blast()),
+                             (SECTION_ENDS, self.ends())):
             if section:
                 found += [tag, len(section), *section]
         return found
@@ -681,6 +681,81 @@ class _Builder:
             number += 1
         return values
 
+    def _letters(self) -> list[str]:
+        """The extinction types, in the order their bits and groups are numbered."""
+        r = self.variant_rules
+        if r is None or not (r._extinction or r._pseudo):
+            return []
+        return sorted(r.variant.ends.extinction_types)
+
+    def ends(self) -> list[int]:
+        """The ENDS section (see the module's doc), or none: the game has no such rule."""
+        r = self.variant_rules
+        if r is None:  # no rule but the terminal pieces'
+            return []
+        ends = r.variant.ends
+        drops = r.variant.drops
+        flags = (1 if r._extinction else 0) | (2 if r._flags_on else 0) | (4 if r._capture_forced else 0) \
+            | (8 if r._pseudo else 0) | (16 if r._duple else 0) | (32 if not r.variant.checking else 0) \
+            | (64 if drops is not None and not drops.checks else 0) \
+            | (2048 if r._drops_forced is not None else 0)
+        if r._flags_on:
+            flags |= (128 if ends.flag_move else 0) | (256 if ends.flag_safe else 0) \
+                | (512 if ends.flag_blocked_win else 0) | (1024 if r.layout.royal in r._flag_kinds else 0)
+        castle = 1  # the kernel's default: a castling king is tested (where there is one)
+        if r.variant.castling is not None and r._castling_king != (0, 0):
+            castle = 1 if r._royal_castling else 2 if r._pseudo else 0
+        value = {"loss": -1, "draw": 0, "win": 1}[ends.extinction] if ends.extinction is not None else 0
+        values = [flags, castle, len(self._letters()), ends.extinction_count, ends.extinction_opponent_count,
+                  1 if ends.extinction_claim else 0, value, ends.flag_count if r._flags_on else 0]
+        for side in (0, 1):
+            region = sorted(r._flag_regions[side]) if r._flags_on else []
+            values += [len(region), *region]
+        values.append(ends.extinction_count + 1)
+        doubled = r._no_doubled
+        values.append(doubled[1] if doubled is not None else 0)
+        if doubled is not None:
+            values += [r._square[number][0] if number in r._square else -1
+                       for number in range(self.geometry.size)]
+        kinds = self.end_kinds()
+        captured = [(number, rule) for number, rule in enumerate(self.on_capture) if rule]
+        if not flags and castle == 1 and not self._letters() and doubled is None and not any(kinds) \
+                and not captured:
+            return []
+        values += kinds
+        values.append(len(captured))
+        for number, rule in captured:
+            values += [number, rule]
+        return values
+
+    def end_kinds(self) -> list[int]:
+        """Per kind: the extinction types it counts as (a bit each), its flags (1 a flag piece, 2
+        of the royal type, 4 a makpong king, 8 no doubled drops, 16 its drops forced), its
+        pseudo-royal group (0 none, else its type's number from 1)."""
+        r = self.variant_rules
+        values = [0] * 3
+        letters = self._letters()
+        for code in self.codes[1:]:
+            if r is None:
+                values += [0, 0, 0]
+                continue
+            letter = r._kind.get(code, "?")
+            mask = 0
+            if r._extinction:
+                for bit, wanted in enumerate(letters):
+                    if wanted in ("*", letter):
+                        mask |= 1 << bit
+            flag = 0
+            if r._flags_on:
+                flag = (1 if letter in r._flag_kinds else 0) | (2 if letter == r.layout.royal else 0)
+            flag |= 4 if code in r._makpong_kings else 0
+            flag |= 8 if r._no_doubled is not None and code in r._no_doubled[0] else 0
+            forced = r._drops_forced
+            flag |= 16 if forced is not None and code in forced[0 if code > 0 else 1] else 0
+            group = letters.index(letter) + 1 if r._pseudo and letter in r._pseudo_kinds else 0
+            values += [mask, flag, group]
+        return values
+
     def capmap(self) -> list[int]:
         rules = self.rules
         variant_rules = self.variant_rules
@@ -723,22 +798,22 @@ class _Builder:
         return [len(ordered), *(limits[letter] for letter, _ in ordered)]
 
     def effects(self, move: Move, src: int, dst: int) -> tuple[int, int, list[int], list[int], int,
-                                                               list[int], list[int], int, int]:
+                                                               list[int], list[int], int, int, int]:
         """(type, kind left by a plain move, plays' kinds, victims, plain, rooks, safe squares,
-        shielded) of a move (see the module's doc)."""
+        shielded, unlimited plays, promotion by capture) of a move (see the module's doc)."""
         code = code_of(move.piece)
         r = self.variant_rules
         if r is None:
-            return 0, self.kind(code), [self.kind(code)], [], 0, [], [], 0, 1
+            return 0, self.kind(code), [self.kind(code)], [], 0, [], [], 0, 1, 0
         v = self.flags
         if src == dst and self.passes(code):
-            return 3, self.kind(code), [self.kind(code)], [], 0, [], [], 0, 1
+            return 3, self.kind(code), [self.kind(code)], [], 0, [], [], 0, 1, 0
         if src < 0:
             placed = [code]
             raised = r._drops_raised.get(code)
             if raised is not None:
                 placed.append(raised[1])
-            return 0, self.kind(code), [self.kind(c) for c in placed], [], 0, [], [], 0, len(placed)
+            return 0, self.kind(code), [self.kind(c) for c in placed], [], 0, [], [], 0, len(placed), 0
         flags = r._flags.get(code, 0)
         side = 0 if code > 0 else 1
         if flags & v._CASTLES:
@@ -757,9 +832,9 @@ class _Builder:
                 step = 1 if end > start else -1
                 first = end if shielded else end - step
                 safe = [r._index[(file, rank)] for file in range(first, start, -step)]
-            return 1, self.kind(code), [], [], 1 if plain else 0, pairs, safe, shielded, 0
+            return 1, self.kind(code), [], [], 1 if plain else 0, pairs, safe, shielded, 0, 0
         if flags & v._ROOK:
-            return 2, self.kind(code), [], [], 0, [], [], 0, 0
+            return 2, self.kind(code), [], [], 0, [], [], 0, 0, 0
         gated = r._gated.get(code)
         if gated is not None:  # a gating right goes as its piece moves
             code = gated
@@ -771,6 +846,7 @@ class _Builder:
                 victims += [square, self.kind(victim)]
         zone = r._zone[side]
         stays = True
+        on_capture = 0  # 1: its last play only when it takes, 3: and its first (staying) only when not
         plays: list[int] = []
         if flags & v._PROMOTES and dst in zone:
             stays = r._may_stay(code, dst)
@@ -781,13 +857,18 @@ class _Builder:
             other = r._promotes_to.get(code) or r._demotes_to.get(code)
             assert other is not None
             plays.append(other[1])
-            if promotion.mandatory_piece:
+            if promotion.on_capture:  # promoted only by a capture, which a mandatory promotion then makes
+                on_capture = 3 if promotion.mandatory_piece else 1
+            elif promotion.mandatory_piece:
                 stays = False
         if dst in r._dead.get(r._plain(code), ()):
             stays = False
         if stays:
             plays.insert(0, becomes)
-        return 0, self.kind(becomes), [self.kind(c) for c in plays], victims, 0, [], [], 0, int(stays)
+        elif on_capture:
+            on_capture = 1
+        return (0, self.kind(becomes), [self.kind(c) for c in plays], victims, 0, [], [], 0, int(stays),
+                on_capture)
 
 
 def _variant(rules: RuleSystem) -> VariantRules | None:
@@ -852,7 +933,7 @@ def _make(rules: RuleSystem, kernel: ModuleType, start: Position, *,
     pieces = (None, *map(piece_of, builder.codes[1:]))
     game = _Game(capsule, builder.kind_of, pieces, builder.places, hands=hands,
                  squares=builder.geometry.size, shape=builder.geometry.shape, walls=_walled(rules),
-                 fixed=builder.fixed, moves=moves)
+                 fixed=builder.fixed, moves=moves, counted_hands=_counted_hands(rules, hands))
     if key is not None:
         _store(key, values, game)
     return game
@@ -942,7 +1023,8 @@ def _load(key: bytes, rules: RuleSystem, kernel: ModuleType, geometry: Geometry)
     except ValueError:
         return None
     return _Game(capsule, kind_of, (None, *map(piece_of, codes[1:])), moves, hands=hands,
-                 squares=geometry.size, shape=geometry.shape, walls=_walled(rules), fixed=fixed.tolist())
+                 squares=geometry.size, shape=geometry.shape, walls=_walled(rules), fixed=fixed.tolist(),
+                 counted_hands=_counted_hands(rules, hands))
 
 
 def _walled(rules: RuleSystem) -> bool:
@@ -950,6 +1032,13 @@ def _walled(rules: RuleSystem) -> bool:
     square): the rule system's, never read from the cache."""
     variant_rules = _variant(rules)
     return variant_rules is not None and variant_rules._walling is not None
+
+
+def _counted_hands(rules: RuleSystem, hands: bool) -> bool:
+    """Whether an extinction counts pieces in the hands the kernel does not keep (no drops):
+    the rule system's, never read from the cache."""
+    variant_rules = _variant(rules)
+    return not hands and variant_rules is not None and variant_rules._extinction
 
 
 def _deflate(raw: bytes) -> bytes:
@@ -1000,7 +1089,7 @@ def _store(key: bytes, values: array[int], game: _Game) -> None:
 def native_support(game: str | RuleSystem) -> tuple[bool, str]:
     """Whether the native kernel plays ``game`` (a rule system or a built-in game's name):
     ``(True, "")``, or ``(False, reason)`` when the game falls back to the pure-Python path
-    (a feature the kernel's tables cannot express yet, such as ``"mustCapture"``). Answered
+    (a feature the kernel's tables cannot express yet, such as ``"blastOnCapture"``). Answered
     from the game's rules alone, whether or not the kernel is built or switched on."""
     from ggn.rules import rule_system  # noqa: PLC0415
 
@@ -1046,6 +1135,10 @@ def _encode(game: _Game, position: Position) -> array[int] | None:
                 if kind is None:
                     return None
                 hands[side * count + kind] = number
+    elif game.counted_hands:
+        for side in (0, 1):
+            if any((code_of(piece) > 0) == (side == 0) for piece in position._hands[side]):
+                return None
     encoded += hands
     return encoded
 
