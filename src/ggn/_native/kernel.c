@@ -1812,6 +1812,29 @@ static void wall_unmake(int32_t *b, const chg_t *undo, int32_t n) {
     for (int32_t c = n - 1; c >= 0; c--) b[undo[c].sq] = undo[c].val;
 }
 
+/* A play made on the board, walked below (the other side to move) where perft or a deeper
+ * divide asks, and written as divide's (move, play number, count) triple: its count below. */
+static inline uint64_t descend(search_t *S, int ply, int depth, int mode, sink_t *sink, int32_t mi,
+                               int64_t number, int side) {
+    int32_t N = S->g->N;
+    int32_t *b = S->b;
+    uint64_t below = 1;
+    if (mode == MODE_PERFT || depth > 1) {
+        b[N] = 1 - side;
+        below = walk(S, ply + 1, depth - 1, MODE_PERFT, NULL);
+        b[N] = side;
+    }
+    if (mode == MODE_DIVIDE) {
+        if (sink->found < sink->cap) {
+            sink->out64[3 * sink->found] = mi;
+            sink->out64[3 * sink->found + 1] = number;
+            sink->out64[3 * sink->found + 2] = (int64_t)below;
+        }
+        sink->found++;
+    }
+    return below;
+}
+
 /* The plays a legal play (move mi, its play ``ordinal``) makes with its walls, as walk's mode
  * asks (counted, the first, perft below each, listed as (mi, ordinal * N + square)). */
 static uint64_t walled(search_t *S, int ply, int depth, int mode, sink_t *sink, const int32_t *pre, int32_t mi,
@@ -1838,21 +1861,7 @@ static uint64_t walled(search_t *S, int ply, int depth, int mode, sink_t *sink, 
     chg_t *undo = S->wundo + (size_t)ply * (size_t)(N + 2);
     for (int32_t i = 0; i < n && !S->err; i++) {
         int32_t made = wall_make(g, pre, b, side, targets[i], undo);
-        uint64_t below = 1;
-        if (mode == MODE_PERFT || depth > 1) {
-            b[N] = 1 - side;
-            below = walk(S, ply + 1, depth - 1, MODE_PERFT, NULL);
-            b[N] = side;
-        }
-        if (mode == MODE_DIVIDE) {
-            if (sink->found < sink->cap) {
-                sink->out64[3 * sink->found] = mi;
-                sink->out64[3 * sink->found + 1] = (int64_t)ordinal * N + targets[i];
-                sink->out64[3 * sink->found + 2] = (int64_t)below;
-            }
-            sink->found++;
-        }
-        total += below;
+        total += descend(S, ply, depth, mode, sink, mi, (int64_t)ordinal * N + targets[i], side);
         wall_unmake(b, undo, made);
     }
     return total;
@@ -1863,7 +1872,6 @@ static uint64_t walled(search_t *S, int ply, int depth, int mode, sink_t *sink, 
 static uint64_t emit(search_t *S, int ply, int depth, int mode, sink_t *sink, int32_t mi, int32_t ordinal, int side) {
     const ggn_game *g = S->g;
     int32_t N = g->N;
-    int32_t *b = S->b;
     if (g->wall_rule) return walled(S, ply, depth, mode, sink, S->pre + (size_t)ply * (size_t)(N + 1), mi, ordinal, side);
     if (mode == MODE_COUNT || mode == MODE_FIRST || (mode == MODE_PERFT && depth <= 1)) return 1;
     if (mode == MODE_LIST) {
@@ -1874,21 +1882,7 @@ static uint64_t emit(search_t *S, int ply, int depth, int mode, sink_t *sink, in
         sink->found++;
         return 1;
     }
-    uint64_t below = 1;
-    if (mode == MODE_PERFT || depth > 1) {
-        b[N] = 1 - side;
-        below = walk(S, ply + 1, depth - 1, MODE_PERFT, NULL);
-        b[N] = side;
-    }
-    if (mode == MODE_DIVIDE) {
-        if (sink->found < sink->cap) {
-            sink->out64[3 * sink->found] = mi;
-            sink->out64[3 * sink->found + 1] = ordinal;
-            sink->out64[3 * sink->found + 2] = (int64_t)below;
-        }
-        sink->found++;
-    }
-    return below;
+    return descend(S, ply, depth, mode, sink, mi, ordinal, side);
 }
 
 /* Room for ``more`` moves on the move stack (it doubles; bounded). */
