@@ -107,6 +107,7 @@ struct ggn_game {
     int32_t *extmask, *kflag, *pgroup; /* per kind */
     int32_t doubled, *file; /* no doubled drops: how many of a kind a file may hold; each square's file */
     int32_t strict; /* a rule beyond the terminal pieces' may refuse a plain move (no fast count) */
+    int32_t marks_keep_terms; /* unmarking never makes or unmakes a terminal piece (walk's kings stay) */
 };
 
 enum { BLAST_IMMUNE = 1, BLAST_SPARED = 2, BLAST_MUTUAL = 4 };
@@ -727,6 +728,8 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         if (g->rookplain[k] && g->kside[g->rookplain[k]] != g->kside[k]) fail(r, "a rook right of the other side");
         if (g->kingplain[k] && g->kside[g->kingplain[k]] != g->kside[k]) fail(r, "a king right of the other side");
     }
+    g->marks_keep_terms = 1;
+    for (int32_t k = 1; k < K && !r->bad; k++) if (g->kterm[g->unmark[k]] != g->kterm[k]) g->marks_keep_terms = 0;
     if (g->flags & 1) {
         g->capmap = alloc((size_t)K * (size_t)K, 4);
         if (!g->capmap) { ggn_game_free(g); return GGN_ENOMEM; }
@@ -1142,6 +1145,7 @@ typedef struct {
     chg_t *wundo;     /* walls: per ply what a wall's changes replaced (N + 2) */
     int32_t *wreach;  /* walls: N, the squares an arrow reaches */
     chg_t *bscratch;  /* explosions: one ply's changes, rewritten */
+    uint64_t *crit;   /* per ply: the critical squares of a calm position (words each) */
     int err;
     int no_ends;      /* walks below a flag move's test: the game's ends are not asked */
     int probe;        /* the next walk lists only captures, or forced drops (their tests); it clears it */
@@ -1181,6 +1185,81 @@ static int any_terminal_attacked(const search_t *S, const int32_t *b, int side, 
     for (int32_t q = 0; q < g->N; q++) {
         int32_t k = b[q];
         if (k && g->kterm[k] && g->kside[k] == side && attacked(S, b, q, 1 - side, with_hands)) return 1;
+    }
+    return 0;
+}
+
+/* For a calm position's fast count: whether move m of side ``a`` onto t holds on board b (1), and
+ * if not, the squares where a possibility of it fails, added to crit when at most two fail (a
+ * possibility failing on t, which the fast plays leave as it is, or on three squares or more,
+ * cannot come to hold by one fast play, which changes two squares at most). ``drop``: a drop
+ * onto an occupied t (possibilities needing t empty are left out, as attacked does). */
+static int holds_or_critical(const ggn_game *g, const int32_t *b, const move_t *m, int a, int32_t t, int drop,
+                             uint64_t *crit) {
+    for (int32_t p = 0; p < m->nposs; p++) {
+        const poss_t *ps = &g->poss[m->poss_off + p];
+        int32_t fail[2], nf = 0, dead = 0;
+        for (int32_t c = 0; c < ps->nmust + ps->ndeny && !dead; c++) {
+            int must = c < ps->nmust;
+            const cond_t *cd = &g->conds[must ? ps->must_off + c : ps->deny_off + c - ps->nmust];
+            if (drop && must && cd->sq == t && cd->st == EMPTY_STATE) { dead = 1; break; }
+            if (holds(g, b, cd, a) == must) continue;
+            if (cd->sq == t || nf == 2) { dead = 1; break; }
+            if (nf == 0 || fail[0] != cd->sq) fail[nf++] = cd->sq;
+        }
+        if (dead) continue;
+        if (nf == 0) return 1;
+        for (int32_t k = 0; k < nf; k++) crit[fail[k] / 64] |= (uint64_t)1 << (fail[k] % 64);
+    }
+    return 0;
+}
+
+/* Whether ``a`` attacks square t of board b (as attacked, hands included), and if not, the
+ * squares whose change by one fast play could let it (holds_or_critical), added to crit. Every
+ * move onto t from a square holding its piece is looked at, behind blockers too. */
+static int attacked_or_critical(const search_t *S, const int32_t *b, int32_t t, int a, uint64_t *crit) {
+    const ggn_game *g = S->g;
+    const rnode_t *nodes = g->rnodes[a] + g->rstart[a][t];
+    int32_t n = g->rcount[a][t];
+    const int32_t *ents = g->rents[a];
+    for (int32_t i = 0; i < n; i++) {
+        const rnode_t *nd = &nodes[i];
+        int32_t occ = b[nd->src];
+        if (!occ || g->kside[occ] != a) continue;
+        for (int32_t e = 0; e < nd->nent; e++) {
+            const move_t *m = &g->moves[ents[nd->ent_off + e]];
+            if (m->kind == occ && holds_or_critical(g, b, m, a, t, 0, crit)) return 1;
+        }
+    }
+    if (S->hand[a] && g->dcount[a][t]) {
+        const int32_t *d = g->dents[a] + g->dstart[a][t];
+        for (int32_t e = 0; e < g->dcount[a][t]; e++) {
+            const move_t *m = &g->moves[d[e]];
+            if (S->hand[a][m->kind] > 0 && holds_or_critical(g, b, m, a, t, 1, crit)) return 1;
+        }
+    }
+    return 0;
+}
+
+#define KINGS_KEPT 8 /* the most terminal pieces whose squares a play's test keeps (more: the board is scanned) */
+
+/* Whether a terminal piece of ``side`` is attacked on board b after a play: the terminal pieces
+ * are those on the squares ``kings`` (the side's, before the play) that still hold one, and those
+ * the play's changes chg[off .. off+n-1] put on a square (no scan of the board). */
+static int kings_attacked_after(const search_t *S, const int32_t *b, int side, const int32_t *kings, int32_t nkings,
+                                const chg_t *chg, int32_t off, int32_t n, int with_hands) {
+    const ggn_game *g = S->g;
+    for (int32_t k = 0; k < nkings; k++) {
+        int32_t v = b[kings[k]];
+        if (v && g->kterm[v] && g->kside[v] == side && attacked(S, b, kings[k], 1 - side, with_hands)) return 1;
+    }
+    for (int32_t c = 0; c < n; c++) {
+        int32_t q = chg[off + c].sq, v = b[q];
+        if (!v || !g->kterm[v] || g->kside[v] != side) continue;
+        int seen = 0;
+        for (int32_t k = 0; k < nkings && !seen; k++) seen = kings[k] == q;
+        for (int32_t d = 0; d < c && !seen; d++) seen = chg[off + d].sq == q;
+        if (!seen && attacked(S, b, q, 1 - side, with_hands)) return 1;
     }
     return 0;
 }
@@ -1998,14 +2077,24 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         for (int32_t q = 0; q < N; q++) if (b[q]) b[q] = g->unmark[b[q]];
     }
     /* 3. calm: the terminal pieces not attacked on the board after the prefix */
+    /* the terminal pieces after a play are found from kings and the play's changes */
+    int kings_known = g->marks_keep_terms && nkings <= KINGS_KEPT;
     int calm = nkings > 0;
-    for (int32_t k = 0; k < nkings && calm; k++) if (attacked(S, b, kings[k], other, 1)) calm = 0;
+    int leaf = mode == MODE_COUNT || (mode == MODE_PERFT && depth <= 1);
+    /* counting or listing: the calm test also finds the squares a fast play must not change */
+    uint64_t *crit = NULL;
+    if ((leaf || mode == MODE_LIST) && calm && !g->strict && !g->kcannon && !g->wall_rule && !bik && !g->kblast) {
+        crit = S->crit + (size_t)ply * (size_t)g->words;
+        memset(crit, 0, (size_t)g->words * 8);
+        for (int32_t k = 0; k < nkings && calm; k++) if (attacked_or_critical(S, b, kings[k], other, crit)) calm = 0;
+    } else {
+        for (int32_t k = 0; k < nkings && calm; k++) if (attacked(S, b, kings[k], other, 1)) calm = 0;
+    }
     uint64_t total = 0;
     play_t *plays = S->plays + (size_t)ply * (size_t)g->maxplays;
     chg_t *chg = S->chg + (size_t)ply * (size_t)g->maxplays * (size_t)g->perplay;
     int32_t *undo = S->undo + (size_t)ply * (size_t)g->perplay;
     int32_t *hands = S->hand[0] ? S->hand[side] : NULL;
-    int leaf = mode == MODE_COUNT || (mode == MODE_PERFT && depth <= 1);
     for (size_t x = mv_base; x < mv_end && !S->err; x++) {
         int32_t mi = S->mv[x];
         const move_t *m = &g->moves[mi];
@@ -2019,10 +2108,19 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
             int32_t taken = m->src >= 0 ? pre[m->dst] : 0;
             if (!(m->nvict && !taken) && !(taken && (g->rookplain[taken] || taken == g->castking[other]))) {
                 int near = 0;
-                for (int32_t k = 0; k < nkings && !near; k++) {
-                    const uint64_t *bits = g->sens[other] + (size_t)kings[k] * (size_t)g->words;
-                    if (bits[m->dst / 64] >> (m->dst % 64) & 1) near = 1;
-                    else if (m->src >= 0 && (bits[m->src / 64] >> (m->src % 64) & 1)) near = 1;
+                if (crit) {
+                    /* the play changes its source and destination only, and puts the mover's
+                     * pieces there: it exposes nothing unless one of them is critical */
+                    near = (crit[m->dst / 64] >> (m->dst % 64) & 1) ||
+                           (m->src >= 0 && (crit[m->src / 64] >> (m->src % 64) & 1));
+                    for (int32_t k = 0; k < nkings && !near; k++) near = kings[k] == m->dst;
+                    for (int32_t k = 0; k < m->nplaced && !near; k++) near = g->kside[g->ints[m->placed_off + k]] != side;
+                } else {
+                    for (int32_t k = 0; k < nkings && !near; k++) {
+                        const uint64_t *bits = g->sens[other] + (size_t)kings[k] * (size_t)g->words;
+                        if (bits[m->dst / 64] >> (m->dst % 64) & 1) near = 1;
+                        else if (m->src >= 0 && (bits[m->src / 64] >> (m->src % 64) & 1)) near = 1;
+                    }
                 }
                 if (!near) {
                     if (mode == MODE_LIST) {
@@ -2063,7 +2161,8 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
             /* legal? */
             int exposed = 0;
             if (king_touched) {
-                exposed = any_terminal_attacked(S, b, side, 1);
+                exposed = kings_known ? kings_attacked_after(S, b, side, kings, nkings, chg, p->off, p->n, 1)
+                                      : any_terminal_attacked(S, b, side, 1);
             } else if (!calm) {
                 for (int32_t k = 0; k < nkings && !exposed; k++) exposed = attacked(S, b, kings[k], other, 1);
             } else {
@@ -2192,9 +2291,11 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
     S->chg = alloc(plies * (size_t)g->maxplays * (size_t)g->perplay, sizeof(chg_t));
     S->plays = alloc(plies * (size_t)g->maxplays, sizeof(play_t));
     S->undo = alloc(plies * (size_t)g->perplay, 4);
+    S->crit = alloc(plies * (size_t)g->words, 8);
     S->mv_cap = 4096;
     S->mv = alloc(S->mv_cap, 4);
-    if (!S->b || !S->hands || !S->pre || !S->kings || !S->trial || !S->chg || !S->plays || !S->undo || !S->mv) return GGN_ENOMEM;
+    if (!S->b || !S->hands || !S->pre || !S->kings || !S->trial || !S->chg || !S->plays || !S->undo || !S->mv || !S->crit)
+        return GGN_ENOMEM;
     if (g->wall_rule) {
         S->wt = alloc(plies * (size_t)N, 4);
         S->wundo = alloc(plies * ((size_t)N + 2), sizeof(chg_t));
@@ -2211,7 +2312,7 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
 
 static void search_close(search_t *S) {
     free(S->b); free(S->hands); free(S->pre); free(S->kings); free(S->trial); free(S->chg); free(S->plays); free(S->undo); free(S->mv);
-    free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch);
+    free(S->crit); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch);
 }
 
 int ggn_perft(const ggn_game *g, const int32_t *pos, size_t len, int depth, uint64_t *count) {
