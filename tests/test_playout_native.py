@@ -38,7 +38,7 @@ pytestmark = pytest.mark.skipif(not _native.native_available(), reason="the C ke
 # promotions and perpetual checks, a stalemate that loses, a checkmate that wins.
 GAMES = ("chess", "fischerandom", "capablanca", "grand", "gustav3", "shako", "grasshopper", "knightmate",
          "crazyhouse", "pocketknight", "shogi", "minishogi", "kyotoshogi", "judkins", "euroshogi",
-         "chaturanga", "misere", "losalamos", "clobber")
+         "chaturanga", "misere", "losalamos", "clobber", "placement")
 
 
 def _both(game: str, start: Position | None = None, fen: str | None = None, **options: object) -> Playouts:

@@ -108,7 +108,21 @@ struct ggn_game {
     int32_t doubled, *file; /* no doubled drops: how many of a kind a file may hold; each square's file */
     int32_t strict; /* a rule beyond the terminal pieces' may refuse a plain move (no fast count) */
     int32_t marks_keep_terms; /* unmarking never makes or unmakes a terminal piece (walk's kings stay) */
+    /* placement's drop rules (section DRPS, read_drop_rules): per side the kind of its bishops
+     * dropped on both colours (0 none) and its drop region (per square 0/1), per square its
+     * colour (-1 none); per side its king's castling home (-1 none), the corners of its castling
+     * rank and its castling king's kind; per kind its castling drop (DROP_*, NULL none) and the
+     * kind it becomes with its right */
+    int32_t drops_ruled, dbishop[2], *dcolour, dhome[2], ncorners[2], dcorner[2][2], dcastking[2];
+    uint8_t *dregion[2];
+    int32_t *kdrop, *kdropright;
+    /* petrified's walls (section PTRF): the wall's kind, per kind its flags (PETRIFY_*, NULL none) */
+    int32_t pwall, *kpetrify;
 };
+
+enum { DROP_KING = 1, DROP_ROOK = 2 };
+
+enum { PETRIFY_TYPE = 1, PETRIFY_GUARDED = 2 };
 
 enum { BLAST_IMMUNE = 1, BLAST_SPARED = 2, BLAST_MUTUAL = 4 };
 
@@ -122,6 +136,8 @@ enum { WALL_NONE, WALL_STATIC, WALL_PAST, WALL_EDGE, WALL_ARROW, WALL_DUCK };
 #define SECTION_GATING 0x47415445 /* "GATE" */
 #define SECTION_BLAST 0x424C5354 /* "BLST" */
 #define SECTION_ENDS 0x454E4453 /* "ENDS" */
+#define SECTION_DROPS 0x44525053 /* "DRPS" */
+#define SECTION_PETRIFY 0x50545246 /* "PTRF" */
 
 /* The ends' flags (section ENDS, in ggn.rules._native's order). */
 #define E_EXTINCTION 1
@@ -199,6 +215,8 @@ void ggn_game_free(ggn_game *g) {
     free(g->kblast); free(g->ktype); free(g->around);
     for (int s = 0; s < 2; s++) { free(g->region[s]); free(g->inregion[s]); }
     free(g->extmask); free(g->kflag); free(g->pgroup); free(g->file);
+    free(g->dcolour); free(g->dregion[0]); free(g->dregion[1]); free(g->kdrop); free(g->kdropright);
+    free(g->kpetrify);
     free(g);
 }
 
@@ -656,6 +674,59 @@ static void read_ends(reader_t *r, ggn_game *g) {
     }
 }
 
+/* DRPS: placement's drop rules (ggn.rules._native's doc says each value). */
+static void read_drop_rules(reader_t *r, ggn_game *g) {
+    int32_t N = g->N, K = g->K;
+    if (g->drops_ruled) { fail(r, "a second drop rules section"); return; }
+    g->drops_ruled = 1;
+    g->dcolour = alloc((size_t)N, 4);
+    g->dregion[0] = alloc((size_t)N, 1); g->dregion[1] = alloc((size_t)N, 1);
+    g->kdrop = alloc((size_t)K, 4); g->kdropright = alloc((size_t)K, 4);
+    if (!g->dcolour || !g->dregion[0] || !g->dregion[1] || !g->kdrop || !g->kdropright) {
+        fail(r, "no memory for the drop rules");
+        return;
+    }
+    for (int s = 0; s < 2; s++) {
+        g->dbishop[s] = ranged(r, 0, K - 1, "a side's bishops");
+        if (!r->bad && g->dbishop[s] && g->kside[g->dbishop[s]] != s) fail(r, "bishops of the other side");
+    }
+    for (int32_t q = 0; q < N; q++) g->dcolour[q] = ranged(r, -1, 1, "a square's colour");
+    for (int s = 0; s < 2 && !r->bad; s++) {
+        int32_t n = ranged(r, 0, N, "a drop region");
+        for (int32_t i = 0; i < n && !r->bad; i++) g->dregion[s][ranged(r, 0, N - 1, "a drop region's square")] = 1;
+    }
+    for (int s = 0; s < 2 && !r->bad; s++) {
+        g->dhome[s] = ranged(r, -1, N - 1, "a castling home");
+        g->ncorners[s] = ranged(r, 0, 2, "a castling rank's corners");
+        for (int32_t i = 0; i < g->ncorners[s]; i++) g->dcorner[s][i] = ranged(r, 0, N - 1, "a corner");
+        g->dcastking[s] = ranged(r, 0, K - 1, "a castling king");
+        if (!r->bad && g->dcastking[s] && g->kside[g->dcastking[s]] != s) fail(r, "a castling king of the other side");
+    }
+    for (int32_t k = 0; k < K && !r->bad; k++) {
+        g->kdrop[k] = ranged(r, 0, DROP_ROOK, "a kind's castling drop");
+        g->kdropright[k] = ranged(r, 0, K - 1, "the kind with its right");
+        if (r->bad) return;
+        if (g->kdrop[k] && (k == 0 || !g->kdropright[k] || g->kside[g->kdropright[k]] != g->kside[k] ||
+                            !g->dcastking[g->kside[k]]))
+            fail(r, "a castling drop without its right");
+    }
+    for (int32_t i = 0; i < g->M && !r->bad; i++) {
+        const move_t *m = &g->moves[i];
+        if (m->src < 0 && g->kdrop[m->kind] && m->nplaced != 1) fail(r, "a castling drop of several plays");
+    }
+}
+
+/* PTRF: petrified's walls. */
+static void read_petrify(reader_t *r, ggn_game *g) {
+    int32_t K = g->K;
+    if (g->kpetrify) { fail(r, "a second petrify section"); return; }
+    g->kpetrify = alloc((size_t)K, 4);
+    if (!g->kpetrify) { fail(r, "no memory for petrify"); return; }
+    g->pwall = ranged(r, 1, K - 1, "the wall's kind");
+    for (int32_t k = 0; k < K; k++) g->kpetrify[k] = ranged(r, 0, PETRIFY_TYPE | PETRIFY_GUARDED, "a kind's petrify flags");
+    if (!r->bad && g->kpetrify[0]) fail(r, "the empty square petrifies");
+}
+
 /* Read the sections that follow the moves, to the tables' end. */
 static void read_sections(reader_t *r, ggn_game *g) {
     while (!r->bad && r->i < r->n) {
@@ -673,6 +744,8 @@ static void read_sections(reader_t *r, ggn_game *g) {
         case SECTION_GATING: read_gating(&sub, g); break;
         case SECTION_BLAST: read_blast(&sub, g); break;
         case SECTION_ENDS: read_ends(&sub, g); break;
+        case SECTION_DROPS: read_drop_rules(&sub, g); break;
+        case SECTION_PETRIFY: read_petrify(&sub, g); break;
         default: fail(&sub, "a section of an unknown kind"); break;
         }
         if (!sub.bad && sub.i != sub.n) fail(&sub, "a section's values left unread");
@@ -863,6 +936,8 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
             g->perplay += 1 + gr;
         }
         if (g->blast) g->perplay += 9 + 2 * nr + 2 * nh; /* the pieces exploded, the rights they take */
+        if (g->kpetrify) g->perplay += 1; /* the wall a petrifying capture leaves */
+        if (g->kdrop) g->perplay += 3;    /* a castling drop's rights */
         if ((int64_t)g->maxplays * g->perplay > (1 << 24)) { fail(r, "plays too large"); ggn_game_free(g); return GGN_EBADTABLE; }
     }
     /* forward groups: per kind, per source + 1 */
@@ -1570,6 +1645,70 @@ static int32_t explode(const search_t *S, const int32_t *pre, int32_t mi, play_t
     return np;
 }
 
+/* A drop of a castling king or rook (castlingDroppedPiece, the rule system's _castling_drop),
+ * its one play's changes after the drop's own: a king dropped on its home with a rook (with
+ * its right or plain) in a corner of the rank takes its right, and each plain rook there
+ * takes its own; a rook dropped in a corner with the king (plain or with its right) at home
+ * takes its right, and the king its own. */
+static void castle_drop(const search_t *S, const int32_t *pre, const move_t *m, play_t *p, chg_t *chg) {
+    const ggn_game *g = S->g;
+    int32_t k = m->kind, dst = m->dst;
+    int side = g->kside[k];
+    int32_t home = g->dhome[side], castking = g->dcastking[side], n = p->n;
+    if (home < 0 || p->n != 1) return;
+    if (g->kdrop[k] == DROP_KING) {
+        if (dst != home) return;
+        int rooks = 0;
+        for (int32_t i = 0; i < g->ncorners[side]; i++) {
+            int32_t v = pre[g->dcorner[side][i]];
+            if (v && g->kside[v] == side && (g->rookplain[v] || g->kdrop[v] == DROP_ROOK)) rooks = 1;
+        }
+        if (!rooks) return;
+        chg[p->off].val = castking;
+        for (int32_t i = 0; i < g->ncorners[side]; i++) {
+            int32_t q = g->dcorner[side][i], v = pre[q];
+            if (v && g->kside[v] == side && g->kdrop[v] == DROP_ROOK) { chg[p->off + n].sq = q; chg[p->off + n].val = g->kdropright[v]; n++; }
+        }
+    } else {
+        int corner = 0;
+        for (int32_t i = 0; i < g->ncorners[side]; i++) if (g->dcorner[side][i] == dst) corner = 1;
+        int32_t v = pre[home];
+        if (!corner || !v || g->kside[v] != side || (v != castking && g->kdrop[v] != DROP_KING)) return;
+        chg[p->off].val = g->kdropright[k];
+        chg[p->off + n].sq = home; chg[p->off + n].val = castking; n++;
+    }
+    p->n = n;
+}
+
+/* Petrified's walls (the rule system's _petrifies): a play of a petrifying piece that captures
+ * (its destination held a piece of the other side, or it empties one's square) and leaves a
+ * piece of a petrifying type on its destination leaves a wall there instead. */
+static int32_t petrify(const search_t *S, const int32_t *pre, int32_t mi, play_t *plays, chg_t *chg, int32_t np) {
+    const ggn_game *g = S->g;
+    const move_t *m = &g->moves[mi];
+    int side = g->kside[m->kind];
+    chg_t *out = S->bscratch;
+    size_t room = (size_t)g->maxplays * (size_t)g->perplay, used = 0;
+    for (int32_t j = 0; j < np; j++) {
+        play_t *p = &plays[j];
+        int capture = pre[m->dst] && g->kside[pre[m->dst]] != side;
+        int32_t last = 0;
+        for (int32_t c = 0; c < p->n; c++) {
+            int32_t q = chg[p->off + c].sq;
+            if (!chg[p->off + c].val && pre[q] && g->kside[pre[q]] != side) capture = 1;
+            if (q == m->dst) last = chg[p->off + c].val;
+        }
+        if (used + (size_t)p->n + 1 > room) return j; /* only with hostile tables */
+        size_t off = used;
+        for (int32_t c = 0; c < p->n; c++) out[used++] = chg[p->off + c];
+        if (capture && last && (g->kpetrify[last] & PETRIFY_TYPE)) { out[used].sq = m->dst; out[used].val = g->pwall; used++; }
+        p->off = (int32_t)off;
+        p->n = (int32_t)(used - off);
+    }
+    memcpy(chg, out, used * sizeof(chg_t));
+    return np;
+}
+
 static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_t *plays, chg_t *chg) {
     const ggn_game *g = S->g;
     const move_t *m = &g->moves[mi];
@@ -1579,6 +1718,8 @@ static int32_t plays_of(const search_t *S, const int32_t *pre, int32_t mi, play_
     int32_t np = base_plays(S, pre, mi, plays, chg);
     if (g->mgate && g->mgate[mi]) np = gate_plays(S, pre, mi, plays, chg, np);
     if (g->blast && m->src >= 0) np = explode(S, pre, mi, plays, chg, np);
+    if (g->kpetrify && m->src >= 0 && (g->kpetrify[m->kind] & PETRIFY_TYPE)) np = petrify(S, pre, mi, plays, chg, np);
+    if (g->kdrop && m->src < 0 && g->kdrop[m->kind] && np == 1) castle_drop(S, pre, m, &plays[0], chg);
     return np;
 }
 
@@ -1659,6 +1800,28 @@ static int pseudo_royal_at(const ggn_game *g, const int32_t *b, int side, int32_
     return count <= g->pseudo_limit;
 }
 
+/* The board a move's legality tests the pseudo-royal pieces of ``side`` on: the other side's
+ * pieces that would turn into walls by taking stand as walls (they attack nothing). */
+static const int32_t *guarded_board(const search_t *S, const int32_t *b, int side) {
+    const ggn_game *g = S->g;
+    if (!g->kpetrify) return b;
+    int32_t q = 0;
+    for (; q < g->N; q++) if (b[q] && (g->kpetrify[b[q]] & PETRIFY_GUARDED) && g->kside[b[q]] != side) break;
+    if (q == g->N) return b;
+    int32_t *trial = S->trial;
+    for (q = 0; q < g->N; q++) {
+        int32_t v = b[q];
+        trial[q] = v && (g->kpetrify[v] & PETRIFY_GUARDED) && g->kside[v] != side ? g->pwall : v;
+    }
+    return trial;
+}
+
+/* Petrified: whether move m of ``side`` is of a pseudo-royal piece that would turn into a wall
+ * (on ``pre``, the board before the play and its node's prefix): such a play is illegal. */
+static int petrify_guarded(const ggn_game *g, const int32_t *pre, const move_t *m, int side) {
+    return g->kpetrify && m->src >= 0 && (g->kpetrify[m->kind] & PETRIFY_TYPE) && pseudo_royal_at(g, pre, side, m->src);
+}
+
 /* The game's own rules on a play made on b (``pre``: the board before the play and its node's
  * prefix): 1 if they refuse it (a check given where none may be, a pseudo-royal piece left to
  * be taken, every piece of the pseudo-royal types attacked). */
@@ -1668,7 +1831,7 @@ static int rules_refuse(const search_t *S, const int32_t *b, const move_t *m, in
         any_terminal_attacked(S, b, 1 - side, 0))
         return 1;
     if (!(g->eflags & E_PSEUDO)) return 0;
-    if (!taken && pseudo_attacked(S, b, side)) return 1;
+    if (!taken && pseudo_attacked(S, guarded_board(S, b, side), side)) return 1;
     return m->src >= 0 && (g->eflags & E_DUPLE) && duple_attacked(S, b, side);
 }
 
@@ -1702,6 +1865,29 @@ static int move_rules_allow(search_t *S, const int32_t *pre, const move_t *m, in
         for (int32_t q = 0; q < g->N; q++) if (pre[q] == m->kind && g->file[q] == file) same++;
         return same < g->doubled;
     }
+    return 1;
+}
+
+/* Placement's bishops (dropOppositeColoredBishop, the rule system's _bishops_placeable): a
+ * bishop may not be dropped on a colour that holds half of its side's bishops (on the board,
+ * ``pre``, and in hand, rounded up); another piece may not be dropped where the bishops still
+ * to come would lack squares of either colour (their own, or empty ones of the drop region). */
+static int bishops_allow(const search_t *S, const int32_t *pre, const move_t *m, int side) {
+    const ggn_game *g = S->g;
+    int32_t bishop = g->dbishop[side];
+    if (!bishop || m->src >= 0) return 1;
+    int32_t on[2] = {0, 0}, open[2] = {0, 0}, placed = 0;
+    for (int32_t q = 0; q < g->N; q++) {
+        int32_t v = pre[q], colour = g->dcolour[q];
+        if (v == bishop) { placed++; if (colour >= 0) on[colour]++; }
+        else if (!v && q != m->dst && colour >= 0 && g->dregion[side][q]) open[colour]++;
+    }
+    int64_t total = (int64_t)placed + (S->hand[side] ? S->hand[side][bishop] : 0);
+    if (m->kind == bishop) {
+        int32_t colour = g->dcolour[m->dst];
+        return colour < 0 || on[colour] + 1 <= (total + 1) / 2;
+    }
+    for (int shade = 0; shade < 2; shade++) if (on[shade] + open[shade] < total / 2) return 0;
     return 1;
 }
 
@@ -2100,6 +2286,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         const move_t *m = &g->moves[mi];
         if (reach && !((g->kflag[m->kind] & K_ROYAL) && g->inregion[1][m->dst])) continue;
         if ((g->kflag[m->kind] & (K_MAKPONG | K_UNDOUBLED)) && !move_rules_allow(S, pre, m, side)) continue;
+        if (g->drops_ruled && m->src < 0 && !bishops_allow(S, pre, m, side)) continue;
         if ((leaf || mode == MODE_LIST) && calm && !g->strict && !m->oncap && !m->royal && !m->limited && m->mtype == 0 &&
             !g->wall_rule && !bik && !(g->mleap && g->mleap[mi]) && !(g->mgate && g->mgate[mi]) && !g->kblast &&
             !(m->src < 0 && g->dropmate[m->kind])) {
@@ -2144,6 +2331,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
             if (p->castle && castle_checked(g, pre, m, side) && !castling_safe(S, pre, m, side)) continue;
             if (g->mleap && (g->mleap[mi] & LEAP_NOT_IN_CHECK) && !calm && attacked(S, pre, m->src, other, 0)) continue;
             int ptaken = (g->eflags & E_PSEUDO) && pseudo_takes(g, pre, p, chg, side);
+            int stone = petrify_guarded(g, pre, m, side);
             /* make */
             int king_touched = 0;
             for (int32_t c = 0; c < p->n; c++) {
@@ -2177,6 +2365,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                 }
             }
             if (!exposed && g->eflags && rules_refuse(S, b, m, ptaken, side)) exposed = 1;
+            if (!exposed && stone && b[m->dst] == g->pwall) exposed = 1; /* a pseudo-royal piece turned to a wall */
             if (!exposed && m->src < 0 && g->dropmate[m->kind] && any_terminal_attacked(S, b, other, 0)) {
                 /* a drop that gives check must leave the other side a legal play */
                 if (ply + 1 >= S->plies) { S->err = GGN_EBUSY; exposed = 1; }
@@ -2302,7 +2491,7 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
         S->wreach = alloc((size_t)N, 4);
         if (!S->wt || !S->wundo || !S->wreach) return GGN_ENOMEM;
     }
-    if (g->blast) {
+    if (g->blast || g->kpetrify) {
         S->bscratch = alloc((size_t)g->maxplays * (size_t)g->perplay, sizeof(chg_t));
         if (!S->bscratch) return GGN_ENOMEM;
     }

@@ -76,6 +76,21 @@ The tables (int32 values; the kernel checks every one again as it reads them)::
         forced), its pseudo-royal group (0 none, else 1..L); then the moves promoted only by a
         capture (count, each: move number, 1 its last play only when it takes, or 3 that and its
         first play only when it does not), by move number.
+    DRPS (0x44525053), placement's drop rules: per side the kind of its bishops dropped on both
+        colours (0 none: Fairy-Stockfish's dropOppositeColoredBishop), per square its colour (0,
+        1; -1 none), per side its drop region (count, squares); per side the castling home of
+        its king (-1 none), the corners of its castling rank (count, squares) and its castling
+        king's kind (castlingDroppedPiece); per kind its castling drop (0 none, 1 the plain
+        king, 2 a plain rook) and the kind it becomes with its right. A bishop may not be
+        dropped on a colour holding half its side's bishops (on the board and in hand, rounded
+        up), another piece not where the bishops still to come would lack room; a king dropped
+        on its home with a rook in a corner takes its right and the rooks' (plain rooks there
+        take theirs), a rook dropped in a corner with the king at home takes its right and the
+        king's.
+    PTRF (0x50545246), petrified's walls: the wall's kind, per kind its flags (1 of a petrifying
+        type: a capture of one leaving one on its destination leaves a wall there, 2 stands as
+        a wall where a move's legality asks whether the other side's pseudo-royal pieces can be
+        taken). A pseudo-royal piece may not turn into a wall.
 """
 
 from __future__ import annotations
@@ -100,6 +115,7 @@ from ggn.rules._records import SPECIAL, Effect, Play, PlayContext, made_play
 from ggn.rules._system import RuleSystem
 from ggn.rules._walk import describe
 from ggn.variants.description import Variant
+from ggn.variants.document import castling_rank
 
 if TYPE_CHECKING:
     from ggn.game import Game
@@ -110,7 +126,7 @@ if TYPE_CHECKING:
 __all__ = ["engine", "native_available", "native_support", "use_native"]
 
 MAGIC: Final = 0x474B4E31
-ABI: Final = 3
+ABI: Final = 4
 MAX_SQUARES: Final = 4096
 MAX_KINDS: Final = 4096
 SECTION_WALLS: Final = 0x57414C4C  # "WALL"
@@ -120,6 +136,8 @@ SECTION_LEAPS: Final = 0x4C454150  # "LEAP"
 SECTION_GATING: Final = 0x47415445  # "GATE"
 SECTION_BLAST: Final = 0x424C5354  # "BLST"
 SECTION_ENDS: Final = 0x454E4453  # "ENDS"
+SECTION_DROPS: Final = 0x44525053  # "DRPS"
+SECTION_PETRIFY: Final = 0x50545246  # "PTRF"
 _MAX_LETTERS: Final = 30  # extinction types the kernel counts (a bit each)
 _WALLING: Final = {"static": 1, "past": 2, "edge": 3, "arrow": 4, "duck": 5}
 
@@ -209,7 +227,7 @@ def _variant_refusal(rules: VariantRules) -> str:
         (rules._ends and not (rules._extinction or rules._flags_on), "an end before the last move"),
         (rules._more_moves, "moves the document does not list (sittuyinPromotion)"),
         (len(variant.ends.extinction_types) > _MAX_LETTERS, f"over {_MAX_LETTERS} extinction types"),
-        (bool(rules._petrify), "petrifyOnCapture"),
+        (bool(rules._petrify) and variant.blast_on_capture, "petrifyOnCapture with blastOnCapture"),
     ]
     promotion = variant.promotion
     if promotion is not None:
@@ -219,9 +237,7 @@ def _variant_refusal(rules: VariantRules) -> str:
         checks.append((castling.opposite, "oppositeCastling"))
     drops = variant.drops
     if drops is not None:
-        checks += [(bool(rules._first_rank_only), "first-rank-only drops"),
-                   (rules._bishops is not None, "dropOppositeColoredBishop"),
-                   (bool(rules._castling_dropped), "castlingDroppedPiece")]
+        checks.append((bool(rules._first_rank_only), "first-rank-only drops"))
     for refused, reason in checks:
         if refused:
             return reason
@@ -243,14 +259,13 @@ def description_refusal(variant: Variant) -> str:
         (promotion is not None and promotion.sittuyin,
          "moves the document does not list (sittuyinPromotion)"),
         (len(ends.extinction_types) > _MAX_LETTERS, f"over {_MAX_LETTERS} extinction types"),
-        (variant.walls is not None and bool(variant.walls.petrify & letters), "petrifyOnCapture"),
+        (variant.walls is not None and bool(variant.walls.petrify & letters) and variant.blast_on_capture,
+         "petrifyOnCapture with blastOnCapture"),
     ]
     if castling is not None and castling.king in letters:
         checks.append((castling.opposite, "oppositeCastling"))
     if drops is not None:
-        checks += [(drops.first_rank_only in letters, "first-rank-only drops"),
-                   (drops.opposite_bishops in letters, "dropOppositeColoredBishop"),
-                   (drops.castling_dropped, "castlingDroppedPiece")]
+        checks.append((drops.first_rank_only in letters, "first-rank-only drops"))
     checks.append((variant.files * variant.ranks > MAX_SQUARES, f"a board of over {MAX_SQUARES} squares"))
     for refused, reason in checks:
         if refused:
@@ -496,7 +511,9 @@ class _Builder:
                              (SECTION_LEAPS, self.leaps(records)),
                              (SECTION_GATING, self.gating(records)),
                              (SECTION_BLAST, self.blast()),
-                             (SECTION_ENDS, self.ends())):
+                             (SECTION_ENDS, self.ends()),
+                             (SECTION_DROPS, self.drop_rules()),
+                             (SECTION_PETRIFY, self.petrify())):
             if section:
                 found += [tag, len(section), *section]
         return found
@@ -634,6 +651,55 @@ class _Builder:
             ring = r._around.get(number, ()) if r._blast else ()
             around += [len(ring), *ring]
         return [1 if r._blast else 0, *kinds, *around]
+
+    def drop_rules(self) -> list[int]:
+        """The DRPS section (see the module's doc), or none: no bishops dropped on both colours,
+        no castling rights given by drops."""
+        r = self.variant_rules
+        if r is None or (r._bishops is None and not r._castling_dropped):
+            return []
+        drops = r.variant.drops
+        assert drops is not None
+        size = self.geometry.size
+        values = [self.kind(r._bishops[side]) if r._bishops is not None else 0 for side in (0, 1)]
+        values += [(r._square[number][0] + r._square[number][1]) % 2 if number in r._square else -1
+                   for number in range(size)]
+        for side in (0, 1):
+            region = drops.regions[side]
+            squares = sorted(number for number, cell in r._square.items() if region is None or cell in region)
+            values += [len(squares), *squares]
+        castling = r.variant.castling
+        for side in (0, 1):
+            if not r._castling_dropped or castling is None:
+                values += [-1, 0, 0]
+                continue
+            rank = castling_rank(r.layout, side)
+            home = r._index.get((castling.king_file, rank))
+            corners = [r._index[(edge, rank)] for edge in (0, r.variant.files - 1)
+                       if (edge, rank) in r._index]
+            values += [-1 if home is None else home, len(corners), *corners,
+                       self.kind(r._castling_king[side])]
+        kinds = [0, 0]
+        for code in self.codes[1:]:
+            side = 0 if code > 0 else 1
+            right = r._castling_drops[side].get(code)
+            if right is None:
+                kinds += [0, 0]
+                continue
+            kinds += [1 if code == r._king[side] else 2, self.kind(right)]
+        return [*values, *kinds]
+
+    def petrify(self) -> list[int]:
+        """The PTRF section (see the module's doc), or none: no piece turns into a wall."""
+        r = self.variant_rules
+        if r is None or not r._petrify:
+            return []
+        if r._blast:
+            raise _Refused("petrifyOnCapture with blastOnCapture")
+        wall = self.kind(r._wall)
+        guarded = r._unattacking[0] | r._unattacking[1]
+        flags = [(1 if code in r._petrify else 0) | (2 if code in guarded else 0) for code in self.codes[1:]]
+        return [wall, 0, *flags]
 
     def bikjang(self) -> list[int]:
         """The BIKJ section (see the module's doc), or none: the game has no bikjang."""

@@ -1,0 +1,106 @@
+"""The kernel's rules of the last games it took, position by position against pyffish and the pure path.
+
+Placement (bishops dropped on both colours, castling rights given by the drops of a king or a
+rook), petrified (a capturing piece turned into a wall, the wall then blocking; a pseudo-royal
+king that may not take), sittuyin (promotions onto the square or a step aside, the rook drops
+of the first rank) and atomic (explosions with pseudo-royal kings): for each position named
+for what it shows, the kernel's legal plays are the pure path's (names and transitions), their
+number is pyffish's, and the kernel's perft to a few plies is pyffish's. Then positions along
+random games that pyffish plays (seeds from ``GGN_NATIVE_SEEDS``' first, not tuned on): the
+kernel's count of legal plays is pyffish's at every one, and its perft of two plies at some.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from ggn.game import Game
+from ggn.position import Position
+from ggn.rules import _native, native_support, rule_system, use_native
+from ggn.rules._system import RuleSystem
+from test_native import SEEDS
+
+sf = pytest.importorskip("pyffish")
+
+pytestmark = pytest.mark.skipif(not _native.native_available(), reason="the C kernel is not built here")
+
+# (why, game, FEN, plies of perft)
+CASES = [
+    ("a king dropped at home between its rooks takes the rights", "placement",
+     "8/pppppppp/8/8/8/8/PPPPPPPP/R6R[KQBBNNkqrrbbnn] w - - 0 1", 2),
+    ("a rook dropped in a corner with its king at home takes the rights", "placement",
+     "8/pppppppp/8/8/8/8/PPPPPPPP/4K3[QRRBBNNkqrrbbnn] w - - 0 1", 2),
+    ("the second bishop goes onto the other colour", "placement",
+     "8/pppppppp/8/8/8/8/PPPPPPPP/1B6[KQRRBNNkqrrbbnn] w - - 0 1", 2),
+    ("no piece onto the last square of a colour the bishops still need", "placement",
+     "8/pppppppp/8/8/8/8/PPPPPPPP/RN1Q2KR[BBNkqrrbbnn] w - - 0 1", 2),
+    ("black's bishops and castling drops", "placement",
+     "r3k3/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[qrbbnn] b Q - 0 1", 2),
+    ("castling after the rights a drop gave", "placement",
+     "rn2kb1r/pppppppp/8/8/8/8/PPPPPPPP/R3KBNR[QBNqbn] w KQkq - 0 1", 2),
+    ("a rook takes and turns into a wall", "petrified", "4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", 3),
+    ("a wall blocks both sides", "petrified", "3rk3/8/8/3*4/8/8/8/3RK3 w - - 0 1", 3),
+    ("a king may not take: it would turn into a wall", "petrified", "4k3/8/8/8/8/8/4p3/4K3 w - - 0 1", 3),
+    ("kings side by side: neither may take the other", "petrified", "8/8/8/8/8/3k4/8/4K3 w - - 0 1", 3),
+    ("a pawn takes and stays a pawn", "petrified", "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", 3),
+]
+
+
+def _pure_legal(rules: RuleSystem, position: Position) -> Counter[tuple[str, object]]:
+    with use_native(False):
+        return Counter((str(play), play.transition) for play in rules.legal_moves(position))
+
+
+def _kernel_legal(rules: RuleSystem, position: Position) -> Counter[tuple[str, object]]:
+    plays = _native.legal(rules, position)
+    assert plays is not None, f"the kernel refused {position.to_feen()!r}"
+    return Counter((str(play), play.transition) for play in plays)
+
+
+def _fsf_perft(name: str, fen: str, moves: list[str], depth: int) -> int:
+    legal = sf.legal_moves(name, fen, moves)
+    if depth <= 1:
+        return len(legal) if depth == 1 else 1
+    return sum(_fsf_perft(name, fen, [*moves, move], depth - 1) for move in legal)
+
+
+def _covered(name: str) -> RuleSystem:
+    rules = rule_system(name)
+    supported, reason = native_support(rules)
+    if not supported:
+        pytest.skip(f"{name} falls back: {reason}")
+    return rules
+
+
+@pytest.mark.parametrize(("why", "name", "fen", "depth"), CASES, ids=[case[0] for case in CASES])
+def test_cases(why: str, name: str, fen: str, depth: int) -> None:
+    rules = _covered(name)
+    position = Game(name, fen=fen).position
+    kernel = _kernel_legal(rules, position)
+    assert kernel == _pure_legal(rules, position), why
+    assert sum(kernel.values()) == len(sf.legal_moves(name, fen, [])), why
+    assert _native.perft(rules, position, depth) == _fsf_perft(name, fen, [], depth), why
+
+
+@pytest.mark.parametrize("name", ["placement", "petrified"])
+def test_random_games_against_pyffish(name: str) -> None:
+    rules = _covered(name)
+    start = sf.start_fen(name)
+    assert _native._game(rules, rules.position()) is not None  # counts of one ply by the kernel too
+    chance = random.Random(SEEDS[0])
+    fen = start
+    for ply in range(50):
+        legal = sf.legal_moves(name, fen, [])
+        position = Game(name, fen=fen).position
+        assert _native.count(rules, position) == len(legal), fen
+        if ply % 16 == 9:
+            assert _native.perft(rules, position, 2) == _fsf_perft(name, fen, [], 2), fen
+        if not legal:
+            break
+        # captures half the time (they make petrified's walls and atomic's explosions)
+        captures = [move for move in legal if sf.is_capture(name, fen, [], move)]
+        move = chance.choice(captures if captures and chance.random() < 0.5 else legal)
+        fen = sf.get_fen(name, fen, [move])
