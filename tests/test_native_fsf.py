@@ -46,6 +46,17 @@ CASES = [
     ("a king may not take: it would turn into a wall", "petrified", "4k3/8/8/8/8/8/4p3/4K3 w - - 0 1", 3),
     ("kings side by side: neither may take the other", "petrified", "8/8/8/8/8/3k4/8/4K3 w - - 0 1", 3),
     ("a pawn takes and stays a pawn", "petrified", "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", 3),
+    ("the setup: forced drops, rooks onto the first rank only", "sittuyin",
+     "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1", 2),
+    ("the last pawn promotes anywhere, where it stands or a step aside", "sittuyin",
+     "4k3/8/8/8/8/8/4P3/4K3[] w - - 0 1", 3),
+    ("of several pawns only those in the zone promote", "sittuyin",
+     "4k3/8/2p5/3P4/4p3/2P5/8/4K3[] w - - 0 1", 3),
+    ("a promotion may not give check (here a discovered one)", "sittuyin",
+     "8/8/8/R2P3k/8/8/8/4K3[] w - - 0 1", 3),
+    ("no promotion past the limit of one ferz", "sittuyin", "4k3/8/8/3P4/8/8/8/3FK3[] w - - 0 1", 3),
+    ("black's promotions, a piece a step away barring one", "sittuyin",
+     "4k3/8/8/8/3p4/2N5/8/4K3[] b - - 0 1", 3),
 ]
 
 
@@ -85,7 +96,7 @@ def test_cases(why: str, name: str, fen: str, depth: int) -> None:
     assert _native.perft(rules, position, depth) == _fsf_perft(name, fen, [], depth), why
 
 
-@pytest.mark.parametrize("name", ["placement", "petrified"])
+@pytest.mark.parametrize("name", ["placement", "petrified", "sittuyin"])
 def test_random_games_against_pyffish(name: str) -> None:
     rules = _covered(name)
     start = sf.start_fen(name)

@@ -118,7 +118,15 @@ struct ggn_game {
     int32_t *kdrop, *kdropright;
     /* petrified's walls (section PTRF): the wall's kind, per kind its flags (PETRIFY_*, NULL none) */
     int32_t pwall, *kpetrify;
+    /* sittuyin's promotions (moves of type MOVE_SITTUYIN, section SITT): per square the sides
+     * whose promotion zone it is (bits 0, 1), per kind whether it is a promoting pawn (NULL none) */
+    uint8_t *szone;
+    int32_t *kspawn;
 };
+
+/* A move's type (move_t.mtype): plain (or a promotion, a drop), a castling king's, a castling
+ * rook's, a pass, sittuyin's promotion (the pawn replaced where it stands or a step away). */
+enum { MOVE_PLAIN, MOVE_CASTLING, MOVE_ROOK, MOVE_PASS, MOVE_SITTUYIN };
 
 enum { DROP_KING = 1, DROP_ROOK = 2 };
 
@@ -138,6 +146,7 @@ enum { WALL_NONE, WALL_STATIC, WALL_PAST, WALL_EDGE, WALL_ARROW, WALL_DUCK };
 #define SECTION_ENDS 0x454E4453 /* "ENDS" */
 #define SECTION_DROPS 0x44525053 /* "DRPS" */
 #define SECTION_PETRIFY 0x50545246 /* "PTRF" */
+#define SECTION_SITTUYIN 0x53495454 /* "SITT" */
 
 /* The ends' flags (section ENDS, in ggn.rules._native's order). */
 #define E_EXTINCTION 1
@@ -216,7 +225,7 @@ void ggn_game_free(ggn_game *g) {
     for (int s = 0; s < 2; s++) { free(g->region[s]); free(g->inregion[s]); }
     free(g->extmask); free(g->kflag); free(g->pgroup); free(g->file);
     free(g->dcolour); free(g->dregion[0]); free(g->dregion[1]); free(g->kdrop); free(g->kdropright);
-    free(g->kpetrify);
+    free(g->kpetrify); free(g->szone); free(g->kspawn);
     free(g);
 }
 
@@ -727,6 +736,22 @@ static void read_petrify(reader_t *r, ggn_game *g) {
     if (!r->bad && g->kpetrify[0]) fail(r, "the empty square petrifies");
 }
 
+/* SITT: sittuyin's promotions (the moves of type MOVE_SITTUYIN are in the moves' records). */
+static void read_sittuyin(reader_t *r, ggn_game *g) {
+    int32_t N = g->N, K = g->K;
+    if (g->kspawn) { fail(r, "a second sittuyin section"); return; }
+    g->szone = alloc((size_t)N, 1);
+    g->kspawn = alloc((size_t)K, 4);
+    if (!g->szone || !g->kspawn) { fail(r, "no memory for sittuyin's promotions"); return; }
+    for (int32_t q = 0; q < N; q++) g->szone[q] = (uint8_t)ranged(r, 0, 3, "a square's promotion zones");
+    for (int32_t k = 0; k < K; k++) g->kspawn[k] = ranged(r, 0, 1, "a kind's sittuyin flag");
+    if (!r->bad && g->kspawn[0]) fail(r, "the empty square promotes");
+    for (int32_t i = 0; i < g->M && !r->bad; i++) {
+        const move_t *m = &g->moves[i];
+        if (m->mtype == MOVE_SITTUYIN && !g->kspawn[m->kind]) fail(r, "sittuyin's promotion of a kind that does not");
+    }
+}
+
 /* Read the sections that follow the moves, to the tables' end. */
 static void read_sections(reader_t *r, ggn_game *g) {
     while (!r->bad && r->i < r->n) {
@@ -746,6 +771,7 @@ static void read_sections(reader_t *r, ggn_game *g) {
         case SECTION_ENDS: read_ends(&sub, g); break;
         case SECTION_DROPS: read_drop_rules(&sub, g); break;
         case SECTION_PETRIFY: read_petrify(&sub, g); break;
+        case SECTION_SITTUYIN: read_sittuyin(&sub, g); break;
         default: fail(&sub, "a section of an unknown kind"); break;
         }
         if (!sub.bad && sub.i != sub.n) fail(&sub, "a section's values left unread");
@@ -837,10 +863,10 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         m->kind = ranged(r, 1, K - 1, "a move's kind");
         m->src = ranged(r, -1, N - 1, "a move's source");
         m->dst = ranged(r, 0, N - 1, "a move's destination");
-        m->mtype = ranged(r, 0, 3, "a move's type");
+        m->mtype = ranged(r, 0, MOVE_SITTUYIN, "a move's type");
         m->becomes = ranged(r, 1, K - 1, "a move's placed kind");
-        if (!r->bad && m->src == m->dst && m->mtype != 1 && m->mtype != 3)
-            fail(r, "a move onto its own source (only castling and a pass may)");
+        if (!r->bad && m->src == m->dst && m->mtype != 1 && m->mtype != 3 && m->mtype != MOVE_SITTUYIN)
+            fail(r, "a move onto its own source (only castling, a pass and sittuyin's promotion may)");
         if (!r->bad && m->mtype == 3 && m->src != m->dst) fail(r, "a pass that moves");
         if (!r->bad && m->src < 0 && m->mtype != 0) fail(r, "a drop with a castling type");
         if (!r->bad && g->kside[m->becomes] != g->kside[m->kind]) fail(r, "a move places a piece of the other side");
@@ -907,6 +933,8 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
     }
     for (int32_t q = 0; q < N; q++) g->file[q] = -1;
     read_sections(r, g);
+    for (int32_t i = 0; i < g->M && !r->bad; i++)
+        if (g->moves[i].mtype == MOVE_SITTUYIN && !g->kspawn) fail(r, "sittuyin's promotion without its section");
     if (r->bad) { ggn_game_free(g); return GGN_EBADTABLE; }
     g->strict = (g->eflags & (E_PSEUDO | E_NO_CHECKS | E_NO_DROP_CHECKS)) != 0;
     g->paths = alloc((size_t)cused + 1, 4);
@@ -1002,7 +1030,7 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         memset(cnt, 0, (size_t)N * 4);
         for (int32_t i = 0; i < g->M; i++) {
             const move_t *m = &g->moves[i];
-            if (g->kside[m->kind] == s && m->nposs > 0 && m->src >= 0) cnt[m->dst]++;
+            if (g->kside[m->kind] == s && m->nposs > 0 && m->src >= 0 && m->mtype != MOVE_SITTUYIN) cnt[m->dst]++;
         }
         int32_t acc = 0;
         for (int32_t t = 0; t < N; t++) { g->rstart[s][t] = acc; acc += cnt[t]; cnt[t] = g->rstart[s][t]; }
@@ -1011,7 +1039,7 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         if (!tmp) { free(cnt); free(keys); free(poff); free(plen); free(paths); free(ord); free(skp); ggn_game_free(g); return GGN_ENOMEM; }
         for (int32_t i = 0; i < g->M; i++) {
             const move_t *m = &g->moves[i];
-            if (g->kside[m->kind] == s && m->nposs > 0 && m->src >= 0) tmp[cnt[m->dst]++] = i;
+            if (g->kside[m->kind] == s && m->nposs > 0 && m->src >= 0 && m->mtype != MOVE_SITTUYIN) tmp[cnt[m->dst]++] = i;
         }
         /* per target: group by source into nodes, order the nodes as a tree */
         int32_t nodes_used = 0, ents_used = 0;
@@ -1891,6 +1919,20 @@ static int bishops_allow(const search_t *S, const int32_t *pre, const move_t *m,
     return 1;
 }
 
+/* Sittuyin's promotion (the rule system's _extra_moves): of a pawn in its zone while its side
+ * has more than one pawn on ``pre`` (the board before the node's prefix), any pawn else. Its
+ * other conditions are the move's: its destination empty (unless it is the pawn's square), no
+ * piece of the other side a step of the new piece away; its limit is the promotion's. */
+static int sittuyin_allow(const ggn_game *g, const int32_t *pre, const move_t *m, int side) {
+    if (g->szone[m->src] >> side & 1) return 1;
+    int32_t pawns = 0;
+    for (int32_t q = 0; q < g->N && pawns < 2; q++) {
+        int32_t v = pre[q];
+        if (v && g->kspawn[v] && g->kside[v] == side) pawns++;
+    }
+    return pawns <= 1;
+}
+
 /* Whether castling move m must be safe (its king royal, or pseudo-royal where it stands). */
 static int castle_checked(const ggn_game *g, const int32_t *pre, const move_t *m, int side) {
     if (g->castle_check == 1) return 1;
@@ -2287,6 +2329,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         if (reach && !((g->kflag[m->kind] & K_ROYAL) && g->inregion[1][m->dst])) continue;
         if ((g->kflag[m->kind] & (K_MAKPONG | K_UNDOUBLED)) && !move_rules_allow(S, pre, m, side)) continue;
         if (g->drops_ruled && m->src < 0 && !bishops_allow(S, pre, m, side)) continue;
+        if (m->mtype == MOVE_SITTUYIN && !sittuyin_allow(g, pre, m, side)) continue;
         if ((leaf || mode == MODE_LIST) && calm && !g->strict && !m->oncap && !m->royal && !m->limited && m->mtype == 0 &&
             !g->wall_rule && !bik && !(g->mleap && g->mleap[mi]) && !(g->mgate && g->mgate[mi]) && !g->kblast &&
             !(m->src < 0 && g->dropmate[m->kind])) {
@@ -2366,6 +2409,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
             }
             if (!exposed && g->eflags && rules_refuse(S, b, m, ptaken, side)) exposed = 1;
             if (!exposed && stone && b[m->dst] == g->pwall) exposed = 1; /* a pseudo-royal piece turned to a wall */
+            if (!exposed && m->mtype == MOVE_SITTUYIN && any_terminal_attacked(S, b, other, 0)) exposed = 1; /* no check by it */
             if (!exposed && m->src < 0 && g->dropmate[m->kind] && any_terminal_attacked(S, b, other, 0)) {
                 /* a drop that gives check must leave the other side a legal play */
                 if (ply + 1 >= S->plies) { S->err = GGN_EBUSY; exposed = 1; }
@@ -2743,7 +2787,8 @@ int ggn_search_make(ggn_search *s, int32_t move, int32_t play, int *flags) {
     for (int32_t c = 0; c < p->n; c++) b[S->chg[p->off + c].sq] = S->chg[p->off + c].val;
     /* a promotion: a board move that leaves on its destination another kind than its plain
      * play leaves (castling and a castling rook's move leave theirs) */
-    if (m->mtype == 0 && m->src >= 0 && b[m->dst] != m->becomes) made |= GGN_PLAY_PROMOTION;
+    if ((m->mtype == MOVE_PLAIN && m->src >= 0 && b[m->dst] != m->becomes) || m->mtype == MOVE_SITTUYIN)
+        made |= GGN_PLAY_PROMOTION;
     b[N] = 1 - side;
     *flags = made;
     return GGN_OK;

@@ -30,7 +30,8 @@ The tables (int32 values; the kernel checks every one again as it reads them)::
         to be safe (count, squares), shielded (0/1), how many of its first plays no promotion
         limit applies to, possibilities (count, each: must (count,
         square+state), deny (count, square+state)); a state: -1 empty, -2 enemy, a kind.
-        (type 3: a pass, janggi's royal piece onto its own square, which changes nothing.)
+        (type 3: a pass, janggi's royal piece onto its own square, which changes nothing; type
+        4: sittuyin's promotion, section SITT.)
     then sections, to the end: (tag, length, values), each a feature's own, at most one of a tag:
     WALL (0x57414C4C), a game whose moves place walls: the wall's kind, the walling rule (1
         static, 2 past, 3 edge, 4 arrow, 5 duck), one step forward of each side (a difference
@@ -91,6 +92,11 @@ The tables (int32 values; the kernel checks every one again as it reads them)::
         type: a capture of one leaving one on its destination leaves a wall there, 2 stands as
         a wall where a move's legality asks whether the other side's pseudo-royal pieces can be
         taken). A pseudo-royal piece may not turn into a wall.
+    SITT (0x53495454), sittuyin's promotions, moves of type 4 (the pawn replaced by the new
+        piece where it stands or a step away; their conditions are the move's): per square its
+        promotion zones (1 the first player's, 2 the second's), per kind whether it is a pawn
+        that promotes so. Only a pawn in its zone while its side has more than one pawn; the
+        promotion's limit applies; such a play may not give check.
 """
 
 from __future__ import annotations
@@ -138,6 +144,7 @@ SECTION_BLAST: Final = 0x424C5354  # "BLST"
 SECTION_ENDS: Final = 0x454E4453  # "ENDS"
 SECTION_DROPS: Final = 0x44525053  # "DRPS"
 SECTION_PETRIFY: Final = 0x50545246  # "PTRF"
+SECTION_SITTUYIN: Final = 0x53495454  # "SITT"
 _MAX_LETTERS: Final = 30  # extinction types the kernel counts (a bit each)
 _WALLING: Final = {"static": 1, "past": 2, "edge": 3, "arrow": 4, "duck": 5}
 
@@ -225,19 +232,12 @@ def _variant_refusal(rules: VariantRules) -> str:
         (variant.blast_on_capture and rules._pseudo, "blastOnCapture with extinctionPseudoRoyal"),
         (rules._connects, "connectN"),
         (rules._ends and not (rules._extinction or rules._flags_on), "an end before the last move"),
-        (rules._more_moves, "moves the document does not list (sittuyinPromotion)"),
         (len(variant.ends.extinction_types) > _MAX_LETTERS, f"over {_MAX_LETTERS} extinction types"),
         (bool(rules._petrify) and variant.blast_on_capture, "petrifyOnCapture with blastOnCapture"),
     ]
-    promotion = variant.promotion
-    if promotion is not None:
-        checks.append((promotion.sittuyin, "sittuyinPromotion"))
     castling = variant.castling
     if castling is not None and castling.king in rules.layout.types:
         checks.append((castling.opposite, "oppositeCastling"))
-    drops = variant.drops
-    if drops is not None:
-        checks.append((bool(rules._first_rank_only), "first-rank-only drops"))
     for refused, reason in checks:
         if refused:
             return reason
@@ -248,7 +248,7 @@ def description_refusal(variant: Variant) -> str:
     """Why the kernel cannot play ``variant`` ("" if it can), from its description alone (the
     answer :func:`native_support` gives from its rule system, without building it: the
     differential tests hold the two to the same answer)."""
-    ends, promotion, castling, drops = variant.ends, variant.promotion, variant.castling, variant.drops
+    ends, castling = variant.ends, variant.castling
     letters = {piece.letter for piece in variant.pieces}
     pseudo = ends.extinction_pseudo_royal and bool(ends.extinction_types - {"*"})
     checks: list[tuple[bool, str]] = [
@@ -256,16 +256,12 @@ def description_refusal(variant: Variant) -> str:
          "walls with drops"),
         (variant.blast_on_capture and pseudo, "blastOnCapture with extinctionPseudoRoyal"),
         (ends.connect_n > 0 or ends.collinear_n > 0 or ends.connect_square > 0, "connectN"),
-        (promotion is not None and promotion.sittuyin,
-         "moves the document does not list (sittuyinPromotion)"),
         (len(ends.extinction_types) > _MAX_LETTERS, f"over {_MAX_LETTERS} extinction types"),
         (variant.walls is not None and bool(variant.walls.petrify & letters) and variant.blast_on_capture,
          "petrifyOnCapture with blastOnCapture"),
     ]
     if castling is not None and castling.king in letters:
         checks.append((castling.opposite, "oppositeCastling"))
-    if drops is not None:
-        checks.append((drops.first_rank_only in letters, "first-rank-only drops"))
     checks.append((variant.files * variant.ranks > MAX_SQUARES, f"a board of over {MAX_SQUARES} squares"))
     for refused, reason in checks:
         if refused:
@@ -448,6 +444,8 @@ class _Builder:
                         continue
                     if dst == src and not self.castles(code) and not self.passes(code):
                         raise _Refused("moves onto their own square (passes)")
+                    if src < 0 and not self.dropped(code, dst):
+                        continue
                     kept = []
                     for possibility in possibilities:
                         held = encoded.get(id(possibility))
@@ -461,6 +459,7 @@ class _Builder:
                     has_drops = has_drops or src < 0
                     move = Move(piece, source, destination, possibilities)
                     records.append((kind, src, dst, move, kept))
+        records += self.promotions()
         records.sort(key=lambda record: (record[0], record[1]))
         if self.variant_rules is not None and self.variant_rules._gating:
             has_drops = True  # gating takes its pieces from the hands
@@ -513,7 +512,8 @@ class _Builder:
                              (SECTION_BLAST, self.blast()),
                              (SECTION_ENDS, self.ends()),
                              (SECTION_DROPS, self.drop_rules()),
-                             (SECTION_PETRIFY, self.petrify())):
+                             (SECTION_PETRIFY, self.petrify()),
+                             (SECTION_SITTUYIN, self.sittuyin())):
             if section:
                 found += [tag, len(section), *section]
         return found
@@ -688,6 +688,47 @@ class _Builder:
                 continue
             kinds += [1 if code == r._king[side] else 2, self.kind(right)]
         return [*values, *kinds]
+
+    def dropped(self, code: int, dst: int) -> bool:
+        """Whether a drop of ``code`` onto ``dst`` is in the tables: sittuyin's rooks
+        (``sittuyinRookDrop``) only onto their first rank (the rule system's _drop_allowed)."""
+        r = self.variant_rules
+        if r is None or code not in r._first_rank_only:
+            return True
+        return r._square[dst][1] == (0 if code > 0 else r.variant.ranks - 1)
+
+    def promotions(self) -> list[_Record]:
+        """Sittuyin's promotions (the rule system's _extra_moves), moves the document does not
+        list: each pawn on each square into each choice, where it stands or a step of the choice
+        away (that square empty), no piece of the other side a step of the new piece away; the
+        pawns that may and the promotion's limit are the kernel's (section SITT)."""
+        r = self.variant_rules
+        if r is None or not r._more_moves:
+            return []
+        found: list[_Record] = []
+        for side in (0, 1):
+            for code in sorted(r._sittuyin_pawns[side]):
+                kind = self.kind(code)
+                for number in sorted(r._square):
+                    for choice, chosen, letter in r._choices[code]:
+                        for target in (number, *r._steps[(letter, side, number)]):
+                            must = [] if target == number else [target, -1]
+                            deny = [value for step in r._steps[(letter, side, target)]
+                                    for value in (step, -2)]
+                            move = r._sittuyin_move(code, number, target, choice, chosen)
+                            found.append((kind, number, target, move,
+                                          [[len(must) // 2, *must, len(deny) // 2, *deny]]))
+        return found
+
+    def sittuyin(self) -> list[int]:
+        """The SITT section (see the module's doc), or none: no sittuyin promotions."""
+        r = self.variant_rules
+        if r is None or not r._more_moves:
+            return []
+        zones = [(1 if number in r._zone[0] else 0) | (2 if number in r._zone[1] else 0)
+                 for number in range(self.geometry.size)]
+        pawns = r._sittuyin_pawns[0] | r._sittuyin_pawns[1]
+        return [*zones, *(1 if code in pawns else 0 for code in self.codes)]
 
     def petrify(self) -> list[int]:
         """The PTRF section (see the module's doc), or none: no piece turns into a wall."""
@@ -872,6 +913,10 @@ class _Builder:
         if r is None:
             return 0, self.kind(code), [self.kind(code)], [], 0, [], [], 0, 1, 0
         v = self.flags
+        promoting = r._sittuyin_ids.get(id(move)) if r._more_moves else None
+        if promoting is not None:  # sittuyin's promotion (type 4): its one play, limited as promotions are
+            new = self.kind(promoting[1])
+            return 4, new, [new], [], 0, [], [], 0, 0, 0
         if src == dst and self.passes(code):
             return 3, self.kind(code), [self.kind(code)], [], 0, [], [], 0, 1, 0
         if src < 0:
@@ -1026,6 +1071,9 @@ def _cache_key(rules: RuleSystem, geometry: Geometry, kernel: ModuleType) -> byt
         return keys[shape]
     from ggn.rules.variant import VariantRules  # noqa: PLC0415
 
+    if rules._more_moves:  # moves the document does not list: a cached entry could not name them
+        keys[shape] = None
+        return None
     described = b""
     if isinstance(rules, VariantRules):  # and its subclasses (_Bikjang): the class is in the key too
         from ggn.variants.document import _described as description  # noqa: PLC0415
