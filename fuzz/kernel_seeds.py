@@ -31,7 +31,7 @@ from ggn.rules import _native, rule_system
 GAMES = ("dobutsu", "minishogi", "gardner", "losalamos", "minixiangqi", "kyotoshogi", "tencubed",
          "grasshopper", "berolina", "crazyhouse", "antichess", "racingkings", "spartan", "chess", "shogi",
          "xiangqi", "capablanca", "makruk", "manchu", "isolation7x7", "joust", "amazons", "janggi",
-         "cambodian", "seirawan", "placement", "petrified", "sittuyin")
+         "cambodian", "seirawan", "placement", "petrified", "sittuyin", "atomic")
 PATCH = 0x40  # the target's patch form: [operation | PATCH][depth][game][patches]
 OPERATIONS = ((0, 2), (1, 0), (2, 1))  # (operation, depth): perft 2, legal plays, divide 1
 SEED = 20  # the random games' seed (issue 20)

@@ -57,6 +57,13 @@ CASES = [
     ("no promotion past the limit of one ferz", "sittuyin", "4k3/8/8/3P4/8/8/8/3FK3[] w - - 0 1", 3),
     ("black's promotions, a piece a step away barring one", "sittuyin",
      "4k3/8/8/8/3p4/2N5/8/4K3[] b - - 0 1", 3),
+    ("kings side by side cannot be checked", "atomic", "4r3/8/8/8/8/8/3k4/4K3 w - - 0 1", 3),
+    ("a king may not take: it would explode", "atomic", "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1", 3),
+    ("exploding the other king is legal in check", "atomic", "3pk3/8/8/8/8/8/4r3/3QK3 w - - 0 1", 3),
+    ("castling neither out of nor through check", "atomic", "4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1", 2),
+    ("castling beside the other king, where no check is", "atomic", "8/8/8/8/8/8/3k1r2/R3K2R w KQ - 0 1", 2),
+    ("no capture beside one's own king, en passant's explosion", "atomic",
+     "4k3/8/8/2nPp3/8/8/3pP3/3NK3 w - e6 0 1", 2),
 ]
 
 
@@ -96,22 +103,23 @@ def test_cases(why: str, name: str, fen: str, depth: int) -> None:
     assert _native.perft(rules, position, depth) == _fsf_perft(name, fen, [], depth), why
 
 
-@pytest.mark.parametrize("name", ["placement", "petrified", "sittuyin"])
+@pytest.mark.parametrize("name", ["placement", "petrified", "sittuyin", "atomic"])
 def test_random_games_against_pyffish(name: str) -> None:
     rules = _covered(name)
     start = sf.start_fen(name)
     assert _native._game(rules, rules.position()) is not None  # counts of one ply by the kernel too
     chance = random.Random(SEEDS[0])
     fen = start
-    for ply in range(50):
+    for ply in range(40):
         legal = sf.legal_moves(name, fen, [])
         position = Game(name, fen=fen).position
         assert _native.count(rules, position) == len(legal), fen
-        if ply % 16 == 9:
+        if ply % 15 == 9:
             assert _native.perft(rules, position, 2) == _fsf_perft(name, fen, [], 2), fen
         if not legal:
             break
         # captures half the time (they make petrified's walls and atomic's explosions)
-        captures = [move for move in legal if sf.is_capture(name, fen, [], move)]
-        move = chance.choice(captures if captures and chance.random() < 0.5 else legal)
+        captures = [] if chance.random() < 0.5 else [
+            move for move in legal if sf.is_capture(name, fen, [], move)]
+        move = chance.choice(captures or legal)
         fen = sf.get_fen(name, fen, [move])

@@ -161,7 +161,8 @@ enum { WALL_NONE, WALL_STATIC, WALL_PAST, WALL_EDGE, WALL_ARROW, WALL_DUCK };
 #define E_FLAG_BLOCKED 512
 #define E_FLAG_ROYAL 1024
 #define E_DROPS_FORCED 2048
-#define E_ALL 4095
+#define E_BLAST_ROYAL 4096 /* atomic's legality (blast_legal) instead of the pseudo-royal test */
+#define E_ALL 8191
 /* A kind's flags (kflag). */
 #define K_FLAG 1
 #define K_ROYAL 2
@@ -935,6 +936,7 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
     read_sections(r, g);
     for (int32_t i = 0; i < g->M && !r->bad; i++)
         if (g->moves[i].mtype == MOVE_SITTUYIN && !g->kspawn) fail(r, "sittuyin's promotion without its section");
+    if (!r->bad && (g->eflags & E_BLAST_ROYAL) && !g->around) fail(r, "atomic's legality without its explosions");
     if (r->bad) { ggn_game_free(g); return GGN_EBADTABLE; }
     g->strict = (g->eflags & (E_PSEUDO | E_NO_CHECKS | E_NO_DROP_CHECKS)) != 0;
     g->paths = alloc((size_t)cused + 1, 4);
@@ -1248,6 +1250,7 @@ typedef struct {
     chg_t *wundo;     /* walls: per ply what a wall's changes replaced (N + 2) */
     int32_t *wreach;  /* walls: N, the squares an arrow reaches */
     chg_t *bscratch;  /* explosions: one ply's changes, rewritten */
+    int32_t *broyal;  /* atomic: per ply the pseudo-royal squares of the mover (N) and of the other side (N) */
     uint64_t *crit;   /* per ply: the critical squares of a calm position (words each) */
     int err;
     int no_ends;      /* walks below a flag move's test: the game's ends are not asked */
@@ -1858,7 +1861,7 @@ static int rules_refuse(const search_t *S, const int32_t *b, const move_t *m, in
     if (((g->eflags & E_NO_CHECKS) || ((g->eflags & E_NO_DROP_CHECKS) && m->src < 0)) &&
         any_terminal_attacked(S, b, 1 - side, 0))
         return 1;
-    if (!(g->eflags & E_PSEUDO)) return 0;
+    if (!(g->eflags & E_PSEUDO) || (g->eflags & E_BLAST_ROYAL)) return 0; /* atomic's: blast_legal */
     if (!taken && pseudo_attacked(S, guarded_board(S, b, side), side)) return 1;
     return m->src >= 0 && (g->eflags & E_DUPLE) && duple_attacked(S, b, side);
 }
@@ -1933,6 +1936,69 @@ static int sittuyin_allow(const ggn_game *g, const int32_t *pre, const move_t *m
     return pawns <= 1;
 }
 
+/* Atomic's legality with explosions and pseudo-royal pieces (the rule system's _blast_legal). */
+
+/* The squares of ``side``'s pseudo-royal pieces on b (its type's pieces while it has at most
+ * pseudo_limit of them), written to out; how many. */
+static int32_t pseudo_royals(const ggn_game *g, const int32_t *b, int side, int32_t *out) {
+    int32_t count[MAX_LETTERS + 1] = {0}, n = 0;
+    for (int32_t q = 0; q < g->N; q++) {
+        int32_t k = b[q];
+        if (k && g->pgroup[k] && g->kside[k] == side) count[g->pgroup[k]]++;
+    }
+    for (int32_t q = 0; q < g->N; q++) {
+        int32_t k = b[q];
+        if (k && g->pgroup[k] && g->kside[k] == side && count[g->pgroup[k]] <= g->pseudo_limit) out[n++] = q;
+    }
+    return n;
+}
+
+/* Whether the pseudo-royal piece of ``side`` on square q of b is in check: attacked, and not
+ * beside one of the other side's (``theirs``, their squares; taking it would blow that one up). */
+static int blast_checked(const search_t *S, const int32_t *b, int32_t q, const int32_t *theirs, int32_t ntheirs, int side) {
+    const ggn_game *g = S->g;
+    const int32_t *ring = g->around + 9 * (size_t)q;
+    for (int32_t t = 0; t < ntheirs; t++)
+        for (int32_t k = 0; k < ring[0]; k++) if (ring[1 + k] == theirs[t]) return 0;
+    return attacked(S, b, q, 1 - side, 0);
+}
+
+/* A play of move m made on b (``mine``, ``theirs``: the pseudo-royal squares of the mover and of
+ * the other side before it): the mover's must all stand (the moving one where it went); if one
+ * of the other side's is gone it is legal; else none of the mover's may be in check. */
+static int blast_legal(const search_t *S, const int32_t *b, const move_t *m, int side, const int32_t *mine,
+                       int32_t nmine, const int32_t *theirs, int32_t ntheirs) {
+    const ggn_game *g = S->g;
+    for (int32_t i = 0; i < nmine; i++) {
+        int32_t q = mine[i] == m->src ? m->dst : mine[i];
+        if (!b[q] || g->kside[b[q]] != side) return 0;
+    }
+    for (int32_t i = 0; i < ntheirs; i++) if (!b[theirs[i]] || g->kside[b[theirs[i]]] == side) return 1;
+    for (int32_t i = 0; i < nmine; i++) {
+        int32_t q = mine[i] == m->src ? m->dst : mine[i];
+        if (blast_checked(S, b, q, theirs, ntheirs, side)) return 0;
+    }
+    return 1;
+}
+
+/* Atomic's castling: the king may not start on nor cross a square in check (m's safe squares),
+ * tested on ``pre`` (the board before the play) with its source emptied. */
+static int blast_castle_safe(search_t *S, const int32_t *pre, const move_t *m, int side, const int32_t *theirs,
+                             int32_t ntheirs) {
+    const ggn_game *g = S->g;
+    int32_t *trial = S->trial;
+    memcpy(trial, pre, (size_t)g->N * 4);
+    trial[m->src] = 0;
+    for (int32_t i = 0; i < m->nsafe; i++) {
+        int32_t q = g->ints[m->safe_off + i], kept = trial[q];
+        trial[q] = m->kind;
+        int checked = blast_checked(S, trial, q, theirs, ntheirs, side);
+        trial[q] = kept;
+        if (checked) return 0;
+    }
+    return 1;
+}
+
 /* Whether castling move m must be safe (its king royal, or pseudo-royal where it stands). */
 static int castle_checked(const ggn_game *g, const int32_t *pre, const move_t *m, int side) {
     if (g->castle_check == 1) return 1;
@@ -1969,6 +2035,12 @@ static int in_check_full(const search_t *S, const int32_t *b, int side) {
     const ggn_game *g = S->g;
     if (any_terminal_attacked(S, b, side, 1)) return 1;
     if (!(g->eflags & E_PSEUDO)) return 0;
+    if (g->eflags & E_BLAST_ROYAL) { /* atomic: one of its pseudo-royal pieces in check */
+        int32_t *mine = S->broyal + (size_t)S->plies * 2 * (size_t)g->N, *theirs = mine + g->N;
+        int32_t nmine = pseudo_royals(g, b, side, mine), ntheirs = pseudo_royals(g, b, 1 - side, theirs);
+        for (int32_t i = 0; i < nmine; i++) if (blast_checked(S, b, mine[i], theirs, ntheirs, side)) return 1;
+        return 0;
+    }
     return pseudo_attacked(S, b, side) || ((g->eflags & E_DUPLE) && duple_attacked(S, b, side));
 }
 
@@ -2318,6 +2390,14 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     } else {
         for (int32_t k = 0; k < nkings && calm; k++) if (attacked(S, b, kings[k], other, 1)) calm = 0;
     }
+    /* atomic: the pseudo-royal squares of both sides before the play */
+    int32_t *mine = NULL, *theirs = NULL, nmine = 0, ntheirs = 0;
+    if (g->eflags & E_BLAST_ROYAL) {
+        mine = S->broyal + (size_t)ply * 2 * (size_t)N;
+        theirs = mine + N;
+        nmine = pseudo_royals(g, pre, side, mine);
+        ntheirs = pseudo_royals(g, pre, other, theirs);
+    }
     uint64_t total = 0;
     play_t *plays = S->plays + (size_t)ply * (size_t)g->maxplays;
     chg_t *chg = S->chg + (size_t)ply * (size_t)g->maxplays * (size_t)g->perplay;
@@ -2372,6 +2452,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         for (int32_t j = 0; j < np; j++) {
             play_t *p = &plays[j];
             if (p->castle && castle_checked(g, pre, m, side) && !castling_safe(S, pre, m, side)) continue;
+            if (p->castle && mine && !blast_castle_safe(S, pre, m, side, theirs, ntheirs)) continue;
             if (g->mleap && (g->mleap[mi] & LEAP_NOT_IN_CHECK) && !calm && attacked(S, pre, m->src, other, 0)) continue;
             int ptaken = (g->eflags & E_PSEUDO) && pseudo_takes(g, pre, p, chg, side);
             int stone = petrify_guarded(g, pre, m, side);
@@ -2409,6 +2490,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
             }
             if (!exposed && g->eflags && rules_refuse(S, b, m, ptaken, side)) exposed = 1;
             if (!exposed && stone && b[m->dst] == g->pwall) exposed = 1; /* a pseudo-royal piece turned to a wall */
+            if (!exposed && mine && !blast_legal(S, b, m, side, mine, nmine, theirs, ntheirs)) exposed = 1;
             if (!exposed && m->mtype == MOVE_SITTUYIN && any_terminal_attacked(S, b, other, 0)) exposed = 1; /* no check by it */
             if (!exposed && m->src < 0 && g->dropmate[m->kind] && any_terminal_attacked(S, b, other, 0)) {
                 /* a drop that gives check must leave the other side a legal play */
@@ -2535,6 +2617,10 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
         S->wreach = alloc((size_t)N, 4);
         if (!S->wt || !S->wundo || !S->wreach) return GGN_ENOMEM;
     }
+    if (g->eflags & E_BLAST_ROYAL) {
+        S->broyal = alloc((plies + 1) * 2 * (size_t)N, 4); /* the last for in_check_full */
+        if (!S->broyal) return GGN_ENOMEM;
+    }
     if (g->blast || g->kpetrify) {
         S->bscratch = alloc((size_t)g->maxplays * (size_t)g->perplay, sizeof(chg_t));
         if (!S->bscratch) return GGN_ENOMEM;
@@ -2545,7 +2631,7 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
 
 static void search_close(search_t *S) {
     free(S->b); free(S->hands); free(S->pre); free(S->kings); free(S->trial); free(S->chg); free(S->plays); free(S->undo); free(S->mv);
-    free(S->crit); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch);
+    free(S->crit); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch); free(S->broyal);
 }
 
 int ggn_perft(const ggn_game *g, const int32_t *pos, size_t len, int depth, uint64_t *count) {

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GGN_KERNEL_ABI 4
+#define GGN_KERNEL_ABI 5
 #define GGN_TABLE_MAGIC 0x474B4E31 /* "GKN1" */
 #define GGN_MAX_SQUARES 4096
 #define GGN_MAX_KINDS 4096

@@ -61,22 +61,26 @@ The tables (int32 values; the kernel checks every one again as it reads them)::
         whether it is royal. While the royal pieces face each other (the first of each side, on
         a file or rank with nothing between), a play must end that, and the pass is legal even
         in check (listed last, where no pass was legal).
-    ENDS (0x454E4453), the game's ends and legality rules beyond the terminal pieces' (without
-        it: none, and castling tested): flags (1 extinction, 2 flag regions, 4 captures forced,
-        8 pseudo-royal pieces, 16 duple check, 32 no move may give check, 64 no drop may give
-        check, 128 flag move, 256 flag piece safe, 512 flag blocked win, 1024 the royal type is
-        a flag piece, 2048 drops forced), castling's safety test (0 none, 1 always, 2 where the
-        king is pseudo-royal), extinction types L, extinction count, opponent count, claim
-        (0/1), the extinction's result for the side that lost its pieces (-1 a loss, 0 a draw, 1
-        a win), flag count, per side the flag region (count, squares), the pseudo-royal limit (a
-        type's pieces are royal while a side has at most this many), the no-doubled count (0
-        none; else the file of each square follows, -1 none: a drop of a no-doubled kind is
-        refused where its file holds that many of its kind), per kind: the extinction types it
-        counts as (a bit each, of L), its flags (1 a flag piece, 2 of the royal type, 4 a makpong
-        king: in check it moves only to take its one checker, 8 no doubled drops, 16 its drops
-        forced), its pseudo-royal group (0 none, else 1..L); then the moves promoted only by a
-        capture (count, each: move number, 1 its last play only when it takes, or 3 that and its
-        first play only when it does not), by move number.
+    ENDS (0x454E4453), the game's ends and legality rules beyond the terminal pieces' (without it:
+        none, and castling tested): flags (1 extinction, 2 flag regions, 4 captures forced, 8
+        pseudo-royal pieces, 16 duple check, 32 no move may give check, 64 no drop may give check,
+        128 flag move, 256 flag piece safe, 512 flag blocked win, 1024 the royal type is a flag
+        piece, 2048 drops forced, 4096 atomic's legality: with explosions, the mover's
+        pseudo-royal pieces must all stand after a play, which is legal if one of the other side's
+        is gone, else none of the mover's may be attacked unless beside one of the other side's; a
+        castling king's squares to be safe are then its source and those it crosses, tested so on
+        the board before the play with its source emptied), castling's safety test (0 none, 1
+        always, 2 where the king is pseudo-royal), extinction types L, extinction count, opponent
+        count, claim (0/1), the extinction's result for the side that lost its pieces (-1 a loss,
+        0 a draw, 1 a win), flag count, per side the flag region (count, squares), the
+        pseudo-royal limit (a type's pieces are royal while a side has at most this many), the
+        no-doubled count (0 none; else the file of each square follows, -1 none: a drop of a
+        no-doubled kind is refused where its file holds that many of its kind), per kind: the
+        extinction types it counts as (a bit each, of L), its flags (1 a flag piece, 2 of the
+        royal type, 4 a makpong king: in check it moves only to take its one checker, 8 no doubled
+        drops, 16 its drops forced), its pseudo-royal group (0 none, else 1..L); then the moves
+        promoted only by a capture (count, each: move number, 1 its last play only when it takes,
+        or 3 that and its first play only when it does not), by move number.
     DRPS (0x44525053), placement's drop rules: per side the kind of its bishops dropped on both
         colours (0 none: Fairy-Stockfish's dropOppositeColoredBishop), per square its colour (0,
         1; -1 none), per side its drop region (count, squares); per side the castling home of
@@ -132,7 +136,7 @@ if TYPE_CHECKING:
 __all__ = ["engine", "native_available", "native_support", "use_native"]
 
 MAGIC: Final = 0x474B4E31
-ABI: Final = 4
+ABI: Final = 5
 MAX_SQUARES: Final = 4096
 MAX_KINDS: Final = 4096
 SECTION_WALLS: Final = 0x57414C4C  # "WALL"
@@ -229,7 +233,8 @@ def _variant_refusal(rules: VariantRules) -> str:
     checks: list[tuple[bool, str]] = [
         (variant.walls is not None and variant.walls.rule is not None and variant.drops is not None,
          "walls with drops"),
-        (variant.blast_on_capture and rules._pseudo, "blastOnCapture with extinctionPseudoRoyal"),
+        (variant.blast_on_capture and rules._pseudo and _arrives(variant, rules._pseudo_kinds),
+         _ARRIVING),
         (rules._connects, "connectN"),
         (rules._ends and not (rules._extinction or rules._flags_on), "an end before the last move"),
         (len(variant.ends.extinction_types) > _MAX_LETTERS, f"over {_MAX_LETTERS} extinction types"),
@@ -244,6 +249,22 @@ def _variant_refusal(rules: VariantRules) -> str:
     return ""
 
 
+_ARRIVING: Final = "blastOnCapture with extinctionPseudoRoyal pieces dropped or promoted to"
+
+
+def _arrives(variant: Variant, kinds: frozenset[str]) -> bool:
+    """Whether a piece of the pseudo-royal types ``kinds`` may come onto the board by a drop or a
+    promotion (the rule system's _blast_legal then counts it among the mover's: not the kernel's)."""
+    promotion = variant.promotion
+    if variant.drops is not None:
+        return True
+    if promotion is None:
+        return False
+    letters = {letter for choices in promotion.choices for letter in choices}
+    letters |= {letter for pair in promotion.promoted for letter in pair}
+    return bool(letters & kinds)
+
+
 def description_refusal(variant: Variant) -> str:
     """Why the kernel cannot play ``variant`` ("" if it can), from its description alone (the
     answer :func:`native_support` gives from its rule system, without building it: the
@@ -254,7 +275,8 @@ def description_refusal(variant: Variant) -> str:
     checks: list[tuple[bool, str]] = [
         (variant.walls is not None and variant.walls.rule is not None and variant.drops is not None,
          "walls with drops"),
-        (variant.blast_on_capture and pseudo, "blastOnCapture with extinctionPseudoRoyal"),
+        (variant.blast_on_capture and pseudo and _arrives(variant, ends.extinction_types & letters),
+         _ARRIVING),
         (ends.connect_n > 0 or ends.collinear_n > 0 or ends.connect_square > 0, "connectN"),
         (len(ends.extinction_types) > _MAX_LETTERS, f"over {_MAX_LETTERS} extinction types"),
         (variant.walls is not None and bool(variant.walls.petrify & letters) and variant.blast_on_capture,
@@ -805,13 +827,13 @@ class _Builder:
         flags = (1 if r._extinction else 0) | (2 if r._flags_on else 0) | (4 if r._capture_forced else 0) \
             | (8 if r._pseudo else 0) | (16 if r._duple else 0) | (32 if not r.variant.checking else 0) \
             | (64 if drops is not None and not drops.checks else 0) \
-            | (2048 if r._drops_forced is not None else 0)
+            | (2048 if r._drops_forced is not None else 0) | (4096 if r._blast_royal else 0)
         if r._flags_on:
             flags |= (128 if ends.flag_move else 0) | (256 if ends.flag_safe else 0) \
                 | (512 if ends.flag_blocked_win else 0) | (1024 if r.layout.royal in r._flag_kinds else 0)
         castle = 1  # the kernel's default: a castling king is tested (where there is one)
         if r.variant.castling is not None and r._castling_king != (0, 0):
-            castle = 1 if r._royal_castling else 2 if r._pseudo else 0
+            castle = 1 if r._royal_castling else 2 if r._pseudo and not r._blast_royal else 0
         value = {"loss": -1, "draw": 0, "win": 1}[ends.extinction] if ends.extinction is not None else 0
         values = [flags, castle, len(self._letters()), ends.extinction_count, ends.extinction_opponent_count,
                   1 if ends.extinction_claim else 0, value, ends.flag_count if r._flags_on else 0]
@@ -936,7 +958,13 @@ class _Builder:
                 pairs += [rook, beside]
             safe: list[int] = []
             shielded = 0
-            if chosen:
+            if chosen and r._blast_royal:
+                # atomic: the squares from the king's source towards its destination, that one
+                # left out (_blast_legal); the usual test (castle 0 in ENDS) is not made
+                (start, rank), end = r._square[src], r._square[dst][0]
+                files = [start] if start == end else range(start, end, 1 if end > start else -1)
+                safe = [r._index[(file, rank)] for file in files]
+            elif chosen:
                 shielded = int(r.variant.chess960 or any(r._rook_may_shield(rook) for rook in chosen))
                 rank = r._square[src][1]
                 start, end = r._square[src][0], r._square[dst][0]
