@@ -97,7 +97,8 @@ def test_variants_lists_fairy_stockfish_variants_with_their_boards() -> None:
     engines = {game["name"]: (game["engine"], game["engine_reason"]) for game in listed}
     if engines["chess"][0] == "native":  # the kernel is built here
         assert engines["antichess"] == ("native", "")  # forced captures and extinction: the kernel's
-        assert engines["placement"] == ("pure", "dropOppositeColoredBishop")
+        assert engines["placement"] == ("native", "")  # its drop rules are the kernel's too
+        assert all(engine == ("native", "") for engine in engines.values()), engines  # all 117
     status, text, _ = call("variants")
     assert status == 0 and len(text.splitlines()) == len(names)
     assert re.search(r"^capablanca +10x8$", text, re.MULTILINE)
