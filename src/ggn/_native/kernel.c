@@ -2749,9 +2749,19 @@ int ggn_legal_many(const ggn_game *g, const int32_t *positions, size_t count, in
     return rc;
 }
 
-/* A search kept open for many calls (batch listing, one position a call): its buffers made once. */
+/* A search kept open for many calls (batch listing, one position a call): its buffers made once.
+ * A game played on it (ggn_search_make) keeps the squares that hold a marked piece (one whose
+ * mark every move clears), so that a make clears those only, and what each make changed. */
 struct ggn_search {
     search_t S;
+    int32_t *marked;   /* the squares that may hold a marked piece (where marked_known) */
+    size_t nmarked;
+    int marked_known;  /* 0: not known (loaded, or listed by ggn_search_legal): a make scans the board */
+    int idempotent;    /* the tables' unmark is (a kind unmarked is unmarked): else always scan */
+    int32_t *changed;  /* the squares the last make changed */
+    size_t nchanged;
+    int32_t hchanged[2]; /* the hand counts it changed (indices into the 2K counts) */
+    size_t nhchanged;
 };
 
 ggn_search *ggn_search_new(const ggn_game *g) {
@@ -2762,18 +2772,31 @@ ggn_search *ggn_search_new(const ggn_game *g) {
     if (!empty || !s) { free(empty); free(s); return NULL; }
     int rc = search_open(&s->S, g, empty, size, 1);
     free(empty);
-    if (rc != GGN_OK) { search_close(&s->S); free(s); return NULL; }
+    /* a play's changes and the marks the play before placed each fit one ply's buffer */
+    size_t room = (size_t)g->N + 2 * (size_t)g->maxplays * (size_t)g->perplay;
+    if (rc == GGN_OK) {
+        s->marked = alloc(room, 4);
+        s->changed = alloc(room, 4);
+        if (!s->marked || !s->changed) rc = GGN_ENOMEM;
+    }
+    if (rc != GGN_OK) { search_close(&s->S); free(s->marked); free(s->changed); free(s); return NULL; }
+    s->idempotent = 1;
+    for (int32_t k = 1; k < g->K; k++) if (g->unmark[g->unmark[k]] != g->unmark[k]) s->idempotent = 0;
     return s;
 }
 
 void ggn_search_free(ggn_search *s) {
     if (!s) return;
     search_close(&s->S);
+    free(s->marked);
+    free(s->changed);
     free(s);
 }
 
 int ggn_search_legal(ggn_search *s, const int32_t *pos, size_t len, int32_t *out, size_t cap, size_t *found) {
     if (!s || !found) return GGN_EBADPOSITION;
+    s->marked_known = 0;
+    s->nchanged = s->nhchanged = 0;
     int rc = search_load(&s->S, pos, len);
     if (rc != GGN_OK) return rc;
     sink_t sink = {out, NULL, out ? cap : 0, 0};
@@ -2787,6 +2810,8 @@ int ggn_search_legal(ggn_search *s, const int32_t *pos, size_t len, int32_t *out
 /* --- a search played from ply to ply (the playouts' driver, playout.c, plays on it) -------- */
 int ggn_search_load(ggn_search *s, const int32_t *pos, size_t len) {
     if (!s) return GGN_EBADPOSITION;
+    s->marked_known = 0;
+    s->nchanged = s->nhchanged = 0;
     return search_load(&s->S, pos, len);
 }
 
@@ -2841,9 +2866,36 @@ static int play_captures(const search_t *S, const play_t *p, int side) {
     return 0;
 }
 
+/* Whether move mi's plays are its plain ones (a board move, no victim, no rook or leap, no
+ * gating, no explosion, every play placing a piece of the mover on its destination): then play
+ * k places its k-th piece, and it captures exactly when its destination holds the other side's. */
+static int plain_board_move(const ggn_game *g, int32_t mi) {
+    const move_t *m = &g->moves[mi];
+    if (m->src < 0 || m->src == m->dst || m->mtype != 0 || m->nvict || m->oncap || m->limited || g->kblast || g->blast)
+        return 0;
+    if ((g->mgate && g->mgate[mi]) || (g->mleap && g->mleap[mi])) return 0;
+    int side = g->kside[m->kind];
+    for (int32_t k = 0; k < m->nplaced; k++) {
+        int32_t placed = g->ints[m->placed_off + k];
+        if (!placed || g->kside[placed] != side) return 0;
+    }
+    return 1;
+}
+
 int ggn_search_captures(ggn_search *s, int32_t move, int32_t play, int *captures) {
     if (!s || !captures) return GGN_EBADPOSITION;
     search_t *S = &s->S;
+    const ggn_game *g = S->g;
+    if (move >= 0 && move < g->M && plain_board_move(g, move)) {
+        /* the changes need not be made: the rights a capture takes change only the other side's pieces */
+        const move_t *m = &g->moves[move];
+        int side = S->b[g->N] & 1;
+        if (g->kside[m->kind] != side || S->b[m->src] != m->kind || play < 0 || play >= m->nplaced)
+            return GGN_EBADPOSITION;
+        int32_t taken = S->b[m->dst];
+        *captures = taken && g->kside[taken] != side;
+        return GGN_OK;
+    }
     int32_t np = search_plays(S, move);
     if (np < 0 || play < 0 || play >= np) return GGN_EBADPOSITION;
     *captures = play_captures(S, &S->plays[play], S->b[S->g->N] & 1);
@@ -2855,6 +2907,7 @@ int ggn_search_make(ggn_search *s, int32_t move, int32_t play, int *flags) {
     search_t *S = &s->S;
     const ggn_game *g = S->g;
     int32_t N = g->N;
+    s->nchanged = s->nhchanged = 0;
     int32_t np = search_plays(S, move);
     if (np < 0 || play < 0 || play >= np) return GGN_EBADPOSITION;
     const move_t *m = &g->moves[move];
@@ -2863,20 +2916,56 @@ int ggn_search_make(ggn_search *s, int32_t move, int32_t play, int *flags) {
     int side = b[N] & 1;
     int made = play_captures(S, p, side) ? GGN_PLAY_CAPTURE : 0;
     if (m->src < 0) made |= GGN_PLAY_DROP;
+    size_t room = (size_t)N + 2 * (size_t)g->maxplays * (size_t)g->perplay;
+    if ((s->marked_known ? s->nmarked : (size_t)N) + (size_t)p->n > room) return GGN_EBUSY; /* never: see ggn_search_new */
     int32_t *hand = S->hand[side];
     if (hand) {
         if ((p->hk1 && hand[p->hk1] + p->hd1 < 0) || (p->hk2 && hand[p->hk2] + p->hd2 < 0)) return GGN_EBADPOSITION;
-        if (p->hk1) hand[p->hk1] += p->hd1;
-        if (p->hk2) hand[p->hk2] += p->hd2;
+        int32_t at = side * g->K;
+        if (p->hk1) { hand[p->hk1] += p->hd1; s->hchanged[s->nhchanged++] = at + p->hk1; }
+        if (p->hk2) { hand[p->hk2] += p->hd2; s->hchanged[s->nhchanged++] = at + p->hk2; }
     }
-    for (int32_t q = 0; q < N; q++) if (b[q]) b[q] = g->unmark[b[q]];
-    for (int32_t c = 0; c < p->n; c++) b[S->chg[p->off + c].sq] = S->chg[p->off + c].val;
+    /* the marks every move clears: on the squares known to hold marked pieces, else all */
+    int32_t *changed = s->changed;
+    size_t nc = 0;
+    if (s->marked_known) {
+        for (size_t i = 0; i < s->nmarked; i++) {
+            int32_t q = s->marked[i];
+            if (b[q]) b[q] = g->unmark[b[q]];
+            changed[nc++] = q;
+        }
+    } else {
+        for (int32_t q = 0; q < N; q++) {
+            int32_t k = b[q];
+            if (k && g->unmark[k] != k) { b[q] = g->unmark[k]; changed[nc++] = q; }
+        }
+    }
+    /* the marked pieces after the play are those it places (every other mark is cleared) */
+    s->nmarked = 0;
+    for (int32_t c = 0; c < p->n; c++) {
+        int32_t q = S->chg[p->off + c].sq, v = S->chg[p->off + c].val;
+        b[q] = v;
+        changed[nc++] = q;
+        if (v && g->unmark[v] != v) s->marked[s->nmarked++] = q;
+    }
+    s->nchanged = nc;
+    s->marked_known = s->idempotent;
     /* a promotion: a board move that leaves on its destination another kind than its plain
      * play leaves (castling and a castling rook's move leave theirs) */
     if ((m->mtype == MOVE_PLAIN && m->src >= 0 && b[m->dst] != m->becomes) || m->mtype == MOVE_SITTUYIN)
         made |= GGN_PLAY_PROMOTION;
     b[N] = 1 - side;
     *flags = made;
+    return GGN_OK;
+}
+
+int ggn_search_changed(const ggn_search *s, const int32_t **squares, size_t *nsquares, const int32_t **hands,
+                       size_t *nhands) {
+    if (!s || !squares || !nsquares || !hands || !nhands) return GGN_EBADPOSITION;
+    *squares = s->changed;
+    *nsquares = s->nchanged;
+    *hands = s->hchanged;
+    *nhands = s->nhchanged;
     return GGN_OK;
 }
 

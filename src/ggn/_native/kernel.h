@@ -106,6 +106,13 @@ int ggn_search_captures(ggn_search *search, int32_t move, int32_t play, int *cap
  * another kind than its plain play), _DROP. */
 int ggn_search_make(ggn_search *search, int32_t move, int32_t play, int *flags);
 
+/* What the last ggn_search_make changed, for a driver that keeps keys of its own (a playout's
+ * Zobrist key): the squares whose piece it may have changed (its marks cleared, its changes; a
+ * square may come twice, or hold what it held), and the hand counts it changed (indices into
+ * the 2K counts). Valid until the next call on the search; none after a load. */
+int ggn_search_changed(const ggn_search *search, const int32_t **squares, size_t *nsquares, const int32_t **hands,
+                       size_t *nhands);
+
 /* Whether the game has ended before the side to move plays, by the tables' ends: *ended
  * GGN_END_EXTINCTION (a type extinct, as extinctionValue counts), GGN_END_FLAG (a flag region
  * reached), or 0; *value the result for the side to move (1 a win, 0 a draw, -1 a loss). Such

@@ -185,7 +185,9 @@ static inline uint64_t zsquare(const ptab_t *t, int32_t cls, int32_t q) {
     return t->zob ? t->zob[i] : mix(i * 0x2545F4914F6CDD1DULL + 0x1234567ULL);
 }
 
-/* The key Game compares (see the head of this file). */
+#ifdef GGN_PLAYOUT_CHECK_KEYS
+/* The key Game compares (see the head of this file), made whole: the key kept from ply to
+ * ply (key_now) is checked against it in a build with GGN_PLAYOUT_CHECK_KEYS. */
 static uint64_t key_of(const ptab_t *t, const int32_t *b, const int32_t *hands) {
     int32_t N = t->N, K = t->K;
     int side = b[N] & 1;
@@ -214,6 +216,15 @@ static uint64_t key_of(const ptab_t *t, const int32_t *b, const int32_t *hands) 
         }
     }
     return h;
+}
+#endif
+
+static inline uint64_t zpiece(const ptab_t *t, int32_t k, int32_t q) {
+    return k ? zsquare(t, t->cls[k], q) : 0;
+}
+
+static inline uint64_t zhand(int32_t i, int32_t c) {
+    return c ? mix(((uint64_t)i << 32) + (uint64_t)(uint32_t)c + 0xC0FFEEULL * 0x100000001ULL) : 0;
 }
 
 static int grow_moves(ggn_moves *mv, size_t more) {
@@ -251,6 +262,32 @@ static void sort_cands(cand_t *c, size_t n) {
     }
 }
 
+#define SOURCE_OF(key) ((key) >> 48)
+
+/* The candidate at ``index`` of the canonical order of c[0..n) (the keys are distinct). The
+ * kernel lists a position's plays source by source, squares ascending, then the hand (the
+ * canonical order's first key): where c comes so, only the source holding ``index`` is
+ * sorted; else all of c. */
+static cand_t pick_canonical(cand_t *c, size_t n, size_t index) {
+    size_t start = 0, end = n;
+    int grouped = 1, found = 0;
+    for (size_t i = 1; i < n; i++) {
+        uint64_t was = SOURCE_OF(c[i - 1].key), now = SOURCE_OF(c[i].key);
+        if (now == was) continue;
+        if (now < was) { grouped = 0; break; }
+        if (!found) {
+            if (index < i) { end = i; found = 1; }
+            else start = i;
+        }
+    }
+    if (!grouped) {
+        sort_cands(c, n);
+        return c[index];
+    }
+    sort_cands(c + start, end - start);
+    return c[index];
+}
+
 /* The winner of a value for the player to move (1 win, 0 draw, -1 loss). */
 static int32_t winner_of(int side, int32_t value) {
     if (value == 0) return 2;
@@ -267,7 +304,97 @@ typedef struct {
     uint64_t *keys;  /* per ply */
     uint8_t *checks; /* per ply */
     size_t hist_cap;
+    /* the key kept from ply to ply (key_of's, made from what each make changed): the board's
+     * part (each square's piece) and the hands', a copy of the board and hands they are of, and
+     * the squares holding a piece with an en passant entry (where in eps: epat, 0 none) */
+    uint64_t board_key, hand_key;
+    int32_t *mirror, *hmirror, *eps, *epat;
+    size_t neps;
 } play_state_t;
+
+static void ep_track(play_state_t *P, int32_t q, int32_t was, int32_t now) {
+    const ptab_t *t = P->t;
+    if (was && t->ep[was] >= 0 && P->epat[q]) {
+        size_t at = (size_t)P->epat[q] - 1;
+        int32_t last = P->eps[--P->neps];
+        P->eps[at] = last;
+        P->epat[last] = (int32_t)at + 1;
+        P->epat[q] = 0;
+    }
+    if (now && t->ep[now] >= 0 && !P->epat[q]) {
+        P->eps[P->neps++] = q;
+        P->epat[q] = (int32_t)P->neps;
+    }
+}
+
+/* The key of the loaded position, and the copies it is kept from. */
+static void key_start(play_state_t *P, const int32_t *b, const int32_t *hands) {
+    const ptab_t *t = P->t;
+    P->board_key = 0;
+    P->neps = 0;
+    for (int32_t q = 0; q < t->N; q++) {
+        P->epat[q] = 0;
+        P->mirror[q] = b[q];
+        P->board_key ^= zpiece(t, b[q], q);
+        ep_track(P, q, 0, b[q]);
+    }
+    P->hand_key = 0;
+    if (t->hands && hands) {
+        for (int32_t i = 0; i < 2 * t->K; i++) {
+            P->hmirror[i] = hands[i];
+            P->hand_key ^= zhand(i, hands[i]);
+        }
+    }
+}
+
+/* The key after a make, from the squares and hand counts it changed. */
+static int key_made(play_state_t *P, const int32_t *b, const int32_t *hands) {
+    const ptab_t *t = P->t;
+    const int32_t *squares, *counts;
+    size_t nsquares, ncounts;
+    int rc = ggn_search_changed(P->s, &squares, &nsquares, &counts, &ncounts);
+    if (rc != GGN_OK) return rc;
+    for (size_t i = 0; i < nsquares; i++) {
+        int32_t q = squares[i];
+        if (q < 0 || q >= t->N) return GGN_EBUSY;
+        int32_t was = P->mirror[q], now = b[q];
+        if (was == now) continue;
+        P->board_key ^= zpiece(t, was, q) ^ zpiece(t, now, q);
+        ep_track(P, q, was, now);
+        P->mirror[q] = now;
+    }
+    if (t->hands && hands) {
+        for (size_t i = 0; i < ncounts; i++) {
+            int32_t at = counts[i];
+            if (at < 0 || at >= 2 * t->K) return GGN_EBUSY;
+            P->hand_key ^= zhand(at, P->hmirror[at]) ^ zhand(at, hands[at]);
+            P->hmirror[at] = hands[at];
+        }
+    }
+    return GGN_OK;
+}
+
+/* The key Game compares, as key_of makes it, from the parts kept. */
+static uint64_t key_now(const play_state_t *P, const int32_t *b) {
+    const ptab_t *t = P->t;
+    int32_t N = t->N;
+    int side = b[N] & 1;
+    uint64_t h = (side ? 0x6A09E667F3BCC908ULL : 0) ^ P->board_key ^ P->hand_key;
+    for (size_t i = 0; i < P->neps; i++) {
+        int32_t q = P->eps[i], k = b[q];
+        int32_t e = t->ep[k];
+        if (e < 0 || t->side[k] == side) continue;
+        const int32_t *v = t->epsq + ((size_t)e * (size_t)N + (size_t)q) * 3;
+        if (v[0] < 0) continue;
+        int takes = t->always[e];
+        for (int j = 1; j <= 2 && !takes; j++) {
+            int32_t sq = v[j];
+            if (sq >= 0 && b[sq] && t->taker[b[sq]] && t->side[b[sq]] == side) takes = 1;
+        }
+        if (takes) h ^= mix(0xE9A5ULL + (uint64_t)v[0]);
+    }
+    return h;
+}
 
 static int ensure_history(play_state_t *P, size_t plies) {
     if (plies <= P->hist_cap) return GGN_OK;
@@ -283,7 +410,8 @@ static int ensure_history(play_state_t *P, size_t plies) {
     return GGN_OK;
 }
 
-/* The legal plays of the search's position in the canonical order: how many (in P->cands). */
+/* The legal plays of the search's position in the kernel's order, keyed by the canonical order:
+ * how many (in P->cands). */
 static int list_plays(play_state_t *P, size_t *count) {
     size_t found = 0;
     int rc;
@@ -313,7 +441,6 @@ static int list_plays(play_state_t *P, size_t *count) {
         P->cands[i].move = move;
         P->cands[i].play = play;
     }
-    sort_cands(P->cands, found);
     *count = found;
     return GGN_OK;
 }
@@ -363,11 +490,15 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
     int keyed = t->nfold > 0;
     int rc;
     size_t ply = 0;
+    if (keyed) key_start(P, b, hands);
     for (;;) {
         int side = b[N] & 1;
         if (keyed) {
             if ((rc = ensure_history(P, ply + 1)) != GGN_OK) return rc;
-            P->keys[ply] = key_of(t, b, hands);
+            P->keys[ply] = key_now(P, b);
+#ifdef GGN_PLAYOUT_CHECK_KEYS
+            if (P->keys[ply] != key_of(t, b, hands)) abort();
+#endif
             P->checks[ply] = 0;
             if (t->perpetual) {
                 int check = 0;
@@ -411,6 +542,7 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
             break;
         }
         size_t pick_from = n;
+        int taken = 0;
         if (policy == GGN_POLICY_CAPTURES) {
             size_t taking = 0;
             for (size_t i = 0; i < n; i++) {
@@ -418,14 +550,21 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
                 if ((rc = ggn_search_captures(s, P->cands[i].move, P->cands[i].play, &captures)) != GGN_OK) return rc;
                 if (captures) P->cands[taking++] = P->cands[i];
             }
-            /* the captures were moved to the front, in order (none moved: every play stays) */
-            if (taking) pick_from = taking;
+            /* the captures were moved to the front, in the kernel's order (none moved: every play stays) */
+            if (taking) { pick_from = taking; taken = 1; }
         }
         uint64_t r = splitmix(&state);
         size_t index = (size_t)(((r >> 32) * (uint64_t)pick_from) >> 32);
-        cand_t chosen = P->cands[index];
+        cand_t chosen;
+        if (taken) { /* a few: all sorted */
+            sort_cands(P->cands, pick_from);
+            chosen = P->cands[index];
+        } else {
+            chosen = pick_canonical(P->cands, pick_from, index);
+        }
         int flags = 0;
         if ((rc = ggn_search_make(s, chosen.move, chosen.play, &flags)) != GGN_OK) return rc;
+        if (keyed && (rc = key_made(P, b, hands)) != GGN_OK) return rc;
         int reset = (flags & (GGN_PLAY_CAPTURE | GGN_PLAY_DROP)) != 0;
         if (!reset && (flags & GGN_PLAY_PROMOTION)) {
             /* Game's: a promotion to another type starts the clock again, a shogi-style one
@@ -467,7 +606,11 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
     P.t = &t;
     P.list_cap = 256;
     P.list = malloc(P.list_cap * 2 * sizeof(int32_t));
-    if (!P.list) rc = GGN_ENOMEM;
+    P.mirror = calloc((size_t)t.N, sizeof(int32_t));
+    P.eps = calloc((size_t)t.N, sizeof(int32_t));
+    P.epat = calloc((size_t)t.N, sizeof(int32_t));
+    P.hmirror = calloc(2 * (size_t)t.K, sizeof(int32_t));
+    if (!P.list || !P.mirror || !P.eps || !P.epat || !P.hmirror) rc = GGN_ENOMEM;
     if (rc == GGN_OK) {
         P.s = ggn_search_new(g);
         if (!P.s) rc = GGN_ENOMEM;
@@ -483,6 +626,7 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
     }
     ggn_search_free(P.s);
     free(P.list); free(P.cands); free(P.keys); free(P.checks);
+    free(P.mirror); free(P.eps); free(P.epat); free(P.hmirror);
     ptab_free(&t);
     if (rc != GGN_OK && err && errlen && !err[0]) snprintf(err, errlen, "the playout failed (kernel error %d)", rc);
     return rc;
