@@ -241,3 +241,32 @@ def test_the_c_reader_reads_as_the_python_reader(name: str) -> None:
         assert expected is not None, text
         assert (lister.position.tobytes(), lister.hands.tobytes()) == expected, text
     assert read > len(lines) // 2
+
+
+def test_lines_of_every_kind_walked_in_c_as_the_pure_path() -> None:
+    # The kernel's reader walks a batch's lines in C (Reader.answers): a str of ASCII it reads
+    # becomes its Result there (the white space str.strip strips taken off), any other line
+    # (bytes, other text, blank, too long, FEEN, an error) is numbered and answered in Python:
+    # the same Results, line numbers and order, as the pure path's, from a list or a generator.
+    fens = [line for line in _lines_of("chess", SEEDS[1], plies=30, placements=6) if line.count(" ") > 2]
+    chance = random.Random(SEEDS[2])
+    wrapped: list[str | bytes] = [
+        " \t" + fens[0] + "\x1c\x1f ", "\x0b" + fens[1], fens[2] + "\r", "\u3000" + fens[3] + "\u2003",
+        fens[4].encode(), (fens[5] + "\r\n").encode(), b"\xff\xfe" + fens[6].encode(), "", "\x1c\x1d\x1e",
+        "x" * (batch.MAX_LINE + 1), b"y" * (batch.MAX_LINE + 2), "é" + fens[7]]
+    lines: list[str | bytes] = list(fens)
+    for line in wrapped:
+        lines.insert(chance.randrange(len(lines) + 1), line)
+    for notation in ("uci", "san"):
+        native = _answers("chess", lines, notation, True)  # type: ignore[arg-type]
+        assert native == _answers("chess", lines, notation, False), notation  # type: ignore[arg-type]
+        with use_native(True):
+            walked = [(r.line, r.text, r.json, r.error)
+                      for r in batch.legal("chess", iter(lines), notation=notation)]
+        assert walked == native
+    for switch in (True, False):
+        with use_native(switch):
+            answers = batch.legal("chess", [fens[0], "", fens[1], 3], notation="uci")  # type: ignore[list-item]
+            assert [result.line for result in (next(answers), next(answers))] == [1, 3]
+            with pytest.raises(TypeError, match=r"not int \(line 4\)"):
+                next(answers)

@@ -27,7 +27,7 @@ Result, and is still counted in the line numbers.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from typing import IO, TYPE_CHECKING, Any, Final, Literal
@@ -39,6 +39,7 @@ from ggn.parallel import Jobs, Recipe, ordered, runs_here
 if TYPE_CHECKING:
     from ggn.position import Position
     from ggn.rules import Play, RuleSystem
+    from ggn.rules._lines import Reader
     from ggn.ruleset import Ruleset
     from ggn.variants.description import Variant
 
@@ -180,10 +181,10 @@ def _lines(stream: IO[bytes]) -> Iterator[bytes]:
             line = stream.readline(MAX_LINE)
 
 
-def _numbered(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, str | None]]:
-    """``(number, text, error)`` for each line that is not blank; ``error`` is set for a line
-    that cannot be text (not UTF-8, too long)."""
-    for number, line in enumerate(lines, 1):
+def _numbered(lines: Iterable[str | bytes], start: int = 1) -> Iterator[tuple[int, str, str | None]]:
+    """``(number, text, error)`` for each line that is not blank (numbered from ``start``);
+    ``error`` is set for a line that cannot be text (not UTF-8, too long)."""
+    for number, line in enumerate(lines, start):
         if type(line) is str and len(line) <= MAX_LINE:  # the common case first
             if text := line.strip():
                 yield number, text, None
@@ -364,11 +365,12 @@ def _results(rules: _Rules, query: _Query, numbered: Iterable[tuple[int, str, st
     """The answers to the lines, in order: a line of FEN read, listed and written by the
     native kernel where it can (:meth:`ggn.rules._lines.Lister.reader`), any other by
     :func:`_result`."""
-    read = _reader(rules, query)
-    if read is None:
+    reader = _reader(rules, query)
+    if reader is None:
         for line in numbered:
             yield _result(rules, query, line)
         return
+    read = reader.read
     new = _tuple_new
     for line in numbered:
         number, text, error = line
@@ -380,7 +382,32 @@ def _results(rules: _Rules, query: _Query, numbered: Iterable[tuple[int, str, st
         yield _result(rules, query, line)
 
 
-def _reader(rules: _Rules, query: _Query) -> Callable[[str], list[str] | None] | None:
+def _answers(rules: _Rules, query: _Query, lines: Iterable[str | bytes]) -> Iterator[Result]:
+    """The answers to the lines themselves (not numbered yet), as ``_results(rules, query,
+    _numbered(lines))`` gives them: where the kernel reads the game's FEN, its reader walks
+    the lines in C (:meth:`ggn.rules._lines.Reader.answers`), each line it does not answer
+    numbered and answered here."""
+    reader = _reader(rules, query)
+    if reader is None:
+        return _results(rules, query, _numbered(lines))
+    read = reader.read
+    new = _tuple_new
+
+    def fallback(number: int, line: str | bytes) -> Result | None:
+        numbered = next(_numbered([line], number), None)  # (a line of another type: its TypeError there)
+        if numbered is None:
+            return None
+        _, text, error = numbered
+        if error is None:
+            texts = read(text)
+            if texts is not None:
+                return new(Result, (number, text, None, None, texts))
+        return _result(rules, query, (number, text, error))
+
+    return reader.answers(lines, fallback, Result)
+
+
+def _reader(rules: _Rules, query: _Query) -> Reader | None:
     """The kernel's reader of whole lines of FEN for ``legal`` in a notation it writes, or None."""
     notation = query.notation
     system = rules.system
@@ -421,7 +448,7 @@ def _run(rules: str | Recipe | RuleSystem | Ruleset, lines: Iterable[str | bytes
         made = _rules_of(Recipe.of(rules) if isinstance(rules, str) else rules)
         if query.kind != "moves":
             _check_legal(made, query.notation)
-        return _results(made, query, _numbered(lines))
+        return _answers(made, query, lines)
     recipe = Recipe.of(rules)
     made = _rules_of(recipe)  # here first: a recipe that cannot be made fails once, in this process
     if query.kind != "moves":

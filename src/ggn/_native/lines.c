@@ -10,10 +10,51 @@
  */
 #include "lines.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { int64_t key; size_t at; } keyed_t;
+typedef struct { int64_t key; int32_t move, play; } keyed_t;
+
+static int keyed_cmp(const void *a, const void *b) {
+    const keyed_t *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return 0;
+}
+
+/* Sort keyed plays (the keys are distinct: a source's moves have distinct ranks) and write
+ * their pairs in that order. A position's plays come nearly in order (the kernel lists them
+ * source by source, squares ascending): an insertion sort, but for many plays. */
+static void put_sorted(keyed_t *keys, size_t count, int32_t *pairs) {
+    if (count > 64) {
+        qsort(keys, count, sizeof *keys, keyed_cmp);
+    } else {
+        for (size_t i = 1; i < count; i++) {
+            keyed_t item = keys[i];
+            size_t j = i;
+            while (j > 0 && keys[j - 1].key > item.key) { keys[j] = keys[j - 1]; j--; }
+            keys[j] = item;
+        }
+    }
+    for (size_t i = 0; i < count; i++) {
+        pairs[2 * i] = keys[i].move;
+        pairs[2 * i + 1] = keys[i].play;
+    }
+}
+
+/* The sort key of a play (see ggn_order_plays): 1, 0 where its move's rank is not known, -1 bad. */
+static inline int play_key(int32_t source, int32_t kind, int32_t move, int32_t play, int32_t squares, const int32_t *rank,
+                           size_t nrank, const int32_t *hand_order, size_t nkinds, int64_t *key) {
+    if (play < 0 || play >= (1 << 16)) return -1;
+    if ((size_t)move >= nrank || rank[move] < 0 || rank[move] >= (1 << 24)) return 0;
+    int64_t where = source;
+    if (source < 0) {
+        if (kind < 0 || (size_t)kind >= nkinds || hand_order[kind] < 0 || hand_order[kind] >= GGN_MAX_KINDS) return -1;
+        where = (int64_t)squares + hand_order[kind];
+    }
+    *key = (where << 40) | ((int64_t)rank[move] << 16) | play; /* where < 2^13 */
+    return 1;
+}
 
 int ggn_order_plays(const ggn_game *g, int32_t *pairs, size_t count, const int32_t *rank, size_t nrank,
                     const int32_t *hand_order, size_t nkinds, int32_t *missing) {
@@ -21,51 +62,66 @@ int ggn_order_plays(const ggn_game *g, int32_t *pairs, size_t count, const int32
     *missing = -1;
     if (count == 0) return GGN_OK;
     keyed_t small[256];
-    int32_t stack[512];
     keyed_t *keys = count <= 256 ? small : malloc(count * sizeof(keyed_t));
-    int32_t *copy = count <= 256 ? stack : malloc(2 * count * sizeof(int32_t));
+    if (!keys) return GGN_ENOMEM;
     int rc = GGN_OK;
-    if (!keys || !copy) { rc = GGN_ENOMEM; goto done; }
     int32_t squares = ggn_game_squares(g);
     for (size_t i = 0; i < count; i++) {
         int32_t move = pairs[2 * i], play = pairs[2 * i + 1], kind, source, destination;
-        if (ggn_move_squares(g, move, &kind, &source, &destination) != GGN_OK || play < 0 || play >= (1 << 16)) {
-            rc = GGN_EBADPOSITION;
-            goto done;
-        }
-        if ((size_t)move >= nrank || rank[move] < 0 || rank[move] >= (1 << 24)) {
-            *missing = move; /* the caller works out the rank of this move's group, and asks again */
-            goto done;
-        }
-        int64_t where = source;
-        if (source < 0) {
-            if ((size_t)kind >= nkinds || hand_order[kind] < 0 || hand_order[kind] >= GGN_MAX_KINDS) {
-                rc = GGN_EBADPOSITION;
-                goto done;
-            }
-            where = (int64_t)squares + hand_order[kind];
-        }
-        keys[i].key = (where << 40) | ((int64_t)rank[move] << 16) | play; /* where < 2^13 */
-        keys[i].at = i;
+        if (ggn_move_squares(g, move, &kind, &source, &destination) != GGN_OK) { rc = GGN_EBADPOSITION; break; }
+        int got = play_key(source, kind, move, play, squares, rank, nrank, hand_order, nkinds, &keys[i].key);
+        if (got < 0) { rc = GGN_EBADPOSITION; break; }
+        if (got == 0) { *missing = move; break; } /* the caller works out the rank of this move's group, and asks again */
+        keys[i].move = move;
+        keys[i].play = play;
     }
-    /* insertion sort: a position's plays come nearly in order (squares ascending already) */
-    for (size_t i = 1; i < count; i++) {
-        keyed_t item = keys[i];
-        size_t j = i;
-        while (j > 0 && (keys[j - 1].key > item.key || (keys[j - 1].key == item.key && keys[j - 1].at > item.at))) {
-            keys[j] = keys[j - 1];
-            j--;
-        }
-        keys[j] = item;
+    if (rc == GGN_OK && *missing < 0) put_sorted(keys, count, pairs);
+    if (keys != small) free(keys);
+    return rc;
+}
+
+int ggn_moves_keyed(const ggn_game *g, ggn_move_key *moves, size_t nmoves, const int32_t *bases, size_t nbases) {
+    if (!g || (nmoves && !moves) || !bases) return GGN_EBADPOSITION;
+    for (size_t m = 0; m < nmoves; m++) {
+        int32_t destination;
+        if (m > INT32_MAX || ggn_move_squares(g, (int32_t)m, &moves[m].kind, &moves[m].source, &destination) != GGN_OK)
+            return GGN_EBADPOSITION;
+        moves[m].key = -1;
+        moves[m].base = m + 1 < nbases ? bases[m] : 0;
+        moves[m].end = m + 1 < nbases ? bases[m + 1] : 0;
+        if (moves[m].end < moves[m].base || moves[m].base < 0) moves[m].base = moves[m].end = 0;
     }
-    memcpy(copy, pairs, 2 * count * sizeof(int32_t));
+    return GGN_OK;
+}
+
+int ggn_order_keyed(const ggn_game *g, ggn_move_key *moves, size_t nmoves, int32_t *pairs, size_t count,
+                    const int32_t *rank, size_t nrank, const int32_t *hand_order, size_t nkinds, int32_t *missing) {
+    if (!g || (nmoves && !moves) || (count && !pairs) || !missing) return GGN_EBADPOSITION;
+    *missing = -1;
+    if (count == 0) return GGN_OK;
+    keyed_t small[256];
+    keyed_t *keys = count <= 256 ? small : malloc(count * sizeof(keyed_t));
+    if (!keys) return GGN_ENOMEM;
+    int rc = GGN_OK;
+    int32_t squares = ggn_game_squares(g);
     for (size_t i = 0; i < count; i++) {
-        pairs[2 * i] = copy[2 * keys[i].at];
-        pairs[2 * i + 1] = copy[2 * keys[i].at + 1];
+        int32_t move = pairs[2 * i], play = pairs[2 * i + 1];
+        if (move < 0 || (size_t)move >= nmoves) { rc = GGN_EBADPOSITION; break; }
+        ggn_move_key *known = &moves[move];
+        if (known->key >= 0 && play >= 0 && play < (1 << 16)) {
+            keys[i].key = known->key | play;
+        } else {
+            int got = play_key(known->source, known->kind, move, play, squares, rank, nrank, hand_order, nkinds,
+                               &keys[i].key);
+            if (got < 0) { rc = GGN_EBADPOSITION; break; }
+            if (got == 0) { *missing = move; break; } /* the caller works out its group's rank, and asks again */
+            if (known->source >= 0) known->key = keys[i].key & ~(int64_t)0xFFFF; /* (a rank once known stays) */
+        }
+        keys[i].move = move;
+        keys[i].play = play;
     }
-done:
-    if (keys && keys != small) free(keys);
-    if (copy && copy != stack) free(copy);
+    if (rc == GGN_OK && *missing < 0) put_sorted(keys, count, pairs);
+    if (keys != small) free(keys);
     return rc;
 }
 
@@ -235,11 +291,9 @@ static int fen_en_passant(fen_t *f, const char *s, size_t n, int active) {
     return 1;
 }
 
-int ggn_read_fen(const int32_t *table, size_t tlen, const char *text, size_t len, int32_t *position,
-                 size_t plen, int32_t *hand_order, size_t nkinds) {
-    fen_t fb;
-    fen_t *f = &fb;
-    if (!table || tlen < FEN_HEAD || table[0] != FEN_MAGIC || !text || !position || !hand_order) return -1;
+/* The table read into f (its values checked; f points into it): 1, or 0 for a bad table. */
+static int fen_table(fen_t *f, const int32_t *table, size_t tlen) {
+    if (!table || tlen < FEN_HEAD || table[0] != FEN_MAGIC) return 0;
     f->t = table;
     f->files = table[1]; f->ranks = table[2]; f->N = table[3]; f->K = table[4]; f->flags = table[5];
     f->crank = table[6]; f->kfile = table[7]; f->rook_k = table[8]; f->rook_q = table[9];
@@ -247,66 +301,115 @@ int ggn_read_fen(const int32_t *table, size_t tlen, const char *text, size_t len
         f->N < 1 || f->N > GGN_MAX_SQUARES || f->K < 2 || f->K > GGN_MAX_KINDS) return -1;
     size_t area = (size_t)f->files * (size_t)f->ranks;
     size_t need = FEN_HEAD + area + 26 * 6 + 26 + 26 + (size_t)f->K;
-    if (tlen != need || plen != 1 + (size_t)f->N + 2 * (size_t)f->K || nkinds != (size_t)f->K) return -1;
+    if (tlen != need) return 0;
     if (f->crank < 0 || f->crank >= f->ranks || f->kfile < 0 || f->kfile >= f->files ||
-        f->rook_k >= f->files || f->rook_q >= f->files) return -1;
+        f->rook_k >= f->files || f->rook_q >= f->files) return 0;
     f->square = table + FEN_HEAD;
     f->kinds = f->square + area;
     f->type = f->kinds + 26 * 6;
     f->lflags = f->type + 26;
     f->hand_rank = f->lflags + 26;
-    for (size_t q = 0; q < area; q++) if (f->square[q] < 0 || f->square[q] >= f->N) return -1;
-    for (int k = 0; k < 26 * 6; k++) if (f->kinds[k] < -1 || f->kinds[k] >= f->K) return -1;
-    for (int k = 0; k < 26; k++) if (f->type[k] < -1 || f->type[k] >= 26) return -1;
-    for (int32_t k = 0; k < f->K; k++) if (f->hand_rank[k] < 0 || f->hand_rank[k] >= f->K) return -1;
+    for (size_t q = 0; q < area; q++) if (f->square[q] < 0 || f->square[q] >= f->N) return 0;
+    for (int k = 0; k < 26 * 6; k++) if (f->kinds[k] < -1 || f->kinds[k] >= f->K) return 0;
+    for (int k = 0; k < 26; k++) if (f->type[k] < -1 || f->type[k] >= 26) return 0;
+    for (int32_t k = 0; k < f->K; k++) if (f->hand_rank[k] < 0 || f->hand_rank[k] >= f->K) return 0;
+    return 1;
+}
+
+struct ggn_fen {
+    fen_t f;
+    int32_t *table; /* the reader's own copy */
+};
+
+ggn_fen *ggn_fen_new(const int32_t *table, size_t tlen) {
+    if (!table || tlen == 0 || tlen > ((size_t)1 << 24)) return NULL;
+    ggn_fen *made = calloc(1, sizeof *made);
+    if (!made) return NULL;
+    made->table = malloc(tlen * sizeof(int32_t));
+    if (!made->table) { free(made); return NULL; }
+    memcpy(made->table, table, tlen * sizeof(int32_t));
+    if (!fen_table(&made->f, made->table, tlen)) { ggn_fen_free(made); return NULL; }
+    return made;
+}
+
+void ggn_fen_free(ggn_fen *fen) {
+    if (!fen) return;
+    free(fen->table);
+    free(fen);
+}
+
+static int fen_line(fen_t *f, const char *text, size_t len, int32_t *position, size_t plen, int32_t *hand_order);
+
+int ggn_fen_read(const ggn_fen *fen, const char *text, size_t len, int32_t *position, size_t plen,
+                 int32_t *hand_order, size_t nkinds) {
+    if (!fen || !text || !position || !hand_order) return -1;
+    fen_t f = fen->f;
+    if (plen != 1 + (size_t)f.N + 2 * (size_t)f.K || nkinds != (size_t)f.K) return -1;
+    return fen_line(&f, text, len, position, plen, hand_order);
+}
+
+int ggn_read_fen(const int32_t *table, size_t tlen, const char *text, size_t len, int32_t *position,
+                 size_t plen, int32_t *hand_order, size_t nkinds) {
+    fen_t f;
+    if (!text || !position || !hand_order || !fen_table(&f, table, tlen)) return -1;
+    if (plen != 1 + (size_t)f.N + 2 * (size_t)f.K || nkinds != (size_t)f.K) return -1;
+    return fen_line(&f, text, len, position, plen, hand_order);
+}
+
+/* A line read with a checked table (see ggn_read_fen). */
+static int fen_line(fen_t *f, const char *text, size_t len, int32_t *position, size_t plen, int32_t *hand_order) {
+    size_t area = (size_t)f->files * (size_t)f->ranks;
     /* the FEEN shape: exactly two spaces and a last field of two letters around '/' (Python reads it) */
-    size_t spaces = 0, at[8];
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c >= 0x80 || c < 0x20) return 0; /* not ASCII, or a control: the Python reader words it */
-        if (c == ' ') { if (spaces < 8) at[spaces] = i; spaces++; }
-    }
-    if (spaces == 2 && len - at[1] - 1 == 3 && lower_of(text[at[1] + 1]) >= 0 && text[at[1] + 2] == '/' &&
-        lower_of(text[at[1] + 3]) >= 0) return 0;
-    /* fields: split on single spaces, at most 7 (the rest one field more: an error) */
+    /* fields: split on single spaces, at most 7 (the rest one field more: an error); the
+     * spaces counted for the FEEN shape (exactly two, and a last field of two letters around
+     * '/': Python reads it) */
     const char *field[7];
     size_t flen[7];
     int nfields = 0;
-    size_t start = 0;
-    for (size_t i = 0; i <= len; i++) {
-        if (i == len || (text[i] == ' ' && nfields < 6)) {
+    size_t start = 0, spaces = 0, last_space = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c >= 0x80 || c < 0x20) return 0; /* not ASCII, or a control: the Python reader words it */
+        if (c != ' ') continue;
+        spaces++;
+        last_space = i;
+        if (nfields < 6) {
             field[nfields] = text + start;
             flen[nfields] = i - start;
             nfields++;
             start = i + 1;
-            if (i == len) break;
         }
     }
+    field[nfields] = text + start;
+    flen[nfields] = len - start;
+    nfields++;
+    if (spaces == 2 && len - last_space - 1 == 3 && lower_of(text[last_space + 1]) >= 0 &&
+        text[last_space + 2] == '/' && lower_of(text[last_space + 3]) >= 0) return 0;
     if (flen[0] == 0 || (nfields >= 2 && flen[1] == 0)) return 0;
     signed char scratch[3 * GGN_MAX_SQUARES];
     f->letter = scratch; f->side = scratch + area; f->state = scratch + 2 * area;
-    memset(f->letter, -1, area);
-    memset(f->side, 0, area);
-    memset(f->state, 0, area);
+    memset(f->letter, -1, area); /* (side and state are set where a letter is, and read only there) */
     /* the placement, with the hands in brackets */
     const char *place = field[0];
     size_t plen0 = flen[0];
     const char *hand = NULL;
-    size_t hlen = 0;
+    size_t hlen = 0, slashes = 0;
     for (size_t i = 0; i < plen0; i++) {
-        if (place[i] == '[') {
+        char c = place[i];
+        if (c == '/') { slashes++; continue; }
+        if (c == '[') {
             if (place[plen0 - 1] != ']' || i + 1 > plen0 - 1) return 0;
-            for (size_t j = 0; j < plen0; j++) if ((place[j] == '[' && j != i) || (place[j] == ']' && j != plen0 - 1)) return 0;
+            for (size_t j = i + 1; j < plen0; j++) if (place[j] == '[' || (place[j] == ']' && j != plen0 - 1)) return 0;
             hand = place + i + 1;
             hlen = plen0 - 1 - (i + 1);
             plen0 = i;
             break;
         }
-        if (place[i] == ']') return 0;
+        if (c == ']') return 0;
     }
-    size_t slashes = 0;
-    for (size_t i = 0; i < plen0; i++) if (place[i] == '/') slashes++;
     if (slashes + 1 != (size_t)f->ranks) return 0; /* (lichess's hands as one more rank: Python) */
+    int32_t occupied[GGN_MAX_SQUARES];
+    size_t noccupied = 0;
     int32_t rank = f->ranks - 1, file = 0;
     for (size_t i = 0; i <= plen0; i++) {
         if (i == plen0 || place[i] == '/') {
@@ -342,6 +445,8 @@ int ggn_read_fen(const int32_t *table, size_t tlen, const char *text, size_t len
         file++;
         f->letter[sq] = (signed char)type;
         f->side[sq] = (signed char)(c >= 'a' ? 1 : 0);
+        f->state[sq] = 0;
+        occupied[noccupied++] = (int32_t)sq; /* (each square once: file only grows along a rank) */
         if (plus) {
             if (tilde || !(f->lflags[type] & L_PROMOTED)) return 0;
             f->state[sq] = 1;
@@ -350,14 +455,16 @@ int ggn_read_fen(const int32_t *table, size_t tlen, const char *text, size_t len
         }
     }
     int32_t held[2][26];
-    memset(held, 0, sizeof held);
+    int any_held = 0;
     if (hand && hlen) {
+        memset(held, 0, sizeof held);
         if (!(f->flags & F_DROPS)) return 0;
         if (!(hlen == 1 && hand[0] == '-')) {
             for (size_t i = 0; i < hlen; i++) {
                 int letter = lower_of(hand[i]);
                 if (letter < 0 || f->type[letter] < 0) return 0;
                 if (++held[hand[i] >= 'a' ? 1 : 0][f->type[letter]] > (1 << 20)) return 0;
+                any_held = 1;
             }
         }
     }
@@ -382,15 +489,14 @@ int ggn_read_fen(const int32_t *table, size_t tlen, const char *text, size_t len
     /* the position: every piece a kind of the tables */
     memset(position, 0, plen * sizeof(int32_t));
     position[0] = active;
-    int64_t pieces = 0;
-    for (size_t q = 0; q < area; q++) {
-        if (f->letter[q] < 0) continue;
+    int64_t pieces = (int64_t)noccupied;
+    for (size_t i = 0; i < noccupied; i++) {
+        int32_t q = occupied[i];
         int32_t kind = f->kinds[(f->letter[q] * 2 + f->side[q]) * 3 + f->state[q]];
         if (kind <= 0) return 0;
         position[1 + f->square[q]] = kind;
-        pieces++;
     }
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < 2 && any_held; s++) {
         for (int letter = 0; letter < 26; letter++) {
             if (!held[s][letter]) continue;
             int32_t kind = f->kinds[(letter * 2 + s) * 3];

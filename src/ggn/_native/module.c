@@ -227,7 +227,7 @@ static PyObject *searcher(PyObject *self, PyObject *capsule) {
 /* The listing of a position read already (listed and read_listed). */
 static PyObject *list_core(ggn_search *search, const ggn_game *game, const int32_t *position, size_t plen,
                            const Py_buffer *hand, const Py_buffer *ranks, const Py_buffer *bases_view,
-                           PyObject *strings) {
+                           PyObject *strings, ggn_move_key *keyed, size_t nkeyed) {
     PyObject *result = NULL;
     int32_t stack[2 * 256];
     int32_t *out = stack;
@@ -244,8 +244,12 @@ static PyObject *list_core(ggn_search *search, const ggn_game *game, const int32
     }
     if (rc != GGN_OK) { failed(rc); goto done; }
     int32_t missing = -1;
-    rc = ggn_order_plays(game, out, found, ranks->buf, (size_t)(ranks->len / 4), hand->buf, (size_t)(hand->len / 4),
-                         &missing);
+    if (keyed)
+        rc = ggn_order_keyed(game, keyed, nkeyed, out, found, ranks->buf, (size_t)(ranks->len / 4), hand->buf,
+                             (size_t)(hand->len / 4), &missing);
+    else
+        rc = ggn_order_plays(game, out, found, ranks->buf, (size_t)(ranks->len / 4), hand->buf,
+                             (size_t)(hand->len / 4), &missing);
     if (rc != GGN_OK) { failed(rc); goto done; }
     if (missing >= 0) { result = PyLong_FromLong(missing); goto done; }
     const int32_t *bases = bases_view->buf;
@@ -256,7 +260,10 @@ static PyObject *list_core(ggn_search *search, const ggn_game *game, const int32
     for (size_t i = 0; i < found; i++) {
         int32_t move = out[2 * i], play = out[2 * i + 1];
         PyObject *text = NULL;
-        if (move >= 0 && (size_t)move + 1 < nbases) {
+        if (keyed) { /* (the pairs' moves were checked by the order) */
+            int64_t at = (int64_t)keyed[move].base + play;
+            if (play >= 0 && at < keyed[move].end && at < known) text = PyList_GET_ITEM(strings, (Py_ssize_t)at);
+        } else if (move >= 0 && (size_t)move + 1 < nbases) {
             int64_t at = (int64_t)bases[move] + play;
             if (at >= bases[move] && at < bases[move + 1] && at < known) text = PyList_GET_ITEM(strings, (Py_ssize_t)at);
         }
@@ -301,7 +308,8 @@ static PyObject *listed(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         if (int32_buffer(args[1 + held], &views[held], names[held]) < 0) break;
     PyObject *result = NULL;
     if (held == 4)
-        result = list_core(search, game, views[0].buf, (size_t)(views[0].len / 4), &views[1], &views[2], &views[3], args[5]);
+        result = list_core(search, game, views[0].buf, (size_t)(views[0].len / 4), &views[1], &views[2], &views[3], args[5],
+                           NULL, 0);
     for (int v = 0; v < held; v++) PyBuffer_Release(&views[v]);
     return result;
 }
@@ -342,11 +350,317 @@ static PyObject *read_listed(PyObject *self, PyObject *const *args, Py_ssize_t n
             if (read < 0) PyErr_SetString(PyExc_ValueError, "the FEN reader's table does not fit the game");
             else if (read == 0) result = Py_NewRef(Py_None);
             else result = list_core(search, game, views[3].buf, (size_t)(views[3].len / 4), &views[4], &views[1],
-                                    &views[2], args[5]);
+                                    &views[2], args[5], NULL, 0);
         }
     }
     for (int v = 0; v < held; v++) PyBuffer_Release(&views[v]);
     return result;
+}
+
+/* --- a reader of FEN lines kept for a batch (ggn.rules._lines.Lister.reader) -----------------
+ * read_listed's work with what it needs held once: the FEN table checked and copied, the
+ * buffers of ranks, bases, position and hand_order held (their items change, never their
+ * size: an array exported cannot be resized), each move's source and kind. Its answers() walks
+ * the lines of a batch in C: a line that is an ASCII str the reader reads and whose strings are
+ * known becomes its Result here; any other line goes to the caller's fallback. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *capsule; /* the search's (it keeps the game) */
+    ggn_search *search;
+    ggn_game *game;
+    ggn_fen *fen;
+    PyObject *strings, *resolve;
+    Py_buffer views[4]; /* ranks, bases, position, hand_order */
+    int held;
+    ggn_move_key *moves;
+    size_t nmoves;
+} ReaderObject;
+
+enum { R_RANKS, R_BASES, R_POSITION, R_HANDS };
+
+static void reader_dealloc(ReaderObject *R) {
+    PyObject_GC_UnTrack(R);
+    for (int v = 0; v < R->held; v++) PyBuffer_Release(&R->views[v]);
+    R->held = 0;
+    Py_CLEAR(R->capsule);
+    Py_CLEAR(R->strings);
+    Py_CLEAR(R->resolve);
+    ggn_fen_free(R->fen);
+    PyMem_Free(R->moves);
+    PyObject_GC_Del(R);
+}
+
+static int reader_traverse(ReaderObject *R, visitproc visit, void *arg) {
+    Py_VISIT(R->strings);
+    Py_VISIT(R->resolve);
+    return 0;
+}
+
+static int reader_clear(ReaderObject *R) {
+    Py_CLEAR(R->resolve);
+    return 0;
+}
+
+/* The line ``text`` (a str) read and listed: a list of str, or None (the Python reader reads
+ * it), an int (a move without its rank) or bytes (a play without its string), as read_listed. */
+static PyObject *reader_core(ReaderObject *R, PyObject *text) {
+    Py_ssize_t length;
+    const char *utf8 = PyUnicode_AsUTF8AndSize(text, &length);
+    if (!utf8) return NULL;
+    Py_buffer *v = R->views;
+    int read = ggn_fen_read(R->fen, utf8, (size_t)length, v[R_POSITION].buf, (size_t)(v[R_POSITION].len / 4),
+                            v[R_HANDS].buf, (size_t)(v[R_HANDS].len / 4));
+    if (read < 0) {
+        PyErr_SetString(PyExc_ValueError, "the FEN reader's table does not fit the game");
+        return NULL;
+    }
+    if (read == 0) Py_RETURN_NONE;
+    return list_core(R->search, R->game, v[R_POSITION].buf, (size_t)(v[R_POSITION].len / 4), &v[R_HANDS],
+                     &v[R_RANKS], &v[R_BASES], R->strings, R->moves, R->nmoves);
+}
+
+/* reader.listed(text) -> [str] | bytes | int | None: read_listed's answer. */
+static PyObject *reader_listed(ReaderObject *R, PyObject *text) {
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "text must be a str");
+        return NULL;
+    }
+    return reader_core(R, text);
+}
+
+/* reader.read(text) -> [str] | None: the line's plays written, or None where the Python reader
+ * and writer must; a move without its rank or a play without its string goes to resolve(text, got). */
+static PyObject *reader_read(ReaderObject *R, PyObject *text) {
+    PyObject *got = reader_listed(R, text);
+    if (!got || got == Py_None || PyList_CheckExact(got)) return got;
+    if (!R->resolve) {
+        Py_DECREF(got);
+        PyErr_SetString(PyExc_ValueError, "the reader was cleared");
+        return NULL;
+    }
+    PyObject *resolved = PyObject_CallFunctionObjArgs(R->resolve, text, got, NULL);
+    Py_DECREF(got);
+    return resolved;
+}
+
+#define MAX_LINE (1 << 20) /* ggn.batch.MAX_LINE */
+
+typedef struct {
+    PyObject_HEAD
+    ReaderObject *reader;
+    PyObject *lines; /* the iterable, until the first line is asked for */
+    PyObject *it;
+    PyObject *fallback;
+    PyTypeObject *result;
+    Py_ssize_t number;
+} AnswersObject;
+
+static PyTypeObject ReaderType, AnswersType;
+
+static void answers_dealloc(AnswersObject *A) {
+    PyObject_GC_UnTrack(A);
+    Py_CLEAR(A->reader);
+    Py_CLEAR(A->lines);
+    Py_CLEAR(A->it);
+    Py_CLEAR(A->fallback);
+    Py_CLEAR(A->result);
+    PyObject_GC_Del(A);
+}
+
+static int answers_traverse(AnswersObject *A, visitproc visit, void *arg) {
+    Py_VISIT(A->reader);
+    Py_VISIT(A->lines);
+    Py_VISIT(A->it);
+    Py_VISIT(A->fallback);
+    Py_VISIT(A->result);
+    return 0;
+}
+
+static int answers_clear(AnswersObject *A) {
+    Py_CLEAR(A->reader);
+    Py_CLEAR(A->lines);
+    Py_CLEAR(A->it);
+    Py_CLEAR(A->fallback);
+    Py_CLEAR(A->result);
+    return 0;
+}
+
+/* An ASCII character str.strip() strips. */
+static inline int ascii_space(Py_UCS1 c) { return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20); }
+
+/* The next line's Result: ggn.batch's _numbered and _results for one line, in C where the line
+ * is an ASCII str (not too long) the reader answers, else by fallback(number, line) (a Result,
+ * or None for a blank line). */
+static PyObject *answers_next(AnswersObject *A) {
+    if (!A->reader || !A->fallback || !A->result) return NULL;
+    if (!A->it) {
+        if (!A->lines) return NULL;
+        A->it = PyObject_GetIter(A->lines);
+        Py_CLEAR(A->lines);
+        if (!A->it) return NULL;
+    }
+    for (;;) {
+        PyObject *line = PyIter_Next(A->it);
+        if (!line) return NULL; /* the end, or the iterator's error */
+        A->number++;
+        if (PyUnicode_CheckExact(line) && PyUnicode_IS_ASCII(line) && PyUnicode_GET_LENGTH(line) <= MAX_LINE) {
+            const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(line);
+            Py_ssize_t first = 0, end = PyUnicode_GET_LENGTH(line);
+            while (first < end && ascii_space(chars[first])) first++;
+            while (end > first && ascii_space(chars[end - 1])) end--;
+            if (first == end) { /* a blank line: no Result */
+                Py_DECREF(line);
+                continue;
+            }
+            PyObject *text;
+            if (first == 0 && end == PyUnicode_GET_LENGTH(line)) text = Py_NewRef(line);
+            else text = PyUnicode_Substring(line, first, end);
+            if (!text) { Py_DECREF(line); return NULL; }
+            PyObject *got = reader_core(A->reader, text);
+            if (!got) { Py_DECREF(text); Py_DECREF(line); return NULL; }
+            if (PyList_CheckExact(got)) {
+                PyObject *number = PyLong_FromSsize_t(A->number);
+                PyObject *made = number ? A->result->tp_alloc(A->result, 5) : NULL;
+                Py_DECREF(line);
+                if (!made) { Py_XDECREF(number); Py_DECREF(text); Py_DECREF(got); return NULL; }
+                /* (line, text, error, json, value): ggn.batch.Result's layout */
+                PyTuple_SET_ITEM(made, 0, number);
+                PyTuple_SET_ITEM(made, 1, text);
+                PyTuple_SET_ITEM(made, 2, Py_NewRef(Py_None));
+                PyTuple_SET_ITEM(made, 3, Py_NewRef(Py_None));
+                PyTuple_SET_ITEM(made, 4, got);
+                return made;
+            }
+            Py_DECREF(got);
+            Py_DECREF(text);
+        }
+        PyObject *answer = PyObject_CallFunction(A->fallback, "nO", A->number, line);
+        Py_DECREF(line);
+        if (!answer) return NULL;
+        if (answer != Py_None) return answer;
+        Py_DECREF(answer);
+    }
+}
+
+/* reader.answers(lines, fallback, result) -> an iterator of the lines' Results (see answers_next);
+ * ``result`` is the tuple subclass of the Results (ggn.batch.Result). */
+static PyObject *reader_answers(ReaderObject *R, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "answers takes 3 arguments");
+        return NULL;
+    }
+    if (!PyCallable_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "fallback must be callable");
+        return NULL;
+    }
+    if (!PyType_Check(args[2]) || !PyType_IsSubtype((PyTypeObject *)args[2], &PyTuple_Type) ||
+        ((PyTypeObject *)args[2])->tp_itemsize != PyTuple_Type.tp_itemsize) {
+        PyErr_SetString(PyExc_TypeError, "result must be a subclass of tuple");
+        return NULL;
+    }
+    AnswersObject *A = PyObject_GC_New(AnswersObject, &AnswersType);
+    if (!A) return NULL;
+    A->reader = (ReaderObject *)Py_NewRef((PyObject *)R);
+    A->lines = Py_NewRef(args[0]);
+    A->it = NULL;
+    A->fallback = Py_NewRef(args[1]);
+    A->result = (PyTypeObject *)Py_NewRef(args[2]);
+    A->number = 0;
+    PyObject_GC_Track(A);
+    return (PyObject *)A;
+}
+
+static PyMethodDef reader_methods[] = {
+    {"read", (PyCFunction)reader_read, METH_O, "read(text) -> [str] | None: a FEN line's plays written."},
+    {"listed", (PyCFunction)reader_listed, METH_O, "listed(text) -> [str] | bytes | int | None: as read_listed."},
+    {"answers", (PyCFunction)(void (*)(void))reader_answers, METH_FASTCALL,
+     "answers(lines, fallback, result) -> an iterator of the lines' Results."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject ReaderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ggn._native.Reader",
+    .tp_basicsize = sizeof(ReaderObject),
+    .tp_dealloc = (destructor)reader_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "A batch's reader of FEN lines (made by reader()).",
+    .tp_traverse = (traverseproc)reader_traverse,
+    .tp_clear = (inquiry)reader_clear,
+    .tp_methods = reader_methods,
+};
+
+static PyTypeObject AnswersType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ggn._native.Answers",
+    .tp_basicsize = sizeof(AnswersObject),
+    .tp_dealloc = (destructor)answers_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "The Results of a batch's lines (made by Reader.answers).",
+    .tp_traverse = (traverseproc)answers_traverse,
+    .tp_clear = (inquiry)answers_clear,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)answers_next,
+};
+
+/* reader(search, table, ranks, bases, strings, position, hand_order, resolve) -> a Reader: the
+ * arguments as read_listed takes them (position and hand_order written by each line read),
+ * and resolve(text, got), called where a line's listing is an int or bytes (read()). */
+static PyObject *reader_new(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "reader takes 8 arguments");
+        return NULL;
+    }
+    ggn_search *search;
+    ggn_game *game;
+    if (search_args(args[0], args[4], &search, &game) < 0) return NULL;
+    if (!PyCallable_Check(args[7])) {
+        PyErr_SetString(PyExc_TypeError, "resolve must be callable");
+        return NULL;
+    }
+    ReaderObject *R = PyObject_GC_New(ReaderObject, &ReaderType);
+    if (!R) return NULL;
+    R->capsule = Py_NewRef(args[0]);
+    R->search = search;
+    R->game = game;
+    R->fen = NULL;
+    R->strings = Py_NewRef(args[4]);
+    R->resolve = Py_NewRef(args[7]);
+    R->held = 0;
+    R->moves = NULL;
+    R->nmoves = 0;
+    PyObject_GC_Track(R);
+    PyObject *objects[4] = {args[2], args[3], args[5], args[6]};
+    const char *names[4] = {"ranks", "bases", "position", "hand_order"};
+    for (; R->held < 4; R->held++)
+        if (int32_buffer(objects[R->held], &R->views[R->held], names[R->held]) < 0) goto fail;
+    if (R->views[R_POSITION].readonly || R->views[R_HANDS].readonly) {
+        PyErr_SetString(PyExc_TypeError, "position and hand_order must be writable");
+        goto fail;
+    }
+    Py_buffer table;
+    if (int32_buffer(args[1], &table, "table") < 0) goto fail;
+    R->fen = ggn_fen_new(table.buf, (size_t)(table.len / 4));
+    PyBuffer_Release(&table);
+    if (!R->fen) {
+        PyErr_SetString(PyExc_ValueError, "the FEN reader's table does not fit the game");
+        goto fail;
+    }
+    size_t moves = 0;
+    int32_t kind, source, destination;
+    while (ggn_move_squares(game, (int32_t)moves, &kind, &source, &destination) == GGN_OK && moves < ((size_t)1 << 30)) moves++;
+    R->moves = PyMem_Malloc((moves ? moves : 1) * sizeof(ggn_move_key));
+    if (!R->moves) { PyErr_NoMemory(); goto fail; }
+    if (ggn_moves_keyed(game, R->moves, moves, R->views[R_BASES].buf, (size_t)(R->views[R_BASES].len / 4)) != GGN_OK) {
+        PyErr_SetString(PyExc_ValueError, "the game's moves could not be read");
+        goto fail;
+    }
+    R->nmoves = moves;
+    return (PyObject *)R;
+fail:
+    Py_DECREF(R);
+    return NULL;
 }
 
 /* playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves) ->
@@ -433,6 +747,8 @@ static PyMethodDef methods[] = {
      "listed(search, position, hand_order, ranks, bases, strings) -> [str] | bytes | int."},
     {"read_listed", (PyCFunction)(void (*)(void))read_listed, METH_FASTCALL,
      "read_listed(search, table, text, ranks, bases, strings, position, hand_order) -> [str] | bytes | int | None."},
+    {"reader", (PyCFunction)(void (*)(void))reader_new, METH_FASTCALL,
+     "reader(search, table, ranks, bases, strings, position, hand_order, resolve) -> a Reader of FEN lines."},
     {"divide", divide, METH_VARARGS, "divide(game, position, depth) -> [(move, play, count)]."},
     {"playout", playout, METH_VARARGS,
      "playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves) -> (results, pairs)."},
@@ -445,4 +761,7 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__native(void) {
+    if (PyType_Ready(&ReaderType) < 0 || PyType_Ready(&AnswersType) < 0) return NULL;
+    return PyModule_Create(&module);
+}

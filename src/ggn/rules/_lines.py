@@ -24,9 +24,9 @@ import dis
 import sys
 import weakref
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from types import CodeType, ModuleType
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from ggn._types import Side
 from ggn.cell import HAND, Cell, Hand
@@ -39,7 +39,7 @@ from ggn.rules._records import Play
 from ggn.rules._system import RuleSystem
 from ggn.variants.description import Variant
 
-__all__ = ["Lister", "emission_order", "fen_table", "lister"]
+__all__ = ["Lister", "Reader", "emission_order", "fen_table", "lister"]
 
 # The opcodes that jump (3.11's two lists; 3.12 has one more name for them).
 _JUMPS: Final = frozenset(dis.hasjrel) | frozenset(dis.hasjabs) | frozenset(getattr(dis, "hasjump", ()))
@@ -197,11 +197,32 @@ _FAST: list[Any] = [_walker if sys.version_info[:2] == (3, 11) and hasattr(dis, 
                     and hasattr(dis, "_deoptop") else None, True]
 
 
+class Reader(Protocol):
+    """The kernel's reader of a game's FEN lines (``ggn._native.reader``, made by
+    :meth:`Lister.reader`)."""
+
+    def read(self, text: str, /) -> list[str] | None:
+        """The plays of the position of ``text`` (a line of FEN, stripped) written, or None
+        where the Python reader and writer must answer it."""
+
+    def listed(self, text: str, /) -> Any:
+        """The kernel's listing of ``text``: the plays written, or what it lacks to write them
+        (a move without its rank: its number; plays without their strings: their pairs as
+        bytes of int32), or None."""
+
+    def answers(self, lines: Iterable[Any], fallback: Callable[[int, Any], Any], result: type, /
+                ) -> Iterator[Any]:
+        """The answers to ``lines`` (numbered from 1) as ggn.batch reads them: a line that is
+        a str of ASCII (of at most ggn.batch.MAX_LINE characters) that :meth:`read` answers
+        becomes ``result((number, text, None, None, plays))`` (``text`` the line stripped); a
+        blank one none; ``fallback(number, line)`` answers any other (None: no answer)."""
+
+
 class Lister:
     """One game's (its kernel tables') legal plays of positions, in the pure path's order, and
     written in a notation where it is context-free (see the module's doc)."""
 
-    __slots__ = ("bases", "codes", "failed", "fen", "game", "geometry", "groups", "hands", "kernel",
+    __slots__ = ("bases", "codes", "failed", "fen", "game", "geometry", "groups", "hands", "kernel", "made",
                  "notation", "orders", "position", "ranks", "rules", "search", "start", "strings", "writer")
 
     def __init__(self, rules: RuleSystem, game: _Game, kernel: ModuleType, notation: str | None, *,
@@ -234,6 +255,7 @@ class Lister:
         self.strings: list[str | None] = [None] * bases[-1]
         self.hands = array("i", [-1]) * len(game.kind_of)
         self.position = array("i", [0]) * (1 + game.squares + 2 * len(game.kind_of))
+        self.made: Reader | bool | None = None  # the reader (False: none), made on first use
 
     def _group(self, number: int) -> tuple[int, int]:
         places = self.game.places
@@ -318,31 +340,37 @@ class Lister:
             raw.frombytes(got)
             return list(zip(raw[0::2], raw[1::2], strict=True))
 
-    def reader(self) -> Callable[[str], list[str] | None] | None:
-        """A function of a line of FEN: its plays written in the lister's notation, read,
-        listed and written in C (``lines.c``), or None where the Python reader and writer must
-        (a line the C reader is not sure of, a string not known yet, a generator without a
-        rank); None for a game whose FEN the C reader does not read."""
+    def reader(self) -> Reader | None:
+        """The kernel's reader of lines of FEN (:class:`Reader`, made once): a line's plays
+        written in the lister's notation, read, listed and written in C (``lines.c``), or None
+        where the Python reader and writer must (a line the C reader is not sure of, a
+        generator without a rank); None for a game whose FEN the C reader does not read."""
+        made = self.made
+        if made is None:
+            made = self.made = self._reader() or False
+        return None if isinstance(made, bool) else made
+
+    def _reader(self) -> Reader | None:
         table = self.fen
-        if table is None:
+        make = getattr(self.kernel, "reader", None)
+        if table is None or make is None:
             return None
-        read_listed, search, ranks, bases, strings = (self.kernel.read_listed, self.search, self.ranks,
-                                                      self.bases, self.strings)
-        position, hands, rank = self.position, self.hands, self._rank
+        rank, missing = self._rank, self._missing
+        listed: Callable[[str], Any] | None = None
 
-        missing = self._missing
-
-        def read(text: str) -> list[str] | None:
-            got = read_listed(search, table, text, ranks, bases, strings, position, hands)
-            if type(got) is list:
-                return got
+        def resolve(text: str, got: Any) -> list[str] | None:
+            # A move whose group has no rank yet, or a play whose string is not known yet.
+            assert listed is not None
             while type(got) is int and rank(got):
-                got = read_listed(search, table, text, ranks, bases, strings, position, hands)
+                got = listed(text)
             if type(got) is bytes:
                 return missing(got)
             return got if type(got) is list else None
 
-        return read
+        made: Reader = make(self.search, table, self.ranks, self.bases, self.strings, self.position,
+                            self.hands, resolve)
+        listed = made.listed
+        return made
 
     def _missing(self, pairs: bytes) -> list[str] | None:
         """The plays of the position the C reader read last (in ``self.position``), ordered
