@@ -2867,11 +2867,12 @@ static int play_captures(const search_t *S, const play_t *p, int side) {
 }
 
 /* Whether move mi's plays are its plain ones (a board move, no victim, no rook or leap, no
- * gating, no explosion, every play placing a piece of the mover on its destination): then play
+ * gating, explosion or petrifying, every play placing a piece of the mover on its destination): then play
  * k places its k-th piece, and it captures exactly when its destination holds the other side's. */
 static int plain_board_move(const ggn_game *g, int32_t mi) {
     const move_t *m = &g->moves[mi];
-    if (m->src < 0 || m->src == m->dst || m->mtype != 0 || m->nvict || m->oncap || m->limited || g->kblast || g->blast)
+    if (m->src < 0 || m->src == m->dst || m->mtype != MOVE_PLAIN || m->nvict || m->oncap || m->limited || g->kblast || g->blast ||
+        g->kpetrify)
         return 0;
     if ((g->mgate && g->mgate[mi]) || (g->mleap && g->mleap[mi])) return 0;
     int side = g->kside[m->kind];
