@@ -89,7 +89,8 @@ def _answers(name: str, lines: list[str], notation: str | None, native: bool) ->
 
 CASES = [("chess", "uci"), ("chess", None), ("chess", "san"), ("shogi", "usi"), ("shogi", "uci"),
          ("xiangqi", "uci"), ("crazyhouse", "uci"), ("crazyhouse", "ggn"), ("fischerandom", "uci"),
-         ("makruk", "uci"), ("capablanca", "uci"), ("minishogi", "usi"), ("grand", "uci")]
+         ("makruk", "uci"), ("capablanca", "uci"), ("minishogi", "usi"), ("grand", "uci"),
+         ("sittuyin", "uci"), ("atomic", "uci"), ("placement", "uci"), ("petrified", "uci")]
 
 
 @pytest.mark.parametrize(("name", "notation"), CASES)
