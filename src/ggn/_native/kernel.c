@@ -2903,16 +2903,44 @@ int ggn_search_captures(ggn_search *s, int32_t move, int32_t play, int *captures
     return GGN_OK;
 }
 
+/* Play ``play`` of move ``move`` of the side to move, made as base_plays makes it, where that
+ * is quick: a plain board move (plain_board_move) whose capture takes no castling right (its
+ * destination not the other side's rook or castling king): the source emptied, the destination
+ * the play's piece, the piece taken to the hand. Written as the search's first play; 0 where
+ * the move's plays must be made whole (search_plays), or the move or play is not the mover's. */
+static int plain_play(search_t *S, int32_t move, int32_t play) {
+    const ggn_game *g = S->g;
+    if (move < 0 || move >= g->M || !plain_board_move(g, move)) return 0;
+    const move_t *m = &g->moves[move];
+    const int32_t *b = S->b;
+    int side = b[g->N] & 1;
+    if (g->kside[m->kind] != side || b[m->src] != m->kind || play < 0 || play >= m->nplaced) return 0;
+    int32_t taken = b[m->dst];
+    if (taken && g->kside[taken] != side && (g->rookplain[taken] || taken == g->castking[1 - side])) return 0;
+    int32_t hk = taken && g->capmap ? g->capmap[(size_t)taken * (size_t)g->K + (size_t)m->kind] : 0;
+    play_t *p = &S->plays[0];
+    p->off = 0; p->n = 2; p->castle = 0; p->ordinal = play; p->king_moves = g->kterm[m->kind]; p->gate = -1;
+    p->hk1 = hk; p->hd1 = hk ? 1 : 0; p->hk2 = 0; p->hd2 = 0;
+    S->chg[0].sq = m->src; S->chg[0].val = 0;
+    S->chg[1].sq = m->dst; S->chg[1].val = g->ints[m->placed_off + play];
+    return 1;
+}
+
 int ggn_search_make(ggn_search *s, int32_t move, int32_t play, int *flags) {
     if (!s || !flags) return GGN_EBADPOSITION;
     search_t *S = &s->S;
     const ggn_game *g = S->g;
     int32_t N = g->N;
     s->nchanged = s->nhchanged = 0;
-    int32_t np = search_plays(S, move);
-    if (np < 0 || play < 0 || play >= np) return GGN_EBADPOSITION;
+    const play_t *p;
+    if (plain_play(S, move, play)) {
+        p = &S->plays[0];
+    } else {
+        int32_t np = search_plays(S, move);
+        if (np < 0 || play < 0 || play >= np) return GGN_EBADPOSITION;
+        p = &S->plays[play];
+    }
     const move_t *m = &g->moves[move];
-    const play_t *p = &S->plays[play];
     int32_t *b = S->b;
     int side = b[N] & 1;
     int made = play_captures(S, p, side) ? GGN_PLAY_CAPTURE : 0;
