@@ -48,6 +48,17 @@ typedef struct {
 
 typedef struct { int32_t src, ent_off, nent, skip; } rnode_t;
 
+/* A forward walk's entry, packed (the move stack holds their numbers): the move, its
+ * destination, where to go on when that is occupied, ``quick`` (0, or QUICK | its dmask when the
+ * walk reaching it already knows its path empty: a simple move, its path the keys of entries an
+ * occupied one would have skipped), its source, its plays' count, and its bits for walk's loop
+ * (hot): it may be counted without being made in a calm position (HOT_FAST: a plain move or
+ * drop of the mover's own pieces with no effect beyond its two squares), it has victims (en
+ * passant), a makpong or no-doubled-drops rule reads it. */
+typedef struct { int32_t mi, dst, skip, quick, src, nplaced, hot, unused; } fent_t;
+#define QUICK 8
+enum { HOT_FAST = 1, HOT_VICT = 2, HOT_RULES = 4 };
+
 typedef struct { int32_t sq, val; } chg_t;
 
 struct ggn_game {
@@ -66,6 +77,9 @@ struct ggn_game {
     /* forward: per (kind, source + 1) a range of forder; fskip parallel to forder */
     int32_t *gstart, *gcount;
     int32_t *forder, *fskip;
+    fent_t *fent;    /* parallel to forder, packed for collect and walk */
+    int32_t *owner, *marked; /* per kind: its side (-1 for the empty square), whether unmarking changes it */
+    int32_t *rkind[2], *rquick[2]; /* parallel to rents: each entry's kind, and its quick (as fent_t's) */
     /* reverse, per attacking side and target square: tree nodes and entries (move numbers) */
     int32_t *rstart[2], *rcount[2];
     rnode_t *rnodes[2];
@@ -212,7 +226,9 @@ void ggn_game_free(ggn_game *g) {
         free(g->homes[s]); free(g->rank[s]);
         free(g->rstart[s]); free(g->rcount[s]); free(g->rnodes[s]); free(g->rents[s]);
         free(g->dstart[s]); free(g->dcount[s]); free(g->dents[s]); free(g->sens[s]);
+        free(g->rkind[s]); free(g->rquick[s]);
     }
+    free(g->fent); free(g->owner); free(g->marked);
     free(g->moves); free(g->poss); free(g->conds); free(g->ints); free(g->paths);
     free(g->gstart); free(g->gcount); free(g->forder); free(g->fskip);
     free(g->wflags); free(g->wbeside); free(g->wgkind); free(g->wgsq); free(g->wgoff); free(g->wgn);
@@ -352,6 +368,27 @@ static int tree_order(const items_t *it, int32_t *order, int32_t *skip) {
     free(parent); free(first_child); free(next_sib); free(stack);
     return 1;
 }
+
+/* For a walk over n entries keyed by squares (from entry 0: at an entry whose key is occupied
+ * on to skip[q], else to the next), mark in ``sure`` (n bytes) which entries come before p
+ * whenever p is reached: none in a run (q, skip[q]) with skip[q] <= p, which a jump could pass. */
+static void reached_before(const int32_t *skip, int32_t p, uint8_t *sure) {
+    for (int32_t q = 0; q < p; q++) sure[q] = 1;
+    int32_t reach = 0; /* the end of the runs so far that a jump can pass (from r+1 up to skip[r]) */
+    for (int32_t r = 0; r < p; r++) {
+        if (r < reach) sure[r] = 0;
+        if (skip[r] <= p && skip[r] > reach) reach = skip[r];
+    }
+}
+
+/* Whether reaching entry p means square x is empty: an entry q before it, keyed x, whose jump
+ * passes p, and which is reached whenever p is (sure, from reached_before). */
+static int known_empty(const int32_t *key, const int32_t *skip, const uint8_t *sure, int32_t p, int32_t x) {
+    for (int32_t q = 0; q < p; q++) if (key[q] == x && skip[q] > p && sure[q]) return 1;
+    return 0;
+}
+
+#define QUICK_MOST 256 /* the most entries of one walk whose quick flags are worked out */
 
 static int read_conds(reader_t *r, ggn_game *g, int32_t count, int32_t *conds_used, int32_t conds_cap) {
     for (int32_t c = 0; c < count; c++) {
@@ -953,6 +990,10 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
             for (int32_t k = m->stays; k < m->nplaced; k++) if (g->group[g->ints[m->placed_off + k]]) m->limited = 1;
         }
     }
+    g->owner = alloc((size_t)K, 4);
+    g->marked = alloc((size_t)K, 4);
+    if (!g->owner || !g->marked) { ggn_game_free(g); return GGN_ENOMEM; }
+    for (int32_t k = 0; k < K; k++) { g->owner[k] = k ? g->kside[k] : -1; g->marked[k] = g->unmark[k] != k; }
     g->maxplays = maxplays;
     {
         int32_t nr = g->nrank[0] > g->nrank[1] ? g->nrank[0] : g->nrank[1];
@@ -974,10 +1015,11 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
     size_t gsize = (size_t)K * (size_t)(N + 1);
     g->gstart = alloc(gsize, 4); g->gcount = alloc(gsize, 4);
     g->forder = alloc((size_t)g->M, 4); g->fskip = alloc((size_t)g->M, 4);
+    g->fent = alloc((size_t)g->M, sizeof(fent_t));
     int32_t *keys = alloc((size_t)g->M, 4), *poff = alloc((size_t)g->M, 4), *plen = alloc((size_t)g->M, 4);
     int32_t *paths = alloc((size_t)g->M * 8 + 1, 4);
     int32_t *ord = alloc((size_t)g->M, 4), *skp = alloc((size_t)g->M, 4);
-    if (!g->gstart || !g->gcount || !g->forder || !g->fskip || !keys || !poff || !plen || !paths || !ord || !skp) {
+    if (!g->gstart || !g->gcount || !g->forder || !g->fskip || !g->fent || !keys || !poff || !plen || !paths || !ord || !skp) {
         free(keys); free(poff); free(plen); free(paths); free(ord); free(skp);
         ggn_game_free(g);
         return GGN_ENOMEM;
@@ -1010,6 +1052,29 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
             while (q < skp[p] && needs_empty(g, &g->moves[i + ord[q]], g->moves[i + ord[p]].dst)) q++;
             g->fskip[i + p] = i + q;
         }
+        /* packed, with what reaching each entry already knows empty */
+        for (int32_t p = 0; p < n; p++) { poff[p] = g->moves[g->forder[i + p]].dst; plen[p] = g->fskip[i + p] - i; }
+        for (int32_t p = 0; p < n; p++) {
+            int32_t mi = g->forder[i + p];
+            const move_t *m = &g->moves[mi];
+            fent_t *f = &g->fent[i + p];
+            f->mi = mi; f->dst = m->dst; f->skip = g->fskip[i + p]; f->quick = 0;
+            f->src = m->src; f->nplaced = m->nplaced; f->hot = 0;
+            int petrifies = g->kpetrify && (g->kpetrify[m->kind] & PETRIFY_TYPE);
+            int fast = !m->oncap && !m->royal && !m->limited && m->mtype == 0 && !(g->mleap && g->mleap[mi]) &&
+                       !(g->mgate && g->mgate[mi]) && !g->kblast && !(m->src < 0 && g->dropmate[m->kind]) && !petrifies;
+            for (int32_t k = 0; k < m->nplaced && fast; k++)
+                if (g->kside[g->ints[m->placed_off + k]] != g->kside[m->kind]) fast = 0;
+            if (fast) f->hot |= HOT_FAST;
+            if (m->nvict) f->hot |= HOT_VICT;
+            if (g->kflag[m->kind] & (K_MAKPONG | K_UNDOUBLED)) f->hot |= HOT_RULES;
+            if (n > QUICK_MOST || !m->simple || (g->kcannon && g->mcan_n[mi] >= 0)) continue;
+            uint8_t sure[QUICK_MOST];
+            reached_before(plen, p, sure);
+            int all = 1;
+            for (int32_t k = 0; k < m->npath && all; k++) all = known_empty(poff, plen, sure, p, g->paths[m->path_off + k]);
+            if (all) f->quick = QUICK | m->dmask;
+        }
         i = j;
     }
     /* reverse: per attacking side, per target, nodes grouped by source */
@@ -1022,8 +1087,10 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         g->rents[s] = alloc((size_t)g->M, 4);
         g->dents[s] = alloc((size_t)g->M, 4);
         g->rnodes[s] = alloc((size_t)g->M, sizeof(rnode_t));
+        g->rkind[s] = alloc((size_t)g->M, 4);
+        g->rquick[s] = alloc((size_t)g->M, 4);
         if (!g->rstart[s] || !g->rcount[s] || !g->dstart[s] || !g->dcount[s] || !g->sens[s] || !g->rents[s] ||
-            !g->dents[s] || !g->rnodes[s]) {
+            !g->dents[s] || !g->rnodes[s] || !g->rkind[s] || !g->rquick[s]) {
             free(cnt); free(keys); free(poff); free(plen); free(paths); free(ord); free(skp);
             ggn_game_free(g);
             return GGN_ENOMEM;
@@ -1117,6 +1184,23 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
                 g->rnodes[s][first_node + q] = copy[q];
             }
             free(copy);
+            /* each entry's kind, and what reaching its node already knows empty */
+            for (int32_t q = 0; q < n; q++) { keys[q] = g->rnodes[s][first_node + q].src; poff[q] = g->rnodes[s][first_node + q].skip; }
+            for (int32_t q = 0; q < n; q++) {
+                const rnode_t *nd = &g->rnodes[s][first_node + q];
+                uint8_t sure[QUICK_MOST];
+                if (n <= QUICK_MOST) reached_before(poff, q, sure);
+                for (int32_t e = 0; e < nd->nent; e++) {
+                    int32_t mi = g->rents[s][nd->ent_off + e];
+                    const move_t *m = &g->moves[mi];
+                    g->rkind[s][nd->ent_off + e] = m->kind;
+                    g->rquick[s][nd->ent_off + e] = 0;
+                    if (n > QUICK_MOST || !m->simple || (g->kcannon && g->mcan_n[mi] >= 0)) continue;
+                    int all = 1;
+                    for (int32_t k = 0; k < m->npath && all; k++) all = known_empty(keys, poff, sure, q, g->paths[m->path_off + k]);
+                    if (all) g->rquick[s][nd->ent_off + e] = QUICK | m->dmask;
+                }
+            }
             g->rstart[s][t] = first_node;
             g->rcount[s][t] = n;
             nodes_used += n;
@@ -1231,6 +1315,9 @@ static inline int simple_holds(const ggn_game *g, const int32_t *b, const move_t
 
 #define HOLDS(g, b, m, side) ((m)->simple ? simple_holds(g, b, m, side) : move_holds(g, b, m, side, -1))
 
+/* A quick entry's test: its destination's state v against its dmask (its path known empty). */
+#define QUICK_HOLDS(g, quick, v, side) (!(v) ? ((quick) & 1) : (g)->kside[v] != (side) ? ((quick) & 2) : ((quick) & 4))
+
 typedef struct {
     const ggn_game *g;
     int32_t *b;
@@ -1262,16 +1349,22 @@ static int attacked(const search_t *S, const int32_t *b, int32_t t, int a, int w
     const ggn_game *g = S->g;
     const rnode_t *nodes = g->rnodes[a] + g->rstart[a][t];
     int32_t n = g->rcount[a][t];
-    const int32_t *ents = g->rents[a];
+    const int32_t *ents = g->rents[a], *kinds = g->rkind[a], *quicks = g->rquick[a];
     int32_t i = 0;
     while (i < n) {
         const rnode_t *nd = &nodes[i];
         int32_t occ = b[nd->src];
         if (!occ) { i++; continue; }
         if (g->kside[occ] == a) {
-            for (int32_t e = 0; e < nd->nent; e++) {
-                const move_t *m = &g->moves[ents[nd->ent_off + e]];
-                if (m->kind == occ && HOLDS(g, b, m, a) && !BARRED(g, b, ents[nd->ent_off + e])) return 1;
+            for (int32_t e = nd->ent_off; e < nd->ent_off + nd->nent; e++) {
+                if (kinds[e] != occ) continue;
+                int32_t quick = quicks[e];
+                if (quick) {
+                    if (QUICK_HOLDS(g, quick, b[t], a)) return 1;
+                } else {
+                    const move_t *m = &g->moves[ents[e]];
+                    if (HOLDS(g, b, m, a) && !BARRED(g, b, ents[e])) return 1;
+                }
             }
         }
         i = nd->skip;
@@ -1302,6 +1395,19 @@ static int any_terminal_attacked(const search_t *S, const int32_t *b, int side, 
  * onto an occupied t (possibilities needing t empty are left out, as attacked does). */
 static int holds_or_critical(const ggn_game *g, const int32_t *b, const move_t *m, int a, int32_t t, int drop,
                              uint64_t *crit) {
+    if (m->simple && !drop) { /* its path, and a state of t (which stays) */
+        if (!QUICK_HOLDS(g, m->dmask, b[t], a)) return 0;
+        const int32_t *path = g->paths + m->path_off;
+        int32_t fail[2], nf = 0;
+        for (int32_t k = 0; k < m->npath; k++) {
+            if (!b[path[k]]) continue;
+            if (nf == 2) return 0;
+            fail[nf++] = path[k];
+        }
+        if (nf == 0) return 1;
+        for (int32_t k = 0; k < nf; k++) crit[fail[k] / 64] |= (uint64_t)1 << (fail[k] % 64);
+        return 0;
+    }
     for (int32_t p = 0; p < m->nposs; p++) {
         const poss_t *ps = &g->poss[m->poss_off + p];
         int32_t fail[2], nf = 0, dead = 0;
@@ -1327,15 +1433,13 @@ static int attacked_or_critical(const search_t *S, const int32_t *b, int32_t t, 
     const ggn_game *g = S->g;
     const rnode_t *nodes = g->rnodes[a] + g->rstart[a][t];
     int32_t n = g->rcount[a][t];
-    const int32_t *ents = g->rents[a];
+    const int32_t *ents = g->rents[a], *kinds = g->rkind[a];
     for (int32_t i = 0; i < n; i++) {
         const rnode_t *nd = &nodes[i];
         int32_t occ = b[nd->src];
-        if (!occ || g->kside[occ] != a) continue;
-        for (int32_t e = 0; e < nd->nent; e++) {
-            const move_t *m = &g->moves[ents[nd->ent_off + e]];
-            if (m->kind == occ && holds_or_critical(g, b, m, a, t, 0, crit)) return 1;
-        }
+        if (g->owner[occ] != a) continue;
+        for (int32_t e = nd->ent_off; e < nd->ent_off + nd->nent; e++)
+            if (kinds[e] == occ && holds_or_critical(g, b, &g->moves[ents[e]], a, t, 0, crit)) return 1;
     }
     if (S->hand[a] && g->dcount[a][t]) {
         const int32_t *d = g->dents[a] + g->dstart[a][t];
@@ -2276,7 +2380,10 @@ static int grow(search_t *S, size_t more) {
     return 1;
 }
 
-/* Push on the move stack the moves of group ``slot`` (a kind on a square, or in hand) whose
+/* The move of the move stack's entry x (it holds entries of g->fent). */
+#define STACKED(S, x) ((S)->g->fent[(S)->mv[x]].mi)
+
+/* Push on the move stack (as their entries' numbers) the moves of group ``slot`` (a kind on a square, or in hand) whose
  * conditions hold, walking each ray until its first occupied square (fskip). 0 if no room. */
 static inline int collect(search_t *S, const int32_t *b, int side, size_t slot) {
     const ggn_game *g = S->g;
@@ -2284,11 +2391,17 @@ static inline int collect(search_t *S, const int32_t *b, int side, size_t slot) 
     if (!n) return 1;
     if (S->mv_used + (size_t)n > S->mv_cap && !grow(S, (size_t)n)) return 0;
     int32_t end = a + n, i = a;
+    const fent_t *ents = g->fent;
     while (i < end) {
-        int32_t mi = g->forder[i];
-        const move_t *m = &g->moves[mi];
-        if (HOLDS(g, b, m, side) && !BARRED(g, b, mi)) S->mv[S->mv_used++] = mi;
-        i = b[m->dst] ? g->fskip[i] : i + 1;
+        const fent_t *f = &ents[i];
+        int32_t v = b[f->dst];
+        if (f->quick) {
+            if (QUICK_HOLDS(g, f->quick, v, side)) S->mv[S->mv_used++] = i;
+        } else {
+            const move_t *m = &g->moves[f->mi];
+            if (HOLDS(g, b, m, side) && !BARRED(g, b, f->mi)) S->mv[S->mv_used++] = i;
+        }
+        i = v ? f->skip : i + 1;
     }
     return 1;
 }
@@ -2313,9 +2426,8 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     int32_t nkings = 0, nprefix = 0;
     for (int32_t q = 0; q < N; q++) {
         int32_t k = b[q];
-        if (!k) continue;
-        if (g->unmark[k] != k) nprefix++;
-        if (g->kside[k] != side) continue;
+        nprefix += g->marked[k];
+        if (g->owner[k] != side) continue;
         if (g->kterm[k]) kings[nkings++] = q;
         if (!collect(S, b, side, (size_t)k * (size_t)(N + 1) + (size_t)q + 1)) return 0;
     }
@@ -2331,7 +2443,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         /* Captures are forced: while one is legal, only captures are (the walk's forced_captures). */
         size_t w = mv_base;
         for (size_t x = mv_base; x < mv_end; x++)
-            if (move_captures(g, b, &g->moves[S->mv[x]], side)) w++;
+            if (move_captures(g, b, &g->moves[STACKED(S, x)], side)) w++;
         int keep = probe == PROBE_CAPTURES;
         if (!keep && w > mv_base) {
             S->probe = PROBE_CAPTURES;
@@ -2341,7 +2453,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         if (keep) {
             w = mv_base;
             for (size_t x = mv_base; x < mv_end; x++)
-                if (move_captures(g, b, &g->moves[S->mv[x]], side)) S->mv[w++] = S->mv[x];
+                if (move_captures(g, b, &g->moves[STACKED(S, x)], side)) S->mv[w++] = S->mv[x];
             mv_end = S->mv_used = w;
         }
     }
@@ -2351,7 +2463,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
          * forced_drops). */
         size_t w = mv_base;
         for (size_t x = mv_base; x < mv_end; x++)
-            if (forced_drop(g, &g->moves[S->mv[x]])) w++;
+            if (forced_drop(g, &g->moves[STACKED(S, x)])) w++;
         int drops = w > mv_base;
         if (drops && probe != PROBE_DROPS) {
             S->probe = PROBE_DROPS;
@@ -2361,7 +2473,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         }
         w = mv_base;
         for (size_t x = mv_base; x < mv_end; x++) {
-            const move_t *m = &g->moves[S->mv[x]];
+            const move_t *m = &g->moves[STACKED(S, x)];
             if (drops || probe == PROBE_DROPS ? forced_drop(g, m) : m->src >= 0) S->mv[w++] = S->mv[x];
         }
         mv_end = S->mv_used = w;
@@ -2403,38 +2515,38 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     chg_t *chg = S->chg + (size_t)ply * (size_t)g->maxplays * (size_t)g->perplay;
     int32_t *undo = S->undo + (size_t)ply * (size_t)g->perplay;
     int32_t *hands = S->hand[0] ? S->hand[side] : NULL;
+    /* the fast count: calm, counting or listing, and no rule of the game's beyond the plays' */
+    int fast = (leaf || mode == MODE_LIST) && calm && !g->strict && !g->wall_rule && !bik;
     for (size_t x = mv_base; x < mv_end && !S->err; x++) {
-        int32_t mi = S->mv[x];
+        const fent_t *h = &g->fent[S->mv[x]];
+        int32_t mi = h->mi;
         const move_t *m = &g->moves[mi];
         if (reach && !((g->kflag[m->kind] & K_ROYAL) && g->inregion[1][m->dst])) continue;
-        if ((g->kflag[m->kind] & (K_MAKPONG | K_UNDOUBLED)) && !move_rules_allow(S, pre, m, side)) continue;
-        if (g->drops_ruled && m->src < 0 && !bishops_allow(S, pre, m, side)) continue;
+        if ((h->hot & HOT_RULES) && !move_rules_allow(S, pre, m, side)) continue;
+        if (g->drops_ruled && h->src < 0 && !bishops_allow(S, pre, m, side)) continue;
         if (m->mtype == MOVE_SITTUYIN && !sittuyin_allow(g, pre, m, side)) continue;
-        if ((leaf || mode == MODE_LIST) && calm && !g->strict && !m->oncap && !m->royal && !m->limited && m->mtype == 0 &&
-            !g->wall_rule && !bik && !(g->mleap && g->mleap[mi]) && !(g->mgate && g->mgate[mi]) && !g->kblast &&
-            !(m->src < 0 && g->dropmate[m->kind])) {
+        if (fast && (h->hot & HOT_FAST)) {
             /* Counting only, calm: a plain move or drop whose squares no attack on a terminal
              * piece reads is legal, each of its plays (no need to make them). */
-            int32_t taken = m->src >= 0 ? pre[m->dst] : 0;
-            if (!(m->nvict && !taken) && !(taken && (g->rookplain[taken] || taken == g->castking[other]))) {
+            int32_t src = h->src, dst = h->dst;
+            int32_t taken = src >= 0 ? pre[dst] : 0;
+            if (!((h->hot & HOT_VICT) && !taken) && !(taken && (g->rookplain[taken] || taken == g->castking[other]))) {
                 int near = 0;
                 if (crit) {
                     /* the play changes its source and destination only, and puts the mover's
                      * pieces there: it exposes nothing unless one of them is critical */
-                    near = (crit[m->dst / 64] >> (m->dst % 64) & 1) ||
-                           (m->src >= 0 && (crit[m->src / 64] >> (m->src % 64) & 1));
-                    for (int32_t k = 0; k < nkings && !near; k++) near = kings[k] == m->dst;
-                    for (int32_t k = 0; k < m->nplaced && !near; k++) near = g->kside[g->ints[m->placed_off + k]] != side;
+                    near = (crit[dst / 64] >> (dst % 64) & 1) || (src >= 0 && (crit[src / 64] >> (src % 64) & 1));
+                    for (int32_t k = 0; k < nkings && !near; k++) near = kings[k] == dst;
                 } else {
                     for (int32_t k = 0; k < nkings && !near; k++) {
                         const uint64_t *bits = g->sens[other] + (size_t)kings[k] * (size_t)g->words;
-                        if (bits[m->dst / 64] >> (m->dst % 64) & 1) near = 1;
-                        else if (m->src >= 0 && (bits[m->src / 64] >> (m->src % 64) & 1)) near = 1;
+                        if (bits[dst / 64] >> (dst % 64) & 1) near = 1;
+                        else if (src >= 0 && (bits[src / 64] >> (src % 64) & 1)) near = 1;
                     }
                 }
                 if (!near) {
                     if (mode == MODE_LIST) {
-                        for (int32_t k = 0; k < m->nplaced; k++) {
+                        for (int32_t k = 0; k < h->nplaced; k++) {
                             if (sink->found < sink->cap) {
                                 sink->out[2 * sink->found] = mi;
                                 sink->out[2 * sink->found + 1] = k;
@@ -2442,7 +2554,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                             sink->found++;
                         }
                     }
-                    total += (uint64_t)m->nplaced;
+                    total += (uint64_t)h->nplaced;
                     continue;
                 }
             }
@@ -2559,9 +2671,10 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     }
     if (bik && !passed && !S->err && !(mode == MODE_FIRST && total)) {
         for (size_t x = mv_base; x < mv_end; x++) {
-            if (g->moves[S->mv[x]].mtype != 3) continue;
-            if (reach && !((g->kflag[g->moves[S->mv[x]].kind] & K_ROYAL) && g->inregion[1][g->moves[S->mv[x]].dst])) break;
-            total += emit(S, ply, depth, mode, sink, S->mv[x], 0, side);
+            const move_t *m = &g->moves[STACKED(S, x)];
+            if (m->mtype != 3) continue;
+            if (reach && !((g->kflag[m->kind] & K_ROYAL) && g->inregion[1][m->dst])) break;
+            total += emit(S, ply, depth, mode, sink, STACKED(S, x), 0, side);
             break;
         }
     }
