@@ -6,13 +6,18 @@
  * board, or by a drop from its hand), and the game's own rules allow it (castling neither out
  * of nor through an attacked square, no pawn drop that mates).
  *
- * Speed comes from three things, all made from the tables when the game is read:
+ * Speed comes from these things, all made from the tables when the game is read:
  * - the moves of a (kind, source) and the moves onto a square are ordered as trees of rays: a
  *   move whose conditions need a square empty comes under the move onto that square, so a
- *   blocker skips the rest of its ray at once (the document has no rays; they are found);
- * - a position whose terminal piece is not attacked is *calm*: a play there can expose it
- *   only through a square some move onto it reads, so each square keeps the set of squares its
- *   attackers read (a bitset), and most plays need no attack test at all;
+ *   blocker skips the rest of its ray at once (the document has no rays; they are found), and
+ *   an entry whose path those skips already prove empty tests only its destination (quick);
+ * - a position whose terminal piece is not attacked is *calm*: a play there can expose it only
+ *   by changing a square where a move onto it fails now. The calm test of a count or a listing
+ *   looks at every move onto the piece from a square holding its piece and keeps the squares
+ *   where one fails, if it fails on at most two (a plain play changes two squares): a plain
+ *   play touching none of them is legal without being made (where the test cannot be so
+ *   precise, each square keeps the set of squares its attackers read, a bitset, instead);
+ * - a lone terminal piece's plain step is tested on its destination alone, without its plays;
  * - the last ply is only counted, and plays are made and taken back in place.
  */
 #include "kernel.h"
@@ -51,13 +56,15 @@ typedef struct { int32_t src, ent_off, nent, skip; } rnode_t;
 /* A forward walk's entry, packed (the move stack holds their numbers): the move, its
  * destination, where to go on when that is occupied, ``quick`` (0, or QUICK | its dmask when the
  * walk reaching it already knows its path empty: a simple move, its path the keys of entries an
- * occupied one would have skipped), its source, its plays' count, and its bits for walk's loop
- * (hot): it may be counted without being made in a calm position (HOT_FAST: a plain move or
- * drop of the mover's own pieces with no effect beyond its two squares), it has victims (en
- * passant), a makpong or no-doubled-drops rule reads it. */
-typedef struct { int32_t mi, dst, skip, quick, src, nplaced, hot, unused; } fent_t;
+ * occupied one would have skipped), its source, its plays' count, its first play's piece, and
+ * its bits for walk's loop (hot): it may be counted without being made in a calm position
+ * (HOT_FAST: a plain move or drop of the mover's own pieces with no effect beyond its two
+ * squares), it is a terminal piece's plain step (HOT_KING: one play, that piece again on the
+ * destination, no effect beyond its two squares), it has victims (en passant), a makpong or
+ * no-doubled-drops rule reads it. */
+typedef struct { int32_t mi, dst, skip, quick, src, nplaced, hot, placed; } fent_t;
 #define QUICK 8
-enum { HOT_FAST = 1, HOT_VICT = 2, HOT_RULES = 4 };
+enum { HOT_FAST = 1, HOT_VICT = 2, HOT_RULES = 4, HOT_KING = 8 };
 
 typedef struct { int32_t sq, val; } chg_t;
 
@@ -1061,6 +1068,11 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
             f->mi = mi; f->dst = m->dst; f->skip = g->fskip[i + p]; f->quick = 0;
             f->src = m->src; f->nplaced = m->nplaced; f->hot = 0;
             int petrifies = g->kpetrify && (g->kpetrify[m->kind] & PETRIFY_TYPE);
+            f->placed = m->nplaced ? g->ints[m->placed_off] : 0;
+            if (m->src >= 0 && m->nplaced == 1 && g->kterm[m->kind] && g->kterm[f->placed] &&
+                g->kside[f->placed] == g->kside[m->kind] && !m->oncap && !m->limited && m->mtype == 0 && !m->nvict &&
+                !(g->mleap && g->mleap[mi]) && !(g->mgate && g->mgate[mi]) && !g->kblast && !petrifies)
+                f->hot |= HOT_KING;
             int fast = !m->oncap && !m->royal && !m->limited && m->mtype == 0 && !(g->mleap && g->mleap[mi]) &&
                        !(g->mgate && g->mgate[mi]) && !g->kblast && !(m->src < 0 && g->dropmate[m->kind]) && !petrifies;
             for (int32_t k = 0; k < m->nplaced && fast; k++)
@@ -2517,6 +2529,8 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     int32_t *hands = S->hand[0] ? S->hand[side] : NULL;
     /* the fast count: calm, counting or listing, and no rule of the game's beyond the plays' */
     int fast = (leaf || mode == MODE_LIST) && calm && !g->strict && !g->wall_rule && !bik;
+    /* and a lone terminal piece's plain steps are tested without being made (calm or not) */
+    int kingfast = (leaf || mode == MODE_LIST) && nkings == 1 && !g->strict && !g->wall_rule && !bik;
     for (size_t x = mv_base; x < mv_end && !S->err; x++) {
         const fent_t *h = &g->fent[S->mv[x]];
         int32_t mi = h->mi;
@@ -2525,6 +2539,30 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         if ((h->hot & HOT_RULES) && !move_rules_allow(S, pre, m, side)) continue;
         if (g->drops_ruled && h->src < 0 && !bishops_allow(S, pre, m, side)) continue;
         if (m->mtype == MOVE_SITTUYIN && !sittuyin_allow(g, pre, m, side)) continue;
+        if (kingfast && (h->hot & HOT_KING)) {
+            /* legal when the other side cannot reach its destination with it there (a rook
+             * taken with its rights changes the other side's marks: made as every play) */
+            int32_t src = h->src, dst = h->dst, taken = pre[dst];
+            if (!(taken && (g->rookplain[taken] || taken == g->castking[other]))) {
+                int32_t was_src = b[src], was_dst = b[dst];
+                b[src] = 0;
+                b[dst] = h->placed;
+                int exposed = attacked(S, b, dst, other, 1);
+                b[src] = was_src;
+                b[dst] = was_dst;
+                if (!exposed) {
+                    if (mode == MODE_LIST) {
+                        if (sink->found < sink->cap) {
+                            sink->out[2 * sink->found] = mi;
+                            sink->out[2 * sink->found + 1] = 0;
+                        }
+                        sink->found++;
+                    }
+                    total++;
+                }
+                continue;
+            }
+        }
         if (fast && (h->hot & HOT_FAST)) {
             /* Counting only, calm: a plain move or drop whose squares no attack on a terminal
              * piece reads is legal, each of its plays (no need to make them). */
