@@ -230,11 +230,14 @@ def _batch_row(report: dict[str, Any], rounds: int, seed: int, positions: int) -
 def _playout_row(report: dict[str, Any], rounds: int, seed: int, games: int) -> None:
     """Chess playouts from the start, each round the kernel (``games`` x 25 games, each policy)
     and the pure path (``games`` // 4 games, uniform) in turn, in plies a second of the wall
-    clock and of this process's CPU time; the pure path's games checked equal to the kernel's."""
+    clock and of this process's CPU time; the pure path's games checked equal to the kernel's.
+    The process's first call (``games`` games) is timed apart: it makes or reads the tables."""
     many, few = 25 * games, max(1, games // 4)
     rows: dict[str, list[float]] = {"native": [], "native_cpu": [], "captures": [], "captures_cpu": [],
                                     "pure": [], "pure_cpu": []}
     engine = ""
+    # The first call of a process makes or reads the kernel's tables: timed apart, as batch's first pass.
+    first, first_seconds = _timed(lambda: playout("chess", games=games, seed=seed))
     for number in range(rounds):
         for key, policy in (("native", "uniform"), ("captures", "captures")):
             cpu = time.process_time()
@@ -253,11 +256,13 @@ def _playout_row(report: dict[str, Any], rounds: int, seed: int, games: int) -> 
         if (pure.results, pure.lengths) != (kernel_games.results[:few], kernel_games.lengths[:few]):
             raise SystemExit("the kernel's chess playouts are not the pure path's games")
     report["playouts"] = {"games": many, "pure_games": few, "engine": engine,
+                          "first_call_plies_per_second": first.plies / first_seconds,
                           **{f"{key}_plies_per_second": _ranges(value) for key, value in rows.items()}}
     print(f"chess playouts ({engine}), {many} games a round: {_r(rows['native'])} plies/s "
           f"({_r(rows['native_cpu'])} a CPU second); captures policy {_r(rows['captures'])} "
           f"({_r(rows['captures_cpu'])}); pure path, {few} games: {_r(rows['pure'])} "
-          f"({_r(rows['pure_cpu'])})", flush=True)
+          f"({_r(rows['pure_cpu'])}); the process's first call ({games} games, its tables made or read) "
+          f"{first.plies / first_seconds:,.0f}", flush=True)
 
 
 def _r(values: Any, digits: int = 0) -> str:
