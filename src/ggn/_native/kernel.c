@@ -61,10 +61,10 @@ typedef struct { int32_t src, ent_off, nent, skip; } rnode_t;
  * (HOT_FAST: a plain move or drop of the mover's own pieces with no effect beyond its two
  * squares), it is a terminal piece's plain step (HOT_KING: one play, that piece again on the
  * destination, no effect beyond its two squares), it has victims (en passant), a makpong or
- * no-doubled-drops rule reads it. */
+ * no-doubled-drops rule reads it, it is a sittuyin promotion. */
 typedef struct { int32_t mi, dst, skip, quick, src, nplaced, hot, placed; } fent_t;
 #define QUICK 8
-enum { HOT_FAST = 1, HOT_VICT = 2, HOT_RULES = 4, HOT_KING = 8 };
+enum { HOT_FAST = 1, HOT_VICT = 2, HOT_RULES = 4, HOT_KING = 8, HOT_SITTUYIN = 16 };
 
 typedef struct { int32_t sq, val; } chg_t;
 
@@ -1080,6 +1080,7 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
             if (fast) f->hot |= HOT_FAST;
             if (m->nvict) f->hot |= HOT_VICT;
             if (g->kflag[m->kind] & (K_MAKPONG | K_UNDOUBLED)) f->hot |= HOT_RULES;
+            if (m->mtype == MOVE_SITTUYIN) f->hot |= HOT_SITTUYIN;
             if (n > QUICK_MOST || !m->simple || (g->kcannon && g->mcan_n[mi] >= 0)) continue;
             uint8_t sure[QUICK_MOST];
             reached_before(plen, p, sure);
@@ -2538,7 +2539,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         if (reach && !((g->kflag[m->kind] & K_ROYAL) && g->inregion[1][m->dst])) continue;
         if ((h->hot & HOT_RULES) && !move_rules_allow(S, pre, m, side)) continue;
         if (g->drops_ruled && h->src < 0 && !bishops_allow(S, pre, m, side)) continue;
-        if (m->mtype == MOVE_SITTUYIN && !sittuyin_allow(g, pre, m, side)) continue;
+        if ((h->hot & HOT_SITTUYIN) && !sittuyin_allow(g, pre, m, side)) continue;
         if (kingfast && (h->hot & HOT_KING)) {
             /* legal when the other side cannot reach its destination with it there (a rook
              * taken with its rights changes the other side's marks: made as every play) */
