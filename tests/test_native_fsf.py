@@ -13,15 +13,13 @@ kernel's count of legal plays is pyffish's at every one, and its perft of two pl
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 
 from ggn.game import Game
-from ggn.position import Position
-from ggn.rules import _native, native_support, rule_system, use_native
+from ggn.rules import _native, native_support, rule_system
 from ggn.rules._system import RuleSystem
-from test_native import SEEDS
+from test_native import SEEDS, _kernel_legal, _pure_legal
 
 sf = pytest.importorskip("pyffish")
 
@@ -65,17 +63,6 @@ CASES = [
     ("no capture beside one's own king, en passant's explosion", "atomic",
      "4k3/8/8/2nPp3/8/8/3pP3/3NK3 w - e6 0 1", 2),
 ]
-
-
-def _pure_legal(rules: RuleSystem, position: Position) -> Counter[tuple[str, object]]:
-    with use_native(False):
-        return Counter((str(play), play.transition) for play in rules.legal_moves(position))
-
-
-def _kernel_legal(rules: RuleSystem, position: Position) -> Counter[tuple[str, object]]:
-    plays = _native.legal(rules, position)
-    assert plays is not None, f"the kernel refused {position.to_feen()!r}"
-    return Counter((str(play), play.transition) for play in plays)
 
 
 def _fsf_perft(name: str, fen: str, moves: list[str], depth: int) -> int:
