@@ -2531,7 +2531,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     /* the fast count: calm, counting or listing, and no rule of the game's beyond the plays' */
     int fast = (leaf || mode == MODE_LIST) && calm && !g->strict && !g->wall_rule && !bik;
     /* and a lone terminal piece's plain steps are tested without being made (calm or not) */
-    int kingfast = (leaf || mode == MODE_LIST) && nkings == 1 && !g->strict && !g->wall_rule && !bik;
+    int kingfast = (leaf || mode == MODE_LIST) && nkings == 1 && kings_known && !g->strict && !g->wall_rule && !bik;
     for (size_t x = mv_base; x < mv_end && !S->err; x++) {
         const fent_t *h = &g->fent[S->mv[x]];
         int32_t mi = h->mi;
