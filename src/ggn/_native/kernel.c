@@ -1729,8 +1729,19 @@ static int32_t gate_plays(const search_t *S, const int32_t *pre, int32_t mi, pla
     return np;
 }
 
-/* The plays of move mi on a node whose board before its prefix is ``pre``; returns how many,
- * written to plays with their changes in chg. */
+/* Whether play p of move m, by ``side``, captures (its changes on ``pre``, the board before the
+ * play and its node's prefix): its destination held a piece of the other side, or it empties
+ * one's square (en passant). Explosions and petrifying captures both follow it. */
+static int play_takes(const ggn_game *g, const int32_t *pre, const move_t *m, const play_t *p, const chg_t *chg,
+                      int side) {
+    if (pre[m->dst] && g->kside[pre[m->dst]] != side) return 1;
+    for (int32_t c = 0; c < p->n; c++) {
+        int32_t q = chg[p->off + c].sq;
+        if (!chg[p->off + c].val && pre[q] && g->kside[pre[q]] != side) return 1;
+    }
+    return 0;
+}
+
 /* The plays with their explosions (the rule system's _explode): a play that captures (its
  * destination held a piece of the other side, or it empties one's square) removes the piece on
  * its destination and those around it, but the immune ones and the spared (pawns), which stay
@@ -1745,11 +1756,7 @@ static int32_t explode(const search_t *S, const int32_t *pre, int32_t mi, play_t
     int32_t *board = S->trial;
     for (int32_t j = 0; j < np; j++) {
         play_t *p = &plays[j];
-        int capture = pre[m->dst] && g->kside[pre[m->dst]] != side;
-        for (int32_t c = 0; c < p->n && !capture; c++) {
-            int32_t q = chg[p->off + c].sq;
-            if (!chg[p->off + c].val && pre[q] && g->kside[pre[q]] != side) capture = 1;
-        }
+        int capture = play_takes(g, pre, m, p, chg, side);
         if (used + (size_t)p->n > room) return j; /* only with hostile tables */
         size_t off = used;
         for (int32_t c = 0; c < p->n; c++) out[used++] = chg[p->off + c];
@@ -1839,13 +1846,9 @@ static int32_t petrify(const search_t *S, const int32_t *pre, int32_t mi, play_t
     size_t room = (size_t)g->maxplays * (size_t)g->perplay, used = 0;
     for (int32_t j = 0; j < np; j++) {
         play_t *p = &plays[j];
-        int capture = pre[m->dst] && g->kside[pre[m->dst]] != side;
-        int32_t last = 0;
-        for (int32_t c = 0; c < p->n; c++) {
-            int32_t q = chg[p->off + c].sq;
-            if (!chg[p->off + c].val && pre[q] && g->kside[pre[q]] != side) capture = 1;
-            if (q == m->dst) last = chg[p->off + c].val;
-        }
+        int capture = play_takes(g, pre, m, p, chg, side);
+        int32_t last = 0; /* what the play leaves on its destination */
+        for (int32_t c = 0; c < p->n; c++) if (chg[p->off + c].sq == m->dst) last = chg[p->off + c].val;
         if (used + (size_t)p->n + 1 > room) return j; /* only with hostile tables */
         size_t off = used;
         for (int32_t c = 0; c < p->n; c++) out[used++] = chg[p->off + c];
