@@ -17,9 +17,8 @@ import random
 import pytest
 
 from ggn.game import Game
-from ggn.rules import _native, native_support, rule_system
-from ggn.rules._system import RuleSystem
-from test_native import SEEDS, _kernel_legal, _pure_legal
+from ggn.rules import _native
+from test_native import SEEDS, _covered, _kernel_legal, _pure_legal
 
 sf = pytest.importorskip("pyffish")
 
@@ -70,14 +69,6 @@ def _fsf_perft(name: str, fen: str, moves: list[str], depth: int) -> int:
     if depth <= 1:
         return len(legal) if depth == 1 else 1
     return sum(_fsf_perft(name, fen, [*moves, move], depth - 1) for move in legal)
-
-
-def _covered(name: str) -> RuleSystem:
-    rules = rule_system(name)
-    supported, reason = native_support(rules)
-    if not supported:
-        pytest.skip(f"{name} falls back: {reason}")
-    return rules
 
 
 @pytest.mark.parametrize(("why", "name", "fen", "depth"), CASES, ids=[case[0] for case in CASES])
