@@ -2554,16 +2554,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                 int exposed = attacked(S, b, dst, other, 1);
                 b[src] = was_src;
                 b[dst] = was_dst;
-                if (!exposed) {
-                    if (mode == MODE_LIST) {
-                        if (sink->found < sink->cap) {
-                            sink->out[2 * sink->found] = mi;
-                            sink->out[2 * sink->found + 1] = 0;
-                        }
-                        sink->found++;
-                    }
-                    total++;
-                }
+                if (!exposed) total += emit(S, ply, depth, mode, sink, mi, 0, side);
                 continue;
             }
         }
@@ -2587,16 +2578,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                     }
                 }
                 if (!near) {
-                    if (mode == MODE_LIST) {
-                        for (int32_t k = 0; k < h->nplaced; k++) {
-                            if (sink->found < sink->cap) {
-                                sink->out[2 * sink->found] = mi;
-                                sink->out[2 * sink->found + 1] = k;
-                            }
-                            sink->found++;
-                        }
-                    }
-                    total += (uint64_t)h->nplaced;
+                    for (int32_t k = 0; k < h->nplaced; k++) total += emit(S, ply, depth, mode, sink, mi, k, side);
                     continue;
                 }
             }
