@@ -8,6 +8,7 @@ pointed at it with ``GGN_CACHE_DIR``.
 from __future__ import annotations
 
 import importlib.util
+import marshal
 import os
 import pickle
 import shutil
@@ -839,6 +840,151 @@ def test_temporary_files_of_dead_writers_are_removed(cache_dir: Path) -> None:
     assert foreign.read_bytes() == b"someone's"
 
 
+def _value(number: int) -> tuple[str, int, bytes]:
+    """The value the entry tests keep for the name ``("name", number)``: about 180 bytes."""
+    return ("value", number, bytes([number % 251]) * 150)
+
+
+@pytest.fixture
+def small_entries(monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+    """Small bounds for :class:`cache.Entries`' files (head, part), 4 parts."""
+    monkeypatch.setattr(cache, "_HEAD_BYTES", 4_000)
+    monkeypatch.setattr(cache, "_PART_BYTES", 3_000)
+    monkeypatch.setattr(cache, "_PARTS", 4)
+    return 4_000, 3_000
+
+
+def _files(key: bytes) -> dict[int, bytes | None]:
+    """The data of each file of the entries ``("test", key)`` (-1: the head), None if missing."""
+    return {number: cache.load("test", cache._part_key(key, number)) for number in range(-1, cache._PARTS)}
+
+
+def test_an_entry_past_its_bound_keeps_its_first_values_in_its_head_and_spreads_the_rest(
+    cache_dir: Path, small_entries: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    head_bound, part_bound = small_entries
+    saved = cache.Entries("test", b"k")
+    for number in range(200):  # 187 bytes each, 36 KB: past the head and the four parts together (16 KB)
+        saved.put(("name", number), _value(number))
+    cache.flush()
+    files = _files(b"k")
+    head = files[-1]
+    assert head is not None and head_bound - 200 < len(head) <= head_bound  # full, within its bound
+    assert all(data is not None and part_bound - 200 < len(data) <= part_bound  # each part full too
+               for number, data in files.items() if number >= 0)
+    # The head holds the values put first, in order; each other kept value is in its name's part
+    head_names = list(marshal.loads(head))
+    assert head_names == [("name", n) for n in range(len(head_names))]
+    for number, data in files.items():
+        assert data is not None
+        for name, raw in marshal.loads(data).items():
+            assert number == -1 or cache._part_of(name) == number
+            assert marshal.loads(raw) == _value(name[1])  # exactly what was put
+    # A reader reads the head alone for the first values, one part for any other, each bounded
+    read: list[int] = []
+    original = cache.load
+
+    def spied(kind: str, key: bytes) -> bytes | None:
+        data = original(kind, key)
+        read.append(-1 if data is None else len(data))
+        return data
+
+    monkeypatch.setattr(cache, "load", spied)
+    again = cache.Entries("test", b"k")
+    first = range(len(head_names))
+    assert [again.get(("name", n)) for n in first] == [_value(n) for n in first]
+    assert len(read) == 1 and read[0] <= head_bound
+    found = {n: again.get(("name", n)) for n in range(200)}
+    assert 1 + cache._PARTS >= len(read) > 1  # each file read once at most
+    assert all(0 < size <= max(head_bound, part_bound) for size in read)
+    kept = [n for n, value in found.items() if value is not None]
+    assert all(found[n] == _value(n) for n in kept)
+    assert 60 < len(kept) < 200  # the head's and the parts' (about 4 + 4 * 3 KB of 36 KB)
+    assert again.get(("name", 1000)) is None
+    # Saving more changes nothing kept: the head keeps the first values, full parts keep theirs
+    # (each has less room left than a value takes, all values being of one size)
+    later = cache.Entries("test", b"k")
+    for number in range(200, 260):
+        later.put(("name", number), _value(number))
+    later.put(("name", 0), _value(0))  # the same value again
+    cache.flush()
+    assert _files(b"k") == files
+
+
+def test_an_entry_reads_only_what_its_names_need_and_keeps_what_is_made_later(
+    cache_dir: Path, small_entries: tuple[int, int]
+) -> None:
+    first = cache.Entries("test", b"k")
+    for number in range(10):
+        first.put(("name", number), _value(number))
+    cache.flush()
+    assert [data is not None for data in _files(b"k").values()] == [True] + [False] * cache._PARTS
+    second = cache.Entries("test", b"k")
+    assert second.get(("name", 3)) == _value(3)
+    for number in range(10, 40):  # the head fills, then the parts
+        assert second.get(("name", number)) is None
+        second.put(("name", number), _value(number))
+    third = cache.Entries("test", b"k")
+    third.put(("name", 40), _value(40))  # two writers, one after the other: both kept
+    cache.flush()
+    reader = cache.Entries("test", b"k")
+    assert [reader.get(("name", n)) for n in range(41)] == [_value(n) for n in range(41)]
+    assert sum(data is not None for data in _files(b"k").values()) > 2
+
+
+def test_damaged_values_in_an_entry_are_made_again(cache_dir: Path) -> None:
+    key = cache._part_key(b"k", -1)
+    assert cache.store("test", key, marshal.dumps({("a",): b"not marshal", ("b",): marshal.dumps(2)}))
+    saved = cache.Entries("test", b"k")
+    assert saved.get(("a",)) is None
+    assert saved.get(("b",)) == 2
+    saved.put(("a",), 1)
+    cache.flush()
+    assert cache.Entries("test", b"k").get(("a",)) == 1
+    assert cache.store("test", key, marshal.dumps({("a",): 1}))  # not a file an Entries writes
+    assert cache.Entries("test", b"k").get(("a",)) is None
+
+
+def test_a_grown_compiled_entry_keeps_the_start_positions_generators_in_its_head(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache, "_HEAD_BYTES", 40_000)  # chess's start position's take about 24 KB
+    monkeypatch.setattr(cache, "_PART_BYTES", 30_000)
+    monkeypatch.setattr(cache, "_PARTS", 8)
+    rules = registry.rules("chess")
+    with cache.off():  # the shared rule system's generators are not this test's to save
+        boards = game_positions(rules, 120, seed=29)
+    first = CompiledRuleset(unpack(pack(rules.ruleset)), boards[0]._geometry)
+    expected = [sorted(first.moves(p), key=move_key) for p in boards]  # boards[0]: the start
+    cache.flush()
+    key = compiled_module._cache_key(first.ruleset, first.geometry)
+    sizes = [len(data) for data in (cache.load("moves", cache._part_key(key, n)) for n in range(-1, 8))
+             if data is not None]
+    assert sum(sizes) > 100_000  # grown past the head and the parts
+    assert sizes[0] <= 40_000 and max(sizes[1:]) <= 30_000
+    read: list[bytes] = []
+    planned: list[object] = []
+    load, plan = cache.load, compiled_module._plan
+
+    def loaded(kind: str, key: bytes) -> bytes | None:
+        read.append(key)
+        return load(kind, key)
+
+    def spied(*args: Any) -> Any:
+        planned.append(args)
+        return plan(*args)
+
+    monkeypatch.setattr(cache, "load", loaded)
+    monkeypatch.setattr(compiled_module, "_plan", spied)
+    second = CompiledRuleset(unpack(pack(rules.ruleset)), boards[0]._geometry)
+    assert sorted(second.moves(boards[0]), key=move_key) == expected[0]
+    assert read == [key] and planned == []  # the start position: from the head alone
+    for position, listed in zip(boards, expected, strict=True):
+        assert sorted(second.moves(position), key=move_key) == listed
+        assert listed == sorted(reference_moves(second.ruleset, position), key=move_key)
+    assert len(set(read)) == len(read) <= 9
+
+
 # --- several at once ----------------------------------------------------------------------------------
 
 
@@ -886,6 +1032,41 @@ def test_processes_filling_one_cache_at_once_agree(cache_dir: Path) -> None:
             assert (process.returncode, out.strip(), err) == (0, expected, "")
     # A document, its moves and its attack tests, each game
     assert len(entries(cache_dir, "document", "moves", "attacks")) == 6
+    assert not list(cache_dir.glob(".tmp-*"))
+
+
+_FILLER = """
+import sys
+from ggn import cache
+cache._HEAD_BYTES, cache._PART_BYTES, cache._PARTS = 4_000, 3_000, 4
+first = int(sys.argv[1])
+saved = cache.Entries("test", b"k")
+for number in [*range(20), *range(first, first + 60)]:
+    if saved.get(("name", number)) is None:
+        saved.put(("name", number), ("value", number, bytes([number % 251]) * 150))
+cache.flush()
+"""
+
+
+def test_processes_saving_one_entry_at_once_leave_whole_bounded_files(
+    cache_dir: Path, small_entries: tuple[int, int]
+) -> None:
+    env = {**os.environ, "GGN_CACHE_DIR": str(cache_dir)}
+    env.pop("GGN_NO_CACHE", None)
+    for round_ in range(2):
+        started = [subprocess.Popen([sys.executable, "-c", _FILLER, str(100 * (n + 1) + round_)], env=env,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                   for n in range(4)]
+        for process in started:
+            assert process.communicate(timeout=120) == ("", "") and process.returncode == 0
+    files = _files(b"k")
+    assert files[-1] is not None  # whole (its hash holds) and within its bound
+    assert all(data is None or len(data) <= bound
+               for data, bound in ((data, small_entries[number >= 0]) for number, data in files.items()))
+    reader = cache.Entries("test", b"k")
+    found = {n: reader.get(("name", n)) for n in range(600)}
+    assert all(value is None or value == _value(n) for n, value in found.items())
+    assert sum(value is not None for value in found.values()) >= 20
     assert not list(cache_dir.glob(".tmp-*"))
 
 

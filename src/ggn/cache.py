@@ -67,8 +67,21 @@ And for each file:
 
 Size: at most :data:`MAX_BYTES` (64 MiB; :func:`configure` ``max_bytes``) in all; past it,
 the entries used least recently (by modification time, which a load older than an hour
-renews) are removed until three quarters remain. Chess's entries take about 1 MB, shogi's 3
-(of which the kernel's tables, compressed, 0.1 and 0.2).
+renews) are removed until three quarters remain. A game's entries grow with the positions
+met, to a few MB once much used (chess's generators 1.8 MB and attack tests 2.7 MB, grand's
+generators 4.9 MB; the kernel's tables, compressed, 0.1 to 0.2 MB).
+
+An :class:`Entries` (a game's generators, attack tests or generators' orders for a board
+shape) is kept in several files of bounded sizes, so what a process reads at its start stays
+the same however long the cache is used. Its head holds the values saved first, while it has
+room (256 KiB: a start position's generators take 16 to 46 KB, its attack tests 8 to 244 KB,
+and a process saves what it made in the order it made it), read at the first look-up. Its 64
+parts hold the values saved after, each in the part a hash of its name picks (256 KiB each,
+16 MiB in all: a quarter of the cache, one entry's bound before it was split), a part read
+only when a name the head does not hold is looked up. Each value is decoded when its name is
+first looked up. A value that fits in neither its part nor the head is not saved: each
+process that needs it makes it again, as without a cache. Each file is merged with what it
+holds on disk at that moment and written whole and renamed, as any entry.
 
 On Windows, where files have no Unix owner and mode, the checks of owner and mode are left
 to the user's profile directory's access rights; the other rules hold.
@@ -113,6 +126,9 @@ _TAG_MARK: Final = (b"Signature: 8a477f597d28d172789f06886806bc55\n"  # https://
                     b"# This file is a cache directory tag created by ggn (its compile cache).\n")
 _TAG: Final = _TAG_MARK + b"# For information about cache directory tags, see https://bford.info/cachedir/\n"
 _POSIX: Final = os.name == "posix"
+_HEAD_BYTES: Final = 256 << 10  # an Entries' head: the values saved first, at most so many bytes
+_PARTS: Final = 64  # the files an Entries' other values are spread over, by a hash of their names
+_PART_BYTES: Final = 256 << 10  # each at most so many bytes
 
 _lock = threading.RLock()
 _enabled: bool | None = None  # None: from the environment
@@ -493,14 +509,24 @@ def store(kind: str, key: bytes, data: bytes) -> bool:
     _types(kind, key)
     if not isinstance(data, bytes):
         raise TypeError(f"data must be bytes, got {type(data).__name__}")
+    path = _write(kind, key, data)
+    if path is None:
+        return False
+    _evict(path)
+    return True
+
+
+def _write(kind: str, key: bytes, data: bytes) -> Path | None:
+    """Write one entry whole (renamed into place) without the size bound's check; the
+    cache's directory if it was written, else None."""
     path = _usable()
     entry = _entry(kind, key) if path is not None else None
     if path is None or entry is None:
-        return False
+        return None
     name, digest = entry
     blob = _FORMAT + digest + hashlib.blake2b(data, digest_size=_HASH).digest() + data
     if len(blob) > _max_bytes // 4:
-        return False  # one entry never takes more than a quarter of the cache
+        return None  # one entry never takes more than a quarter of the cache
     temporary = ""
     try:
         fd, temporary = tempfile.mkstemp(prefix=_TEMPORARY, suffix=".part", dir=path)  # 0600, O_EXCL
@@ -509,13 +535,12 @@ def store(kind: str, key: bytes, data: bytes) -> bool:
         os.replace(temporary, path / name)
         temporary = ""
     except OSError:
-        return False
+        return None
     finally:
         if temporary:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
-    _evict(path)
-    return True
+    return path
 
 
 def _evict(path: Path) -> None:
@@ -576,47 +601,76 @@ def clear() -> int:
 
 class Entries:
     """One cache entry holding many values by name (compiled code objects and the data that
-    goes with them, anything :mod:`marshal` writes): read from the cache on first use, added to
-    as the process makes more, and saved by :func:`flush` (at the latest at exit), merged with
-    what other processes saved meanwhile. A value found for a name is what this version of the
-    code made for it: the key and the fingerprint say so."""
+    goes with them, anything :mod:`marshal` writes): read from the cache as names are asked
+    for, added to as the process makes more, and saved by :func:`flush` (at the latest at
+    exit), merged with what other processes saved meanwhile. A value found for a name is what
+    this version of the code made for it: the key and the fingerprint say so.
 
-    __slots__ = ("__weakref__", "_key", "_kind", "_lock", "_made", "_values")
+    On disk it is several files, each of a bounded size, so what a process reads stays the same
+    however long the cache is used: the head (the values saved first, while it has room: those
+    a process needs first, such as a start position's generators; read at the first
+    :meth:`get`) and :data:`_PARTS` parts, the values saved after it, each in the part a hash
+    of its name picks (read when a name not in the head is asked for). Each file holds each
+    value's own :mod:`marshal`, decoded when its name is first asked for. A part that is full
+    keeps what it has: a value that does not fit is made again by each process that needs it.
+    """
+
+    __slots__ = ("__weakref__", "_key", "_kind", "_lock", "_made", "_parts", "_values")
 
     def __init__(self, kind: str, key: bytes) -> None:
         _types(kind, key)
         self._kind = kind
         self._key = key
-        self._values: dict[Any, Any] | None = None  # read on first use
+        self._values: dict[Any, Any] = {}  # decoded from the files read, or made here
+        self._parts: dict[int, dict[Any, bytes]] = {}  # the files read (-1: the head), as saved
         self._made: dict[Any, Any] = {}  # made here, not saved yet
         self._lock = threading.Lock()
 
-    def _read(self) -> dict[Any, Any]:
-        data = load(self._kind, self._key)
-        if data is not None:
+    def _read(self, number: int) -> dict[Any, bytes]:
+        """What one of the entry's files holds (-1: the head): each value's marshal, by name
+        ({} when missing, damaged or over its bound)."""
+        data = load(self._kind, _part_key(self._key, number))
+        if data is not None and len(data) <= (_HEAD_BYTES if number < 0 else _PART_BYTES):
             try:
                 values = marshal.loads(data)  # noqa: S302  (a checked file of our own: see the module doc)
             except (ValueError, EOFError, TypeError):
                 values = None
-            if type(values) is dict:
+            if type(values) is dict and all(type(raw) is bytes for raw in values.values()):
                 return values
         return {}
 
+    def _part(self, number: int) -> dict[Any, bytes]:
+        part = self._parts.get(number)
+        if part is None:
+            part = self._parts[number] = self._read(number)
+        return part
+
     def get(self, name: Any) -> Any:
         """The value saved for ``name``, or None."""
-        values = self._values
-        if values is None:
-            with self._lock:
-                values = self._values
-                if values is None:
-                    values = self._values = self._read() if enabled() else {}
-        return values.get(name)
+        try:
+            return self._values[name]
+        except KeyError:
+            pass
+        if not enabled():
+            return None
+        with self._lock:
+            if name in self._values:
+                return self._values[name]
+            raw = self._part(-1).get(name)
+            if raw is None:
+                raw = self._part(_part_of(name)).get(name)
+            if raw is None:
+                return None
+            try:
+                value = marshal.loads(raw)  # noqa: S302  (a checked file of our own: see the module doc)
+            except (ValueError, EOFError, TypeError):
+                return None  # made again, and saved over it
+            self._values[name] = value
+            return value
 
     def put(self, name: Any, value: Any) -> None:
         """Keep ``value`` for ``name``, to be saved."""
         with self._lock:
-            if self._values is None:
-                self._values = {}
             self._values[name] = value
             if not enabled():
                 return  # made while the cache is off: not to be saved
@@ -625,19 +679,76 @@ class Entries:
             self._made[name] = value
 
     def save(self) -> None:
-        """Write what was made here, with what the entry holds on disk now."""
+        """Write what was made here, with what the entry's files hold on disk now: into the
+        head while it has room, the rest into the parts their names pick, while they have."""
         with self._lock:
             made, self._made = self._made, {}
             _dirty.discard(self)
         if not made:
             return
-        values = self._read()
-        values.update(made)
-        try:
+        written: dict[Any, bytes] = {}
+        for name, value in made.items():
+            try:
+                marshal.dumps(name)
+                written[name] = marshal.dumps(value)
+            except ValueError:  # a name or value marshal cannot write: not saved
+                continue
+        room = _max_bytes // 4 - _HEADER  # what store writes
+        path, rest = self._merge(-1, written, min(_HEAD_BYTES, room))
+        parts: dict[int, dict[Any, bytes]] = {}
+        for name, raw in rest.items():
+            parts.setdefault(_part_of(name), {})[name] = raw
+        for number in sorted(parts):
+            path = self._merge(number, parts[number], min(_PART_BYTES, room))[0] or path
+        if path is not None:
+            _evict(path)
+
+    def _merge(self, number: int, written: dict[Any, bytes],
+               bound: int) -> tuple[Path | None, dict[Any, bytes]]:
+        """Add ``written`` to the file ``number`` as it is on disk now, in order, while its data
+        stays within ``bound`` bytes; the directory if the file was written, and what did not fit."""
+        values = self._read(number)
+        left: dict[Any, bytes] = {}
+        added: list[Any] = []  # the names added, in order
+        dropped = False  # a value replaced by one that does not fit: dropped, not left stale
+        size = len(marshal.dumps(values))
+        for name, raw in written.items():
+            old = values.get(name)
+            if old == raw:
+                continue
+            grows = len(marshal.dumps((name, raw))) - 2  # the pair in the dict (about: see below)
+            if old is not None:
+                del values[name]
+                size -= len(marshal.dumps((name, old))) - 2
+                dropped = True
+            if size + grows > bound:
+                left[name] = raw
+                continue
+            values[name] = raw
+            size += grows
+            added.append(name)
+        if not added and not dropped:
+            return None, left
+        data = marshal.dumps(values)
+        while len(data) > bound and added:  # the sizes added are close, not exact (marshal's references)
+            name = added.pop()
+            left[name] = values.pop(name)
             data = marshal.dumps(values)
-        except ValueError:  # a value marshal cannot write: nothing is saved
-            return
-        store(self._kind, self._key, data)
+        if not added and not dropped:
+            return None, left
+        return _write(self._kind, _part_key(self._key, number), data), left
+
+
+def _part_key(key: bytes, number: int) -> bytes:
+    """The key of the file ``number`` of the :class:`Entries` of ``key`` (-1: its head)."""
+    return key if number < 0 else key + b"\0part %d" % number
+
+
+def _part_of(name: Any) -> int:
+    """The part an :class:`Entries`' value is kept in past the head: a hash of its name's
+    ``repr`` (the same in every process for names of strings, numbers and tuples)."""
+    text = repr(name).encode("utf-8", "backslashreplace")
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little") % _PARTS
 
 
 # The entries with values not saved yet (weakly: an entry let go, as a compiled form of a
