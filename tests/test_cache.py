@@ -932,6 +932,44 @@ def test_an_entry_reads_only_what_its_names_need_and_keeps_what_is_made_later(
     assert sum(data is not None for data in _files(b"k").values()) > 2
 
 
+def test_a_large_value_is_kept_in_a_file_of_its_own_read_when_asked_for(
+    cache_dir: Path, small_entries: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache, "_OWN_BYTES", 1_000)
+    large = ("large", os.urandom(20_000))  # over the head's and a part's bounds: saved all the same
+    saved = cache.Entries("test", b"k")
+    saved.put(("name", 1), _value(1))
+    saved.put(("large",), large)
+    saved.put(("name", 2), _value(2))
+    cache.flush()
+    head = cache.load("test", b"k")
+    assert head is not None and marshal.loads(head)[("large",)] == b""  # named in the head
+    own = cache.load("test", cache._own_key(b"k", ("large",)))
+    assert own is not None and marshal.loads(marshal.loads(own)[("large",)]) == large
+    read: list[bytes] = []
+    original = cache.load
+
+    def spied(kind: str, key: bytes) -> bytes | None:
+        read.append(key)
+        return original(kind, key)
+
+    monkeypatch.setattr(cache, "load", spied)
+    again = cache.Entries("test", b"k")
+    assert again.get(("name", 2)) == _value(2)
+    assert read == [b"k"]  # the head alone
+    assert again.get(("large",)) == large
+    assert read == [b"k", cache._own_key(b"k", ("large",))]
+    # Its file gone (the size bound removes files, not entries): made again and saved again
+    for file in entries(cache_dir):
+        if file.stat().st_size > 20_000:
+            file.unlink()
+    third = cache.Entries("test", b"k")
+    assert third.get(("large",)) is None
+    third.put(("large",), large)
+    cache.flush()
+    assert cache.Entries("test", b"k").get(("large",)) == large
+
+
 def test_damaged_values_in_an_entry_are_made_again(cache_dir: Path) -> None:
     key = cache._part_key(b"k", -1)
     assert cache.store("test", key, marshal.dumps({("a",): b"not marshal", ("b",): marshal.dumps(2)}))

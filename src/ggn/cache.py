@@ -76,12 +76,14 @@ shape) is kept in several files of bounded sizes, so what a process reads at its
 the same however long the cache is used. Its head holds the values saved first, while it has
 room (256 KiB: a start position's generators take 16 to 46 KB, its attack tests 8 to 244 KB,
 and a process saves what it made in the order it made it), read at the first look-up. Its 64
-parts hold the values saved after, each in the part a hash of its name picks (256 KiB each,
-16 MiB in all: a quarter of the cache, one entry's bound before it was split), a part read
-only when a name the head does not hold is looked up. Each value is decoded when its name is
-first looked up. A value that fits in neither its part nor the head is not saved: each
-process that needs it makes it again, as without a cache. Each file is merged with what it
-holds on disk at that moment and written whole and renamed, as any entry.
+parts hold the values saved after, each in the part a hash of its name picks (512 KiB each,
+32 MiB in all, as they fill unevenly: grand's attack tests, 8.8 MB after 400 processes of
+random games, had parts of 49 to 238 KB), a part read only when a name the head does not
+hold is looked up. A value of more than 64 KiB (shogi's pawn drops: 471 KB) is kept in a file
+of its own, which the head or a part names, read only when it is looked up. Each value is
+decoded when its name is first looked up. A value that fits in neither its part nor the head
+is not saved: each process that needs it makes it again, as without a cache. Each file is
+merged with what it holds on disk at that moment and written whole and renamed, as any entry.
 
 On Windows, where files have no Unix owner and mode, the checks of owner and mode are left
 to the user's profile directory's access rights; the other rules hold.
@@ -128,7 +130,8 @@ _TAG: Final = _TAG_MARK + b"# For information about cache directory tags, see ht
 _POSIX: Final = os.name == "posix"
 _HEAD_BYTES: Final = 256 << 10  # an Entries' head: the values saved first, at most so many bytes
 _PARTS: Final = 64  # the files an Entries' other values are spread over, by a hash of their names
-_PART_BYTES: Final = 256 << 10  # each at most so many bytes
+_PART_BYTES: Final = 512 << 10  # each at most so many bytes
+_OWN_BYTES: Final = 64 << 10  # an Entries' value of more bytes is kept in a file of its own
 
 _lock = threading.RLock()
 _enabled: bool | None = None  # None: from the environment
@@ -610,9 +613,10 @@ class Entries:
     however long the cache is used: the head (the values saved first, while it has room: those
     a process needs first, such as a start position's generators; read at the first
     :meth:`get`) and :data:`_PARTS` parts, the values saved after it, each in the part a hash
-    of its name picks (read when a name not in the head is asked for). Each file holds each
-    value's own :mod:`marshal`, decoded when its name is first asked for. A part that is full
-    keeps what it has: a value that does not fit is made again by each process that needs it.
+    of its name picks (read when a name not in the head is asked for); a large value in a file
+    of its own, which they name. Each file holds each value's own :mod:`marshal`, decoded when
+    its name is first asked for. A part that is full keeps what it has: a value that does not
+    fit is made again by each process that needs it.
     """
 
     __slots__ = ("__weakref__", "_key", "_kind", "_lock", "_made", "_parts", "_values")
@@ -659,6 +663,8 @@ class Entries:
             raw = self._part(-1).get(name)
             if raw is None:
                 raw = self._part(_part_of(name)).get(name)
+            if raw == b"":  # a value of its own file
+                raw = self._own(name)
             if raw is None:
                 return None
             try:
@@ -667,6 +673,20 @@ class Entries:
                 return None  # made again, and saved over it
             self._values[name] = value
             return value
+
+    def _own(self, name: Any) -> bytes | None:
+        """The value of ``name`` in its own file (as saved), or None."""
+        data = load(self._kind, _own_key(self._key, name))
+        if data is not None:
+            try:
+                values = marshal.loads(data)  # noqa: S302  (a checked file of our own: see the module doc)
+            except (ValueError, EOFError, TypeError):
+                return None
+            if type(values) is dict and len(values) == 1:
+                raw = values.get(name)
+                if type(raw) is bytes and raw:
+                    return raw
+        return None
 
     def put(self, name: Any, value: Any) -> None:
         """Keep ``value`` for ``name``, to be saved."""
@@ -693,8 +713,18 @@ class Entries:
                 written[name] = marshal.dumps(value)
             except ValueError:  # a name or value marshal cannot write: not saved
                 continue
+        path = None
+        for name, raw in list(written.items()):
+            if len(raw) > _OWN_BYTES:  # in a file of its own, named by a mark (b"") in the others
+                wrote = _write(self._kind, _own_key(self._key, name), marshal.dumps({name: raw}))
+                if wrote is None:
+                    del written[name]
+                    continue
+                path = wrote
+                written[name] = b""
         room = _max_bytes // 4 - _HEADER  # what store writes
-        path, rest = self._merge(-1, written, min(_HEAD_BYTES, room))
+        head, rest = self._merge(-1, written, min(_HEAD_BYTES, room))
+        path = head or path
         parts: dict[int, dict[Any, bytes]] = {}
         for name, raw in rest.items():
             parts.setdefault(_part_of(name), {})[name] = raw
@@ -742,6 +772,12 @@ class Entries:
 def _part_key(key: bytes, number: int) -> bytes:
     """The key of the file ``number`` of the :class:`Entries` of ``key`` (-1: its head)."""
     return key if number < 0 else key + b"\0part %d" % number
+
+
+def _own_key(key: bytes, name: Any) -> bytes:
+    """The key of the file of its own of the value of ``name`` in the :class:`Entries` of ``key``."""
+    return key + b"\0own " + hashlib.blake2b(repr(name).encode("utf-8", "backslashreplace"),
+                                             digest_size=16).hexdigest().encode()
 
 
 def _part_of(name: Any) -> int:
