@@ -859,6 +859,11 @@ def _files(key: bytes) -> dict[int, bytes | None]:
     return {number: cache.load("test", cache._part_key(key, number)) for number in range(-1, cache._PARTS)}
 
 
+def _within(key: bytes, bounds: tuple[int, int]) -> bool:
+    """Whether each file of the entries ``("test", key)`` is within its bound (head, part)."""
+    return all(data is None or len(data) <= bounds[number >= 0] for number, data in _files(key).items())
+
+
 def test_an_entry_past_its_bound_keeps_its_first_values_in_its_head_and_spreads_the_rest(
     cache_dir: Path, small_entries: tuple[int, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1073,6 +1078,41 @@ def test_processes_filling_one_cache_at_once_agree(cache_dir: Path) -> None:
     assert not list(cache_dir.glob(".tmp-*"))
 
 
+def test_threads_using_and_saving_entries_at_once(cache_dir: Path, small_entries: tuple[int, int]) -> None:
+    shared = cache.Entries("test", b"k")
+    barrier = threading.Barrier(6)
+    wrong: list[object] = []
+
+    def work(n: int) -> None:
+        own = cache.Entries("test", b"k")  # as another process's would be
+        barrier.wait()
+        for number in range(n, 300, 3):
+            for entries_ in (shared, own):
+                found = entries_.get(("name", number))
+                if found is None:
+                    entries_.put(("name", number), _value(number))
+                elif found != _value(number):
+                    wrong.append(found)
+            if number % 20 == 0:
+                own.save()
+                shared.save()
+        own.save()
+
+    threads = [threading.Thread(target=work, args=(n % 3,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    cache.flush()
+    assert wrong == []
+    assert _within(b"k", small_entries)
+    reader = cache.Entries("test", b"k")
+    found = [reader.get(("name", n)) for n in range(300)]
+    assert all(value is None or value == _value(n) for n, value in enumerate(found))
+    assert sum(value is not None for value in found) >= 20  # some, whichever writer won each file
+    assert not list(cache_dir.glob(".tmp-*"))
+
+
 _FILLER = """
 import sys
 from ggn import cache
@@ -1097,10 +1137,8 @@ def test_processes_saving_one_entry_at_once_leave_whole_bounded_files(
                    for n in range(4)]
         for process in started:
             assert process.communicate(timeout=120) == ("", "") and process.returncode == 0
-    files = _files(b"k")
-    assert files[-1] is not None  # whole (its hash holds) and within its bound
-    assert all(data is None or len(data) <= bound
-               for data, bound in ((data, small_entries[number >= 0]) for number, data in files.items()))
+    assert _files(b"k")[-1] is not None  # whole (its hash holds)
+    assert _within(b"k", small_entries)
     reader = cache.Entries("test", b"k")
     found = {n: reader.get(("name", n)) for n in range(600)}
     assert all(value is None or value == _value(n) for n, value in found.items())
