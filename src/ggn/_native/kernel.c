@@ -1355,6 +1355,15 @@ typedef struct {
     int err;
     int no_ends;      /* walks below a flag move's test: the game's ends are not asked */
     int probe;        /* the next walk lists only captures, or forced drops (their tests); it clears it */
+    int32_t only;     /* the next walk (a listing) tries one entry of g->fent alone (its number + 1; 0: all) */
+    int pseudo;       /* the next walk (a listing) lists the pseudo-legal moves, not the legal plays */
+    /* ggn_search_try's walks: the position is the last pseudo listing's (``known``, next walk
+     * only), whose walk left its terminal pieces at ply 0 and their count, the marked pieces'
+     * count and whether the position is calm (-1: not known yet); each entry it listed has
+     * ``listed`` == ``gen``, which every load and make changes (NULL: a search of one call) */
+    int known;
+    int32_t known_kings, known_prefix, known_calm;
+    uint32_t *listed, gen;
 } search_t;
 
 /* Whether ``a`` can move onto square t of board b (or drop onto it from its hand). */
@@ -2422,6 +2431,30 @@ static inline int collect(search_t *S, const int32_t *b, int side, size_t slot) 
     return 1;
 }
 
+/* The pseudo-legal moves on the move stack's entries x in [base, end), for ggn_search_pseudo:
+ * (move, its plays' count, its entry + 1) each, in the stack's order (the plays are those
+ * plays_of makes, legal or not; a plain move's or drop's are its placed pieces). */
+static uint64_t pseudo_moves(search_t *S, int ply, size_t base, size_t end, sink_t *sink) {
+    const ggn_game *g = S->g;
+    play_t *plays = S->plays + (size_t)ply * (size_t)g->maxplays;
+    chg_t *chg = S->chg + (size_t)ply * (size_t)g->maxplays * (size_t)g->perplay;
+    for (size_t x = base; x < end; x++) {
+        int32_t entry = S->mv[x];
+        const fent_t *h = &g->fent[entry];
+        if (S->listed) S->listed[entry] = S->gen;
+        int32_t np = (h->hot & HOT_KING) ? 1
+                   : (h->hot & HOT_FAST) && !(h->hot & HOT_VICT) ? h->nplaced
+                   : plays_of(S, S->b, h->mi, plays, chg);
+        if (sink->found < sink->cap) {
+            int32_t *o = sink->out + 3 * sink->found;
+            o[0] = h->mi; o[1] = np; o[2] = entry + 1;
+        }
+        sink->found++;
+    }
+    S->mv_used = base;
+    return end - base;
+}
+
 static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     const ggn_game *g = S->g;
     int32_t N = g->N, K = g->K;
@@ -2432,6 +2465,11 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     if (ply >= S->plies) { S->err = GGN_EBUSY; return 0; }
     int probe = S->probe; /* only the captures, or the forced drops, for their tests (this walk only) */
     S->probe = PROBE_NONE;
+    int32_t only = S->only; /* this walk only too (ggn_search_try, ggn_search_pseudo) */
+    int pseudo = S->pseudo, known = only && S->known;
+    S->only = 0;
+    S->pseudo = 0;
+    S->known = 0;
     int reach = mode == MODE_REACH; /* a flag move's test: the first legal play into the region */
     if (reach) mode = MODE_FIRST;
     int ended_value;
@@ -2440,14 +2478,26 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     size_t mv_base = S->mv_used;
     int32_t *kings = S->kings + (size_t)ply * (size_t)N;
     int32_t nkings = 0, nprefix = 0;
-    for (int32_t q = 0; q < N; q++) {
+    if (known) {
+        nkings = S->known_kings;
+        nprefix = S->known_prefix;
+    }
+    for (int32_t q = 0; q < N && !known; q++) {
         int32_t k = b[q];
         nprefix += g->marked[k];
         if (g->owner[k] != side) continue;
         if (g->kterm[k]) kings[nkings++] = q;
-        if (!collect(S, b, side, (size_t)k * (size_t)(N + 1) + (size_t)q + 1)) return 0;
+        if (!only && !collect(S, b, side, (size_t)k * (size_t)(N + 1) + (size_t)q + 1)) return 0;
     }
-    if (S->hand[side]) {
+    if (pseudo) {
+        S->known_kings = nkings;
+        S->known_prefix = nprefix;
+        S->known_calm = -1;
+    }
+    if (only) {
+        if (S->mv_used + 1 > S->mv_cap && !grow(S, 1)) return 0;
+        S->mv[S->mv_used++] = only - 1;
+    } else if (S->hand[side]) {
         int32_t *hand = S->hand[side];
         for (int32_t k = 1; k < K; k++) {
             if (hand[k] <= 0) continue;
@@ -2494,6 +2544,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         }
         mv_end = S->mv_used = w;
     }
+    if (pseudo) return pseudo_moves(S, ply, mv_base, mv_end, sink);
     /* bikjang: while the royal pieces face each other, a play must end it, and the pass is
      * legal even in check (it comes last, if no pass was legal) */
     int bik = g->bikjang && facing(g, b), passed = 0;
@@ -2511,12 +2562,15 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     int leaf = mode == MODE_COUNT || (mode == MODE_PERFT && depth <= 1);
     /* counting or listing: the calm test also finds the squares a fast play must not change */
     uint64_t *crit = NULL;
-    if ((leaf || mode == MODE_LIST) && calm && !g->strict && !g->kcannon && !g->wall_rule && !bik && !g->kblast) {
+    if ((leaf || mode == MODE_LIST) && !only && calm && !g->strict && !g->kcannon && !g->wall_rule && !bik && !g->kblast) {
         crit = S->crit + (size_t)ply * (size_t)g->words;
         memset(crit, 0, (size_t)g->words * 8);
         for (int32_t k = 0; k < nkings && calm; k++) if (attacked_or_critical(S, b, kings[k], other, crit)) calm = 0;
+    } else if (known && S->known_calm >= 0) {
+        calm = S->known_calm;
     } else {
         for (int32_t k = 0; k < nkings && calm; k++) if (attacked(S, b, kings[k], other, 1)) calm = 0;
+        if (known) S->known_calm = calm;
     }
     /* atomic: the pseudo-royal squares of both sides before the play */
     int32_t *mine = NULL, *theirs = NULL, nmine = 0, ntheirs = 0;
@@ -2708,8 +2762,18 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
 }
 
 /* Read a position into an open search (every value checked). */
+/* The search's position changes: what the last pseudo listing listed is no more. */
+static void moved(search_t *S) {
+    if (!S->listed) return;
+    if (++S->gen == 0) { /* wrapped: no entry may keep an old number */
+        memset(S->listed, 0, (size_t)S->g->M * sizeof(uint32_t));
+        S->gen = 1;
+    }
+}
+
 static int search_load(search_t *S, const int32_t *pos, size_t len) {
     const ggn_game *g = S->g;
+    moved(S);
     int32_t N = g->N, K = g->K;
     if (!pos || len != ggn_position_size(g)) return GGN_EBADPOSITION;
     if (pos[0] != 0 && pos[0] != 1) return GGN_EBADPOSITION;
@@ -2768,7 +2832,7 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
 
 static void search_close(search_t *S) {
     free(S->b); free(S->hands); free(S->pre); free(S->kings); free(S->trial); free(S->chg); free(S->plays); free(S->undo); free(S->mv);
-    free(S->crit); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch); free(S->broyal);
+    free(S->crit); free(S->listed); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch); free(S->broyal);
 }
 
 int ggn_perft(const ggn_game *g, const int32_t *pos, size_t len, int depth, uint64_t *count) {
@@ -2917,6 +2981,9 @@ ggn_search *ggn_search_new(const ggn_game *g) {
         if (!s->marked || !s->changed) rc = GGN_ENOMEM;
     }
     if (rc != GGN_OK) { search_close(&s->S); free(s->marked); free(s->changed); free(s); return NULL; }
+    s->S.listed = calloc(g->M ? (size_t)g->M : 1, sizeof(uint32_t));
+    s->S.gen = 1;
+    if (!s->S.listed) { ggn_search_free(s); return NULL; }
     s->idempotent = 1;
     for (int32_t k = 1; k < g->K; k++) if (g->unmark[g->unmark[k]] != g->unmark[k]) s->idempotent = 0;
     return s;
@@ -2964,6 +3031,44 @@ int ggn_search_list(ggn_search *s, int32_t *out, size_t cap, size_t *found) {
     S->err = GGN_OK;
     sink_t sink = {out, NULL, out ? cap : 0, 0};
     walk(S, 0, 1, MODE_LIST, &sink);
+    *found = sink.found;
+    if (S->err != GGN_OK) return S->err;
+    return sink.found > sink.cap ? GGN_EOVERFLOW : GGN_OK;
+}
+
+int ggn_plays_alone(const ggn_game *g) {
+    return g && !(g->eflags & (E_CAPTURES | E_DROPS_FORCED)) && !g->bikjang && !g->wall_rule;
+}
+
+int ggn_search_pseudo(ggn_search *s, int32_t *out, size_t cap, size_t *found) {
+    if (!s || !found) return GGN_EBADPOSITION;
+    search_t *S = &s->S;
+    if (!ggn_plays_alone(S->g)) return GGN_EBADPOSITION;
+    S->mv_used = 0;
+    S->err = GGN_OK;
+    S->pseudo = 1;
+    sink_t sink = {out, NULL, out ? cap : 0, 0};
+    walk(S, 0, 1, MODE_LIST, &sink);
+    S->pseudo = 0; /* a walk that ended early (the game over) left it */
+    *found = sink.found;
+    if (S->err != GGN_OK) return S->err;
+    return sink.found > sink.cap ? GGN_EOVERFLOW : GGN_OK;
+}
+
+int ggn_search_try(ggn_search *s, int32_t entry, int32_t *out, size_t cap, size_t *found) {
+    if (!s || !found) return GGN_EBADPOSITION;
+    search_t *S = &s->S;
+    const ggn_game *g = S->g;
+    /* an entry the last pseudo listing listed, the position still its */
+    if (!ggn_plays_alone(g) || entry < 1 || entry > g->M || S->listed[entry - 1] != S->gen) return GGN_EBADPOSITION;
+    S->mv_used = 0;
+    S->err = GGN_OK;
+    S->only = entry;
+    S->known = 1;
+    sink_t sink = {out, NULL, out ? cap : 0, 0};
+    walk(S, 0, 1, MODE_LIST, &sink);
+    S->only = 0;
+    S->known = 0;
     *found = sink.found;
     if (S->err != GGN_OK) return S->err;
     return sink.found > sink.cap ? GGN_EOVERFLOW : GGN_OK;
@@ -3069,6 +3174,7 @@ int ggn_search_make(ggn_search *s, int32_t move, int32_t play, int *flags) {
     const ggn_game *g = S->g;
     int32_t N = g->N;
     s->nchanged = s->nhchanged = 0;
+    moved(S);
     const play_t *p;
     if (plain_play(S, move, play)) {
         p = &S->plays[0];

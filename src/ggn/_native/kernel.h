@@ -99,6 +99,17 @@ const int32_t *ggn_search_hands(const ggn_search *search); /* NULL: hands not tr
 /* The legal plays of the search's position as it stands, as ggn_legal lists them. */
 int ggn_search_list(ggn_search *search, int32_t *out, size_t cap, size_t *found);
 int ggn_search_in_check(ggn_search *search, int *check);
+/* Whether each play's legality in the game is its own (no forced captures or drops, no
+ * bikjang, no walls): then ggn_search_pseudo and ggn_search_try may be used. */
+int ggn_plays_alone(const ggn_game *game);
+/* The pseudo-legal moves of the search's position (those the listing makes plays of, before
+ * any play is tested), as triples (move, its plays' count, its entry: a number for
+ * ggn_search_try), written to out (room for cap triples), grouped by source in ascending
+ * order, the hand last; a game that has ended (an extinction, a flag) has none. */
+int ggn_search_pseudo(ggn_search *search, int32_t *out, size_t cap, size_t *found);
+/* The legal plays of one pseudo-legal move (its entry, from ggn_search_pseudo), as ggn_legal
+ * lists them: pairs (move, play). */
+int ggn_search_try(ggn_search *search, int32_t entry, int32_t *out, size_t cap, size_t *found);
 /* Whether a play (of the side to move) captures: a square it changes held a piece of the
  * other side and holds nothing, or a piece of the mover's, after it. */
 int ggn_search_captures(ggn_search *search, int32_t move, int32_t play, int *captures);

@@ -31,6 +31,7 @@ typedef struct {
     int32_t *epsq;                            /* per entry, per square: file, taker, taker */
     uint64_t *mkey;                           /* per move: its canonical key, but the play's number */
     int32_t nclasses;
+    int32_t alone;                            /* the game's plays are each legal alone: drawn among the pseudo-legal */
     uint64_t *zob;                            /* per class, per square (NULL: computed) */
 } ptab_t;
 
@@ -133,6 +134,7 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
         if (err && errlen) snprintf(err, errlen, "bad playout tables: the empty square has a class");
     }
     t->nclasses = most + 1;
+    t->alone = ggn_plays_alone(g);
     for (int32_t m = 0; m < t->M; m++) {
         t->stay_reset[m] = pread(&r, 0, 1, "a move's reset flag");
     }
@@ -242,6 +244,7 @@ static int grow_moves(ggn_moves *mv, size_t more) {
 typedef struct {
     uint64_t key;
     int32_t move, play;
+    int32_t entry; /* a pseudo-legal play's: its move's entry, for ggn_search_try */
 } cand_t;
 
 static int cand_cmp(const void *a, const void *b) {
@@ -263,6 +266,7 @@ static void sort_cands(cand_t *c, size_t n) {
 }
 
 #define SOURCE_OF(key) ((key) >> 48)
+#define TRIED_KEPT 16 /* the moves a ply keeps the tried plays of (more are tried again) */
 
 /* The candidate at ``index`` of the canonical order of c[0..n) (the keys are distinct). The
  * kernel lists a position's plays source by source, squares ascending, then the hand (the
@@ -297,10 +301,14 @@ static int32_t winner_of(int side, int32_t value) {
 typedef struct {
     ggn_search *s;
     const ptab_t *t;
-    int32_t *list;   /* pairs from the kernel */
-    size_t list_cap;
-    cand_t *cands;
+    int32_t *list;   /* pairs or triples from the kernel */
+    size_t list_len; /* values */
+    cand_t *cands, *spare;
     size_t cand_cap;
+    /* the moves whose plays were tried this ply: entry, and its legal plays' numbers (a bit
+     * each, below 64; ``all``: every legal play's number is in the mask) */
+    struct { int32_t entry, all; uint64_t legal; } tried[TRIED_KEPT];
+    size_t ntried;
     uint64_t *keys;  /* per ply */
     uint8_t *checks; /* per ply */
     size_t hist_cap;
@@ -410,38 +418,197 @@ static int ensure_history(play_state_t *P, size_t plies) {
     return GGN_OK;
 }
 
+typedef int (*lister_t)(ggn_search *, int32_t *, size_t, size_t *);
+
+/* A kernel listing (ggn_search_list, ggn_search_pseudo) into P->list, grown until its items
+ * (``width`` values each) fit: how many in *found. */
+static int list_into(play_state_t *P, lister_t list, size_t width, size_t *found) {
+    for (;;) {
+        int rc = list(P->s, P->list, P->list_len / width, found);
+        if (rc != GGN_EOVERFLOW) return rc;
+        if (*found > ((size_t)1 << 24)) return GGN_EBUSY;
+        size_t want = P->list_len * 2;
+        while (want < *found * width) want *= 2;
+        int32_t *bigger = realloc(P->list, want * sizeof(int32_t));
+        if (!bigger) return GGN_ENOMEM;
+        P->list = bigger;
+        P->list_len = want;
+    }
+}
+
+/* Room for n candidates (and as many spare). */
+static int room_for(play_state_t *P, size_t n) {
+    if (n <= P->cand_cap) return GGN_OK;
+    if (n > ((size_t)1 << 24)) return GGN_EBUSY;
+    cand_t *bigger = realloc(P->cands, n * sizeof(cand_t));
+    if (!bigger) return GGN_ENOMEM;
+    P->cands = bigger;
+    bigger = realloc(P->spare, n * sizeof(cand_t));
+    if (!bigger) return GGN_ENOMEM;
+    P->spare = bigger;
+    P->cand_cap = n;
+    return GGN_OK;
+}
+
 /* The legal plays of the search's position in the kernel's order, keyed by the canonical order:
  * how many (in P->cands). */
 static int list_plays(play_state_t *P, size_t *count) {
     size_t found = 0;
-    int rc;
-    for (;;) {
-        rc = ggn_search_list(P->s, P->list, P->list_cap, &found);
-        if (rc != GGN_EOVERFLOW) break;
-        if (found > ((size_t)1 << 24)) return GGN_EBUSY;
-        size_t want = P->list_cap * 2;
-        while (want < found) want *= 2;
-        int32_t *bigger = realloc(P->list, want * 2 * sizeof(int32_t));
-        if (!bigger) return GGN_ENOMEM;
-        P->list = bigger;
-        P->list_cap = want;
-    }
+    int rc = list_into(P, ggn_search_list, 2, &found);
     if (rc != GGN_OK) return rc;
-    if (found > P->cand_cap) {
-        cand_t *bigger = realloc(P->cands, found * sizeof(cand_t));
-        if (!bigger) return GGN_ENOMEM;
-        P->cands = bigger;
-        P->cand_cap = found;
-    }
+    if ((rc = room_for(P, found)) != GGN_OK) return rc;
     const ptab_t *t = P->t;
     for (size_t i = 0; i < found; i++) {
         int32_t move = P->list[2 * i], play = P->list[2 * i + 1];
         if (move < 0 || move >= t->M || play < 0 || play > 0xFFFF) return GGN_EBUSY;
-        P->cands[i].key = t->mkey[move] | (uint64_t)play;
-        P->cands[i].move = move;
-        P->cands[i].play = play;
+        P->cands[i] = (cand_t){t->mkey[move] | (uint64_t)play, move, play, 0};
     }
     *count = found;
+    return GGN_OK;
+}
+
+/* The pseudo-legal plays of the search's position (each play of each pseudo-legal move, legal
+ * or not) in the kernel's order, keyed by the canonical order: how many (in P->cands). */
+static int list_pseudo(play_state_t *P, size_t *count) {
+    size_t found = 0;
+    int rc = list_into(P, ggn_search_pseudo, 3, &found);
+    if (rc != GGN_OK) return rc;
+    const ptab_t *t = P->t;
+    size_t n = 0;
+    for (size_t i = 0; i < found; i++) {
+        int32_t np = P->list[3 * i + 1];
+        if (np < 0 || np > 0xFFFF) return GGN_EBUSY;
+        n += (size_t)np;
+    }
+    if ((rc = room_for(P, n)) != GGN_OK) return rc;
+    n = 0;
+    for (size_t i = 0; i < found; i++) {
+        int32_t move = P->list[3 * i], np = P->list[3 * i + 1], entry = P->list[3 * i + 2];
+        if (move < 0 || move >= t->M) return GGN_EBUSY;
+        for (int32_t k = 0; k < np; k++) P->cands[n++] = (cand_t){t->mkey[move] | (uint64_t)k, move, k, entry};
+    }
+    P->ntried = 0;
+    *count = n;
+    return GGN_OK;
+}
+
+/* Whether pseudo-legal play c is legal (its move's plays tried once a ply, where kept). */
+static int is_legal(play_state_t *P, cand_t c, int *legal) {
+    for (size_t i = 0; i < P->ntried; i++) {
+        if (P->tried[i].entry != c.entry) continue;
+        if (c.play < 64 && P->tried[i].all) {
+            *legal = (int)(P->tried[i].legal >> c.play & 1);
+            return GGN_OK;
+        }
+        break;
+    }
+    size_t found = 0;
+    int rc;
+    for (;;) { /* as list_into, with the entry */
+        rc = ggn_search_try(P->s, c.entry, P->list, P->list_len / 2, &found);
+        if (rc != GGN_EOVERFLOW) break;
+        if (found > ((size_t)1 << 24)) return GGN_EBUSY;
+        size_t want = P->list_len * 2;
+        while (want < found * 2) want *= 2;
+        int32_t *bigger = realloc(P->list, want * sizeof(int32_t));
+        if (!bigger) return GGN_ENOMEM;
+        P->list = bigger;
+        P->list_len = want;
+    }
+    if (rc != GGN_OK) return rc;
+    uint64_t mask = 0;
+    int all = 1;
+    *legal = 0;
+    for (size_t j = 0; j < found; j++) {
+        int32_t play = P->list[2 * j + 1];
+        if (P->list[2 * j] != c.move) return GGN_EBUSY;
+        if (play == c.play) *legal = 1;
+        if (play >= 0 && play < 64) mask |= (uint64_t)1 << play;
+        else all = 0;
+    }
+    if (P->ntried < TRIED_KEPT) {
+        P->tried[P->ntried].entry = c.entry;
+        P->tried[P->ntried].all = all;
+        P->tried[P->ntried].legal = mask;
+        P->ntried++;
+    }
+    return GGN_OK;
+}
+
+/* Any other game: the play drawn among the legal ones (listed whole), once, in the canonical
+ * order (the policy's captures if one is legal, else all); *got 0 when none is legal. */
+static int draw_listed(play_state_t *P, uint64_t *state, int policy, int *got, cand_t *chosen) {
+    size_t n = 0;
+    int rc = list_plays(P, &n);
+    if (rc != GGN_OK) return rc;
+    *got = n > 0;
+    if (!n) return GGN_OK;
+    size_t pick_from = n;
+    int taken = 0;
+    if (policy == GGN_POLICY_CAPTURES) {
+        size_t taking = 0;
+        for (size_t i = 0; i < n; i++) {
+            int captures = 0;
+            if ((rc = ggn_search_captures(P->s, P->cands[i].move, P->cands[i].play, &captures)) != GGN_OK) return rc;
+            if (captures) P->cands[taking++] = P->cands[i];
+        }
+        /* the captures were moved to the front, in the kernel's order (none moved: every play stays) */
+        if (taking) { pick_from = taking; taken = 1; }
+    }
+    uint64_t r = splitmix(state);
+    size_t index = (size_t)(((r >> 32) * (uint64_t)pick_from) >> 32);
+    if (taken) { /* a few: all sorted */
+        sort_cands(P->cands, pick_from);
+        *chosen = P->cands[index];
+    } else {
+        *chosen = pick_canonical(P->cands, pick_from, index);
+    }
+    return GGN_OK;
+}
+
+/* A game whose plays are each legal alone (ggn_plays_alone): the play drawn among the
+ * pseudo-legal ones, each draw among the candidates left in the canonical order, an illegal
+ * draw struck and drawn again (the policy's captures first, then every play left); *got 0
+ * when no play is legal. */
+static int draw_alone(play_state_t *P, uint64_t *state, int policy, int *got, cand_t *chosen) {
+    size_t n = 0;
+    int rc = list_pseudo(P, &n);
+    if (rc != GGN_OK) return rc;
+    size_t from = n; /* the candidates: cands[0 .. from) */
+    int taking = 0;
+    if (policy == GGN_POLICY_CAPTURES && n) {
+        /* the captures first, each part in the kernel's order */
+        size_t w = 0, rest = 0;
+        for (size_t i = 0; i < n; i++) {
+            int captures = 0;
+            if ((rc = ggn_search_captures(P->s, P->cands[i].move, P->cands[i].play, &captures)) != GGN_OK) return rc;
+            if (captures) P->cands[w++] = P->cands[i];
+            else P->spare[rest++] = P->cands[i];
+        }
+        memcpy(P->cands + w, P->spare, rest * sizeof(cand_t));
+        if (w) { from = w; taking = 1; }
+    }
+    for (;;) {
+        if (!from) {
+            if (!taking || !n) break;
+            taking = 0; /* no capture is legal: every play left */
+            from = n;
+        }
+        uint64_t r = splitmix(state);
+        size_t index = (size_t)(((r >> 32) * (uint64_t)from) >> 32);
+        cand_t c = pick_canonical(P->cands, from, index);
+        int legal = 0;
+        if ((rc = is_legal(P, c, &legal)) != GGN_OK) return rc;
+        if (legal) {
+            *chosen = c;
+            *got = 1;
+            return GGN_OK;
+        }
+        memmove(P->cands + index, P->cands + index + 1, (n - index - 1) * sizeof(cand_t));
+        n--;
+        from--;
+    }
+    *got = 0;
     return GGN_OK;
 }
 
@@ -506,9 +673,11 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
                 P->checks[ply] = (uint8_t)check;
             }
         }
-        size_t n = 0;
-        if ((rc = list_plays(P, &n)) != GGN_OK) return rc;
-        if (n == 0) {
+        int got = 0;
+        cand_t chosen;
+        rc = t->alone ? draw_alone(P, &state, policy, &got, &chosen) : draw_listed(P, &state, policy, &got, &chosen);
+        if (rc != GGN_OK) return rc;
+        if (!got) {
             int check = 0;
             if ((rc = ggn_search_in_check(s, &check)) != GGN_OK) return rc;
             if (check) {
@@ -540,27 +709,6 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
             out[0] = 3;
             out[1] = GGN_END_NONE;
             break;
-        }
-        size_t pick_from = n;
-        int taken = 0;
-        if (policy == GGN_POLICY_CAPTURES) {
-            size_t taking = 0;
-            for (size_t i = 0; i < n; i++) {
-                int captures = 0;
-                if ((rc = ggn_search_captures(s, P->cands[i].move, P->cands[i].play, &captures)) != GGN_OK) return rc;
-                if (captures) P->cands[taking++] = P->cands[i];
-            }
-            /* the captures were moved to the front, in the kernel's order (none moved: every play stays) */
-            if (taking) { pick_from = taking; taken = 1; }
-        }
-        uint64_t r = splitmix(&state);
-        size_t index = (size_t)(((r >> 32) * (uint64_t)pick_from) >> 32);
-        cand_t chosen;
-        if (taken) { /* a few: all sorted */
-            sort_cands(P->cands, pick_from);
-            chosen = P->cands[index];
-        } else {
-            chosen = pick_canonical(P->cands, pick_from, index);
         }
         int flags = 0;
         if ((rc = ggn_search_make(s, chosen.move, chosen.play, &flags)) != GGN_OK) return rc;
@@ -604,8 +752,8 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
     play_state_t P;
     memset(&P, 0, sizeof P);
     P.t = &t;
-    P.list_cap = 256;
-    P.list = malloc(P.list_cap * 2 * sizeof(int32_t));
+    P.list_len = 768;
+    P.list = malloc(P.list_len * sizeof(int32_t));
     P.mirror = calloc((size_t)t.N, sizeof(int32_t));
     P.eps = calloc((size_t)t.N, sizeof(int32_t));
     P.epat = calloc((size_t)t.N, sizeof(int32_t));
@@ -625,7 +773,7 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
         rc = play_game(&P, state, policy, max_plies, rule50, out + 3 * i, moves);
     }
     ggn_search_free(P.s);
-    free(P.list); free(P.cands); free(P.keys); free(P.checks);
+    free(P.list); free(P.cands); free(P.spare); free(P.keys); free(P.checks);
     free(P.mirror); free(P.eps); free(P.epat); free(P.hmirror);
     ptab_free(&t);
     if (rc != GGN_OK && err && errlen && !err[0]) snprintf(err, errlen, "the playout failed (kernel error %d)", rc);

@@ -25,8 +25,9 @@ from ggn._types import expect
 from ggn.cell import Cell
 from ggn.errors import GGNError
 from ggn.position import Position
-from ggn.rules._records import Ending, Play
+from ggn.rules._records import Ending, MoveInfo, Play
 from ggn.rules._system import RuleSystem
+from ggn.rules._walk import pseudo_plays
 
 if TYPE_CHECKING:
     from ggn.game import Game
@@ -272,12 +273,24 @@ def _wall_letter(game: Game) -> str | None:
     return wall
 
 
+def plays_alone(rules: RuleSystem) -> bool:
+    """Whether each play's legality in ``rules``' game is its own, whatever the other plays
+    are: no forced captures or drops, no bikjang, no walls, no walk of the game's own. A
+    playout of such a game draws among the pseudo-legal plays (docs/DECISIONS.md,
+    "Playouts")."""
+    if rules._own_walk or rules._capture_forced or rules._drops_forced is not None:
+        return False
+    variant = getattr(rules, "variant", None)
+    return variant is None or not (variant.bikjang or variant.walls is not None)
+
+
 def _play(game: Game, generator: SplitMix64, policy: str, max_plies: int,
           wall: str | None) -> tuple[str, Ending | None]:
     """Play one game to its end (see :func:`playout`): its result and ending."""
     from ggn.game._game import _result  # noqa: PLC0415
 
     prefer_captures = policy == "captures"
+    alone = plays_alone(game.rules)
     for _ in range(max_plies + 1):
         ended = game.outcome() or game.claim()
         if ended is not None:
@@ -285,12 +298,57 @@ def _play(game: Game, generator: SplitMix64, policy: str, max_plies: int,
         if len(game) >= max_plies:
             break
         position = game.position
+        if alone:
+            game._push(_draw_pseudo(game.rules, position, game.legal_moves(), generator, prefer_captures, wall))
+            continue
         plays = canonical(position, game.legal_moves())
         if prefer_captures:
             taking = [play for play in plays if captures(position, play, wall)]
             plays = taking or plays
         game._push(plays[generator.below(len(plays))])
     return "*", None
+
+
+def _draw_pseudo(rules: RuleSystem, position: Position, legal: list[Play], generator: SplitMix64,
+                 prefer_captures: bool, wall: str | None) -> Play:
+    """The play drawn in a game whose plays are each legal alone: among the pseudo-legal
+    plays in the canonical order (the captures first, where preferred), a draw each time,
+    an illegal play drawn struck from them and the draw made again."""
+    pseudo = pseudo_plays(rules, position)
+    numbered = {id(play): (move, number) for move, number, play in pseudo}
+    # each legal play by its move and number among the move's plays (its effect's place in
+    # the move's pseudo-legal effects: a move's legal plays come in that order)
+    effects: dict[int, list[tuple[int, object]]] = {}
+    for move, number, play in pseudo:
+        effects.setdefault(id(move), []).append((number, play._recipe[1] if len(play._recipe) == 2 else None))
+    found: dict[tuple[int, int], Play] = {}
+    for play in legal:
+        recipe = play._recipe
+        if type(recipe) is MoveInfo:
+            found[id(recipe[0]), 0] = play
+            continue
+        move, effect = recipe[0], recipe[1]
+        for number, made in effects.get(id(move), ()):
+            if made == effect and (id(move), number) not in found:
+                found[id(move), number] = play
+                break
+    order = canonical(position, [play for _, _, play in pseudo])
+    rest: list[Play] = []
+    if prefer_captures:
+        taking = [play for play in order if captures(position, play, wall)]
+        if taking:
+            rest = [play for play in order if not captures(position, play, wall)]
+            order = taking
+    while order or rest:
+        if not order:
+            order, rest = rest, []
+        index = generator.below(len(order))
+        move, number = numbered[id(order[index])]
+        chosen = found.get((id(move), number))
+        if chosen is not None:
+            return chosen
+        del order[index]
+    raise GGNError(f"no pseudo-legal play of {position.to_feen()!r} is legal, yet the game goes on")
 
 
 _Games = tuple[tuple[str, ...], tuple[int, ...], tuple[Ending | None, ...],

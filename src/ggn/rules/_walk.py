@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from ggn.rules._system import RuleSystem
 
 __all__ = ["Scene", "count_plays", "count_unpinned", "describe", "find_plays", "forced_captures",
-           "forced_drops", "list_plays", "takes", "walk"]
+           "forced_drops", "list_plays", "pseudo_plays", "takes", "walk"]
 
 Found = tuple[Move, Effect, list[int]]
 """A legal play for perft's inner nodes: the move, its effect and the board codes after it."""
@@ -599,3 +599,38 @@ def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: i
     if out is None and not stop:
         return count_plays(scene, moves)
     return find_plays(scene, moves, out, stop)
+
+
+def pseudo_plays(rules: RuleSystem, position: Position) -> list[tuple[Move, int, Play]]:
+    """The pseudo-legal plays of ``position``, legal or not, for a game whose plays are each
+    legal alone (no forced captures or drops, no walk of its own): each play of each move
+    :func:`walk` would test (the document's moves, and the game's own), as ``(move, its
+    number among the move's plays, Play)``, the moves in the walk's order and the plays of one
+    move in ``_effects``' order (a plain displacement is its move's one play). A game that has
+    ended (:meth:`RuleSystem._ended`) has none. The plays are not checked: no caller may hand
+    one out as legal."""
+    if rules._ends and rules._ended(position) is not None:
+        return []
+    tables = rules._tables_for(position)
+    prefix = rules._prepare(position, tables)
+    context = PlayContext(position, prefix, rules._captured)
+    known, codes, special_taken = tables.info.get, position._codes, rules._special_taken
+    moves = rules.ruleset.moves(position)
+    if rules._more_moves:
+        moves = [*moves, *rules._extra_moves(position)]
+    found: list[tuple[Move, int, Play]] = []
+    for move in moves:
+        info = known(id(move)) or describe(rules, tables, move)
+        play: Play
+        if info[4] == SPECIAL or codes[info[2]] in special_taken:
+            for number, effect in enumerate(rules._effects(position, prefix, info)):
+                play = _new(Play)
+                play._recipe = (move, effect)
+                play._context = context
+                found.append((move, number, play))
+            continue
+        play = _new(Play)
+        play._recipe = info
+        play._context = context
+        found.append((move, 0, play))
+    return found
