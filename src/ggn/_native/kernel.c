@@ -1352,17 +1352,18 @@ typedef struct {
     chg_t *bscratch;  /* explosions: one ply's changes, rewritten */
     int32_t *broyal;  /* atomic: per ply the pseudo-royal squares of the mover (N) and of the other side (N) */
     uint64_t *crit;   /* per ply: the critical squares of a calm position (words each) */
+    chg_t *spare;     /* base_plays' scratch: 2 (N + 8) changes */
     int err;
     int no_ends;      /* walks below a flag move's test: the game's ends are not asked */
     int probe;        /* the next walk lists only captures, or forced drops (their tests); it clears it */
     int32_t only;     /* the next walk (a listing) tries one entry of g->fent alone (its number + 1; 0: all) */
     int pseudo;       /* the next walk (a listing) lists the pseudo-legal moves, not the legal plays */
     /* ggn_search_try's walks: the position is the last pseudo listing's (``known``, next walk
-     * only), whose walk left its terminal pieces at ply 0 and their count, the marked pieces'
-     * count and whether the position is calm (-1: not known yet); each entry it listed has
-     * ``listed`` == ``gen``, which every load and make changes (NULL: a search of one call) */
+     * only), whose walk left its terminal pieces at ply 0, and their count and the marked
+     * pieces' count; each entry it listed has ``listed`` == ``gen``, which every load and make
+     * changes (NULL: a search of one call) */
     int known;
-    int32_t known_kings, known_prefix, known_calm;
+    int32_t known_kings, known_prefix;
     uint32_t *listed, gen;
 } search_t;
 
@@ -1553,7 +1554,7 @@ static int32_t base_plays(const search_t *S, const int32_t *pre, int32_t mi, pla
         return np;
     }
     int32_t taken = m->src == m->dst ? 0 : pre[m->dst];
-    chg_t clear[8 + GGN_MAX_SQUARES];
+    chg_t *clear = S->spare; /* N + 8 changes, and as many for ``lost`` (not on the stack: N may be 4096) */
     int32_t nclear = 0;
     if (taken && g->kside[taken] != side) {
         if (g->rookplain[taken]) nclear = gates_live(S, 1 - side) ? 0 : rook_leaves(g, pre, 1 - side, m->dst, clear);
@@ -1578,7 +1579,7 @@ static int32_t base_plays(const search_t *S, const int32_t *pre, int32_t mi, pla
         for (int32_t c_ = 0; c_ < nclear; c_++) chg[used++] = clear[c_]; } while (0)
 #define PUT(q, v) do { chg[used].sq = (q); chg[used].val = (v); used++; } while (0)
     if (m->mtype == 1) {
-        chg_t lost[GGN_MAX_SQUARES];
+        chg_t *lost = S->spare + g->N + 8;
         int32_t nlost = gates_live(S, side) ? 0 : rights_lost(g, pre, side, lost);
         int32_t kp = g->kingplain[m->kind];
         if (m->plain) {
@@ -2432,8 +2433,9 @@ static inline int collect(search_t *S, const int32_t *b, int side, size_t slot) 
 }
 
 /* The pseudo-legal moves on the move stack's entries x in [base, end), for ggn_search_pseudo:
- * (move, its plays' count, its entry + 1) each, in the stack's order (the plays are those
- * plays_of makes, legal or not; a plain move's or drop's are its placed pieces). */
+ * (move, its plays' count, its entry + 1, its source: N for the hand) each, in the stack's
+ * order (the plays are those plays_of makes, legal or not; a plain move's or drop's are its
+ * placed pieces). */
 static uint64_t pseudo_moves(search_t *S, int ply, size_t base, size_t end, sink_t *sink) {
     const ggn_game *g = S->g;
     play_t *plays = S->plays + (size_t)ply * (size_t)g->maxplays;
@@ -2446,8 +2448,8 @@ static uint64_t pseudo_moves(search_t *S, int ply, size_t base, size_t end, sink
                    : (h->hot & HOT_FAST) && !(h->hot & HOT_VICT) ? h->nplaced
                    : plays_of(S, S->b, h->mi, plays, chg);
         if (sink->found < sink->cap) {
-            int32_t *o = sink->out + 3 * sink->found;
-            o[0] = h->mi; o[1] = np; o[2] = entry + 1;
+            int32_t *o = sink->out + 4 * sink->found;
+            o[0] = h->mi; o[1] = np; o[2] = entry + 1; o[3] = h->src < 0 ? g->N : h->src;
         }
         sink->found++;
     }
@@ -2492,7 +2494,6 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     if (pseudo) {
         S->known_kings = nkings;
         S->known_prefix = nprefix;
-        S->known_calm = -1;
     }
     if (only) {
         if (S->mv_used + 1 > S->mv_cap && !grow(S, 1)) return 0;
@@ -2566,11 +2567,10 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         crit = S->crit + (size_t)ply * (size_t)g->words;
         memset(crit, 0, (size_t)g->words * 8);
         for (int32_t k = 0; k < nkings && calm; k++) if (attacked_or_critical(S, b, kings[k], other, crit)) calm = 0;
-    } else if (known && S->known_calm >= 0) {
-        calm = S->known_calm;
+    } else if (only) {
+        calm = 0; /* one move's plays: each made and tested, one attack test each (no calm test first) */
     } else {
         for (int32_t k = 0; k < nkings && calm; k++) if (attacked(S, b, kings[k], other, 1)) calm = 0;
-        if (known) S->known_calm = calm;
     }
     /* atomic: the pseudo-royal squares of both sides before the play */
     int32_t *mine = NULL, *theirs = NULL, nmine = 0, ntheirs = 0;
@@ -2808,9 +2808,10 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
     S->plays = alloc(plies * (size_t)g->maxplays, sizeof(play_t));
     S->undo = alloc(plies * (size_t)g->perplay, 4);
     S->crit = alloc(plies * (size_t)g->words, 8);
+    S->spare = alloc(2 * ((size_t)N + 8), sizeof(chg_t));
     S->mv_cap = 4096;
     S->mv = alloc(S->mv_cap, 4);
-    if (!S->b || !S->hands || !S->pre || !S->kings || !S->trial || !S->chg || !S->plays || !S->undo || !S->mv || !S->crit)
+    if (!S->b || !S->hands || !S->pre || !S->kings || !S->trial || !S->chg || !S->plays || !S->undo || !S->mv || !S->crit || !S->spare)
         return GGN_ENOMEM;
     if (g->wall_rule) {
         S->wt = alloc(plies * (size_t)N, 4);
@@ -2832,7 +2833,7 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
 
 static void search_close(search_t *S) {
     free(S->b); free(S->hands); free(S->pre); free(S->kings); free(S->trial); free(S->chg); free(S->plays); free(S->undo); free(S->mv);
-    free(S->crit); free(S->listed); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch); free(S->broyal);
+    free(S->crit); free(S->spare); free(S->listed); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch); free(S->broyal);
 }
 
 int ggn_perft(const ggn_game *g, const int32_t *pos, size_t len, int depth, uint64_t *count) {

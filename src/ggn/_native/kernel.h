@@ -103,9 +103,10 @@ int ggn_search_in_check(ggn_search *search, int *check);
  * bikjang, no walls): then ggn_search_pseudo and ggn_search_try may be used. */
 int ggn_plays_alone(const ggn_game *game);
 /* The pseudo-legal moves of the search's position (those the listing makes plays of, before
- * any play is tested), as triples (move, its plays' count, its entry: a number for
- * ggn_search_try), written to out (room for cap triples), grouped by source in ascending
- * order, the hand last; a game that has ended (an extinction, a flag) has none. */
+ * any play is tested), as quadruples (move, its plays' count, its entry: a number for
+ * ggn_search_try, its source: N for the hand), written to out (room for cap quadruples),
+ * grouped by source in ascending order, the hand last; a game that has ended (an
+ * extinction, a flag) has none. */
 int ggn_search_pseudo(ggn_search *search, int32_t *out, size_t cap, size_t *found);
 /* The legal plays of one pseudo-legal move (its entry, from ggn_search_pseudo), as ggn_legal
  * lists them: pairs (move, play). */

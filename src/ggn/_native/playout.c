@@ -305,6 +305,9 @@ typedef struct {
     size_t list_len; /* values */
     cand_t *cands, *spare;
     size_t cand_cap;
+    size_t *gstart;   /* draw_alone's: where each group of the candidates starts (ngroups + 1) */
+    uint8_t *gsorted; /* and whether it is sorted yet */
+    size_t ngroups;
     /* the moves whose plays were tried this ply: entry, and its legal plays' numbers (a bit
      * each, below 64; ``all``: every legal play's number is in the mask) */
     struct { int32_t entry, all; uint64_t legal; } tried[TRIED_KEPT];
@@ -446,6 +449,12 @@ static int room_for(play_state_t *P, size_t n) {
     bigger = realloc(P->spare, n * sizeof(cand_t));
     if (!bigger) return GGN_ENOMEM;
     P->spare = bigger;
+    size_t *starts = realloc(P->gstart, (n + 1) * sizeof(size_t));
+    if (!starts) return GGN_ENOMEM;
+    P->gstart = starts;
+    uint8_t *sorted = realloc(P->gsorted, n + 1);
+    if (!sorted) return GGN_ENOMEM;
+    P->gsorted = sorted;
     P->cand_cap = n;
     return GGN_OK;
 }
@@ -468,24 +477,27 @@ static int list_plays(play_state_t *P, size_t *count) {
 }
 
 /* The pseudo-legal plays of the search's position (each play of each pseudo-legal move, legal
- * or not) in the kernel's order, keyed by the canonical order: how many (in P->cands). */
+ * or not) in the kernel's order, keyed by their source (pick_grouped keys them whole): how many
+ * (in P->cands). */
 static int list_pseudo(play_state_t *P, size_t *count) {
     size_t found = 0;
-    int rc = list_into(P, ggn_search_pseudo, 3, &found);
+    int rc = list_into(P, ggn_search_pseudo, 4, &found);
     if (rc != GGN_OK) return rc;
     const ptab_t *t = P->t;
     size_t n = 0;
     for (size_t i = 0; i < found; i++) {
-        int32_t np = P->list[3 * i + 1];
+        int32_t np = P->list[4 * i + 1];
         if (np < 0 || np > 0xFFFF) return GGN_EBUSY;
         n += (size_t)np;
     }
     if ((rc = room_for(P, n)) != GGN_OK) return rc;
     n = 0;
     for (size_t i = 0; i < found; i++) {
-        int32_t move = P->list[3 * i], np = P->list[3 * i + 1], entry = P->list[3 * i + 2];
-        if (move < 0 || move >= t->M) return GGN_EBUSY;
-        for (int32_t k = 0; k < np; k++) P->cands[n++] = (cand_t){t->mkey[move] | (uint64_t)k, move, k, entry};
+        const int32_t *q = P->list + 4 * i;
+        int32_t move = q[0], np = q[1], entry = q[2], source = q[3];
+        if (move < 0 || move >= t->M || source < 0 || source > t->N) return GGN_EBUSY;
+        /* keyed by source only: the rest of the key is read when its group is sorted */
+        for (int32_t k = 0; k < np; k++) P->cands[n++] = (cand_t){(uint64_t)source << 48, move, k, entry};
     }
     P->ntried = 0;
     *count = n;
@@ -566,6 +578,48 @@ static int draw_listed(play_state_t *P, uint64_t *state, int policy, int *got, c
     return GGN_OK;
 }
 
+/* The groups of the candidates cands[0 .. n): a source each, where they come so (the kernel
+ * lists a position's plays source by source, squares ascending, then the hand: the canonical
+ * order's first key); else one group of all. None is sorted yet. */
+static void group(play_state_t *P, size_t n) {
+    size_t g = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || SOURCE_OF(P->cands[i].key) > SOURCE_OF(P->cands[i - 1].key)) {
+            P->gstart[g] = i;
+            P->gsorted[g++] = 0;
+        } else if (SOURCE_OF(P->cands[i].key) < SOURCE_OF(P->cands[i - 1].key)) {
+            g = 1; /* not grouped: one group */
+            P->gstart[0] = 0;
+            P->gsorted[0] = 0;
+            break;
+        }
+    }
+    P->gstart[g] = n;
+    P->ngroups = g;
+}
+
+/* The candidate at ``index`` of the canonical order of the grouped candidates: its group sorted
+ * (once). */
+static cand_t pick_grouped(play_state_t *P, size_t index) {
+    size_t g = 0;
+    while (P->gstart[g + 1] <= index) g++;
+    if (!P->gsorted[g]) {
+        cand_t *c = P->cands + P->gstart[g];
+        size_t n = P->gstart[g + 1] - P->gstart[g];
+        for (size_t i = 0; i < n; i++) c[i].key = P->t->mkey[c[i].move] | (uint64_t)c[i].play;
+        sort_cands(c, n);
+        P->gsorted[g] = 1;
+    }
+    return P->cands[index];
+}
+
+/* Strike candidate ``index`` of cands[0 .. n) (the groups' bounds follow). */
+static void strike(play_state_t *P, size_t index, size_t n) {
+    memmove(P->cands + index, P->cands + index + 1, (n - index - 1) * sizeof(cand_t));
+    for (size_t g = 1; g <= P->ngroups; g++)
+        if (P->gstart[g] > index) P->gstart[g]--;
+}
+
 /* A game whose plays are each legal alone (ggn_plays_alone): the play drawn among the
  * pseudo-legal ones, each draw among the candidates left in the canonical order, an illegal
  * draw struck and drawn again (the policy's captures first, then every play left); *got 0
@@ -588,15 +642,17 @@ static int draw_alone(play_state_t *P, uint64_t *state, int policy, int *got, ca
         memcpy(P->cands + w, P->spare, rest * sizeof(cand_t));
         if (w) { from = w; taking = 1; }
     }
+    group(P, from);
     for (;;) {
         if (!from) {
             if (!taking || !n) break;
             taking = 0; /* no capture is legal: every play left */
             from = n;
+            group(P, from);
         }
         uint64_t r = splitmix(state);
         size_t index = (size_t)(((r >> 32) * (uint64_t)from) >> 32);
-        cand_t c = pick_canonical(P->cands, from, index);
+        cand_t c = pick_grouped(P, index);
         int legal = 0;
         if ((rc = is_legal(P, c, &legal)) != GGN_OK) return rc;
         if (legal) {
@@ -604,7 +660,7 @@ static int draw_alone(play_state_t *P, uint64_t *state, int policy, int *got, ca
             *got = 1;
             return GGN_OK;
         }
-        memmove(P->cands + index, P->cands + index + 1, (n - index - 1) * sizeof(cand_t));
+        strike(P, index, n);
         n--;
         from--;
     }
@@ -773,7 +829,7 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
         rc = play_game(&P, state, policy, max_plies, rule50, out + 3 * i, moves);
     }
     ggn_search_free(P.s);
-    free(P.list); free(P.cands); free(P.spare); free(P.keys); free(P.checks);
+    free(P.list); free(P.cands); free(P.spare); free(P.gstart); free(P.gsorted); free(P.keys); free(P.checks);
     free(P.mirror); free(P.eps); free(P.epat); free(P.hmirror);
     ptab_free(&t);
     if (rc != GGN_OK && err && errlen && !err[0]) snprintf(err, errlen, "the playout failed (kernel error %d)", rc);
