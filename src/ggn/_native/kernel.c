@@ -86,6 +86,8 @@ struct ggn_game {
     int32_t *forder, *fskip;
     fent_t *fent;    /* parallel to forder, packed for collect and walk */
     int32_t *owner, *marked; /* per kind: its side (-1 for the empty square), whether unmarking changes it */
+    uint8_t *kscan;  /* per kind, for walk's scan: bit s its side is s, bit 2 terminal, bit 3 marked */
+    int32_t *fentry; /* per move: its entry in fent */
     int32_t *rkind[2], *rquick[2]; /* parallel to rents: each entry's kind, and its quick (as fent_t's) */
     /* reverse, per attacking side and target square: tree nodes and entries (move numbers) */
     int32_t *rstart[2], *rcount[2];
@@ -235,7 +237,7 @@ void ggn_game_free(ggn_game *g) {
         free(g->dstart[s]); free(g->dcount[s]); free(g->dents[s]); free(g->sens[s]);
         free(g->rkind[s]); free(g->rquick[s]);
     }
-    free(g->fent); free(g->owner); free(g->marked);
+    free(g->fent); free(g->owner); free(g->marked); free(g->kscan); free(g->fentry);
     free(g->moves); free(g->poss); free(g->conds); free(g->ints); free(g->paths);
     free(g->gstart); free(g->gcount); free(g->forder); free(g->fskip);
     free(g->wflags); free(g->wbeside); free(g->wgkind); free(g->wgsq); free(g->wgoff); free(g->wgn);
@@ -999,8 +1001,13 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
     }
     g->owner = alloc((size_t)K, 4);
     g->marked = alloc((size_t)K, 4);
-    if (!g->owner || !g->marked) { ggn_game_free(g); return GGN_ENOMEM; }
-    for (int32_t k = 0; k < K; k++) { g->owner[k] = k ? g->kside[k] : -1; g->marked[k] = g->unmark[k] != k; }
+    g->kscan = alloc((size_t)K, 1);
+    if (!g->owner || !g->marked || !g->kscan) { ggn_game_free(g); return GGN_ENOMEM; }
+    for (int32_t k = 0; k < K; k++) {
+        g->owner[k] = k ? g->kside[k] : -1;
+        g->marked[k] = g->unmark[k] != k;
+        g->kscan[k] = (uint8_t)((k ? 1 << g->kside[k] : 0) | (k && g->kterm[k] ? 4 : 0) | (g->marked[k] ? 8 : 0));
+    }
     g->maxplays = maxplays;
     {
         int32_t nr = g->nrank[0] > g->nrank[1] ? g->nrank[0] : g->nrank[1];
@@ -1023,10 +1030,11 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
     g->gstart = alloc(gsize, 4); g->gcount = alloc(gsize, 4);
     g->forder = alloc((size_t)g->M, 4); g->fskip = alloc((size_t)g->M, 4);
     g->fent = alloc((size_t)g->M, sizeof(fent_t));
+    g->fentry = alloc((size_t)g->M, 4);
     int32_t *keys = alloc((size_t)g->M, 4), *poff = alloc((size_t)g->M, 4), *plen = alloc((size_t)g->M, 4);
     int32_t *paths = alloc((size_t)g->M * 8 + 1, 4);
     int32_t *ord = alloc((size_t)g->M, 4), *skp = alloc((size_t)g->M, 4);
-    if (!g->gstart || !g->gcount || !g->forder || !g->fskip || !g->fent || !keys || !poff || !plen || !paths || !ord || !skp) {
+    if (!g->gstart || !g->gcount || !g->forder || !g->fskip || !g->fent || !g->fentry || !keys || !poff || !plen || !paths || !ord || !skp) {
         free(keys); free(poff); free(plen); free(paths); free(ord); free(skp);
         ggn_game_free(g);
         return GGN_ENOMEM;
@@ -1065,6 +1073,7 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
             int32_t mi = g->forder[i + p];
             const move_t *m = &g->moves[mi];
             fent_t *f = &g->fent[i + p];
+            g->fentry[mi] = i + p;
             f->mi = mi; f->dst = m->dst; f->skip = g->fskip[i + p]; f->quick = 0;
             f->src = m->src; f->nplaced = m->nplaced; f->hot = 0;
             int petrifies = g->kpetrify && (g->kpetrify[m->kind] & PETRIFY_TYPE);
@@ -1360,11 +1369,11 @@ typedef struct {
     int pseudo;       /* the next walk (a listing) lists the pseudo-legal moves, not the legal plays */
     /* ggn_search_try's walks: the position is the last pseudo listing's (``known``, next walk
      * only), whose walk left its terminal pieces at ply 0, and their count and the marked
-     * pieces' count; each entry it listed has ``listed`` == ``gen``, which every load and make
-     * changes (NULL: a search of one call) */
+     * pieces' count; that listing saw the position numbered pseudo_gen, and every load and
+     * make numbers it anew (gen) */
     int known;
     int32_t known_kings, known_prefix;
-    uint32_t *listed, gen;
+    uint64_t gen, pseudo_gen;
 } search_t;
 
 /* Whether ``a`` can move onto square t of board b (or drop onto it from its hand). */
@@ -2433,23 +2442,20 @@ static inline int collect(search_t *S, const int32_t *b, int side, size_t slot) 
 }
 
 /* The pseudo-legal moves on the move stack's entries x in [base, end), for ggn_search_pseudo:
- * (move, its plays' count, its entry + 1, its source: N for the hand) each, in the stack's
- * order (the plays are those plays_of makes, legal or not; a plain move's or drop's are its
- * placed pieces). */
+ * (move, its plays' count, its source: N for the hand) each, in the stack's order (the plays
+ * are those plays_of makes, legal or not; a plain move's or drop's are its placed pieces). */
 static uint64_t pseudo_moves(search_t *S, int ply, size_t base, size_t end, sink_t *sink) {
     const ggn_game *g = S->g;
     play_t *plays = S->plays + (size_t)ply * (size_t)g->maxplays;
     chg_t *chg = S->chg + (size_t)ply * (size_t)g->maxplays * (size_t)g->perplay;
     for (size_t x = base; x < end; x++) {
-        int32_t entry = S->mv[x];
-        const fent_t *h = &g->fent[entry];
-        if (S->listed) S->listed[entry] = S->gen;
+        const fent_t *h = &g->fent[S->mv[x]];
         int32_t np = (h->hot & HOT_KING) ? 1
                    : (h->hot & HOT_FAST) && !(h->hot & HOT_VICT) ? h->nplaced
                    : plays_of(S, S->b, h->mi, plays, chg);
         if (sink->found < sink->cap) {
-            int32_t *o = sink->out + 4 * sink->found;
-            o[0] = h->mi; o[1] = np; o[2] = entry + 1; o[3] = h->src < 0 ? g->N : h->src;
+            int32_t *o = sink->out + 3 * sink->found;
+            o[0] = h->mi; o[1] = np; o[2] = h->src < 0 ? g->N : h->src;
         }
         sink->found++;
     }
@@ -2484,16 +2490,20 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         nkings = S->known_kings;
         nprefix = S->known_prefix;
     }
+    const uint8_t *scan = g->kscan;
+    int owned = 1 << side;
     for (int32_t q = 0; q < N && !known; q++) {
         int32_t k = b[q];
-        nprefix += g->marked[k];
-        if (g->owner[k] != side) continue;
-        if (g->kterm[k]) kings[nkings++] = q;
+        int f = scan[k];
+        nprefix += f >> 3;
+        if (!(f & owned)) continue;
+        if (f & 4) kings[nkings++] = q;
         if (!only && !collect(S, b, side, (size_t)k * (size_t)(N + 1) + (size_t)q + 1)) return 0;
     }
     if (pseudo) {
         S->known_kings = nkings;
         S->known_prefix = nprefix;
+        S->pseudo_gen = S->gen;
     }
     if (only) {
         if (S->mv_used + 1 > S->mv_cap && !grow(S, 1)) return 0;
@@ -2762,13 +2772,9 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
 }
 
 /* Read a position into an open search (every value checked). */
-/* The search's position changes: what the last pseudo listing listed is no more. */
+/* The search's position changes: what the last pseudo listing saw is no more. */
 static void moved(search_t *S) {
-    if (!S->listed) return;
-    if (++S->gen == 0) { /* wrapped: no entry may keep an old number */
-        memset(S->listed, 0, (size_t)S->g->M * sizeof(uint32_t));
-        S->gen = 1;
-    }
+    S->gen++;
 }
 
 static int search_load(search_t *S, const int32_t *pos, size_t len) {
@@ -2833,7 +2839,7 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
 
 static void search_close(search_t *S) {
     free(S->b); free(S->hands); free(S->pre); free(S->kings); free(S->trial); free(S->chg); free(S->plays); free(S->undo); free(S->mv);
-    free(S->crit); free(S->spare); free(S->listed); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch); free(S->broyal);
+    free(S->crit); free(S->spare); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch); free(S->broyal);
 }
 
 int ggn_perft(const ggn_game *g, const int32_t *pos, size_t len, int depth, uint64_t *count) {
@@ -2982,9 +2988,7 @@ ggn_search *ggn_search_new(const ggn_game *g) {
         if (!s->marked || !s->changed) rc = GGN_ENOMEM;
     }
     if (rc != GGN_OK) { search_close(&s->S); free(s->marked); free(s->changed); free(s); return NULL; }
-    s->S.listed = calloc(g->M ? (size_t)g->M : 1, sizeof(uint32_t));
     s->S.gen = 1;
-    if (!s->S.listed) { ggn_search_free(s); return NULL; }
     s->idempotent = 1;
     for (int32_t k = 1; k < g->K; k++) if (g->unmark[g->unmark[k]] != g->unmark[k]) s->idempotent = 0;
     return s;
@@ -3056,15 +3060,22 @@ int ggn_search_pseudo(ggn_search *s, int32_t *out, size_t cap, size_t *found) {
     return sink.found > sink.cap ? GGN_EOVERFLOW : GGN_OK;
 }
 
-int ggn_search_try(ggn_search *s, int32_t entry, int32_t *out, size_t cap, size_t *found) {
+int ggn_search_try(ggn_search *s, int32_t move, int32_t *out, size_t cap, size_t *found) {
     if (!s || !found) return GGN_EBADPOSITION;
     search_t *S = &s->S;
     const ggn_game *g = S->g;
-    /* an entry the last pseudo listing listed, the position still its */
-    if (!ggn_plays_alone(g) || entry < 1 || entry > g->M || S->listed[entry - 1] != S->gen) return GGN_EBADPOSITION;
+    /* the position the last pseudo listing saw, and a pseudo-legal move of it: the mover's, its
+     * piece where it moves from, its conditions held */
+    if (!ggn_plays_alone(g) || S->pseudo_gen != S->gen || move < 0 || move >= g->M) return GGN_EBADPOSITION;
+    const move_t *m = &g->moves[move];
+    const int32_t *b = S->b;
+    int side = b[g->N] & 1;
+    if (g->kside[m->kind] != side) return GGN_EBADPOSITION;
+    if (m->src >= 0 ? b[m->src] != m->kind : !S->hand[side] || S->hand[side][m->kind] <= 0) return GGN_EBADPOSITION;
+    if (!HOLDS(g, b, m, side) || BARRED(g, b, move)) return GGN_EBADPOSITION;
     S->mv_used = 0;
     S->err = GGN_OK;
-    S->only = entry;
+    S->only = g->fentry[move] + 1;
     S->known = 1;
     sink_t sink = {out, NULL, out ? cap : 0, 0};
     walk(S, 0, 1, MODE_LIST, &sink);

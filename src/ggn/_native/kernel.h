@@ -103,14 +103,13 @@ int ggn_search_in_check(ggn_search *search, int *check);
  * bikjang, no walls): then ggn_search_pseudo and ggn_search_try may be used. */
 int ggn_plays_alone(const ggn_game *game);
 /* The pseudo-legal moves of the search's position (those the listing makes plays of, before
- * any play is tested), as quadruples (move, its plays' count, its entry: a number for
- * ggn_search_try, its source: N for the hand), written to out (room for cap quadruples),
- * grouped by source in ascending order, the hand last; a game that has ended (an
- * extinction, a flag) has none. */
+ * any play is tested), as triples (move, its plays' count, its source: N for the hand),
+ * written to out (room for cap triples), grouped by source in ascending order, the hand
+ * last; a game that has ended (an extinction, a flag) has none. */
 int ggn_search_pseudo(ggn_search *search, int32_t *out, size_t cap, size_t *found);
-/* The legal plays of one pseudo-legal move (its entry, from ggn_search_pseudo), as ggn_legal
- * lists them: pairs (move, play). */
-int ggn_search_try(ggn_search *search, int32_t entry, int32_t *out, size_t cap, size_t *found);
+/* The legal plays of one pseudo-legal move of the search's position, as ggn_legal lists them
+ * (pairs: move, play); only after ggn_search_pseudo listed that position. */
+int ggn_search_try(ggn_search *search, int32_t move, int32_t *out, size_t cap, size_t *found);
 /* Whether a play (of the side to move) captures: a square it changes held a piece of the
  * other side and holds nothing, or a piece of the mover's, after it. */
 int ggn_search_captures(ggn_search *search, int32_t move, int32_t play, int *captures);

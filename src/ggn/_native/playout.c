@@ -244,7 +244,6 @@ static int grow_moves(ggn_moves *mv, size_t more) {
 typedef struct {
     uint64_t key;
     int32_t move, play;
-    int32_t entry; /* a pseudo-legal play's: its move's entry, for ggn_search_try */
 } cand_t;
 
 static int cand_cmp(const void *a, const void *b) {
@@ -308,9 +307,9 @@ typedef struct {
     size_t *gstart;   /* draw_alone's: where each group of the candidates starts (ngroups + 1) */
     uint8_t *gsorted; /* and whether it is sorted yet */
     size_t ngroups;
-    /* the moves whose plays were tried this ply: entry, and its legal plays' numbers (a bit
-     * each, below 64; ``all``: every legal play's number is in the mask) */
-    struct { int32_t entry, all; uint64_t legal; } tried[TRIED_KEPT];
+    /* the moves whose plays were tried this ply, and their legal plays' numbers (a bit each,
+     * below 64; ``all``: every legal play's number is in the mask) */
+    struct { int32_t move, all; uint64_t legal; } tried[TRIED_KEPT];
     size_t ntried;
     uint64_t *keys;  /* per ply */
     uint8_t *checks; /* per ply */
@@ -439,10 +438,11 @@ static int list_into(play_state_t *P, lister_t list, size_t width, size_t *found
     }
 }
 
-/* Room for n candidates (and as many spare). */
+/* Room for n candidates (and as many spare, and their groups' starts). */
 static int room_for(play_state_t *P, size_t n) {
     if (n <= P->cand_cap) return GGN_OK;
     if (n > ((size_t)1 << 24)) return GGN_EBUSY;
+    if (n < 2 * P->cand_cap) n = 2 * P->cand_cap;
     cand_t *bigger = realloc(P->cands, n * sizeof(cand_t));
     if (!bigger) return GGN_ENOMEM;
     P->cands = bigger;
@@ -470,35 +470,45 @@ static int list_plays(play_state_t *P, size_t *count) {
     for (size_t i = 0; i < found; i++) {
         int32_t move = P->list[2 * i], play = P->list[2 * i + 1];
         if (move < 0 || move >= t->M || play < 0 || play > 0xFFFF) return GGN_EBUSY;
-        P->cands[i] = (cand_t){t->mkey[move] | (uint64_t)play, move, play, 0};
+        P->cands[i] = (cand_t){t->mkey[move] | (uint64_t)play, move, play};
     }
     *count = found;
     return GGN_OK;
 }
 
 /* The pseudo-legal plays of the search's position (each play of each pseudo-legal move, legal
- * or not) in the kernel's order, keyed by their source (pick_grouped keys them whole): how many
- * (in P->cands). */
+ * or not) in the kernel's order, keyed by their source (pick_grouped keys them whole), and
+ * their groups (as group makes them): how many (in P->cands). */
 static int list_pseudo(play_state_t *P, size_t *count) {
     size_t found = 0;
-    int rc = list_into(P, ggn_search_pseudo, 4, &found);
+    int rc = list_into(P, ggn_search_pseudo, 3, &found);
     if (rc != GGN_OK) return rc;
     const ptab_t *t = P->t;
-    size_t n = 0;
+    size_t n = 0, g = 0;
+    int32_t last = -1;
+    int grouped = 1;
     for (size_t i = 0; i < found; i++) {
-        int32_t np = P->list[4 * i + 1];
-        if (np < 0 || np > 0xFFFF) return GGN_EBUSY;
-        n += (size_t)np;
+        const int32_t *q = P->list + 3 * i;
+        int32_t move = q[0], np = q[1], source = q[2];
+        if ((uint32_t)move >= (uint32_t)t->M || (uint32_t)np > 0xFFFF || (uint32_t)source > (uint32_t)t->N)
+            return GGN_EBUSY;
+        if (!np) continue;
+        if (n + (size_t)np > P->cand_cap && (rc = room_for(P, n + (size_t)np)) != GGN_OK) return rc;
+        if (source != last) {
+            if (source < last) grouped = 0;
+            P->gstart[g] = n;
+            P->gsorted[g++] = 0;
+            last = source;
+        }
+        for (int32_t k = 0; k < np; k++) P->cands[n++] = (cand_t){(uint64_t)source << 48, move, k};
     }
-    if ((rc = room_for(P, n)) != GGN_OK) return rc;
-    n = 0;
-    for (size_t i = 0; i < found; i++) {
-        const int32_t *q = P->list + 4 * i;
-        int32_t move = q[0], np = q[1], entry = q[2], source = q[3];
-        if (move < 0 || move >= t->M || source < 0 || source > t->N) return GGN_EBUSY;
-        /* keyed by source only: the rest of the key is read when its group is sorted */
-        for (int32_t k = 0; k < np; k++) P->cands[n++] = (cand_t){(uint64_t)source << 48, move, k, entry};
+    if (!grouped) { /* one group of all */
+        g = 1;
+        P->gstart[0] = 0;
+        P->gsorted[0] = 0;
     }
+    P->gstart[g] = n;
+    P->ngroups = g;
     P->ntried = 0;
     *count = n;
     return GGN_OK;
@@ -507,7 +517,7 @@ static int list_pseudo(play_state_t *P, size_t *count) {
 /* Whether pseudo-legal play c is legal (its move's plays tried once a ply, where kept). */
 static int is_legal(play_state_t *P, cand_t c, int *legal) {
     for (size_t i = 0; i < P->ntried; i++) {
-        if (P->tried[i].entry != c.entry) continue;
+        if (P->tried[i].move != c.move) continue;
         if (c.play < 64 && P->tried[i].all) {
             *legal = (int)(P->tried[i].legal >> c.play & 1);
             return GGN_OK;
@@ -516,8 +526,8 @@ static int is_legal(play_state_t *P, cand_t c, int *legal) {
     }
     size_t found = 0;
     int rc;
-    for (;;) { /* as list_into, with the entry */
-        rc = ggn_search_try(P->s, c.entry, P->list, P->list_len / 2, &found);
+    for (;;) { /* as list_into, with the move */
+        rc = ggn_search_try(P->s, c.move, P->list, P->list_len / 2, &found);
         if (rc != GGN_EOVERFLOW) break;
         if (found > ((size_t)1 << 24)) return GGN_EBUSY;
         size_t want = P->list_len * 2;
@@ -539,7 +549,7 @@ static int is_legal(play_state_t *P, cand_t c, int *legal) {
         else all = 0;
     }
     if (P->ntried < TRIED_KEPT) {
-        P->tried[P->ntried].entry = c.entry;
+        P->tried[P->ntried].move = c.move;
         P->tried[P->ntried].all = all;
         P->tried[P->ntried].legal = mask;
         P->ntried++;
@@ -641,8 +651,8 @@ static int draw_alone(play_state_t *P, uint64_t *state, int policy, int *got, ca
         }
         memcpy(P->cands + w, P->spare, rest * sizeof(cand_t));
         if (w) { from = w; taking = 1; }
+        group(P, from);
     }
-    group(P, from);
     for (;;) {
         if (!from) {
             if (!taking || !n) break;
