@@ -1374,6 +1374,12 @@ typedef struct {
     int known;
     int32_t known_kings, known_prefix;
     uint64_t gen, pseudo_gen;
+    /* a driver's search (ggn_search_track): the squares each side's pieces stand on, ascending
+     * (owned, nowned), which side's piece each square holds (where: side + 1, 0 none) and the
+     * marked pieces' count, kept by ggn_search_make while ``tracked`` (made again by the first
+     * walk after a load); ``top``: the next walk is a driver's call on the search's position */
+    int track, tracked, top;
+    int32_t *owned[2], nowned[2], *where, nmarked;
 } search_t;
 
 /* Whether ``a`` can move onto square t of board b (or drop onto it from its hand). */
@@ -2441,6 +2447,45 @@ static inline int collect(search_t *S, const int32_t *b, int side, size_t slot) 
     return 1;
 }
 
+/* The owned squares of the search's position, from a scan (see search_t). */
+static void track_build(search_t *S) {
+    const ggn_game *g = S->g;
+    S->nowned[0] = S->nowned[1] = 0;
+    S->nmarked = 0;
+    for (int32_t q = 0; q < g->N; q++) {
+        int f = g->kscan[S->b[q]];
+        S->nmarked += f >> 3;
+        int32_t side = (f & 3) == 1 ? 0 : (f & 3) == 2 ? 1 : -1;
+        S->where[q] = (side + 1) | (f & 8);
+        if (side >= 0) S->owned[side][S->nowned[side]++] = q;
+    }
+    S->tracked = 1;
+}
+
+/* Square q of the search's position may have changed: its owners' lists and the marked count
+ * follow (where[q]: the owner + 1, and 8 if marked). */
+static void track_square(search_t *S, int32_t q) {
+    const ggn_game *g = S->g;
+    int f = g->kscan[S->b[q]];
+    int32_t now = (f & 3) == 1 ? 1 : (f & 3) == 2 ? 2 : 0, was = S->where[q] & 3;
+    S->nmarked += (f & 8 ? 1 : 0) - (S->where[q] & 8 ? 1 : 0);
+    S->where[q] = now | (f & 8);
+    if (now == was) return;
+    if (was) { /* out of its list */
+        int32_t *at = S->owned[was - 1], n = S->nowned[was - 1], i = 0;
+        while (i < n && at[i] != q) i++;
+        if (i < n) memmove(at + i, at + i + 1, (size_t)(n - i - 1) * sizeof(int32_t));
+        S->nowned[was - 1] = n - 1;
+    }
+    if (now) { /* into its list, in order */
+        int32_t *at = S->owned[now - 1], n = S->nowned[now - 1], i = n;
+        while (i > 0 && at[i - 1] > q) i--;
+        memmove(at + i + 1, at + i, (size_t)(n - i) * sizeof(int32_t));
+        at[i] = q;
+        S->nowned[now - 1] = n + 1;
+    }
+}
+
 /* The pseudo-legal moves on the move stack's entries x in [base, end), for ggn_search_pseudo:
  * (move, its plays' count, its source: N for the hand) each, in the stack's order (the plays
  * are those plays_of makes, legal or not; a plain move's or drop's are its placed pieces). */
@@ -2474,10 +2519,11 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     int probe = S->probe; /* only the captures, or the forced drops, for their tests (this walk only) */
     S->probe = PROBE_NONE;
     int32_t only = S->only; /* this walk only too (ggn_search_try, ggn_search_pseudo) */
-    int pseudo = S->pseudo, known = only && S->known;
+    int pseudo = S->pseudo, known = only && S->known, top = S->top;
     S->only = 0;
     S->pseudo = 0;
     S->known = 0;
+    S->top = 0;
     int reach = mode == MODE_REACH; /* a flag move's test: the first legal play into the region */
     if (reach) mode = MODE_FIRST;
     int ended_value;
@@ -2492,13 +2538,26 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     }
     const uint8_t *scan = g->kscan;
     int owned = 1 << side;
-    for (int32_t q = 0; q < N && !known; q++) {
-        int32_t k = b[q];
-        int f = scan[k];
-        nprefix += f >> 3;
-        if (!(f & owned)) continue;
-        if (f & 4) kings[nkings++] = q;
-        if (!only && !collect(S, b, side, (size_t)k * (size_t)(N + 1) + (size_t)q + 1)) return 0;
+    if (known) {
+        /* the pseudo listing's */
+    } else if (top && S->track) { /* the squares kept */
+        if (!S->tracked) track_build(S);
+        nprefix = S->nmarked;
+        const int32_t *at = S->owned[side];
+        for (int32_t i = 0; i < S->nowned[side]; i++) {
+            int32_t q = at[i], k = b[q];
+            if (scan[k] & 4) kings[nkings++] = q;
+            if (!only && !collect(S, b, side, (size_t)k * (size_t)(N + 1) + (size_t)q + 1)) return 0;
+        }
+    } else {
+        for (int32_t q = 0; q < N; q++) {
+            int32_t k = b[q];
+            int f = scan[k];
+            nprefix += f >> 3;
+            if (!(f & owned)) continue;
+            if (f & 4) kings[nkings++] = q;
+            if (!only && !collect(S, b, side, (size_t)k * (size_t)(N + 1) + (size_t)q + 1)) return 0;
+        }
     }
     if (pseudo) {
         S->known_kings = nkings;
@@ -2780,6 +2839,7 @@ static void moved(search_t *S) {
 static int search_load(search_t *S, const int32_t *pos, size_t len) {
     const ggn_game *g = S->g;
     moved(S);
+    S->tracked = 0;
     int32_t N = g->N, K = g->K;
     if (!pos || len != ggn_position_size(g)) return GGN_EBADPOSITION;
     if (pos[0] != 0 && pos[0] != 1) return GGN_EBADPOSITION;
@@ -2839,7 +2899,7 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
 
 static void search_close(search_t *S) {
     free(S->b); free(S->hands); free(S->pre); free(S->kings); free(S->trial); free(S->chg); free(S->plays); free(S->undo); free(S->mv);
-    free(S->crit); free(S->spare); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch); free(S->broyal);
+    free(S->crit); free(S->spare); free(S->owned[0]); free(S->owned[1]); free(S->where); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch); free(S->broyal);
 }
 
 int ggn_perft(const ggn_game *g, const int32_t *pos, size_t len, int depth, uint64_t *count) {
@@ -3035,10 +3095,25 @@ int ggn_search_list(ggn_search *s, int32_t *out, size_t cap, size_t *found) {
     S->mv_used = 0;
     S->err = GGN_OK;
     sink_t sink = {out, NULL, out ? cap : 0, 0};
+    S->top = 1;
     walk(S, 0, 1, MODE_LIST, &sink);
     *found = sink.found;
     if (S->err != GGN_OK) return S->err;
     return sink.found > sink.cap ? GGN_EOVERFLOW : GGN_OK;
+}
+
+int ggn_search_track(ggn_search *s) {
+    if (!s) return GGN_EBADPOSITION;
+    search_t *S = &s->S;
+    if (S->track) return GGN_OK;
+    size_t n = (size_t)S->g->N;
+    S->owned[0] = alloc(n, 4);
+    S->owned[1] = alloc(n, 4);
+    S->where = alloc(n, 4);
+    if (!S->owned[0] || !S->owned[1] || !S->where) return GGN_ENOMEM; /* freed with the search */
+    S->track = 1;
+    S->tracked = 0;
+    return GGN_OK;
 }
 
 int ggn_plays_alone(const ggn_game *g) {
@@ -3052,6 +3127,7 @@ int ggn_search_pseudo(ggn_search *s, int32_t *out, size_t cap, size_t *found) {
     S->mv_used = 0;
     S->err = GGN_OK;
     S->pseudo = 1;
+    S->top = 1;
     sink_t sink = {out, NULL, out ? cap : 0, 0};
     walk(S, 0, 1, MODE_LIST, &sink);
     S->pseudo = 0; /* a walk that ended early (the game over) left it */
@@ -3234,6 +3310,22 @@ int ggn_search_make(ggn_search *s, int32_t move, int32_t play, int *flags) {
     }
     s->nchanged = nc;
     s->marked_known = s->idempotent;
+    if (S->tracked) {
+        for (size_t i = 0; i < nc; i++) track_square(S, changed[i]);
+#ifdef GGN_PLAYOUT_CHECK_KEYS
+        /* (the checking build) the kept squares against a scan */
+        int32_t seen[2] = {0, 0}, marks = 0;
+        for (int32_t q = 0; q < N; q++) {
+            int f = g->kscan[b[q]];
+            marks += f >> 3;
+            int who = (f & 3) == 1 ? 0 : (f & 3) == 2 ? 1 : -1;
+            if (who < 0) continue;
+            if (seen[who] >= S->nowned[who] || S->owned[who][seen[who]] != q) abort();
+            seen[who]++;
+        }
+        if (seen[0] != S->nowned[0] || seen[1] != S->nowned[1] || marks != S->nmarked) abort();
+#endif
+    }
     /* a promotion: a board move that leaves on its destination another kind than its plain
      * play leaves (castling and a castling rook's move leave theirs) */
     if ((m->mtype == MOVE_PLAIN && m->src >= 0 && b[m->dst] != m->becomes) || m->mtype == MOVE_SITTUYIN)

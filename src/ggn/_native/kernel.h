@@ -99,6 +99,9 @@ const int32_t *ggn_search_hands(const ggn_search *search); /* NULL: hands not tr
 /* The legal plays of the search's position as it stands, as ggn_legal lists them. */
 int ggn_search_list(ggn_search *search, int32_t *out, size_t cap, size_t *found);
 int ggn_search_in_check(ggn_search *search, int *check);
+/* Keep the squares each side's pieces stand on from make to make, for the listings on the
+ * search (a driver that makes many plays on one search: a playout). */
+int ggn_search_track(ggn_search *search);
 /* Whether each play's legality in the game is its own (no forced captures or drops, no
  * bikjang, no walls): then ggn_search_pseudo and ggn_search_try may be used. */
 int ggn_plays_alone(const ggn_game *game);

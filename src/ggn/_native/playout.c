@@ -828,6 +828,7 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
     if (rc == GGN_OK) {
         P.s = ggn_search_new(g);
         if (!P.s) rc = GGN_ENOMEM;
+        else rc = ggn_search_track(P.s);
     }
     for (size_t i = 0; i < games && rc == GGN_OK; i++) {
         rc = ggn_search_load(P.s, position, len);
