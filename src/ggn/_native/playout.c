@@ -500,7 +500,11 @@ static int list_pseudo(play_state_t *P, size_t *count) {
             P->gsorted[g++] = 0;
             last = source;
         }
-        for (int32_t k = 0; k < np; k++) P->cands[n++] = (cand_t){(uint64_t)source << 48, move, k};
+        cand_t *c = P->cands + n;
+        uint64_t key = (uint64_t)source << 48;
+        c[0] = (cand_t){key, move, 0};
+        for (int32_t k = 1; k < np; k++) c[k] = (cand_t){key, move, k};
+        n += (size_t)np;
     }
     if (!grouped) { /* one group of all */
         g = 1;
