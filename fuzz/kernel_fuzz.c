@@ -131,6 +131,19 @@ static void run(uint8_t operation, int depth, const ggn_game *game, const int32_
             abort();
         }
         free(out);
+        /* a playout's listings: the pseudo-legal moves, each one tried, and a move number of
+         * any kind tried (refused, or its plays within the room) */
+        ggn_search *search = ggn_search_new(game);
+        if (search && ggn_plays_alone(game) && ggn_search_load(search, position, length) == GGN_OK) {
+            int32_t moves[3 * 64], plays[2 * 64];
+            size_t listed = 0, tried = 0;
+            int rc = ggn_search_pseudo(search, moves, 64, &listed);
+            for (size_t i = 0; rc == GGN_OK && i < listed; i++)
+                if (ggn_search_try(search, moves[3 * i], plays, 64, &tried) == GGN_OK && tried > 64) abort();
+            int32_t any = (int32_t)(operation * 977) - 3 * depth;
+            if (ggn_search_try(search, any, plays, 64, &tried) == GGN_OK && tried > 64) abort();
+        }
+        ggn_search_free(search);
         break;
     }
     default: {

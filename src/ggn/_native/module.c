@@ -119,6 +119,42 @@ static PyObject *legal(PyObject *self, PyObject *args) {
     return bytes;
 }
 
+/* pseudo(game, position) -> [(move, plays, (legal play numbers...))] | None: the pseudo-legal
+ * moves a playout draws among (ggn_search_pseudo) and each one's legal plays (ggn_search_try);
+ * None where the game's plays are not each legal alone. For the tests. */
+static PyObject *pseudo(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *position;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &position)) return NULL;
+    ggn_game *game = game_of(capsule);
+    if (!game) return NULL;
+    if (!ggn_plays_alone(game)) Py_RETURN_NONE;
+    Py_buffer view;
+    if (int32_buffer(position, &view, "position") < 0) return NULL;
+    ggn_search *search = ggn_search_new(game);
+    size_t cap = 4096, found = 0, tried = 0;
+    int32_t *out = PyMem_Malloc(3 * cap * sizeof(int32_t)), *plays = PyMem_Malloc(2 * cap * sizeof(int32_t));
+    PyObject *list = NULL;
+    int rc = !search || !out || !plays ? GGN_ENOMEM : ggn_search_load(search, view.buf, (size_t)(view.len / 4));
+    if (rc == GGN_OK) rc = ggn_search_pseudo(search, out, cap, &found);
+    if (rc == GGN_OK) list = PyList_New(0);
+    for (size_t i = 0; rc == GGN_OK && list && i < found; i++) {
+        rc = ggn_search_try(search, out[3 * i], plays, cap, &tried);
+        if (rc != GGN_OK) break;
+        PyObject *numbers = PyTuple_New((Py_ssize_t)tried);
+        for (size_t j = 0; numbers && j < tried; j++) PyTuple_SET_ITEM(numbers, (Py_ssize_t)j, PyLong_FromLong(plays[2 * j + 1]));
+        PyObject *item = numbers ? Py_BuildValue("(iiN)", out[3 * i], out[3 * i + 1], numbers) : NULL;
+        if (!item || PyList_Append(list, item) < 0) { Py_XDECREF(item); Py_CLEAR(list); break; }
+        Py_DECREF(item);
+    }
+    PyBuffer_Release(&view);
+    ggn_search_free(search);
+    PyMem_Free(out);
+    PyMem_Free(plays);
+    if (rc != GGN_OK) { Py_XDECREF(list); return failed(rc); }
+    return list;
+}
+
 /* divide(game, position, depth) -> list of (move number, play number, count). */
 static PyObject *divide(PyObject *self, PyObject *args) {
     (void)self;
@@ -753,6 +789,8 @@ static PyMethodDef methods[] = {
     {"playout", playout, METH_VARARGS,
      "playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves) -> (results, pairs)."},
     {"ended", ended, METH_VARARGS, "ended(game, position) -> (end, value): the game's end before the move."},
+    {"pseudo", pseudo, METH_VARARGS,
+     "pseudo(game, position) -> [(move, plays, legal plays)] | None: a playout's pseudo-legal moves (tests)."},
     {NULL, NULL, 0, NULL},
 };
 

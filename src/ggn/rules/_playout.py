@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ggn._types import expect
 from ggn.cell import Cell
 from ggn.errors import GGNError
+from ggn.move import Move
 from ggn.position import Position
 from ggn.rules._records import Ending, MoveInfo, Play
 from ggn.rules._system import RuleSystem
@@ -299,7 +300,7 @@ def _play(game: Game, generator: SplitMix64, policy: str, max_plies: int,
             break
         position = game.position
         if alone:
-            game._push(_draw_pseudo(game.rules, position, game.legal_moves(), generator, prefer_captures, wall))
+            game._push(_draw_pseudo(game, generator, prefer_captures, wall))
             continue
         plays = canonical(position, game.legal_moves())
         if prefer_captures:
@@ -309,15 +310,10 @@ def _play(game: Game, generator: SplitMix64, policy: str, max_plies: int,
     return "*", None
 
 
-def _draw_pseudo(rules: RuleSystem, position: Position, legal: list[Play], generator: SplitMix64,
-                 prefer_captures: bool, wall: str | None) -> Play:
-    """The play drawn in a game whose plays are each legal alone: among the pseudo-legal
-    plays in the canonical order (the captures first, where preferred), a draw each time,
-    an illegal play drawn struck from them and the draw made again."""
-    pseudo = pseudo_plays(rules, position)
-    numbered = {id(play): (move, number) for move, number, play in pseudo}
-    # each legal play by its move and number among the move's plays (its effect's place in
-    # the move's pseudo-legal effects: a move's legal plays come in that order)
+def legal_by_number(pseudo: list[tuple[Move, int, Play]], legal: list[Play]) -> dict[tuple[int, int], Play]:
+    """Each legal play of a position by ``(id(move), number)``: its move and its number among the
+    move's pseudo-legal plays (:func:`ggn.rules._walk.pseudo_plays`), the place of its effect
+    among the move's (a move's legal plays come in that order)."""
     effects: dict[int, list[tuple[int, object]]] = {}
     for move, number, play in pseudo:
         effects.setdefault(id(move), []).append((number, play._recipe[1] if len(play._recipe) == 2 else None))
@@ -332,6 +328,17 @@ def _draw_pseudo(rules: RuleSystem, position: Position, legal: list[Play], gener
             if made == effect and (id(move), number) not in found:
                 found[id(move), number] = play
                 break
+    return found
+
+
+def _draw_pseudo(game: Game, generator: SplitMix64, prefer_captures: bool, wall: str | None) -> Play:
+    """The play drawn in a game whose plays are each legal alone: among the pseudo-legal
+    plays in the canonical order (the captures first, where preferred), a draw each time,
+    an illegal play drawn struck from them and the draw made again."""
+    position = game.position
+    pseudo = pseudo_plays(game.rules, position)
+    numbered = {id(play): (move, number) for move, number, play in pseudo}
+    found = legal_by_number(pseudo, game.legal_moves())
     order = canonical(position, [play for _, _, play in pseudo])
     rest: list[Play] = []
     if prefer_captures:

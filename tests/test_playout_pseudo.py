@@ -1,0 +1,166 @@
+"""The pseudo-legal plays a playout draws among (docs/DECISIONS.md, "Playouts"), the kernel's
+against the pure walk's, on every game the kernel plays out.
+
+- Which games draw so: the kernel's ``ggn_plays_alone`` and the pure path's
+  :func:`ggn.rules._playout.plays_alone` agree on every game the kernel plays.
+- What they draw among: for the start, positions of random games and random placements
+  (seeds drawn once from os.urandom after the code was written), the kernel's pseudo-legal
+  moves (``ggn_search_pseudo``) with their plays' counts are the pure walk's
+  (:func:`ggn.rules._walk.pseudo_plays`), and each move's legal plays as the kernel tries it
+  alone (``ggn_search_try``) are those the pure path's ``legal_moves`` lists, by number.
+- The pure walk's pseudo-legal plays of chess are python-chess's pseudo-legal moves.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import chess
+import pytest
+
+from ggn._types import Side
+from ggn.games.chess import from_fen
+from ggn.position import Position
+from ggn.rules import _native, rule_system, use_native
+from ggn.rules._cplayout import playout_refusal
+from ggn.rules._playout import legal_by_number, plays_alone
+from ggn.rules._system import RuleSystem
+from ggn.rules._walk import pseudo_plays
+from ggn.variants import registry
+
+SEEDS = (6260851, 14190530, 3518197)
+
+pytestmark = pytest.mark.skipif(not _native.native_available(), reason="the C kernel is not built here")
+
+
+def _played_out() -> list[str]:
+    """The games whose playouts the kernel plays."""
+    return [name for name in registry.names()
+            if _native.native_support(rule_system(name))[0] and not playout_refusal(rule_system(name))]
+
+
+Seen = dict[tuple[str, str, str], tuple[int, tuple[int, ...]]]
+"""Per move (source, destination, piece): its plays' count and the numbers of its legal ones."""
+
+
+def _kernel(rules: RuleSystem, position: Position) -> Seen | None:
+    asked = _native._asked(rules, position)
+    assert asked is not None
+    kernel, game, encoded = asked
+    found = kernel.pseudo(game.capsule, encoded)
+    if found is None:
+        return None
+    seen: Seen = {}
+    for number, plays, legal in found:
+        move = game.move(rules, number)
+        assert move is not None
+        key = (str(move.source), str(move.destination), str(move.piece))
+        assert key not in seen, key
+        seen[key] = (plays, tuple(legal))
+    return seen
+
+
+def _pure(rules: RuleSystem, position: Position) -> Seen:
+    with use_native(False):
+        legal = rules.legal_moves(position)
+    pseudo = pseudo_plays(rules, position)
+    numbered = legal_by_number(pseudo, legal)
+    assert len(numbered) == len(legal)  # every legal play is a pseudo-legal one
+    plays: Counter[tuple[str, str, str]] = Counter()
+    legal_numbers: dict[tuple[str, str, str], list[int]] = {}
+    for move, number, _ in pseudo:
+        key = (str(move.source), str(move.destination), str(move.piece))
+        plays[key] += 1
+        legal_numbers.setdefault(key, [])
+        if (id(move), number) in numbered:
+            legal_numbers[key].append(number)
+    return {key: (count, tuple(legal_numbers[key])) for key, count in plays.items()}
+
+
+def _walked(rules: RuleSystem, seed: int, plies: int) -> Position:
+    chance = random.Random(seed)
+    position = rules.position()
+    with use_native(False):
+        for _ in range(plies):
+            plays = rules.legal_moves(position)
+            if not plays:
+                break
+            position = position.apply(chance.choice(plays).transition)
+    return position
+
+
+def _placed(rules: RuleSystem, seed: int) -> Position | None:
+    """The start's pieces shuffled over the board, the side to move drawn; None if the side not
+    to move is in check (no position of a game) or the pure path refuses it."""
+    chance = random.Random(seed)
+    start = rules.position()
+    codes = list(start._codes)
+    chance.shuffle(codes)
+    active: Side = chance.choice(("first", "second"))
+    hands = (dict(start._hands[0]), dict(start._hands[1]))
+    position = Position._make(start._geometry, codes, hands, active, start.styles)
+    other = Position._make(start._geometry, list(codes), hands, position.inactive, start.styles)
+    try:
+        with use_native(False):
+            if rules.in_check(other):
+                return None
+            rules.legal_moves(position)
+    except Exception:  # noqa: BLE001  (a placement the pure path refuses is no test)
+        return None
+    return position
+
+
+@pytest.mark.parametrize("name", _played_out() if _native.native_available() else [])
+def test_the_kernel_s_pseudo_legal_plays_are_the_pure_walk_s(name: str) -> None:
+    rules = rule_system(name)
+    # which games draw among them: the kernel's ggn_plays_alone and the pure path's agree
+    drawn = _kernel(rules, rules.position()) is not None
+    assert drawn == plays_alone(rules), name
+    if not drawn:
+        return
+    positions = [rules.position()]
+    for number, seed in enumerate(SEEDS):
+        positions.append(_walked(rules, seed + len(name), 12 + 25 * number))
+        placed = _placed(rules, seed ^ len(name))
+        if placed is not None:
+            positions.append(placed)
+    for position in positions:
+        mine, theirs = _kernel(rules, position), _pure(rules, position)
+        assert mine == theirs, (name, position.to_feen(), set(mine or {}) ^ set(theirs))
+
+
+def test_the_pure_walk_s_pseudo_legal_chess_plays_are_python_chess_s() -> None:
+    rules = rule_system("chess")
+    chance = random.Random(SEEDS[0])
+    board = chess.Board()
+    for _ in range(60):
+        position = Position.from_feen(_feen_of(board))
+        mine = Counter(_uci(play) for _, _, play in pseudo_plays(rules, position))
+        # python-chess lists castling only when legal, and never into or through check: its
+        # pseudo-legal moves less castling, against ours less the king's two-square steps
+        theirs = Counter(move.uci() for move in board.pseudo_legal_moves if not board.is_castling(move))
+        kings = {uci for uci in mine if _castles(board, uci)}
+        assert Counter({uci: n for uci, n in mine.items() if uci not in kings}) == theirs, board.fen()
+        legal = list(board.legal_moves)
+        if not legal:
+            break
+        board.push(chance.choice(legal))
+
+
+def _feen_of(board: chess.Board) -> str:
+    return from_fen(board.fen())
+
+
+def _uci(play: object) -> str:
+    text = str(play)  # "C:P e2-e4" or "C:P e7-e8=C:Q"
+    squares = text.split(" ")[1]
+    move, _, choice = squares.partition("=")
+    source, destination = move.split("-")
+    return source + destination + (choice.split(":")[1][-1].lower() if choice else "")
+
+
+def _castles(board: chess.Board, uci: str) -> bool:
+    king = board.king(board.turn)
+    return king is not None and uci[:2] == chess.square_name(king) and abs(
+        chess.parse_square(uci[2:4]) % 8 - king % 8) == 2
