@@ -2706,6 +2706,26 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                 }
             }
         }
+        if (only && (h->hot & HOT_FAST) && !(h->hot & HOT_VICT) && h->src >= 0 && !g->eflags) {
+            /* one move tried alone (ggn_search_try), a plain board move of the mover's own
+             * pieces with no effect beyond its two squares: each play made on them and its
+             * terminal pieces tested, without the plays worked out (a rook taken with its
+             * rights changes the other side's marks: made as every play) */
+            int32_t src = h->src, dst = h->dst, taken = pre[dst];
+            if (!(taken && (g->rookplain[taken] || taken == g->castking[other]))) {
+                int32_t was_src = b[src], was_dst = b[dst];
+                b[src] = 0;
+                for (int32_t k = 0; k < h->nplaced; k++) {
+                    b[dst] = g->ints[m->placed_off + k];
+                    int exposed = 0;
+                    for (int32_t j = 0; j < nkings && !exposed; j++) exposed = attacked(S, b, kings[j], other, 1);
+                    if (!exposed) total += emit(S, ply, depth, mode, sink, mi, k, side);
+                }
+                b[src] = was_src;
+                b[dst] = was_dst;
+                continue;
+            }
+        }
         /* castling is checked on the board before the prefix (the rule system reads it so) */
         int32_t np = plays_of(S, pre, mi, plays, chg);
         for (int32_t j = 0; j < np; j++) {

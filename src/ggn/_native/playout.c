@@ -1,9 +1,11 @@
 /* ggn's native playouts (see playout.h; the contract is docs/DECISIONS.md, "Playouts").
  *
- * Each game is played on one kernel search (kernel.h), ply after ply: the legal plays listed,
- * put in the canonical order (source, the hand after the squares; destination; the dropped
- * piece's rank by its QPI text; the play's number), the policy's candidates kept, one draw of
- * the game's splitmix64 picking one, the play made in place. Before each ply the game ends
+ * Each game is played on one kernel search (kernel.h), ply after ply: the candidates listed
+ * (where each play is legal alone, ggn_plays_alone: the pseudo-legal plays; else the legal
+ * plays), in the canonical order (source, the hand after the squares; destination; the dropped
+ * piece's rank by its QPI text; the play's number), the policy's captures first; a draw of the
+ * game's splitmix64 picking one, a pseudo-legal play tested (its move tried alone) and, if
+ * illegal, struck and drawn again; the play made in place. Before each ply the game ends
  * as ggn.game.Game ends it, in its order: no legal move (checkmate, or the stalemate's value),
  * then the n-move rule (the halfmove clock: a capture, a drop, a promotion or an irreversible
  * move of a type of the rule starts it again), then an n-fold repetition (a 64-bit Zobrist key

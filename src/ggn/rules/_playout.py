@@ -3,7 +3,8 @@
 What a playout computes is written out in docs/DECISIONS.md ("Playouts"), so that the pure
 path here and the C kernel (``src/ggn/_native/playout.c``) play the same games for the same
 seed, move for move: splitmix64, one game's generator seeded from the seed and the game's
-index, one draw a ply picking among the legal plays in a canonical order, and the game's ends
+index, draws among the plays in a canonical order (the pseudo-legal ones, an illegal one
+struck and drawn again, where each play is legal alone; else the legal ones), and the game's ends
 as :class:`ggn.game.Game` finds them (its outcome, then any end a player may claim, claimed at
 once), else ``max_plies``.
 
