@@ -18,7 +18,11 @@
  *   play touching none of them is legal without being made (where the test cannot be so
  *   precise, each square keeps the set of squares its attackers read, a bitset, instead);
  * - a lone terminal piece's plain step is tested on its destination alone, without its plays;
- * - the last ply is only counted, and plays are made and taken back in place.
+ * - the last ply is only counted, and plays are made and taken back in place;
+ * - a playout (playout.c) lists a position's pseudo-legal moves only (ggn_search_pseudo: the
+ *   walk's first step) and tries each move it draws alone (ggn_search_try: the walk on that one
+ *   move, from what the listing found), and its search keeps each side's squares from make to
+ *   make (ggn_search_track), so no listing of it scans the board.
  */
 #include "kernel.h"
 

@@ -424,19 +424,24 @@ static int ensure_history(play_state_t *P, size_t plies) {
 
 typedef int (*lister_t)(ggn_search *, int32_t *, size_t, size_t *);
 
+/* Room in P->list for ``found`` items of ``width`` values (a listing said it had more). */
+static int grow_list(play_state_t *P, size_t found, size_t width) {
+    if (found > ((size_t)1 << 24)) return GGN_EBUSY;
+    size_t want = P->list_len * 2;
+    while (want < found * width) want *= 2;
+    int32_t *bigger = realloc(P->list, want * sizeof(int32_t));
+    if (!bigger) return GGN_ENOMEM;
+    P->list = bigger;
+    P->list_len = want;
+    return GGN_OK;
+}
+
 /* A kernel listing (ggn_search_list, ggn_search_pseudo) into P->list, grown until its items
  * (``width`` values each) fit: how many in *found. */
 static int list_into(play_state_t *P, lister_t list, size_t width, size_t *found) {
     for (;;) {
         int rc = list(P->s, P->list, P->list_len / width, found);
-        if (rc != GGN_EOVERFLOW) return rc;
-        if (*found > ((size_t)1 << 24)) return GGN_EBUSY;
-        size_t want = P->list_len * 2;
-        while (want < *found * width) want *= 2;
-        int32_t *bigger = realloc(P->list, want * sizeof(int32_t));
-        if (!bigger) return GGN_ENOMEM;
-        P->list = bigger;
-        P->list_len = want;
+        if (rc != GGN_EOVERFLOW || (rc = grow_list(P, *found, width)) != GGN_OK) return rc;
     }
 }
 
@@ -534,14 +539,7 @@ static int is_legal(play_state_t *P, cand_t c, int *legal) {
     int rc;
     for (;;) { /* as list_into, with the move */
         rc = ggn_search_try(P->s, c.move, P->list, P->list_len / 2, &found);
-        if (rc != GGN_EOVERFLOW) break;
-        if (found > ((size_t)1 << 24)) return GGN_EBUSY;
-        size_t want = P->list_len * 2;
-        while (want < found * 2) want *= 2;
-        int32_t *bigger = realloc(P->list, want * sizeof(int32_t));
-        if (!bigger) return GGN_ENOMEM;
-        P->list = bigger;
-        P->list_len = want;
+        if (rc != GGN_EOVERFLOW || (rc = grow_list(P, found, 2)) != GGN_OK) break;
     }
     if (rc != GGN_OK) return rc;
     uint64_t mask = 0;
