@@ -829,6 +829,7 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
     P.epat = calloc((size_t)t.N, sizeof(int32_t));
     P.hmirror = calloc(2 * (size_t)t.K, sizeof(int32_t));
     if (!P.list || !P.mirror || !P.eps || !P.epat || !P.hmirror) rc = GGN_ENOMEM;
+    if (rc == GGN_OK) rc = room_for(&P, 64); /* the candidates and their groups: never NULL */
     if (rc == GGN_OK) {
         P.s = ggn_search_new(g);
         if (!P.s) rc = GGN_ENOMEM;
