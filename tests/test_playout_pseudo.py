@@ -19,7 +19,6 @@ from collections import Counter
 import chess
 import pytest
 
-from ggn._types import Side
 from ggn.games.chess import from_fen
 from ggn.position import Position
 from ggn.rules import _native, rule_system, use_native
@@ -28,6 +27,7 @@ from ggn.rules._playout import legal_by_number, plays_alone
 from ggn.rules._system import RuleSystem
 from ggn.rules._walk import pseudo_plays
 from ggn.variants import registry
+from test_playout_native import _placement, _walked
 
 SEEDS = (6260851, 14190530, 3518197)
 
@@ -78,39 +78,6 @@ def _pure(rules: RuleSystem, position: Position) -> Seen:
     return {key: (count, tuple(legal_numbers[key])) for key, count in plays.items()}
 
 
-def _walked(rules: RuleSystem, seed: int, plies: int) -> Position:
-    chance = random.Random(seed)
-    position = rules.position()
-    with use_native(False):
-        for _ in range(plies):
-            plays = rules.legal_moves(position)
-            if not plays:
-                break
-            position = position.apply(chance.choice(plays).transition)
-    return position
-
-
-def _placed(rules: RuleSystem, seed: int) -> Position | None:
-    """The start's pieces shuffled over the board, the side to move drawn; None if the side not
-    to move is in check (no position of a game) or the pure path refuses it."""
-    chance = random.Random(seed)
-    start = rules.position()
-    codes = list(start._codes)
-    chance.shuffle(codes)
-    active: Side = chance.choice(("first", "second"))
-    hands = (dict(start._hands[0]), dict(start._hands[1]))
-    position = Position._make(start._geometry, codes, hands, active, start.styles)
-    other = Position._make(start._geometry, list(codes), hands, position.inactive, start.styles)
-    try:
-        with use_native(False):
-            if rules.in_check(other):
-                return None
-            rules.legal_moves(position)
-    except Exception:  # noqa: BLE001  (a placement the pure path refuses is no test)
-        return None
-    return position
-
-
 @pytest.mark.parametrize("name", _played_out() if _native.native_available() else [])
 def test_the_kernel_s_pseudo_legal_plays_are_the_pure_walk_s(name: str) -> None:
     rules = rule_system(name)
@@ -121,8 +88,8 @@ def test_the_kernel_s_pseudo_legal_plays_are_the_pure_walk_s(name: str) -> None:
         return
     positions = [rules.position()]
     for number, seed in enumerate(SEEDS):
-        positions.append(_walked(rules, seed + len(name), 12 + 25 * number))
-        placed = _placed(rules, seed ^ len(name))
+        positions.append(_walked(name, seed + len(name), 12 + 25 * number))
+        placed = _placement(name, seed ^ len(name))
         if placed is not None:
             positions.append(placed)
     for position in positions:
