@@ -2536,14 +2536,11 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     size_t mv_base = S->mv_used;
     int32_t *kings = S->kings + (size_t)ply * (size_t)N;
     int32_t nkings = 0, nprefix = 0;
-    if (known) {
-        nkings = S->known_kings;
-        nprefix = S->known_prefix;
-    }
     const uint8_t *scan = g->kscan;
     int owned = 1 << side;
-    if (known) {
-        /* the pseudo listing's */
+    if (known) { /* the pseudo listing's */
+        nkings = S->known_kings;
+        nprefix = S->known_prefix;
     } else if (top && S->track) { /* the squares kept */
         if (!S->tracked) track_build(S);
         nprefix = S->nmarked;
@@ -2710,11 +2707,12 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                 }
             }
         }
-        if (only && (h->hot & HOT_FAST) && !(h->hot & HOT_VICT) && h->src >= 0 && !g->eflags) {
+        if (only && (h->hot & HOT_FAST) && !(h->hot & HOT_VICT) && h->src >= 0 && !g->eflags && kings_known) {
             /* one move tried alone (ggn_search_try), a plain board move of the mover's own
              * pieces with no effect beyond its two squares: each play made on them and its
-             * terminal pieces tested, without the plays worked out (a rook taken with its
-             * rights changes the other side's marks: made as every play) */
+             * terminal pieces (known where they stand, and not moved by it) tested, without
+             * the plays worked out (a rook taken with its rights changes the other side's
+             * marks: made as every play) */
             int32_t src = h->src, dst = h->dst, taken = pre[dst];
             if (!(taken && (g->rookplain[taken] || taken == g->castking[other]))) {
                 int32_t was_src = b[src], was_dst = b[dst];
