@@ -3110,18 +3110,28 @@ const int32_t *ggn_search_board(const ggn_search *s) { return s->S.b; }
 
 const int32_t *ggn_search_hands(const ggn_search *s) { return s->S.hand[0] ? s->S.hands : NULL; }
 
-/* The legal plays of the search's position as it stands (loaded, then made), as ggn_legal lists them. */
-int ggn_search_list(ggn_search *s, int32_t *out, size_t cap, size_t *found) {
-    if (!s || !found) return GGN_EBADPOSITION;
-    search_t *S = &s->S;
+/* A listing walk on the search's position as it stands, a driver's (top): what the one-shot
+ * flags set before it ask (only, pseudo, known), all cleared after it, whether or not the walk
+ * read them. */
+static int top_listing(search_t *S, int32_t *out, size_t cap, size_t *found) {
     S->mv_used = 0;
     S->err = GGN_OK;
-    sink_t sink = {out, NULL, out ? cap : 0, 0};
     S->top = 1;
+    sink_t sink = {out, NULL, out ? cap : 0, 0};
     walk(S, 0, 1, MODE_LIST, &sink);
+    S->only = 0;
+    S->pseudo = 0;
+    S->known = 0;
+    S->top = 0;
     *found = sink.found;
     if (S->err != GGN_OK) return S->err;
     return sink.found > sink.cap ? GGN_EOVERFLOW : GGN_OK;
+}
+
+/* The legal plays of the search's position as it stands (loaded, then made), as ggn_legal lists them. */
+int ggn_search_list(ggn_search *s, int32_t *out, size_t cap, size_t *found) {
+    if (!s || !found) return GGN_EBADPOSITION;
+    return top_listing(&s->S, out, cap, found);
 }
 
 int ggn_search_track(ggn_search *s) {
@@ -3146,16 +3156,8 @@ int ggn_search_pseudo(ggn_search *s, int32_t *out, size_t cap, size_t *found) {
     if (!s || !found) return GGN_EBADPOSITION;
     search_t *S = &s->S;
     if (!ggn_plays_alone(S->g)) return GGN_EBADPOSITION;
-    S->mv_used = 0;
-    S->err = GGN_OK;
     S->pseudo = 1;
-    S->top = 1;
-    sink_t sink = {out, NULL, out ? cap : 0, 0};
-    walk(S, 0, 1, MODE_LIST, &sink);
-    S->pseudo = 0; /* a walk that ended early (the game over) left it */
-    *found = sink.found;
-    if (S->err != GGN_OK) return S->err;
-    return sink.found > sink.cap ? GGN_EOVERFLOW : GGN_OK;
+    return top_listing(S, out, cap, found);
 }
 
 int ggn_search_try(ggn_search *s, int32_t move, int32_t *out, size_t cap, size_t *found) {
@@ -3171,17 +3173,9 @@ int ggn_search_try(ggn_search *s, int32_t move, int32_t *out, size_t cap, size_t
     if (g->kside[m->kind] != side) return GGN_EBADPOSITION;
     if (m->src >= 0 ? b[m->src] != m->kind : !S->hand[side] || S->hand[side][m->kind] <= 0) return GGN_EBADPOSITION;
     if (!HOLDS(g, b, m, side) || BARRED(g, b, move)) return GGN_EBADPOSITION;
-    S->mv_used = 0;
-    S->err = GGN_OK;
     S->only = g->fentry[move] + 1;
     S->known = 1;
-    sink_t sink = {out, NULL, out ? cap : 0, 0};
-    walk(S, 0, 1, MODE_LIST, &sink);
-    S->only = 0;
-    S->known = 0;
-    *found = sink.found;
-    if (S->err != GGN_OK) return S->err;
-    return sink.found > sink.cap ? GGN_EOVERFLOW : GGN_OK;
+    return top_listing(S, out, cap, found);
 }
 
 int ggn_search_in_check(ggn_search *s, int *check) {

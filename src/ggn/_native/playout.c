@@ -269,30 +269,6 @@ static void sort_cands(cand_t *c, size_t n) {
 #define SOURCE_OF(key) ((key) >> 48)
 #define TRIED_KEPT 16 /* the moves a ply keeps the tried plays of (more are tried again) */
 
-/* The candidate at ``index`` of the canonical order of c[0..n) (the keys are distinct). The
- * kernel lists a position's plays source by source, squares ascending, then the hand (the
- * canonical order's first key): where c comes so, only the source holding ``index`` is
- * sorted; else all of c. */
-static cand_t pick_canonical(cand_t *c, size_t n, size_t index) {
-    size_t start = 0, end = n;
-    int grouped = 1, found = 0;
-    for (size_t i = 1; i < n; i++) {
-        uint64_t was = SOURCE_OF(c[i - 1].key), now = SOURCE_OF(c[i].key);
-        if (now == was) continue;
-        if (now < was) { grouped = 0; break; }
-        if (!found) {
-            if (index < i) { end = i; found = 1; }
-            else start = i;
-        }
-    }
-    if (!grouped) {
-        sort_cands(c, n);
-        return c[index];
-    }
-    sort_cands(c + start, end - start);
-    return c[index];
-}
-
 /* The winner of a value for the player to move (1 win, 0 draw, -1 loss). */
 static int32_t winner_of(int side, int32_t value) {
     if (value == 0) return 2;
@@ -561,36 +537,6 @@ static int is_legal(play_state_t *P, cand_t c, int *legal) {
     return GGN_OK;
 }
 
-/* Any other game: the play drawn among the legal ones (listed whole), once, in the canonical
- * order (the policy's captures if one is legal, else all); *got 0 when none is legal. */
-static int draw_listed(play_state_t *P, uint64_t *state, int policy, int *got, cand_t *chosen) {
-    size_t n = 0;
-    int rc = list_plays(P, &n);
-    if (rc != GGN_OK) return rc;
-    *got = n > 0;
-    if (!n) return GGN_OK;
-    size_t pick_from = n;
-    int taken = 0;
-    if (policy == GGN_POLICY_CAPTURES) {
-        size_t taking = 0;
-        for (size_t i = 0; i < n; i++) {
-            int captures = 0;
-            if ((rc = ggn_search_captures(P->s, P->cands[i].move, P->cands[i].play, &captures)) != GGN_OK) return rc;
-            if (captures) P->cands[taking++] = P->cands[i];
-        }
-        /* the captures were moved to the front, in the kernel's order (none moved: every play stays) */
-        if (taking) { pick_from = taking; taken = 1; }
-    }
-    uint64_t r = splitmix(state);
-    size_t index = (size_t)(((r >> 32) * (uint64_t)pick_from) >> 32);
-    if (taken) { /* a few: all sorted */
-        sort_cands(P->cands, pick_from);
-        *chosen = P->cands[index];
-    } else {
-        *chosen = pick_canonical(P->cands, pick_from, index);
-    }
-    return GGN_OK;
-}
 
 /* The groups of the candidates cands[0 .. n): a source each, where they come so (the kernel
  * lists a position's plays source by source, squares ascending, then the hand: the canonical
@@ -634,6 +580,37 @@ static void strike(play_state_t *P, size_t index, size_t n) {
         if (P->gstart[g] > index) P->gstart[g]--;
 }
 
+/* The captures of cands[0 .. n) moved first, each part in the kernel's order: how many. */
+static int captures_first(play_state_t *P, size_t n, size_t *taking) {
+    size_t w = 0, rest = 0;
+    for (size_t i = 0; i < n; i++) {
+        int captures = 0;
+        int rc = ggn_search_captures(P->s, P->cands[i].move, P->cands[i].play, &captures);
+        if (rc != GGN_OK) return rc;
+        if (captures) P->cands[w++] = P->cands[i];
+        else P->spare[rest++] = P->cands[i];
+    }
+    memcpy(P->cands + w, P->spare, rest * sizeof(cand_t));
+    *taking = w;
+    return GGN_OK;
+}
+
+/* Any other game: the play drawn among the legal ones (listed whole), once, in the canonical
+ * order (the policy's captures if one is legal, else all); *got 0 when none is legal. */
+static int draw_listed(play_state_t *P, uint64_t *state, int policy, int *got, cand_t *chosen) {
+    size_t n = 0, from, taking = 0;
+    int rc = list_plays(P, &n);
+    if (rc != GGN_OK) return rc;
+    *got = n > 0;
+    if (!n) return GGN_OK;
+    if (policy == GGN_POLICY_CAPTURES && (rc = captures_first(P, n, &taking)) != GGN_OK) return rc;
+    from = taking ? taking : n;
+    group(P, from);
+    uint64_t r = splitmix(state);
+    *chosen = pick_grouped(P, (size_t)(((r >> 32) * (uint64_t)from) >> 32));
+    return GGN_OK;
+}
+
 /* A game whose plays are each legal alone (ggn_plays_alone): the play drawn among the
  * pseudo-legal ones, each draw among the candidates left in the canonical order, an illegal
  * draw struck and drawn again (the policy's captures first, then every play left); *got 0
@@ -645,15 +622,8 @@ static int draw_alone(play_state_t *P, uint64_t *state, int policy, int *got, ca
     size_t from = n; /* the candidates: cands[0 .. from) */
     int taking = 0;
     if (policy == GGN_POLICY_CAPTURES && n) {
-        /* the captures first, each part in the kernel's order */
-        size_t w = 0, rest = 0;
-        for (size_t i = 0; i < n; i++) {
-            int captures = 0;
-            if ((rc = ggn_search_captures(P->s, P->cands[i].move, P->cands[i].play, &captures)) != GGN_OK) return rc;
-            if (captures) P->cands[w++] = P->cands[i];
-            else P->spare[rest++] = P->cands[i];
-        }
-        memcpy(P->cands + w, P->spare, rest * sizeof(cand_t));
+        size_t w = 0;
+        if ((rc = captures_first(P, n, &w)) != GGN_OK) return rc;
         if (w) { from = w; taking = 1; }
         group(P, from);
     }
