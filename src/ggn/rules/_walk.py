@@ -577,6 +577,15 @@ def forced_drops(scene: Scene, moves: list[Move], forced: frozenset[int]) -> lis
     return [move for move in moves if move.source is not HAND]
 
 
+def _tested(rules: RuleSystem, position: Position) -> list[Move]:
+    """The moves the walk tests before the game's own filters: the document's pseudo-legal
+    moves of ``position``, and the game's own (:meth:`RuleSystem._extra_moves`)."""
+    moves = rules.ruleset.moves(position)
+    if rules._more_moves:
+        moves = [*moves, *rules._extra_moves(position)]
+    return moves
+
+
 def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: int,
          plays: list[Play] | None = None) -> int:
     """Find the legal plays of ``position``: append them to ``out`` as ``(move, effect, board
@@ -585,9 +594,7 @@ def walk(rules: RuleSystem, position: Position, out: list[Found] | None, stop: i
     if rules._ends and rules._ended(position) is not None:
         return 0
     scene = Scene(rules, position)
-    moves = rules.ruleset.moves(position)
-    if rules._more_moves:
-        moves = [*moves, *rules._extra_moves(position)]
+    moves = _tested(rules, position)
     if rules._capture_forced:
         moves = forced_captures(scene, moves)
     if rules._drops_forced is not None:
@@ -615,11 +622,8 @@ def pseudo_plays(rules: RuleSystem, position: Position) -> list[tuple[Move, int,
     prefix = rules._prepare(position, tables)
     context = PlayContext(position, prefix, rules._captured)
     known, codes, special_taken = tables.info.get, position._codes, rules._special_taken
-    moves = rules.ruleset.moves(position)
-    if rules._more_moves:
-        moves = [*moves, *rules._extra_moves(position)]
     found: list[tuple[Move, int, Play]] = []
-    for move in moves:
+    for move in _tested(rules, position):
         info = known(id(move)) or describe(rules, tables, move)
         play: Play
         if info[4] == SPECIAL or codes[info[2]] in special_taken:
