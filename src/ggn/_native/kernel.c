@@ -2512,6 +2512,58 @@ static uint64_t pseudo_moves(search_t *S, int ply, size_t base, size_t end, sink
     return end - base;
 }
 
+/* The walk's two shortcuts for a play it need not work out, each 1 when it decided the move
+ * (*total counts its legal plays, emitted), 0 when the move must be made as every play is (a
+ * rook taken with its rights changes the other side's marks). The board ``b`` is the search's,
+ * after the prefix; ``pre`` before it. */
+
+/* A lone terminal piece's plain step: legal when the other side cannot reach its destination
+ * with it there. */
+static inline int king_step(search_t *S, int ply, int depth, int mode, sink_t *sink, const fent_t *h,
+                            const int32_t *pre, int side, uint64_t *total) {
+    const ggn_game *g = S->g;
+    int32_t *b = S->b;
+    int other = 1 - side;
+    int32_t src = h->src, dst = h->dst, taken = pre[dst];
+    if (taken && (g->rookplain[taken] || taken == g->castking[other])) return 0;
+    int32_t was_src = b[src], was_dst = b[dst];
+    b[src] = 0;
+    b[dst] = h->placed;
+    int exposed = attacked(S, b, dst, other, 1);
+    b[src] = was_src;
+    b[dst] = was_dst;
+    if (!exposed) *total += emit(S, ply, depth, mode, sink, h->mi, 0, side);
+    return 1;
+}
+
+/* Whether entry h is a plain board move of the mover's own pieces with no effect beyond its
+ * two squares, in a game with no rule beyond the plays' (plain_alone's moves). */
+#define PLAIN_ALONE(g, h) (((h)->hot & (HOT_FAST | HOT_VICT)) == HOT_FAST && (h)->src >= 0 && !(g)->eflags)
+
+/* One move tried alone (ggn_search_try), PLAIN_ALONE: each play made on its two squares and
+ * the terminal pieces (known where they stand, and not moved by it) tested, without the plays
+ * worked out. */
+static inline int plain_alone(search_t *S, int ply, int depth, int mode, sink_t *sink, const fent_t *h,
+                              const int32_t *pre, const int32_t *kings, int32_t nkings, int side, uint64_t *total) {
+    const ggn_game *g = S->g;
+    const move_t *m = &g->moves[h->mi];
+    int32_t *b = S->b;
+    int other = 1 - side;
+    int32_t src = h->src, dst = h->dst, taken = pre[dst];
+    if (taken && (g->rookplain[taken] || taken == g->castking[other])) return 0;
+    int32_t was_src = b[src], was_dst = b[dst];
+    b[src] = 0;
+    for (int32_t k = 0; k < h->nplaced; k++) {
+        b[dst] = g->ints[m->placed_off + k];
+        int exposed = 0;
+        for (int32_t j = 0; j < nkings && !exposed; j++) exposed = attacked(S, b, kings[j], other, 1);
+        if (!exposed) *total += emit(S, ply, depth, mode, sink, h->mi, k, side);
+    }
+    b[src] = was_src;
+    b[dst] = was_dst;
+    return 1;
+}
+
 static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     const ggn_game *g = S->g;
     int32_t N = g->N, K = g->K;
@@ -2667,21 +2719,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         if ((h->hot & HOT_RULES) && !move_rules_allow(S, pre, m, side)) continue;
         if (g->drops_ruled && h->src < 0 && !bishops_allow(S, pre, m, side)) continue;
         if ((h->hot & HOT_SITTUYIN) && !sittuyin_allow(g, pre, m, side)) continue;
-        if (kingfast && (h->hot & HOT_KING)) {
-            /* legal when the other side cannot reach its destination with it there (a rook
-             * taken with its rights changes the other side's marks: made as every play) */
-            int32_t src = h->src, dst = h->dst, taken = pre[dst];
-            if (!(taken && (g->rookplain[taken] || taken == g->castking[other]))) {
-                int32_t was_src = b[src], was_dst = b[dst];
-                b[src] = 0;
-                b[dst] = h->placed;
-                int exposed = attacked(S, b, dst, other, 1);
-                b[src] = was_src;
-                b[dst] = was_dst;
-                if (!exposed) total += emit(S, ply, depth, mode, sink, mi, 0, side);
-                continue;
-            }
-        }
+        if (kingfast && (h->hot & HOT_KING) && king_step(S, ply, depth, mode, sink, h, pre, side, &total)) continue;
         if (fast && (h->hot & HOT_FAST)) {
             /* Counting only, calm: a plain move or drop whose squares no attack on a terminal
              * piece reads is legal, each of its plays (no need to make them). */
@@ -2707,27 +2745,8 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                 }
             }
         }
-        if (only && (h->hot & HOT_FAST) && !(h->hot & HOT_VICT) && h->src >= 0 && !g->eflags && kings_known) {
-            /* one move tried alone (ggn_search_try), a plain board move of the mover's own
-             * pieces with no effect beyond its two squares: each play made on them and its
-             * terminal pieces (known where they stand, and not moved by it) tested, without
-             * the plays worked out (a rook taken with its rights changes the other side's
-             * marks: made as every play) */
-            int32_t src = h->src, dst = h->dst, taken = pre[dst];
-            if (!(taken && (g->rookplain[taken] || taken == g->castking[other]))) {
-                int32_t was_src = b[src], was_dst = b[dst];
-                b[src] = 0;
-                for (int32_t k = 0; k < h->nplaced; k++) {
-                    b[dst] = g->ints[m->placed_off + k];
-                    int exposed = 0;
-                    for (int32_t j = 0; j < nkings && !exposed; j++) exposed = attacked(S, b, kings[j], other, 1);
-                    if (!exposed) total += emit(S, ply, depth, mode, sink, mi, k, side);
-                }
-                b[src] = was_src;
-                b[dst] = was_dst;
-                continue;
-            }
-        }
+        if (only && PLAIN_ALONE(g, h) && kings_known && plain_alone(S, ply, depth, mode, sink, h, pre, kings, nkings, side, &total))
+            continue;
         /* castling is checked on the board before the prefix (the rule system reads it so) */
         int32_t np = plays_of(S, pre, mi, plays, chg);
         for (int32_t j = 0; j < np; j++) {
@@ -3173,6 +3192,26 @@ int ggn_search_try(ggn_search *s, int32_t move, int32_t *out, size_t cap, size_t
     if (g->kside[m->kind] != side) return GGN_EBADPOSITION;
     if (m->src >= 0 ? b[m->src] != m->kind : !S->hand[side] || S->hand[side][m->kind] <= 0) return GGN_EBADPOSITION;
     if (!HOLDS(g, b, m, side) || BARRED(g, b, move)) return GGN_EBADPOSITION;
+    /* the walk's shortcuts for one move, without the walk, where it would take them at once (no
+     * rule of the game's beyond the plays', no prefix, the terminal pieces known): the same
+     * plays found */
+    const fent_t *h = &g->fent[g->fentry[move]];
+    int32_t nkings = S->known_kings;
+    if (!g->eflags && !S->known_prefix && g->marks_keep_terms && nkings <= KINGS_KEPT && !(h->hot & (HOT_RULES | HOT_SITTUYIN))) {
+        sink_t sink = {out, NULL, out ? cap : 0, 0};
+        uint64_t total = 0;
+        int done = 0;
+        S->err = GGN_OK;
+        if ((h->hot & HOT_KING) && nkings == 1 && !g->strict && !g->wall_rule)
+            done = king_step(S, 0, 1, MODE_LIST, &sink, h, S->b, side, &total);
+        else if (PLAIN_ALONE(g, h))
+            done = plain_alone(S, 0, 1, MODE_LIST, &sink, h, S->b, S->kings, nkings, side, &total);
+        if (done) {
+            *found = sink.found;
+            if (S->err != GGN_OK) return S->err;
+            return sink.found > sink.cap ? GGN_EOVERFLOW : GGN_OK;
+        }
+    }
     S->only = g->fentry[move] + 1;
     S->known = 1;
     return top_listing(S, out, cap, found);
