@@ -267,6 +267,7 @@ static void sort_cands(cand_t *c, size_t n) {
 }
 
 #define SOURCE_OF(key) ((key) >> 48)
+#define UNLISTED SIZE_MAX /* a group whose candidates are not listed yet */
 #define TRIED_KEPT 16 /* the moves a ply keeps the tried plays of (more are tried again) */
 
 /* The winner of a value for the player to move (1 win, 0 draw, -1 loss). */
@@ -278,13 +279,17 @@ static int32_t winner_of(int side, int32_t value) {
 typedef struct {
     ggn_search *s;
     const ptab_t *t;
-    int32_t *list;   /* pairs or triples from the kernel */
-    size_t list_len; /* values */
+    int32_t *list, *tlist;     /* from the kernel: a listing's pairs or triples, a try's pairs */
+    size_t list_len, tlist_len; /* values */
     cand_t *cands, *spare;
     size_t cand_cap;
-    size_t *gstart;   /* draw_alone's: where each group of the candidates starts (ngroups + 1) */
-    uint8_t *gsorted; /* and whether it is sorted yet */
-    size_t ngroups;
+    /* The candidates' groups, in the canonical order (a source each, or one of all): group g
+     * has gleft[g] candidates left, at cands + gat[g] once listed (UNLISTED before: the plays
+     * of the pseudo listing's triples gtrip[g] .. gtrip[g + 1], listed when first drawn from,
+     * at cands + cused), sorted by the canonical key once drawn from (gsorted[g]). */
+    size_t *gat, *gleft, *gtrip;
+    uint8_t *gsorted;
+    size_t ngroups, cused;
     /* the moves whose plays were tried this ply, and their legal plays' numbers (a bit each,
      * below 64; ``all``: every legal play's number is in the mask) */
     struct { int32_t move, all; uint64_t legal; } tried[TRIED_KEPT];
@@ -400,15 +405,16 @@ static int ensure_history(play_state_t *P, size_t plies) {
 
 typedef int (*lister_t)(ggn_search *, int32_t *, size_t, size_t *);
 
-/* Room in P->list for ``found`` items of ``width`` values (a listing said it had more). */
-static int grow_list(play_state_t *P, size_t found, size_t width) {
+/* Room in a buffer of *len values for ``found`` items of ``width`` values (a listing said it
+ * had more). */
+static int grow_list(int32_t **list, size_t *len, size_t found, size_t width) {
     if (found > ((size_t)1 << 24)) return GGN_EBUSY;
-    size_t want = P->list_len * 2;
+    size_t want = *len * 2;
     while (want < found * width) want *= 2;
-    int32_t *bigger = realloc(P->list, want * sizeof(int32_t));
+    int32_t *bigger = realloc(*list, want * sizeof(int32_t));
     if (!bigger) return GGN_ENOMEM;
-    P->list = bigger;
-    P->list_len = want;
+    *list = bigger;
+    *len = want;
     return GGN_OK;
 }
 
@@ -417,11 +423,11 @@ static int grow_list(play_state_t *P, size_t found, size_t width) {
 static int list_into(play_state_t *P, lister_t list, size_t width, size_t *found) {
     for (;;) {
         int rc = list(P->s, P->list, P->list_len / width, found);
-        if (rc != GGN_EOVERFLOW || (rc = grow_list(P, *found, width)) != GGN_OK) return rc;
+        if (rc != GGN_EOVERFLOW || (rc = grow_list(&P->list, &P->list_len, *found, width)) != GGN_OK) return rc;
     }
 }
 
-/* Room for n candidates (and as many spare, and their groups' starts). */
+/* Room for n candidates (and as many spare, and as many groups). */
 static int room_for(play_state_t *P, size_t n) {
     if (n <= P->cand_cap) return GGN_OK;
     if (n > ((size_t)1 << 24)) return GGN_EBUSY;
@@ -432,9 +438,12 @@ static int room_for(play_state_t *P, size_t n) {
     bigger = realloc(P->spare, n * sizeof(cand_t));
     if (!bigger) return GGN_ENOMEM;
     P->spare = bigger;
-    size_t *starts = realloc(P->gstart, (n + 1) * sizeof(size_t));
-    if (!starts) return GGN_ENOMEM;
-    P->gstart = starts;
+    size_t **groups[3] = {&P->gat, &P->gleft, &P->gtrip};
+    for (int i = 0; i < 3; i++) {
+        size_t *more = realloc(*groups[i], (n + 1) * sizeof(size_t));
+        if (!more) return GGN_ENOMEM;
+        *groups[i] = more;
+    }
     uint8_t *sorted = realloc(P->gsorted, n + 1);
     if (!sorted) return GGN_ENOMEM;
     P->gsorted = sorted;
@@ -460,42 +469,57 @@ static int list_plays(play_state_t *P, size_t *count) {
 }
 
 /* The pseudo-legal plays of the search's position (each play of each pseudo-legal move, legal
- * or not) in the kernel's order, keyed by their source (pick_grouped keys them whole), and
- * their groups (as group makes them): how many (in P->cands). */
-static int list_pseudo(play_state_t *P, size_t *count) {
+ * or not), how many in *count: with ``listed``, in P->cands in the kernel's order, keyed by
+ * their source (their groups made by the caller); else only their groups made, each listed
+ * when first drawn from (the kernel lists a position's plays source by source, squares
+ * ascending, then the hand: the canonical order's first key). */
+static int list_pseudo(play_state_t *P, int listed, size_t *count) {
     size_t found = 0;
     int rc = list_into(P, ggn_search_pseudo, 3, &found);
-    if (rc != GGN_OK) return rc;
+    if (rc != GGN_OK || (rc = room_for(P, found)) != GGN_OK) return rc;
     const ptab_t *t = P->t;
-    size_t n = 0, g = 0;
-    int32_t last = -1;
-    int grouped = 1;
-    for (size_t i = 0; i < found; i++) {
-        const int32_t *q = P->list + 3 * i;
-        int32_t move = q[0], np = q[1], source = q[2];
-        if ((uint32_t)move >= (uint32_t)t->M || (uint32_t)np > 0xFFFF || (uint32_t)source > (uint32_t)t->N)
-            return GGN_EBUSY;
-        if (!np) continue;
-        if (n + (size_t)np > P->cand_cap && (rc = room_for(P, n + (size_t)np)) != GGN_OK) return rc;
-        if (source != last) {
-            if (source < last) grouped = 0;
-            P->gstart[g] = n;
-            P->gsorted[g++] = 0;
-            last = source;
+    size_t n = 0;
+    if (listed) {
+        for (size_t i = 0; i < found; i++) {
+            const int32_t *q = P->list + 3 * i;
+            int32_t move = q[0], np = q[1], source = q[2];
+            if ((uint32_t)move >= (uint32_t)t->M || (uint32_t)np > 0xFFFF) return GGN_EBUSY;
+            if (n + (size_t)np > P->cand_cap && (rc = room_for(P, n + (size_t)np)) != GGN_OK) return rc;
+            cand_t *c = P->cands + n;
+            uint64_t key = (uint64_t)source << 48;
+            for (int32_t k = 0; k < np; k++) c[k] = (cand_t){key, move, k};
+            n += (size_t)np;
         }
-        cand_t *c = P->cands + n;
-        uint64_t key = (uint64_t)source << 48;
-        c[0] = (cand_t){key, move, 0};
-        for (int32_t k = 1; k < np; k++) c[k] = (cand_t){key, move, k};
-        n += (size_t)np;
+    } else { /* the groups: where each starts (its triples, its first play's number) */
+        size_t g = 0;
+        int32_t last = INT32_MIN;
+        int grouped = 1;
+        for (size_t i = 0; i < found; i++) {
+            const int32_t *q = P->list + 3 * i;
+            uint32_t np = (uint32_t)q[1];
+            if (np > 0xFFFF) return GGN_EBUSY;
+            if (q[2] != last) {
+                if (q[2] < last) grouped = 0;
+                last = q[2];
+                P->gtrip[g] = i;
+                P->gleft[g++] = n;
+            }
+            n += np;
+        }
+        if (!grouped) { /* one group of all */
+            g = 1;
+            P->gtrip[0] = 0;
+        }
+        P->gtrip[g] = found;
+        for (size_t k = 0; k < g; k++) {
+            P->gleft[k] = (k + 1 < g ? P->gleft[k + 1] : n) - P->gleft[k];
+            P->gat[k] = UNLISTED;
+            P->gsorted[k] = 0;
+        }
+        P->ngroups = g;
+        P->cused = 0;
+        if ((rc = room_for(P, n)) != GGN_OK) return rc;
     }
-    if (!grouped) { /* one group of all */
-        g = 1;
-        P->gstart[0] = 0;
-        P->gsorted[0] = 0;
-    }
-    P->gstart[g] = n;
-    P->ngroups = g;
     P->ntried = 0;
     *count = n;
     return GGN_OK;
@@ -513,17 +537,17 @@ static int is_legal(play_state_t *P, cand_t c, int *legal) {
     }
     size_t found = 0;
     int rc;
-    for (;;) { /* as list_into, with the move */
-        rc = ggn_search_try(P->s, c.move, P->list, P->list_len / 2, &found);
-        if (rc != GGN_EOVERFLOW || (rc = grow_list(P, found, 2)) != GGN_OK) break;
+    for (;;) { /* as list_into, with the move, into its own buffer (the listing's is kept) */
+        rc = ggn_search_try(P->s, c.move, P->tlist, P->tlist_len / 2, &found);
+        if (rc != GGN_EOVERFLOW || (rc = grow_list(&P->tlist, &P->tlist_len, found, 2)) != GGN_OK) break;
     }
     if (rc != GGN_OK) return rc;
     uint64_t mask = 0;
     int all = 1;
     *legal = 0;
     for (size_t j = 0; j < found; j++) {
-        int32_t play = P->list[2 * j + 1];
-        if (P->list[2 * j] != c.move) return GGN_EBUSY;
+        int32_t play = P->tlist[2 * j + 1];
+        if (P->tlist[2 * j] != c.move) return GGN_EBUSY;
         if (play == c.play) *legal = 1;
         if (play >= 0 && play < 64) mask |= (uint64_t)1 << play;
         else all = 0;
@@ -538,46 +562,72 @@ static int is_legal(play_state_t *P, cand_t c, int *legal) {
 }
 
 
-/* The groups of the candidates cands[0 .. n): a source each, where they come so (the kernel
- * lists a position's plays source by source, squares ascending, then the hand: the canonical
- * order's first key); else one group of all. None is sorted yet. */
-static void group(play_state_t *P, size_t n) {
+/* The groups of the candidates cands[base .. base + n), keyed by their source at least: a
+ * source each, where they come so, sources ascending; else one group of all. None is sorted
+ * yet. */
+static void group(play_state_t *P, size_t base, size_t n) {
+    const cand_t *c = P->cands + base;
     size_t g = 0;
     for (size_t i = 0; i < n; i++) {
-        if (i == 0 || SOURCE_OF(P->cands[i].key) > SOURCE_OF(P->cands[i - 1].key)) {
-            P->gstart[g] = i;
-            P->gsorted[g++] = 0;
-        } else if (SOURCE_OF(P->cands[i].key) < SOURCE_OF(P->cands[i - 1].key)) {
+        if (i == 0 || SOURCE_OF(c[i].key) > SOURCE_OF(c[i - 1].key)) {
+            P->gat[g++] = base + i;
+        } else if (SOURCE_OF(c[i].key) < SOURCE_OF(c[i - 1].key)) {
             g = 1; /* not grouped: one group */
-            P->gstart[0] = 0;
-            P->gsorted[0] = 0;
             break;
         }
     }
-    P->gstart[g] = n;
+    if (g == 1) P->gat[0] = base;
+    for (size_t k = 0; k < g; k++) {
+        P->gleft[k] = (k + 1 < g ? P->gat[k + 1] : base + n) - P->gat[k];
+        P->gsorted[k] = 0;
+    }
     P->ngroups = g;
 }
 
-/* The candidate at ``index`` of the canonical order of the grouped candidates: its group sorted
- * (once). */
-static cand_t pick_grouped(play_state_t *P, size_t index) {
+/* The group holding candidate ``index`` of the canonical order, and *at its place in it. */
+static size_t group_of(const play_state_t *P, size_t index, size_t *at) {
     size_t g = 0;
-    while (P->gstart[g + 1] <= index) g++;
+    while (g + 1 < P->ngroups && index >= P->gleft[g]) index -= P->gleft[g++];
+    *at = index;
+    return g;
+}
+
+/* The candidate at ``index`` of the canonical order, in *chosen: its group listed (once) and
+ * sorted (once). */
+static int pick_grouped(play_state_t *P, size_t index, cand_t *chosen) {
+    size_t at, g = group_of(P, index, &at);
     if (!P->gsorted[g]) {
-        cand_t *c = P->cands + P->gstart[g];
-        size_t n = P->gstart[g + 1] - P->gstart[g];
-        for (size_t i = 0; i < n; i++) c[i].key = P->t->mkey[c[i].move] | (uint64_t)c[i].play;
+        const ptab_t *t = P->t;
+        cand_t *c;
+        size_t n = P->gleft[g];
+        if (P->gat[g] == UNLISTED) { /* a pseudo listing's group: its triples' plays */
+            c = P->cands + P->cused;
+            size_t w = 0;
+            for (size_t i = P->gtrip[g]; i < P->gtrip[g + 1]; i++) {
+                const int32_t *q = P->list + 3 * i;
+                int32_t move = q[0];
+                if ((uint32_t)move >= (uint32_t)t->M) return GGN_EBUSY;
+                for (int32_t k = 0; k < q[1]; k++) c[w++] = (cand_t){t->mkey[move] | (uint64_t)k, move, k};
+            }
+            P->gat[g] = P->cused;
+            P->cused += w;
+        } else {
+            c = P->cands + P->gat[g];
+            for (size_t i = 0; i < n; i++) c[i].key = t->mkey[c[i].move] | (uint64_t)c[i].play;
+        }
         sort_cands(c, n);
         P->gsorted[g] = 1;
     }
-    return P->cands[index];
+    *chosen = P->cands[P->gat[g] + at];
+    return GGN_OK;
 }
 
-/* Strike candidate ``index`` of cands[0 .. n) (the groups' bounds follow). */
-static void strike(play_state_t *P, size_t index, size_t n) {
-    memmove(P->cands + index, P->cands + index + 1, (n - index - 1) * sizeof(cand_t));
-    for (size_t g = 1; g <= P->ngroups; g++)
-        if (P->gstart[g] > index) P->gstart[g]--;
+/* Strike candidate ``index`` of the canonical order (drawn: its group listed). */
+static void strike(play_state_t *P, size_t index) {
+    size_t at, g = group_of(P, index, &at);
+    cand_t *c = P->cands + P->gat[g];
+    memmove(c + at, c + at + 1, (P->gleft[g] - at - 1) * sizeof(cand_t));
+    P->gleft[g]--;
 }
 
 /* The captures of cands[0 .. n) moved first, each part in the kernel's order: how many. */
@@ -605,10 +655,9 @@ static int draw_listed(play_state_t *P, uint64_t *state, int policy, int *got, c
     if (!n) return GGN_OK;
     if (policy == GGN_POLICY_CAPTURES && (rc = captures_first(P, n, &taking)) != GGN_OK) return rc;
     from = taking ? taking : n;
-    group(P, from);
+    group(P, 0, from);
     uint64_t r = splitmix(state);
-    *chosen = pick_grouped(P, (size_t)(((r >> 32) * (uint64_t)from) >> 32));
-    return GGN_OK;
+    return pick_grouped(P, (size_t)(((r >> 32) * (uint64_t)from) >> 32), chosen);
 }
 
 /* A game whose plays are each legal alone (ggn_plays_alone): the play drawn among the
@@ -617,35 +666,35 @@ static int draw_listed(play_state_t *P, uint64_t *state, int policy, int *got, c
  * when no play is legal. */
 static int draw_alone(play_state_t *P, uint64_t *state, int policy, int *got, cand_t *chosen) {
     size_t n = 0;
-    int rc = list_pseudo(P, &n);
+    int captures = policy == GGN_POLICY_CAPTURES;
+    int rc = list_pseudo(P, captures, &n); /* the captures policy reads every play */
     if (rc != GGN_OK) return rc;
-    size_t from = n; /* the candidates: cands[0 .. from) */
-    int taking = 0;
-    if (policy == GGN_POLICY_CAPTURES && n) {
-        size_t w = 0;
-        if ((rc = captures_first(P, n, &w)) != GGN_OK) return rc;
-        if (w) { from = w; taking = 1; }
-        group(P, from);
+    /* the candidates: ``from`` left in the groups; with the captures policy, the captures
+     * (cands[0 .. taking)) first, then the other plays (cands[taking .. n), never struck) */
+    size_t from = n, taking = 0;
+    if (captures && n) {
+        if ((rc = captures_first(P, n, &taking)) != GGN_OK) return rc;
+        if (taking) from = taking;
+        group(P, 0, from);
     }
     for (;;) {
         if (!from) {
-            if (!taking || !n) break;
-            taking = 0; /* no capture is legal: every play left */
-            from = n;
-            group(P, from);
+            if (!taking || taking == n) break;
+            from = n - taking; /* no capture is legal: every play left */
+            group(P, taking, from);
+            taking = 0;
         }
         uint64_t r = splitmix(state);
         size_t index = (size_t)(((r >> 32) * (uint64_t)from) >> 32);
-        cand_t c = pick_grouped(P, index);
+        cand_t c;
         int legal = 0;
-        if ((rc = is_legal(P, c, &legal)) != GGN_OK) return rc;
+        if ((rc = pick_grouped(P, index, &c)) != GGN_OK || (rc = is_legal(P, c, &legal)) != GGN_OK) return rc;
         if (legal) {
             *chosen = c;
             *got = 1;
             return GGN_OK;
         }
-        strike(P, index, n);
-        n--;
+        strike(P, index);
         from--;
     }
     *got = 0;
@@ -794,11 +843,13 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
     P.t = &t;
     P.list_len = 768;
     P.list = malloc(P.list_len * sizeof(int32_t));
+    P.tlist_len = 64;
+    P.tlist = malloc(P.tlist_len * sizeof(int32_t));
     P.mirror = calloc((size_t)t.N, sizeof(int32_t));
     P.eps = calloc((size_t)t.N, sizeof(int32_t));
     P.epat = calloc((size_t)t.N, sizeof(int32_t));
     P.hmirror = calloc(2 * (size_t)t.K, sizeof(int32_t));
-    if (!P.list || !P.mirror || !P.eps || !P.epat || !P.hmirror) rc = GGN_ENOMEM;
+    if (!P.list || !P.tlist || !P.mirror || !P.eps || !P.epat || !P.hmirror) rc = GGN_ENOMEM;
     if (rc == GGN_OK) rc = room_for(&P, 64); /* the candidates and their groups: never NULL */
     if (rc == GGN_OK) {
         P.s = ggn_search_new(g);
@@ -815,7 +866,7 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
         rc = play_game(&P, state, policy, max_plies, rule50, out + 3 * i, moves);
     }
     ggn_search_free(P.s);
-    free(P.list); free(P.cands); free(P.spare); free(P.gstart); free(P.gsorted); free(P.keys); free(P.checks);
+    free(P.list); free(P.tlist); free(P.cands); free(P.spare); free(P.gat); free(P.gleft); free(P.gtrip); free(P.gsorted); free(P.keys); free(P.checks);
     free(P.mirror); free(P.eps); free(P.epat); free(P.hmirror);
     ptab_free(&t);
     if (rc != GGN_OK && err && errlen && !err[0]) snprintf(err, errlen, "the playout failed (kernel error %d)", rc);
