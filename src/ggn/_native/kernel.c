@@ -21,8 +21,9 @@
  * - the last ply is only counted, and plays are made and taken back in place;
  * - a playout (playout.c) lists a position's pseudo-legal moves only (ggn_search_pseudo: the
  *   walk's first step) and tries each move it draws alone (ggn_search_try: the walk on that one
- *   move, from what the listing found), and its search keeps each side's squares from make to
- *   make (ggn_search_track), so no listing of it scans the board.
+ *   move, from what the listing found; a king's step or a plain move tested by the walk's
+ *   shortcut without the walk), and its search keeps each side's squares from make to make
+ *   (ggn_search_track), so no listing of it scans the board.
  */
 #include "kernel.h"
 
@@ -68,7 +69,9 @@ typedef struct { int32_t src, ent_off, nent, skip; } rnode_t;
  * no-doubled-drops rule reads it, it is a sittuyin promotion. */
 typedef struct { int32_t mi, dst, skip, quick, src, nplaced, hot, placed; } fent_t;
 #define QUICK 8
-enum { HOT_FAST = 1, HOT_VICT = 2, HOT_RULES = 4, HOT_KING = 8, HOT_SITTUYIN = 16 };
+/* HOT_PLACED: the move's plays are its placed pieces, one each (a HOT_KING move, or HOT_FAST
+ * without victims), as the pseudo listing counts them */
+enum { HOT_FAST = 1, HOT_VICT = 2, HOT_RULES = 4, HOT_KING = 8, HOT_SITTUYIN = 16, HOT_PLACED = 32 };
 
 typedef struct { int32_t sq, val; } chg_t;
 
@@ -1094,6 +1097,7 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
             if (m->nvict) f->hot |= HOT_VICT;
             if (g->kflag[m->kind] & (K_MAKPONG | K_UNDOUBLED)) f->hot |= HOT_RULES;
             if (m->mtype == MOVE_SITTUYIN) f->hot |= HOT_SITTUYIN;
+            if ((f->hot & HOT_KING) || (f->hot & (HOT_FAST | HOT_VICT)) == HOT_FAST) f->hot |= HOT_PLACED;
             if (n > QUICK_MOST || !m->simple || (g->kcannon && g->mcan_n[mi] >= 0)) continue;
             uint8_t sure[QUICK_MOST];
             reached_before(plen, p, sure);
@@ -2497,17 +2501,18 @@ static uint64_t pseudo_moves(search_t *S, int ply, size_t base, size_t end, sink
     const ggn_game *g = S->g;
     play_t *plays = S->plays + (size_t)ply * (size_t)g->maxplays;
     chg_t *chg = S->chg + (size_t)ply * (size_t)g->maxplays * (size_t)g->perplay;
+    /* written only if all fit (else only counted: the caller grows its buffer and asks again) */
+    int fits = sink->found <= sink->cap && sink->cap - sink->found >= end - base;
+    int32_t *o = fits ? sink->out + 3 * sink->found : NULL;
     for (size_t x = base; x < end; x++) {
         const fent_t *h = &g->fent[S->mv[x]];
-        int32_t np = (h->hot & HOT_KING) ? 1
-                   : (h->hot & HOT_FAST) && !(h->hot & HOT_VICT) ? h->nplaced
-                   : plays_of(S, S->b, h->mi, plays, chg);
-        if (sink->found < sink->cap) {
-            int32_t *o = sink->out + 3 * sink->found;
+        int32_t np = (h->hot & HOT_PLACED) ? h->nplaced : plays_of(S, S->b, h->mi, plays, chg);
+        if (o) {
             o[0] = h->mi; o[1] = np; o[2] = h->src < 0 ? g->N : h->src;
+            o += 3;
         }
-        sink->found++;
     }
+    sink->found += end - base;
     S->mv_used = base;
     return end - base;
 }

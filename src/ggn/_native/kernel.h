@@ -108,7 +108,8 @@ int ggn_plays_alone(const ggn_game *game);
 /* The pseudo-legal moves of the search's position (those the listing makes plays of, before
  * any play is tested), as triples (move, its plays' count, its source: N for the hand),
  * written to out (room for cap triples), grouped by source in ascending order, the hand
- * last; a game that has ended (an extinction, a flag) has none. */
+ * last; a game that has ended (an extinction, a flag) has none. If they do not all fit,
+ * none is written: GGN_EOVERFLOW, and *found says how many there are. */
 int ggn_search_pseudo(ggn_search *search, int32_t *out, size_t cap, size_t *found);
 /* The legal plays of one pseudo-legal move of the search's position, as ggn_legal lists them
  * (pairs: move, play); only after ggn_search_pseudo listed that position. */
