@@ -236,7 +236,8 @@ def _batch_row(report: dict[str, Any], rounds: int, seed: int, positions: int) -
 def _playout_row(report: dict[str, Any], rounds: int, seed: int, games: int) -> None:
     """Chess playouts from the start, each round the kernel (``games`` x 25 games, each policy)
     and the pure path (``games`` // 4 games, uniform) in turn, in plies a second of the wall
-    clock and of this process's CPU time; the pure path's games checked equal to the kernel's.
+    clock and of this process's CPU time (their ranges, and in ``rounds`` each round's figure,
+    so a reader sees which rounds are low); the pure path's games checked equal to the kernel's.
     The process's first call (``games`` games) is timed apart: it makes or reads the tables."""
     many, few = 25 * games, max(1, games // 4)
     rows: dict[str, list[float]] = {"native": [], "native_cpu": [], "captures": [], "captures_cpu": [],
@@ -263,7 +264,8 @@ def _playout_row(report: dict[str, Any], rounds: int, seed: int, games: int) -> 
             raise SystemExit("the kernel's chess playouts are not the pure path's games")
     report["playouts"] = {"games": many, "pure_games": few, "engine": engine,
                           "first_call_plies_per_second": first.plies / first_seconds,
-                          **{f"{key}_plies_per_second": _ranges(value) for key, value in rows.items()}}
+                          **{f"{key}_plies_per_second": _ranges(value) for key, value in rows.items()},
+                          "rounds": {key: [round(value) for value in values] for key, values in rows.items()}}
     print(f"chess playouts ({engine}), {many} games a round: {_r(rows['native'])} plies/s "
           f"({_r(rows['native_cpu'])} a CPU second); captures policy {_r(rows['captures'])} "
           f"({_r(rows['captures_cpu'])}); pure path, {few} games: {_r(rows['pure'])} "
