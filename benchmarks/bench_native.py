@@ -16,7 +16,10 @@ listing and random playouts.
 - **random playouts** of chess from the start: :func:`ggn.rules.playout` in the native kernel
   (``--games`` x 25 games a round, both policies) and on the pure path (``--games`` // 4, whose
   games must be the kernel's first ones), in plies per second of the wall clock and of this
-  process's CPU time (on a loaded machine the second is the kernel's own speed).
+  process's CPU time (on a loaded machine the second is the kernel's own speed); and each
+  round, Fairy-Stockfish's ``go perft 5`` of chess in nodes per CPU second of its process
+  (where it is installed), a gauge of the machine's speed at that moment: on a shared virtual
+  machine both move together by a quarter or more from second to second.
 
 Every figure is the range over ``--rounds`` rounds, each round running every contender in turn;
 the machine's load (:func:`os.getloadavg`) is given before and after.
@@ -38,6 +41,7 @@ import os
 import platform
 import random
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -87,6 +91,18 @@ def _fsf(game: str, depth: int) -> tuple[int, float]:
     if found is None:
         raise SystemExit(f"Fairy-Stockfish gave no perft for {game}: {done.stdout[-300:]!r}")
     return int(found[1]), seconds
+
+
+def _fsf_gauge() -> float:
+    """Fairy-Stockfish's chess ``go perft 5`` in nodes per CPU second of its process (its
+    start-up included: 4.9 M nodes make it small); NaN where it is not installed."""
+    if shutil.which(FAIRY_STOCKFISH) is None and not Path(FAIRY_STOCKFISH).exists():
+        return float("nan")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    nodes, _ = _fsf("chess", 5)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return nodes / max(cpu, 1e-9)
 
 
 def _fsf_startup() -> float:
@@ -241,7 +257,7 @@ def _playout_row(report: dict[str, Any], rounds: int, seed: int, games: int) -> 
     The process's first call (``games`` games) is timed apart: it makes or reads the tables."""
     many, few = 25 * games, max(1, games // 4)
     rows: dict[str, list[float]] = {"native": [], "native_cpu": [], "captures": [], "captures_cpu": [],
-                                    "pure": [], "pure_cpu": []}
+                                    "pure": [], "pure_cpu": [], "fsf_gauge": []}
     engine = ""
     # The first call of a process makes or reads the kernel's tables: timed apart, as batch's first pass.
     first, first_seconds = _timed(lambda: playout("chess", games=games, seed=seed))
@@ -262,6 +278,7 @@ def _playout_row(report: dict[str, Any], rounds: int, seed: int, games: int) -> 
             rows["pure_cpu"].append(pure.plies / max(time.process_time() - cpu, 1e-9))
         if (pure.results, pure.lengths) != (kernel_games.results[:few], kernel_games.lengths[:few]):
             raise SystemExit("the kernel's chess playouts are not the pure path's games")
+        rows["fsf_gauge"].append(_fsf_gauge())
     report["playouts"] = {"games": many, "pure_games": few, "engine": engine,
                           "first_call_plies_per_second": first.plies / first_seconds,
                           **{f"{key}_plies_per_second": _ranges(value) for key, value in rows.items()},
@@ -270,7 +287,13 @@ def _playout_row(report: dict[str, Any], rounds: int, seed: int, games: int) -> 
           f"({_r(rows['native_cpu'])} a CPU second); captures policy {_r(rows['captures'])} "
           f"({_r(rows['captures_cpu'])}); pure path, {few} games: {_r(rows['pure'])} "
           f"({_r(rows['pure_cpu'])}); the process's first call ({games} games, its tables made or read) "
-          f"{first.plies / first_seconds:,.0f}", flush=True)
+          f"{first.plies / first_seconds:,.0f}; the machine's gauge, Fairy-Stockfish chess perft 5, "
+          f"{_r(rows['fsf_gauge'])} nodes a CPU second", flush=True)
+    print("  each round, kernel plies a CPU second (uniform, captures) : Fairy-Stockfish nodes a CPU second: "
+          + ", ".join(f"({a / 1e6:.2f} M, {b / 1e6:.2f} M) : {c / 1e6:.1f} M"
+                      for a, b, c in zip(rows["native_cpu"], rows["captures_cpu"], rows["fsf_gauge"],
+                                             strict=True)),
+          flush=True)
 
 
 def _r(values: Any, digits: int = 0) -> str:
