@@ -53,6 +53,9 @@ def _kernel(rules: RuleSystem, position: Position) -> Seen | None:
         return None
     seen: Seen = {}
     for number, plays, legal in found:
+        if not plays:  # a move with no play (a capture a rule forbids): no candidate, nor in the pure walk
+            assert not legal
+            continue
         move = game.move(rules, number)
         assert move is not None
         key = (str(move.source), str(move.destination), str(move.piece))

@@ -495,6 +495,13 @@ class RuleSystem:
         asked only of the moves ``_special`` names, and of drops."""
         return True
 
+    def _no_play(self, position: Position, info: MoveInfo) -> bool:
+        """Whether a pseudo-legal move has no play at all on ``position``, whatever its effects
+        (a capture a rule forbids outright); :meth:`_allowed` refuses its plays, and
+        :func:`ggn.rules._walk.pseudo_plays` lists none, as the kernel's listing. False, the
+        default."""
+        return False
+
     def _wall_of(self, position: Position, effect: Effect) -> Cell | None:
         """The square a play walls off, in a game whose moves place walls (its :class:`Play`'s
         ``wall``); None, the default, in every other."""

@@ -625,6 +625,8 @@ def pseudo_plays(rules: RuleSystem, position: Position) -> list[tuple[Move, int,
     found: list[tuple[Move, int, Play]] = []
     for move in _tested(rules, position):
         info = known(id(move)) or describe(rules, tables, move)
+        if rules._no_play(position, info):
+            continue  # no play at all (the kernel lists none either)
         play: Play
         if info[4] == SPECIAL or codes[info[2]] in special_taken:
             for number, effect in enumerate(rules._effects(position, prefix, info)):

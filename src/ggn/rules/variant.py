@@ -1299,6 +1299,12 @@ class VariantRules(RuleSystem):
             return ()
         return ((square, self._leap_plain[king]),)
 
+    def _no_play(self, position: Position, info: MoveInfo) -> bool:
+        """Fairy-Stockfish's mutuallyImmuneTypes: no capture of one's own type."""
+        code = info.code
+        return code in self._mutual and info.destination != info.source \
+            and self._kind.get(position._codes[info.destination]) == self._kind[code]
+
     def _allowed(self, position: Position, prefix: tuple[Change, ...], info: MoveInfo, effect: Effect,
                  child: list[int]) -> bool:
         if info.source < 0:  # a drop: most variants have no rule of their own for it
@@ -1314,9 +1320,8 @@ class VariantRules(RuleSystem):
             return False  # cambodian chess's king may not leap out of check
         if self._makpong_kings and code in self._makpong_kings and not self._makpong_allowed(position, info):
             return False
-        if self._mutual and code in self._mutual and info.destination != info.source \
-                and self._kind.get(position._codes[info.destination]) == self._kind[code]:
-            return False  # Fairy-Stockfish's mutuallyImmuneTypes: no capture of one's own type
+        if self._mutual and self._no_play(position, info):
+            return False
         if self._blast_royal:
             return (self.variant.checking or not self._gives_check(position, child, side)) and \
                 self._blast_legal(position, info, effect, child)
