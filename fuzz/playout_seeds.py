@@ -3,7 +3,8 @@
     python fuzz/playout_seeds.py DIRECTORY
 
 For a few games the kernel's playout plays (chess's castling and en passant, drops and
-repetitions over the whole game, shogi's perpetual checks, a large board), writes the kernel's
+repetitions over the whole game, shogi's perpetual checks, a large board, a flag region, an
+extinction with forced captures, a bare king), writes the kernel's
 tables and the playout tables ggn.rules._native makes of each to DIRECTORY/tables/GAME.tables
 and GAME.playout (int32 little-endian: the target reads them at start from
 ``GGN_PLAYOUT_TABLES``), and to DIRECTORY/seeds inputs of the target's patch form, no patch
@@ -22,7 +23,8 @@ from ggn.game import Game
 from ggn.rules import _native, rule_system
 from ggn.rules._cplayout import _tables
 
-GAMES = ("minishogi", "losalamos", "crazyhouse", "chess", "shogi", "capablanca", "chaturanga")
+GAMES = ("minishogi", "losalamos", "crazyhouse", "chess", "shogi", "capablanca", "chaturanga", "kingofthehill",
+         "antichess", "shatranj")
 SEED = 20  # the random games' seed (issue 20)
 
 

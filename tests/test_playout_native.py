@@ -6,10 +6,13 @@ oracles: the same games, game by game and move by move.
   checkmate that wins), from the start, from positions of random games and from random
   placements, with both policies: each game's plays, result, ending and length are the pure
   path's. The seeds were drawn once from os.urandom after the kernel's playout was written.
+- Games that end before the last move (an extinction, a bare king, a flag region reached):
+  the same games both ways, each of these ends found.
 - Games whose ends the kernel's playout does not replay (checks counted, the counting rules,
   chasing, material counting...) fall back to the pure path, with the reason named.
-- Games the kernel played, replayed in python-chess and python-shogi: every move legal, no end
-  before the last ply, the end theirs.
+- Games the kernel played, replayed in python-chess (chess, and king of the hill, racing
+  kings, antichess and horde on its chess.variant boards) and python-shogi: every move legal,
+  no end before the last ply, the end theirs.
 """
 
 from __future__ import annotations
@@ -177,6 +180,73 @@ def test_every_game_the_kernel_plays_has_a_playout_or_a_reason() -> None:
         else:
             played += 1
     assert played >= 50 and refused, (played, refused)
+
+
+# Games with an end before the last move (an extinction, a bare king, a flag region reached),
+# which the kernel's playout checks before each ply as the rule system does.
+ENDS = ("shatranj", "kingofthehill", "racingkings", "losers", "giveaway", "antichess", "suicide", "codrus",
+        "extinction", "kinglet", "threekings", "horde", "nocheckatomic", "atomar", "fox-and-hounds", "koedem",
+        "dobutsu", "breakthrough", "jesonmor", "courier")
+
+
+@pytest.mark.parametrize("name", ENDS)
+def test_games_that_end_before_the_last_move_are_the_pure_games(name: str) -> None:
+    seed = SEEDS[ENDS.index(name) % len(SEEDS)] * 104729 + len(name)
+    for policy in ("uniform", "captures"):
+        _both(name, games=2, seed=seed, policy=policy, max_plies=200)
+    _both(name, _walked(name, seed, 24), games=2, seed=seed + 1, max_plies=200)
+
+
+def test_every_end_before_the_last_move_the_same_both_ways() -> None:
+    # Shatranj's bare king (a rook and a lone piece each), kings of the hill, racing kings
+    # and the extinction of antichess, each found by the kernel as by the pure path.
+    endings: Counter[Ending | None] = Counter()
+    for game, fen in (("shatranj", "4k3/8/8/8/8/8/3p4/R3K3 w - - 0 1"),
+                      ("shatranj", "4k3/8/8/8/3n4/8/8/R3K3 w - - 0 1"),
+                      ("kingofthehill", None), ("racingkings", None), ("antichess", None)):
+        for policy in ("uniform", "captures"):
+            endings.update(_both(game, fen=fen, games=4, seed=SEEDS[len(endings) % len(SEEDS)], policy=policy,
+                                 max_plies=300).endings)
+    assert {Ending.BARE_KING, Ending.FLAG, Ending.EXTINCTION} <= set(endings), endings
+
+
+def test_the_kernel_s_chess_variant_games_in_python_chess() -> None:
+    # King of the hill, racing kings, antichess and horde as python-chess plays them (its
+    # chess.variant boards): every move legal, no end before the last ply, the result theirs.
+    chess = pytest.importorskip("chess")
+    variant = pytest.importorskip("chess.variant")
+    boards = {"kingofthehill": variant.KingOfTheHillBoard, "racingkings": variant.RacingKingsBoard,
+              "antichess": variant.AntichessBoard, "horde": variant.HordeBoard}
+    seen: set[Ending | None] = set()
+    for number, (name, board_type) in enumerate(boards.items()):
+        rules = rule_system(name)
+        for policy in ("uniform", "captures"):
+            found = playout(name, games=10, seed=SEEDS[number] + len(policy), policy=policy, max_plies=500,
+                            moves=True)
+            assert found.engine == "native" and found.moves is not None
+            for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
+                board = board_type()
+                position = rules.position()
+                for ply, play in enumerate(plays):
+                    # python-chess ends antichess on insufficient material, Fairy-Stockfish does not
+                    assert not board.is_variant_end(), (name, ply, board.fen())
+                    assert board.outcome() is None or board.is_insufficient_material(), (name, ply)
+                    move = write(rules, position, play, "uci")
+                    assert chess.Move.from_uci(move) in board.legal_moves, (name, ply, move, board.fen())
+                    board.push_uci(move)
+                    position = position.apply(play.transition)
+                seen.add(ending)
+                outcome = board.outcome(claim_draw=True)
+                if ending is None:
+                    assert result == "*" and len(plays) == found.max_plies
+                elif outcome is not None and outcome.termination == chess.Termination.INSUFFICIENT_MATERIAL:
+                    assert result == "1/2-1/2", (name, ending, board.fen())
+                else:
+                    assert outcome is not None and outcome.result() == result, \
+                        (name, ending, result, board.fen())
+                if ending in (Ending.FLAG, Ending.EXTINCTION, Ending.CHECKMATE):
+                    assert board.is_variant_end() or board.is_checkmate(), (name, ending, board.fen())
+    assert {Ending.FLAG, Ending.EXTINCTION} <= seen, seen
 
 
 def test_the_games_do_not_depend_on_how_many_are_played() -> None:

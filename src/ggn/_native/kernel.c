@@ -1381,6 +1381,7 @@ typedef struct {
      * make numbers it anew (gen) */
     int known;
     int32_t known_kings, known_prefix;
+    int32_t ended_letter; /* game_ended's last extinction: the type's letter (its number), else -1 */
     uint64_t gen, pseudo_gen;
     /* a driver's search (ggn_search_track): the squares each side's pieces stand on, ascending
      * (owned, nowned), which side's piece each square holds (where: side + 1, 0 none) and the
@@ -2218,13 +2219,14 @@ static int flag_reached(const search_t *S, const int32_t *b, int side, int mover
 }
 
 /* Whether the game has ended before the side to move plays, on b (before the node's prefix):
- * GGN_END_EXTINCTION (a type extinct) or GGN_END_FLAG (a flag region reached), with the result
- * for the side to move in *value (1 a win, 0 a draw, -1 a loss), else 0 (the rule system's
- * _ended). Walks at ``ply`` for a flag move's test. */
+ * GGN_END_EXTINCTION (a type extinct: its letter's number in S->ended_letter) or GGN_END_FLAG
+ * (a flag region reached), with the result for the side to move in *value (1 a win, 0 a draw,
+ * -1 a loss), else 0 (the rule system's _ended). Walks at ``ply`` for a flag move's test. */
 static int game_ended(search_t *S, int ply, int32_t *b, int *value) {
     const ggn_game *g = S->g;
     int32_t N = g->N;
     int mover = b[N] & 1;
+    S->ended_letter = -1;
     if (g->eflags & E_EXTINCTION) {
         int32_t count[2][MAX_LETTERS] = {{0}};
         for (int32_t q = 0; q < N; q++) {
@@ -2246,6 +2248,7 @@ static int game_ended(search_t *S, int ply, int32_t *b, int *value) {
                 int32_t claim = g->ext_claim && s == mover ? 1 : 0;
                 if (count[s][i] <= g->ext_count && count[1 - s][i] >= g->ext_opp + claim) {
                     *value = s == mover ? g->ext_value : -g->ext_value;
+                    S->ended_letter = i;
                     return GGN_END_EXTINCTION;
                 }
             }
@@ -3220,6 +3223,19 @@ int ggn_search_try(ggn_search *s, int32_t move, int32_t *out, size_t cap, size_t
     S->only = g->fentry[move] + 1;
     S->known = 1;
     return top_listing(S, out, cap, found);
+}
+
+int ggn_search_ended(ggn_search *s, int *ended, int *value, int *letter) {
+    if (!s || !ended || !value || !letter) return GGN_EBADPOSITION;
+    search_t *S = &s->S;
+    *ended = *value = 0;
+    *letter = -1;
+    if (!(S->g->eflags & (E_EXTINCTION | E_FLAG))) return GGN_OK;
+    S->err = GGN_OK;
+    S->mv_used = 0;
+    *ended = game_ended(S, 0, S->b, value);
+    *letter = S->ended_letter;
+    return S->err;
 }
 
 int ggn_search_in_check(ggn_search *s, int *check) {

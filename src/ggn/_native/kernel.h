@@ -99,6 +99,10 @@ const int32_t *ggn_search_hands(const ggn_search *search); /* NULL: hands not tr
 /* The legal plays of the search's position as it stands, as ggn_legal lists them. */
 int ggn_search_list(ggn_search *search, int32_t *out, size_t cap, size_t *found);
 int ggn_search_in_check(ggn_search *search, int *check);
+/* Whether the game has ended before the side to move plays, as ggn_ended says, on the search's
+ * position as it stands; *letter: for an extinction, its type's number among the extinction
+ * types (sorted), else -1. */
+int ggn_search_ended(ggn_search *search, int *ended, int *value, int *letter);
 /* Keep the squares each side's pieces stand on from make to make, for the listings on the
  * search (a driver that makes many plays on one search: a playout). */
 int ggn_search_track(ggn_search *search);

@@ -26,6 +26,7 @@
 typedef struct {
     int32_t N, K, M;
     int32_t mate, stale, piece_count, nmove, nfold, nfold_value, nfold_absolute, perpetual, whole, hands, demotion;
+    int32_t bare; /* the extinction type whose end is a bare king's (its number), or -1 */
     int32_t *side, *cls, *rank, *ep, *taker, *pin, *enhanced; /* per kind */
     int32_t *stay_reset, *mkind, *mdst;                        /* per move */
     int32_t E;
@@ -100,6 +101,7 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
     t->whole = pread(&r, 0, 1, "the whole game's repetitions flag");
     t->hands = pread(&r, 0, 1, "the hands' flag");
     t->demotion = pread(&r, 0, 1, "the demotion flag");
+    t->bare = pread(&r, -1, 63, "the bare king's extinction type");
     if (r.bad) return GGN_EBADTABLE;
     /* the moves: the tables' count is the game's */
     {
@@ -749,6 +751,14 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
     if (keyed) key_start(P, b, hands);
     for (;;) {
         int side = b[N] & 1;
+        int ended = 0, value = 0, letter = -1; /* an extinction or a flag: before all else */
+        if ((rc = ggn_search_ended(s, &ended, &value, &letter)) != GGN_OK) return rc;
+        if (ended) {
+            out[0] = winner_of(side, value);
+            out[1] = ended == GGN_END_FLAG ? GGN_END_FLAG_REACHED
+                     : letter >= 0 && letter == t->bare ? GGN_END_BARE_KING : GGN_END_EXTINCT;
+            break;
+        }
         if (keyed) {
             if ((rc = ensure_history(P, ply + 1)) != GGN_OK) return rc;
             P->keys[ply] = key_now(P, b);

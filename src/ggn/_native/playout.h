@@ -12,7 +12,7 @@
 
 #include "kernel.h"
 
-#define GGN_PLAYOUT_MAGIC 0x47504C31 /* "GPL1" */
+#define GGN_PLAYOUT_MAGIC 0x47504C32 /* "GPL2" */
 #define GGN_PLAYOUT_MAX_PLIES 1000000
 
 enum { GGN_POLICY_UNIFORM = 0, GGN_POLICY_CAPTURES = 1 };
@@ -25,7 +25,10 @@ enum {
     GGN_END_STALEMATE = 3,   /* no legal move, not in check, not lost */
     GGN_END_MOVE_RULE = 4,
     GGN_END_REPETITION = 5,
-    GGN_END_PERPETUAL = 6
+    GGN_END_PERPETUAL = 6,
+    GGN_END_EXTINCT = 7,     /* a type extinct (extinctionValue) */
+    GGN_END_FLAG_REACHED = 8,
+    GGN_END_BARE_KING = 9    /* an extinction of every piece but one ('*', extinctionPieceCount 1) */
 };
 
 /* Winners: 0 the first player, 1 the second, 2 a draw, 3 none (unfinished). */

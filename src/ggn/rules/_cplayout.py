@@ -2,22 +2,25 @@
 turned back into results, endings and plays.
 
 The kernel plays a game's playouts where it can end every game exactly as
-:class:`ggn.game.Game` ends it (docs/DECISIONS.md, "Playouts"): no legal move (checkmate, or
-the stalemate's value, with ``stalematePieceCount``), the n-move rule by the halfmove clock,
-and an n-fold repetition (with perpetual checks lost or not, a value of the player to move or
-absolute), keyed as Game keys positions. A game with any other end of its history (checks
-counted, the counting rules, xiangqi's chasing, janggi's repeated moves, material counting,
-a full board, shatar's mate) or whose en passant squares Fairy-Stockfish finds by a piece's
-own initial moves plays on the pure path: :func:`playout_refusal` names the reason.
+:class:`ggn.game.Game` ends it (docs/DECISIONS.md, "Playouts"): an extinction (a bare king's
+where ``*`` is left with one piece) or a flag region reached, before all else (the kernel's
+tables hold these ends); no legal move (checkmate, or the stalemate's value, with
+``stalematePieceCount``), the n-move rule by the halfmove clock, and an n-fold repetition
+(with perpetual checks lost or not, a value of the player to move or absolute), keyed as Game
+keys positions. A game with any other end (a connection, checks counted, the counting rules,
+xiangqi's chasing, janggi's repeated moves, material counting, a full board, shatar's mate)
+or whose en passant squares Fairy-Stockfish finds by a piece's own initial moves plays on the
+pure path: :func:`playout_refusal` names the reason.
 
 The playout tables (int32 values, PLAYOUT_FORMAT; the kernel checks every one as it reads them)::
 
-    magic 0x47504C31, N squares, K kinds, M moves (the game's tables'),
+    magic 0x47504C32, N squares, K kinds, M moves (the game's tables'),
     the values for the player to move (1 win, 0 draw, -1 loss) of checkmate and stalemate,
     stalematePieceCount (0/1), the n-move rule in plies (0 none), the n-fold rule (0 none),
     a repetition's value, whether it is absolute (0/1), perpetual checks lost (0/1),
     repetitions over the whole game (0/1: captures go to hand), hands in the key (0/1),
-    promoted pieces may demote (0/1),
+    promoted pieces may demote (0/1), the number of the extinction type whose end is a bare
+    king's among the extinction types sorted (-1 none),
     per kind 0..K-1: side, key class (0 the empty square), rank of its QPI text, en passant
         entry (-1 none), a pawn that may take en passant (0/1), PIN letter's number, enhanced (0/1)
     per move 0..M-1: whether its plain play starts the halfmove clock again (an irreversible
@@ -47,11 +50,12 @@ if TYPE_CHECKING:
 
 __all__ = ["PLAYOUT_MAGIC", "native_playout", "playout_refusal"]
 
-PLAYOUT_MAGIC: Final = 0x47504C31
+PLAYOUT_MAGIC: Final = 0x47504C32
 _CALL_GAMES: Final = 1 << 20  # games a call of the kernel (its bound is 2^32)
 _VALUES: Final = {"win": 1, "draw": 0, "loss": -1}
 _ENDINGS: Final = {1: Ending.CHECKMATE, 2: Ending.NO_LEGAL_MOVE, 3: Ending.STALEMATE, 4: Ending.MOVE_RULE,
-                   5: Ending.REPETITION, 6: Ending.PERPETUAL_CHECK}
+                   5: Ending.REPETITION, 6: Ending.PERPETUAL_CHECK, 7: Ending.EXTINCTION, 8: Ending.FLAG,
+                   9: Ending.BARE_KING}
 _WINNERS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 _PROMOTED: Final = re.compile(r"\+([A-Za-z])")
 
@@ -73,11 +77,12 @@ def playout_refusal(rules: RuleSystem) -> str:
     """Why the kernel's playout cannot end ``rules``' games as :class:`ggn.game.Game` does
     ("" if it can; the kernel plays the game at all is :func:`ggn.rules._native.native_support`'s
     question)."""
-    if rules._ends:
-        return "an end before the last move (extinction, a flag, a connection...)"
     variant_rules = _variant_rules(rules)
     if variant_rules is None:
-        return ""
+        return "an end before the last move (of a rule system's own)" if rules._ends else ""
+    known_ends = variant_rules._extinction or variant_rules._flags_on
+    if variant_rules._connects or (variant_rules._ends and not known_ends):
+        return "an end before the last move (a connection...)"
     if variant_rules._pseudo:
         return "pseudo-royal pieces (extinctionPseudoRoyal)"
     variant = variant_rules.variant
@@ -142,7 +147,7 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
         kinds += [0 if code > 0 else 1, 0, rank_of[str(piece)], -1, 0, pin, int(piece.state == "enhanced")]
     entries: list[int] = []
     if variant_rules is None:  # a GGN document's rules: no history, so no claims (Game's)
-        header += [-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1]
+        header += [-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, -1]
         return array("i", [*header, *kinds, *([0] * moves), 0])
     variant = variant_rules.variant
     history, ends, drops = variant.history, variant.ends, variant.drops
@@ -153,7 +158,7 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
                2 * history.n_move_rule, history.n_fold_rule, _VALUES[history.n_fold_value],
                int(history.n_fold_value_absolute), int(history.perpetual_check_illegal),
                int(drops is not None and drops.captures_to_hand), int(drops is not None),
-               int(promotion is not None and promotion.demotion)]
+               int(promotion is not None and promotion.demotion), _bare(variant_rules)]
     from ggn.variants.fen import _table  # noqa: PLC0415  (the FEN's letters and marks)
 
     table = _table(variant)
@@ -225,6 +230,15 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
             stays.append(int(not _reversible(moved, piece.side, cells[source], cells[destination])))
     return array("i", [*header, *kinds, *stays, len(entries) and len(entries) // (1 + 3 * made.squares),
                        *entries])
+
+
+def _bare(rules: VariantRules) -> int:
+    """The number of the extinction type whose end is a bare king's (``*`` with one piece
+    left, :meth:`VariantRules._extinct`'s), among the kernel's (the types sorted), or -1."""
+    ends = rules.variant.ends
+    if not rules._extinction or "*" not in ends.extinction_types or ends.extinction_count != 1:
+        return -1
+    return sorted(ends.extinction_types).index("*")
 
 
 _Games = tuple[tuple[str, ...], tuple[int, ...], tuple[Ending | None, ...],
