@@ -3225,6 +3225,10 @@ int ggn_search_try(ggn_search *s, int32_t move, int32_t *out, size_t cap, size_t
     return top_listing(S, out, cap, found);
 }
 
+int ggn_game_ends(const ggn_game *g) {
+    return g && (g->eflags & (E_EXTINCTION | E_FLAG)) != 0;
+}
+
 int ggn_search_ended(ggn_search *s, int *ended, int *value, int *letter) {
     if (!s || !ended || !value || !letter) return GGN_EBADPOSITION;
     search_t *S = &s->S;

@@ -103,6 +103,8 @@ int ggn_search_in_check(ggn_search *search, int *check);
  * position as it stands; *letter: for an extinction, its type's number among the extinction
  * types (sorted), else -1. */
 int ggn_search_ended(ggn_search *search, int *ended, int *value, int *letter);
+/* Whether the game's tables hold an end before the last move (an extinction, a flag). */
+int ggn_game_ends(const ggn_game *game);
 /* Keep the squares each side's pieces stand on from make to make, for the listings on the
  * search (a driver that makes many plays on one search: a playout). */
 int ggn_search_track(ggn_search *search);

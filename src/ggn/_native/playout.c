@@ -35,6 +35,7 @@ typedef struct {
     uint64_t *mkey;                           /* per move: its canonical key, but the play's number */
     int32_t nclasses;
     int32_t alone;                            /* the game's plays are each legal alone: drawn among the pseudo-legal */
+    int32_t ends;                             /* the game may end before the last move (ggn_game_ends) */
     uint64_t *zob;                            /* per class, per square (NULL: computed) */
 } ptab_t;
 
@@ -139,6 +140,7 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
     }
     t->nclasses = most + 1;
     t->alone = ggn_plays_alone(g);
+    t->ends = ggn_game_ends(g);
     for (int32_t m = 0; m < t->M; m++) {
         t->stay_reset[m] = pread(&r, 0, 1, "a move's reset flag");
     }
@@ -752,7 +754,7 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
     for (;;) {
         int side = b[N] & 1;
         int ended = 0, value = 0, letter = -1; /* an extinction or a flag: before all else */
-        if ((rc = ggn_search_ended(s, &ended, &value, &letter)) != GGN_OK) return rc;
+        if (t->ends && (rc = ggn_search_ended(s, &ended, &value, &letter)) != GGN_OK) return rc;
         if (ended) {
             out[0] = winner_of(side, value);
             out[1] = ended == GGN_END_FLAG ? GGN_END_FLAG_REACHED
