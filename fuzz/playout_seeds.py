@@ -23,8 +23,8 @@ from ggn.game import Game
 from ggn.rules import _native, rule_system
 from ggn.rules._cplayout import _tables
 
-GAMES = ("minishogi", "losalamos", "crazyhouse", "chess", "shogi", "capablanca", "chaturanga", "kingofthehill",
-         "antichess", "shatranj")
+GAMES = ("minishogi", "losalamos", "crazyhouse", "chess", "shogi", "capablanca", "chaturanga",
+         "kingofthehill", "antichess", "shatranj")
 SEED = 20  # the random games' seed (issue 20)
 
 
