@@ -2525,6 +2525,12 @@ static uint64_t pseudo_moves(search_t *S, int ply, size_t base, size_t end, sink
  * rook taken with its rights changes the other side's marks). The board ``b`` is the search's,
  * after the prefix; ``pre`` before it. */
 
+/* Whether taking ``taken`` changes its side's marks (a rook with its castling rights, or the
+ * castling king): such a play is made as every play, not by a shortcut. */
+static inline int takes_rights(const ggn_game *g, int32_t taken, int owner) {
+    return taken && (g->rookplain[taken] || taken == g->castking[owner]);
+}
+
 /* A lone terminal piece's plain step: legal when the other side cannot reach its destination
  * with it there. */
 static inline int king_step(search_t *S, int ply, int depth, int mode, sink_t *sink, const fent_t *h,
@@ -2533,7 +2539,7 @@ static inline int king_step(search_t *S, int ply, int depth, int mode, sink_t *s
     int32_t *b = S->b;
     int other = 1 - side;
     int32_t src = h->src, dst = h->dst, taken = pre[dst];
-    if (taken && (g->rookplain[taken] || taken == g->castking[other])) return 0;
+    if (takes_rights(g, taken, other)) return 0;
     int32_t was_src = b[src], was_dst = b[dst];
     b[src] = 0;
     b[dst] = h->placed;
@@ -2558,7 +2564,7 @@ static inline int plain_alone(search_t *S, int ply, int depth, int mode, sink_t 
     int32_t *b = S->b;
     int other = 1 - side;
     int32_t src = h->src, dst = h->dst, taken = pre[dst];
-    if (taken && (g->rookplain[taken] || taken == g->castking[other])) return 0;
+    if (takes_rights(g, taken, other)) return 0;
     int32_t was_src = b[src], was_dst = b[dst];
     b[src] = 0;
     for (int32_t k = 0; k < h->nplaced; k++) {
@@ -2733,7 +2739,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
              * piece reads is legal, each of its plays (no need to make them). */
             int32_t src = h->src, dst = h->dst;
             int32_t taken = src >= 0 ? pre[dst] : 0;
-            if (!((h->hot & HOT_VICT) && !taken) && !(taken && (g->rookplain[taken] || taken == g->castking[other]))) {
+            if (!((h->hot & HOT_VICT) && !taken) && !takes_rights(g, taken, other)) {
                 int near = 0;
                 if (crit) {
                     /* the play changes its source and destination only, and puts the mover's
@@ -3326,7 +3332,7 @@ static int plain_play(search_t *S, int32_t move, int32_t play) {
     int side = b[g->N] & 1;
     if (g->kside[m->kind] != side || b[m->src] != m->kind || play < 0 || play >= m->nplaced) return 0;
     int32_t taken = b[m->dst];
-    if (taken && g->kside[taken] != side && (g->rookplain[taken] || taken == g->castking[1 - side])) return 0;
+    if (taken && g->kside[taken] != side && takes_rights(g, taken, 1 - side)) return 0;
     int32_t hk = taken && g->capmap ? g->capmap[(size_t)taken * (size_t)g->K + (size_t)m->kind] : 0;
     play_t *p = &S->plays[0];
     p->off = 0; p->n = 2; p->castle = 0; p->ordinal = play; p->king_moves = g->kterm[m->kind]; p->gate = -1;
