@@ -157,7 +157,7 @@ def test_shogi_s_repetitions_and_perpetual_checks_the_same_both_ways() -> None:
     assert {Ending.REPETITION, Ending.CHECKMATE, Ending.NO_LEGAL_MOVE} <= set(endings), endings
 
 
-@pytest.mark.parametrize("name", ["3check", "makruk", "xiangqi", "armageddon"])
+@pytest.mark.parametrize("name", ["karouk", "makruk", "xiangqi", "armageddon"])
 def test_games_whose_ends_the_kernel_does_not_replay_fall_back(name: str) -> None:
     reason = playout_refusal(rule_system(name))
     assert reason, name
@@ -186,7 +186,7 @@ def test_every_game_the_kernel_plays_has_a_playout_or_a_reason() -> None:
 # which the kernel's playout checks before each ply as the rule system does.
 ENDS = ("shatranj", "kingofthehill", "racingkings", "losers", "giveaway", "antichess", "suicide", "codrus",
         "extinction", "kinglet", "threekings", "horde", "nocheckatomic", "atomar", "fox-and-hounds", "koedem",
-        "dobutsu", "breakthrough", "jesonmor", "courier")
+        "dobutsu", "breakthrough", "jesonmor", "courier", "3check", "5check", "checkshogi")
 
 
 @pytest.mark.parametrize("name", ENDS)
@@ -210,13 +210,29 @@ def test_every_end_before_the_last_move_the_same_both_ways() -> None:
     assert {Ending.BARE_KING, Ending.FLAG, Ending.EXTINCTION} <= set(endings), endings
 
 
+def test_checks_counted_from_a_fen_the_same_both_ways() -> None:
+    # Three-check from FENs whose players have given checks already (Fairy-Stockfish's field of
+    # the checks left, and lichess's of the checks given), and one whose last mover has given
+    # its last: over at once, won by that player.
+    endings: Counter[Ending | None] = Counter()
+    for fen in ("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR b KQkq - 1+2 3 3",
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 +2+1",
+                "4k3/8/8/8/8/8/4P3/4K2R w K - 2+1 0 1"):
+        for policy in ("uniform", "captures"):
+            endings.update(_both("3check", fen=fen, games=4, seed=SEEDS[len(endings) % len(SEEDS)],
+                                 policy=policy, max_plies=300).endings)
+    over = _both("5check", fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0+3 0 1", games=2, seed=SEEDS[0])
+    assert over.results == ("1-0", "1-0") and over.lengths == (0, 0) and set(over.endings) == {Ending.CHECKS}
+    assert endings[Ending.CHECKS] >= 8, endings
+
+
 def test_the_kernel_s_chess_variant_games_in_python_chess() -> None:
     # King of the hill, racing kings, antichess and horde as python-chess plays them (its
     # chess.variant boards): every move legal, no end before the last ply, the result theirs.
     chess = pytest.importorskip("chess")
     variant = pytest.importorskip("chess.variant")
     boards = {"kingofthehill": variant.KingOfTheHillBoard, "racingkings": variant.RacingKingsBoard,
-              "antichess": variant.AntichessBoard, "horde": variant.HordeBoard}
+              "antichess": variant.AntichessBoard, "horde": variant.HordeBoard, "3check": variant.ThreeCheckBoard}
     seen: set[Ending | None] = set()
     for number, (name, board_type) in enumerate(boards.items()):
         rules = rule_system(name)
@@ -244,9 +260,9 @@ def test_the_kernel_s_chess_variant_games_in_python_chess() -> None:
                 else:
                     assert outcome is not None and outcome.result() == result, \
                         (name, ending, result, board.fen())
-                if ending in (Ending.FLAG, Ending.EXTINCTION, Ending.CHECKMATE):
+                if ending in (Ending.FLAG, Ending.EXTINCTION, Ending.CHECKMATE, Ending.CHECKS):
                     assert board.is_variant_end() or board.is_checkmate(), (name, ending, board.fen())
-    assert {Ending.FLAG, Ending.EXTINCTION} <= seen, seen
+    assert {Ending.FLAG, Ending.EXTINCTION, Ending.CHECKS} <= seen, seen
 
 
 def test_the_games_do_not_depend_on_how_many_are_played() -> None:

@@ -699,17 +699,22 @@ fail:
     return NULL;
 }
 
-/* playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves) ->
+/* playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves, checks) ->
  * (results, pairs): bytes of int32, three a game (winner: 0 first, 1 second, 2 draw, 3 none;
- * ending; length), and with moves the (move, play) pairs of every game in turn (else None). */
+ * ending; length), and with moves the (move, play) pairs of every game in turn (else None).
+ * ``checks``: the checks each player has left to give, (first, second), where the game counts
+ * them, else None. */
 static PyObject *playout(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *tables, *position;
     unsigned long long seed, first, games;
     int policy, max_plies, rule50, want;
-    if (!PyArg_ParseTuple(args, "OOOKKKiiip", &capsule, &tables, &position, &seed, &first, &games, &policy,
-                          &max_plies, &rule50, &want))
+    int32_t left[2] = {0, 0};
+    PyObject *checks;
+    if (!PyArg_ParseTuple(args, "OOOKKKiiipO", &capsule, &tables, &position, &seed, &first, &games, &policy,
+                          &max_plies, &rule50, &want, &checks))
         return NULL;
+    if (checks != Py_None && !PyArg_ParseTuple(checks, "ii", &left[0], &left[1])) return NULL;
     ggn_game *game = game_of(capsule);
     if (!game) return NULL;
     if (games > ((unsigned long long)1 << 32)) {
@@ -726,7 +731,8 @@ static PyObject *playout(PyObject *self, PyObject *args) {
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = ggn_playout(game, tview.buf, (size_t)(tview.len / 4), pview.buf, (size_t)(pview.len / 4), seed, first,
-                     (size_t)games, policy, max_plies, rule50, out, want ? &moves : NULL, err, sizeof err);
+                     (size_t)games, policy, max_plies, rule50, checks == Py_None ? NULL : left, out,
+                     want ? &moves : NULL, err, sizeof err);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&tview);
     PyBuffer_Release(&pview);
@@ -787,7 +793,7 @@ static PyMethodDef methods[] = {
      "reader(search, table, ranks, bases, strings, position, hand_order, resolve) -> a Reader of FEN lines."},
     {"divide", divide, METH_VARARGS, "divide(game, position, depth) -> [(move, play, count)]."},
     {"playout", playout, METH_VARARGS,
-     "playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves) -> (results, pairs)."},
+     "playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves, checks) -> (results, pairs)."},
     {"ended", ended, METH_VARARGS, "ended(game, position) -> (end, value): the game's end before the move."},
     {"pseudo", pseudo, METH_VARARGS,
      "pseudo(game, position) -> [(move, plays, legal plays)] | None: a playout's pseudo-legal moves (tests)."},

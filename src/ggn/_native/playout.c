@@ -27,6 +27,7 @@ typedef struct {
     int32_t N, K, M;
     int32_t mate, stale, piece_count, nmove, nfold, nfold_value, nfold_absolute, perpetual, whole, hands, demotion;
     int32_t bare; /* the extinction type whose end is a bare king's (its number), or -1 */
+    int32_t checks; /* checks are counted (checkCounting): each player's left, in the key too */
     int32_t *side, *cls, *rank, *ep, *taker, *pin, *enhanced; /* per kind */
     int32_t *stay_reset, *mkind, *mdst;                        /* per move */
     int32_t E;
@@ -103,6 +104,7 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
     t->hands = pread(&r, 0, 1, "the hands' flag");
     t->demotion = pread(&r, 0, 1, "the demotion flag");
     t->bare = pread(&r, -1, 63, "the bare king's extinction type");
+    t->checks = pread(&r, 0, 1, "the checks counted flag");
     if (r.bad) return GGN_EBADTABLE;
     /* the moves: the tables' count is the game's */
     {
@@ -741,7 +743,7 @@ static int repeated(const play_state_t *P, size_t ply, int32_t rule50, int side,
 }
 
 static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_plies, int32_t rule50,
-                     int32_t *out, ggn_moves *moves) {
+                     const int32_t *checks, int32_t *out, ggn_moves *moves) {
     const ptab_t *t = P->t;
     int32_t N = t->N;
     ggn_search *s = P->s;
@@ -750,9 +752,24 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
     int keyed = t->nfold > 0;
     int rc;
     size_t ply = 0;
+    int32_t left[2] = {checks ? checks[0] : 0, checks ? checks[1] : 0}; /* checks left (t->checks) */
     if (keyed) key_start(P, b, hands);
     for (;;) {
         int side = b[N] & 1;
+        int check = -1; /* the side to move in check (-1: not asked yet) */
+        if (t->checks) {
+            /* Game's: a check given by the last play counts, and a player who has given its
+             * last check has won, before all else */
+            if (ply > 0) {
+                if ((rc = ggn_search_in_check(s, &check)) != GGN_OK) return rc;
+                if (check) left[1 - side]--;
+            }
+            if (left[1 - side] == 0) {
+                out[0] = 1 - side;
+                out[1] = GGN_END_CHECKS;
+                break;
+            }
+        }
         int ended = 0, value = 0, letter = -1; /* an extinction or a flag: before all else */
         if (t->ends && (rc = ggn_search_ended(s, &ended, &value, &letter)) != GGN_OK) return rc;
         if (ended) {
@@ -767,10 +784,11 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
 #ifdef GGN_PLAYOUT_CHECK_KEYS
             if (P->keys[ply] != key_of(t, b, hands)) abort();
 #endif
+            if (t->checks) /* the checks left, as Game's key holds them */
+                P->keys[ply] ^= mix(0xC4EC5ULL + ((uint64_t)(uint32_t)left[0] << 32 | (uint32_t)left[1]));
             P->checks[ply] = 0;
             if (t->perpetual) {
-                int check = 0;
-                if ((rc = ggn_search_in_check(s, &check)) != GGN_OK) return rc;
+                if (check < 0 && (rc = ggn_search_in_check(s, &check)) != GGN_OK) return rc;
                 P->checks[ply] = (uint8_t)check;
             }
         }
@@ -779,8 +797,7 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
         rc = t->alone ? draw_alone(P, &state, policy, &got, &chosen) : draw_listed(P, &state, policy, &got, &chosen);
         if (rc != GGN_OK) return rc;
         if (!got) {
-            int check = 0;
-            if ((rc = ggn_search_in_check(s, &check)) != GGN_OK) return rc;
+            if (check < 0 && (rc = ggn_search_in_check(s, &check)) != GGN_OK) return rc;
             if (check) {
                 out[0] = winner_of(side, t->mate);
                 out[1] = GGN_END_CHECKMATE;
@@ -839,7 +856,7 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
 
 int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, const int32_t *position,
                 size_t len, uint64_t seed, uint64_t first, size_t games, int policy, int32_t max_plies,
-                int32_t rule50, int32_t *out, ggn_moves *moves, char *err, size_t errlen) {
+                int32_t rule50, const int32_t *checks, int32_t *out, ggn_moves *moves, char *err, size_t errlen) {
     if (err && errlen) err[0] = 0;
     if (!g || !tables || !position || (games && !out)) return GGN_EBADPOSITION;
     if (policy != GGN_POLICY_UNIFORM && policy != GGN_POLICY_CAPTURES) return GGN_EBADPOSITION;
@@ -849,6 +866,14 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
     if (rc != GGN_OK) {
         ptab_free(&t);
         return rc;
+    }
+    if (t.checks) {
+        for (int i = 0; i < 2 && rc == GGN_OK; i++)
+            if (!checks || checks[i] < 0 || checks[i] > GGN_PLAYOUT_MAX_CHECKS) rc = GGN_EBADPOSITION;
+        if (rc != GGN_OK) {
+            ptab_free(&t);
+            return rc;
+        }
     }
     play_state_t P;
     memset(&P, 0, sizeof P);
@@ -875,7 +900,7 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
          * after k + 1 steps is seed + (k + 1) * gamma) */
         uint64_t master = seed + (first + i) * GAMMA;
         uint64_t state = splitmix(&master);
-        rc = play_game(&P, state, policy, max_plies, rule50, out + 3 * i, moves);
+        rc = play_game(&P, state, policy, max_plies, rule50, t.checks ? checks : NULL, out + 3 * i, moves);
     }
     ggn_search_free(P.s);
     free(P.list); free(P.tlist); free(P.cands); free(P.spare); free(P.gat); free(P.gleft); free(P.gtrip); free(P.gsorted); free(P.keys); free(P.checks);

@@ -2,25 +2,27 @@
 turned back into results, endings and plays.
 
 The kernel plays a game's playouts where it can end every game exactly as
-:class:`ggn.game.Game` ends it (docs/DECISIONS.md, "Playouts"): an extinction (a bare king's
-where ``*`` is left with one piece) or a flag region reached, before all else (the kernel's
-tables hold these ends); no legal move (checkmate, or the stalemate's value, with
-``stalematePieceCount``), the n-move rule by the halfmove clock, and an n-fold repetition
-(with perpetual checks lost or not, a value of the player to move or absolute), keyed as Game
-keys positions. A game with any other end (a connection, checks counted, the counting rules,
+:class:`ggn.game.Game` ends it (docs/DECISIONS.md, "Playouts"): the last check given where
+checks are counted, then an extinction (a bare king's where ``*`` is left with one piece) or
+a flag region reached, before all else (the kernel's tables hold these ends); no legal move
+(checkmate, or the stalemate's value, with ``stalematePieceCount``), the n-move rule by the
+halfmove clock, and an n-fold repetition (with perpetual checks lost or not, a value of the
+player to move or absolute), keyed as Game keys positions (with the checks left, where
+counted). A game with any other end (a connection, the counting rules,
 xiangqi's chasing, janggi's repeated moves, material counting, a full board, shatar's mate)
 or whose en passant squares Fairy-Stockfish finds by a piece's own initial moves plays on the
 pure path: :func:`playout_refusal` names the reason.
 
 The playout tables (int32 values, PLAYOUT_FORMAT; the kernel checks every one as it reads them)::
 
-    magic 0x47504C32, N squares, K kinds, M moves (the game's tables'),
+    magic 0x47504C33, N squares, K kinds, M moves (the game's tables'),
     the values for the player to move (1 win, 0 draw, -1 loss) of checkmate and stalemate,
     stalematePieceCount (0/1), the n-move rule in plies (0 none), the n-fold rule (0 none),
     a repetition's value, whether it is absolute (0/1), perpetual checks lost (0/1),
     repetitions over the whole game (0/1: captures go to hand), hands in the key (0/1),
     promoted pieces may demote (0/1), the number of the extinction type whose end is a bare
-    king's among the extinction types sorted (-1 none),
+    king's among the extinction types sorted (-1 none), checks counted (0/1: the checks each
+    player has left at the start are the kernel call's),
     per kind 0..K-1: side, key class (0 the empty square), rank of its QPI text, en passant
         entry (-1 none), a pawn that may take en passant (0/1), PIN letter's number, enhanced (0/1)
     per move 0..M-1: whether its plain play starts the halfmove clock again (an irreversible
@@ -50,12 +52,13 @@ if TYPE_CHECKING:
 
 __all__ = ["PLAYOUT_MAGIC", "native_playout", "playout_refusal"]
 
-PLAYOUT_MAGIC: Final = 0x47504C32
+PLAYOUT_MAGIC: Final = 0x47504C33
+_MAX_CHECKS: Final = 1 << 24  # the most checks left the kernel's playout starts with (GGN_PLAYOUT_MAX_CHECKS)
 _CALL_GAMES: Final = 1 << 20  # games a call of the kernel (its bound is 2^32)
 _VALUES: Final = {"win": 1, "draw": 0, "loss": -1}
 _ENDINGS: Final = {1: Ending.CHECKMATE, 2: Ending.NO_LEGAL_MOVE, 3: Ending.STALEMATE, 4: Ending.MOVE_RULE,
                    5: Ending.REPETITION, 6: Ending.PERPETUAL_CHECK, 7: Ending.EXTINCTION, 8: Ending.FLAG,
-                   9: Ending.BARE_KING}
+                   9: Ending.BARE_KING, 10: Ending.CHECKS}
 _WINNERS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 _PROMOTED: Final = re.compile(r"\+([A-Za-z])")
 
@@ -88,7 +91,6 @@ def playout_refusal(rules: RuleSystem) -> str:
     variant = variant_rules.variant
     history, ends = variant.history, variant.ends
     checks: list[tuple[bool, str]] = [
-        (history.check_counting, "checks counted (checkCounting)"),
         (history.counting_rule is not None, "the counting rules (countingRule)"),
         (history.chasing_rule is not None, "perpetual chasing (chasingRule)"),
         (history.move_repetition_illegal, "repeated moves (moveRepetitionIllegal)"),
@@ -147,7 +149,7 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
         kinds += [0 if code > 0 else 1, 0, rank_of[str(piece)], -1, 0, pin, int(piece.state == "enhanced")]
     entries: list[int] = []
     if variant_rules is None:  # a GGN document's rules: no history, so no claims (Game's)
-        header += [-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, -1]
+        header += [-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, -1, 0]
         return array("i", [*header, *kinds, *([0] * moves), 0])
     variant = variant_rules.variant
     history, ends, drops = variant.history, variant.ends, variant.drops
@@ -158,7 +160,8 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
                2 * history.n_move_rule, history.n_fold_rule, _VALUES[history.n_fold_value],
                int(history.n_fold_value_absolute), int(history.perpetual_check_illegal),
                int(drops is not None and drops.captures_to_hand), int(drops is not None),
-               int(promotion is not None and promotion.demotion), _bare(variant_rules)]
+               int(promotion is not None and promotion.demotion), _bare(variant_rules),
+               int(history.check_counting)]
     from ggn.variants.fen import _table  # noqa: PLC0415  (the FEN's letters and marks)
 
     table = _table(variant)
@@ -261,13 +264,16 @@ def native_playout(kernel: ModuleType, made: _Game, encoded: array[int], rules: 
             game._key(0)
         except GGNError:
             return None
+    checks = game.checks_left
+    if checks is not None and not all(0 <= left <= _MAX_CHECKS for left in checks):
+        return None  # a FEN's count beyond the kernel's bound (or a game already won)
     raw = array("i")
     pairs = array("i")
     code = 1 if policy == "captures" else 0
     for first in range(0, games, _CALL_GAMES):
         count = min(_CALL_GAMES, games - first)
         found, played = kernel.playout(made.capsule, tables, encoded, seed, first, count, code, max_plies,
-                                       rule50, moves)
+                                       rule50, moves, checks)
         raw.frombytes(found)
         if played is not None:
             pairs.frombytes(played)
