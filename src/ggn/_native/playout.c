@@ -6,12 +6,14 @@
  * piece's rank by its QPI text; the play's number), the policy's captures first; a draw of the
  * game's splitmix64 picking one, a pseudo-legal play tested (its move tried alone) and, if
  * illegal, struck and drawn again; the play made in place. Before each ply the game ends
- * as ggn.game.Game ends it, in its order: no legal move (checkmate, or the stalemate's value),
+ * as ggn.game.Game ends it, in its order: the last check given where checks are counted, an
+ * extinction or a flag region reached, no legal move (checkmate, or the stalemate's value),
  * then the n-move rule (the halfmove clock: a capture, a drop, a promotion or an irreversible
  * move of a type of the rule starts it again), then an n-fold repetition (a 64-bit Zobrist key
  * of what Game's key compares: each square's piece as FEN writes it for the key, the castling
- * rights, the hands where the game has drops, the side to move and the en passant files where
- * a pawn could take; with perpetual checks lost), then max_plies. Whatever else a game's ends
+ * rights, the hands where the game has drops, the checks left where counted, the side to move
+ * and the en passant files where a pawn could take; with perpetual checks lost), then
+ * max_plies. Whatever else a game's ends
  * need, ggn.rules._native keeps to the pure path: it never makes tables for such a game.
  */
 #include "playout.h"
