@@ -131,7 +131,8 @@ def test_row12_a_value_built_in_python_with_a_huge_integer_is_described_briefly(
         # A trailing comma named at the comma on every Python (3.13's words; 3.11 and 3.12 say
         # they expected a name, or a value, at the bracket).
         ('{"C:R": {},}', "line 1, column 11: Illegal trailing comma before end of object"),
-        ('{"C:R": {"a1": {"a2": [\n  {},\n]}}}', "line 2, column 5: Illegal trailing comma before end of array"),
+        ('{"C:R": {"a1": {"a2": [\n  {},\n]}}}',
+         "line 2, column 5: Illegal trailing comma before end of array"),
         ('{"C:R": {"a1": [1,}}}', "line 1, column 19: Expecting value"),
         ('{"C:R": {}} {}', "line 1, column 13: extra data after the document"),
         ('{"C:R": {"a1": {"a2": [01]}}}', "line 1, column 25: Expecting ','"),

@@ -221,18 +221,20 @@ def test_checks_counted_from_a_fen_the_same_both_ways() -> None:
         for policy in ("uniform", "captures"):
             endings.update(_both("3check", fen=fen, games=4, seed=SEEDS[len(endings) % len(SEEDS)],
                                  policy=policy, max_plies=300).endings)
-    over = _both("5check", fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0+3 0 1", games=2, seed=SEEDS[0])
+    won = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0+3 0 1"  # the first player gave its last
+    over = _both("5check", fen=won, games=2, seed=SEEDS[0])
     assert over.results == ("1-0", "1-0") and over.lengths == (0, 0) and set(over.endings) == {Ending.CHECKS}
     assert endings[Ending.CHECKS] >= 8, endings
 
 
 def test_the_kernel_s_chess_variant_games_in_python_chess() -> None:
-    # King of the hill, racing kings, antichess and horde as python-chess plays them (its
+    # King of the hill, racing kings, antichess, horde and three-check as python-chess plays them (its
     # chess.variant boards): every move legal, no end before the last ply, the result theirs.
     chess = pytest.importorskip("chess")
     variant = pytest.importorskip("chess.variant")
     boards = {"kingofthehill": variant.KingOfTheHillBoard, "racingkings": variant.RacingKingsBoard,
-              "antichess": variant.AntichessBoard, "horde": variant.HordeBoard, "3check": variant.ThreeCheckBoard}
+              "antichess": variant.AntichessBoard, "horde": variant.HordeBoard,
+              "3check": variant.ThreeCheckBoard}
     seen: set[Ending | None] = set()
     for number, (name, board_type) in enumerate(boards.items()):
         rules = rule_system(name)

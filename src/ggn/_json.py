@@ -216,7 +216,8 @@ def _malformed(text: str, error: json.JSONDecodeError) -> str:
             comma -= 1
         if comma >= 0 and text[comma] == ",":
             line, column = _line_column(text, comma)
-            return f"malformed JSON at line {line}, column {column}: Illegal trailing comma before end of {kind}"
+            return (f"malformed JSON at line {line}, column {column}: Illegal trailing comma before end "
+                    f"of {kind}")
     return f"malformed JSON at line {error.lineno}, column {error.colno}: {error.msg}"
 
 
