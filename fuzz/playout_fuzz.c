@@ -143,9 +143,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ggn_moves moves = {NULL, 0, 0};
     char err[ERRLEN];
     memset(err, 'x', sizeof err);
-    int32_t checks[2] = {(int32_t)(seed >> 8 & 7), (int32_t)(seed >> 11 & 7)}; /* read where counted */
+    /* the checks left and a count under way, read where the tables count them */
+    int32_t counters[4] = {(int32_t)(seed >> 8 & 7), (int32_t)(seed >> 11 & 7), (int32_t)(seed >> 14 & 127),
+                           (int32_t)(seed >> 21 & 127)};
     int status = ggn_playout(base->game, tables, length, position, position_length, seed, 0, 2, policy, max_plies,
-                             (int32_t)(seed % 120), checks, out, &moves, err, sizeof err);
+                             (int32_t)(seed % 120), counters, out, &moves, err, sizeof err);
     if (memchr(err, '\0', ERRLEN) == NULL) {
         fprintf(stderr, "the playout's message is not terminated within %d bytes\n", ERRLEN);
         abort();
@@ -153,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (status == GGN_OK) {
         size_t plies = 0;
         for (int g = 0; g < 2; g++) {
-            if (out[3 * g] < 0 || out[3 * g] > 3 || out[3 * g + 1] < 0 || out[3 * g + 1] > GGN_END_CHECKS || out[3 * g + 2] < 0 ||
+            if (out[3 * g] < 0 || out[3 * g] > 3 || out[3 * g + 1] < 0 || out[3 * g + 1] > GGN_END_COUNTING || out[3 * g + 2] < 0 ||
                 out[3 * g + 2] > max_plies) {
                 fprintf(stderr, "a playout's game out of its bounds: %d %d %d\n", out[3 * g], out[3 * g + 1],
                         out[3 * g + 2]);

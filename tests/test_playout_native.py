@@ -157,7 +157,7 @@ def test_shogi_s_repetitions_and_perpetual_checks_the_same_both_ways() -> None:
     assert {Ending.REPETITION, Ending.CHECKMATE, Ending.NO_LEGAL_MOVE} <= set(endings), endings
 
 
-@pytest.mark.parametrize("name", ["karouk", "makruk", "xiangqi", "armageddon"])
+@pytest.mark.parametrize("name", ["karouk", "sittuyin", "xiangqi", "armageddon"])
 def test_games_whose_ends_the_kernel_does_not_replay_fall_back(name: str) -> None:
     reason = playout_refusal(rule_system(name))
     assert reason, name
@@ -208,6 +208,49 @@ def test_every_end_before_the_last_move_the_same_both_ways() -> None:
             endings.update(_both(game, fen=fen, games=4, seed=SEEDS[len(endings) % len(SEEDS)], policy=policy,
                                  max_plies=300).endings)
     assert {Ending.BARE_KING, Ending.FLAG, Ending.EXTINCTION} <= set(endings), endings
+
+
+COUNTED = ("makruk", "asean", "ai-wok")
+
+
+@pytest.mark.parametrize("name", COUNTED)
+def test_games_of_the_counting_rules_are_the_pure_games(name: str) -> None:
+    seed = SEEDS[COUNTED.index(name) % len(SEEDS)] * 7907 + len(name)
+    for policy in ("uniform", "captures"):
+        _both(name, games=2, seed=seed, policy=policy, max_plies=300)
+    _both(name, _walked(name, seed, 40), games=2, seed=seed + 1, max_plies=300)
+
+
+def test_the_counting_rules_end_games_as_pyffish_does() -> None:
+    # Endgames of makruk, asean and ai-wok, with a count under way (makruk's limit where the
+    # FEN puts the en passant square, its ply the halfmove clock) or one a capture or the last
+    # pawn starts: each game the kernel's and the pure path's, each move legal in pyffish, and
+    # each end of a count one pyffish lets the player claim, a draw.
+    sf = pytest.importorskip("pyffish")
+    endings: Counter[Ending | None] = Counter()
+    for game, fen in (("makruk", "8/8/4k3/8/8/3K4/8/R7 w - 32 20 60"),
+                      ("makruk", "8/8/4k3/8/2p5/3K4/8/R7 w - - 0 40"),
+                      ("makruk", "8/3s4/4k3/8/8/3K4/3P4/R7 b - - 0 40"),
+                      ("asean", "8/8/4k3/8/8/3K4/8/R7 w - - 0 40"),
+                      ("ai-wok", "8/8/4k3/8/8/3K4/8/R7 w - 32 20 60")):
+        rules = rule_system(game)
+        for policy in ("uniform", "captures"):
+            found = _both(game, fen=fen, games=3, seed=SEEDS[len(endings) % len(SEEDS)], policy=policy,
+                          max_plies=400)
+            assert found.moves is not None
+            for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
+                endings[ending] += 1
+                position, moves = Game(rules, fen=fen).position, []
+                for play in plays:
+                    move = write(rules, position, play, "uci")
+                    assert move in sf.legal_moves(game, fen, moves), (game, fen, moves, move)
+                    moves.append(move)
+                    position = position.apply(play.transition)
+                if ending is Ending.COUNTING:
+                    assert result == "1/2-1/2"
+                    assert sf.is_optional_game_end(game, fen, moves) == (True, 0), (game, fen, moves)
+                    assert not sf.is_optional_game_end(game, fen, moves[:-1])[0], (game, fen, moves)
+    assert endings[Ending.COUNTING] >= 15, endings
 
 
 def test_checks_counted_from_a_fen_the_same_both_ways() -> None:

@@ -699,22 +699,24 @@ fail:
     return NULL;
 }
 
-/* playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves, checks) ->
+/* playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves, counters) ->
  * (results, pairs): bytes of int32, three a game (winner: 0 first, 1 second, 2 draw, 3 none;
  * ending; length), and with moves the (move, play) pairs of every game in turn (else None).
- * ``checks``: the checks each player has left to give, (first, second), where the game counts
- * them, else None. */
+ * ``counters``: the start's other counters, (the checks the first player and the second have
+ * left to give, the counting rules' limit, the count's ply), or None (playout.h). */
 static PyObject *playout(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *tables, *position;
     unsigned long long seed, first, games;
     int policy, max_plies, rule50, want;
-    int32_t left[2] = {0, 0};
-    PyObject *checks;
+    int32_t counted[4] = {0, 0, 0, 0};
+    PyObject *counters;
     if (!PyArg_ParseTuple(args, "OOOKKKiiipO", &capsule, &tables, &position, &seed, &first, &games, &policy,
-                          &max_plies, &rule50, &want, &checks))
+                          &max_plies, &rule50, &want, &counters))
         return NULL;
-    if (checks != Py_None && !PyArg_ParseTuple(checks, "ii", &left[0], &left[1])) return NULL;
+    if (counters != Py_None &&
+        !PyArg_ParseTuple(counters, "iiii", &counted[0], &counted[1], &counted[2], &counted[3]))
+        return NULL;
     ggn_game *game = game_of(capsule);
     if (!game) return NULL;
     if (games > ((unsigned long long)1 << 32)) {
@@ -731,7 +733,7 @@ static PyObject *playout(PyObject *self, PyObject *args) {
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = ggn_playout(game, tview.buf, (size_t)(tview.len / 4), pview.buf, (size_t)(pview.len / 4), seed, first,
-                     (size_t)games, policy, max_plies, rule50, checks == Py_None ? NULL : left, out,
+                     (size_t)games, policy, max_plies, rule50, counters == Py_None ? NULL : counted, out,
                      want ? &moves : NULL, err, sizeof err);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&tview);
@@ -793,7 +795,7 @@ static PyMethodDef methods[] = {
      "reader(search, table, ranks, bases, strings, position, hand_order, resolve) -> a Reader of FEN lines."},
     {"divide", divide, METH_VARARGS, "divide(game, position, depth) -> [(move, play, count)]."},
     {"playout", playout, METH_VARARGS,
-     "playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves, checks) -> (results, pairs)."},
+     "playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves, counters) -> (results, pairs)."},
     {"ended", ended, METH_VARARGS, "ended(game, position) -> (end, value): the game's end before the move."},
     {"pseudo", pseudo, METH_VARARGS,
      "pseudo(game, position) -> [(move, plays, legal plays)] | None: a playout's pseudo-legal moves (tests)."},

@@ -12,8 +12,8 @@
  * move of a type of the rule starts it again), then an n-fold repetition (a 64-bit Zobrist key
  * of what Game's key compares: each square's piece as FEN writes it for the key, the castling
  * rights, the hands where the game has drops, the checks left where counted, the side to move
- * and the en passant files where a pawn could take; with perpetual checks lost), then
- * max_plies. Whatever else a game's ends
+ * and the en passant files where a pawn could take; with perpetual checks lost), then the end
+ * of a count of the counting rules (makruk's, cambodian's, asean's), then max_plies. Whatever else a game's ends
  * need, ggn.rules._native keeps to the pure path: it never makes tables for such a game.
  */
 #include "playout.h"
@@ -23,6 +23,10 @@
 #include <string.h>
 
 #define GAMMA 0x9E3779B97F4A7C15ULL
+
+/* The counting rules (ptab_t's counting), and the types they count (ptab_t's ctype). */
+enum { COUNT_NONE, COUNT_MAKRUK, COUNT_CAMBODIAN, COUNT_ASEAN };
+enum { CT_OTHER, CT_PAWN, CT_ROOK, CT_KHON, CT_KNIGHT };
 #define ZOBRIST_TABLE_MAX ((size_t)1 << 20)
 
 typedef struct {
@@ -30,7 +34,8 @@ typedef struct {
     int32_t mate, stale, piece_count, nmove, nfold, nfold_value, nfold_absolute, perpetual, whole, hands, demotion;
     int32_t bare; /* the extinction type whose end is a bare king's (its number), or -1 */
     int32_t checks; /* checks are counted (checkCounting): each player's left, in the key too */
-    int32_t *side, *cls, *rank, *ep, *taker, *pin, *enhanced; /* per kind */
+    int32_t counting; /* the counting rules (countingRule): COUNT_MAKRUK, _CAMBODIAN, _ASEAN, or 0 */
+    int32_t *side, *cls, *rank, *ep, *taker, *pin, *enhanced, *ctype; /* per kind */
     int32_t *stay_reset, *mkind, *mdst;                        /* per move */
     int32_t E;
     int32_t *always;                          /* per entry */
@@ -54,7 +59,7 @@ static uint64_t splitmix(uint64_t *state) {
 }
 
 static void ptab_free(ptab_t *t) {
-    free(t->side); free(t->cls); free(t->rank); free(t->ep); free(t->taker); free(t->pin); free(t->enhanced);
+    free(t->side); free(t->cls); free(t->rank); free(t->ep); free(t->taker); free(t->pin); free(t->enhanced); free(t->ctype);
     free(t->stay_reset); free(t->mkind); free(t->mdst); free(t->always); free(t->epsq); free(t->mkey); free(t->zob);
 }
 
@@ -107,6 +112,7 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
     t->demotion = pread(&r, 0, 1, "the demotion flag");
     t->bare = pread(&r, -1, 63, "the bare king's extinction type");
     t->checks = pread(&r, 0, 1, "the checks counted flag");
+    t->counting = pread(&r, COUNT_NONE, COUNT_ASEAN, "the counting rules");
     if (r.bad) return GGN_EBADTABLE;
     /* the moves: the tables' count is the game's */
     {
@@ -122,9 +128,10 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
     }
     t->side = pints((size_t)K); t->cls = pints((size_t)K); t->rank = pints((size_t)K);
     t->ep = pints((size_t)K); t->taker = pints((size_t)K); t->pin = pints((size_t)K); t->enhanced = pints((size_t)K);
+    t->ctype = pints((size_t)K);
     t->stay_reset = pints((size_t)t->M); t->mkind = pints((size_t)t->M); t->mdst = pints((size_t)t->M);
     t->mkey = calloc((size_t)t->M + 1, sizeof(uint64_t));
-    if (!t->side || !t->cls || !t->rank || !t->ep || !t->taker || !t->pin || !t->enhanced || !t->stay_reset ||
+    if (!t->side || !t->cls || !t->rank || !t->ep || !t->taker || !t->pin || !t->enhanced || !t->ctype || !t->stay_reset ||
         !t->mkind || !t->mdst || !t->mkey)
         return GGN_ENOMEM;
     int32_t most = 0;
@@ -136,6 +143,7 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
         t->taker[k] = pread(&r, 0, 1, "a kind's taker flag");
         t->pin[k] = pread(&r, 0, K, "a kind's PIN letter");
         t->enhanced[k] = pread(&r, 0, 1, "a kind's enhanced flag");
+        t->ctype[k] = pread(&r, 0, CT_KNIGHT, "a kind's type for the counting rules");
         if (t->cls[k] > most) most = t->cls[k];
     }
     if (!r.bad && (t->cls[0] != 0 || t->ep[0] != -1)) {
@@ -311,6 +319,7 @@ typedef struct {
     uint64_t board_key, hand_key;
     int32_t *mirror, *hmirror, *eps, *epat;
     size_t neps;
+    int32_t *before; /* the board before a make (the counting rules read what it took) */
 } play_state_t;
 
 static void ep_track(play_state_t *P, int32_t q, int32_t was, int32_t now) {
@@ -709,6 +718,86 @@ static int draw_alone(play_state_t *P, uint64_t *state, int policy, int *got, ca
     return GGN_OK;
 }
 
+/* What the counting rules count on a board: each side's pieces, all pieces, the pawns, and
+ * each side's rooks, khons and knights (Game's _pieces and _count_type). */
+typedef struct { int32_t pieces[2], total, pawns, rooks[2], khons[2], knights[2]; } census_t;
+
+static void take_census(const ptab_t *t, const int32_t *b, census_t *c) {
+    memset(c, 0, sizeof *c);
+    for (int32_t q = 0; q < t->N; q++) {
+        int32_t k = b[q];
+        if (!k) continue;
+        int s = t->side[k];
+        c->pieces[s]++;
+        c->total++;
+        switch (t->ctype[k]) {
+        case CT_PAWN: c->pawns++; break;
+        case CT_ROOK: c->rooks[s]++; break;
+        case CT_KHON: c->khons[s]++; break;
+        case CT_KNIGHT: c->knights[s]++; break;
+        default: break;
+        }
+    }
+}
+
+/* Fairy-Stockfish's count_limit (Game's _count_limit): the moves ``side`` counts to, 0 none. */
+static int32_t count_limit(const census_t *c, int side, int32_t rule) {
+    int other = 1 - side;
+    int32_t own = c->pieces[side], theirs = c->pieces[other];
+    int32_t rooks = c->rooks[other], khons = c->khons[other], knights = c->knights[other];
+    if (rule == COUNT_MAKRUK) {
+        if (c->pawns || theirs == 1) return 0;
+        if (own > 1) return 64;
+        return rooks > 1 ? 8 : rooks == 1 ? 16 : khons > 1 ? 22 : knights > 1 ? 32 : khons == 1 ? 44 : 64;
+    }
+    if (rule == COUNT_CAMBODIAN) {
+        if (own > 3 || theirs == 1) return 0;
+        if (own > 1) return 63;
+        if (c->pawns) return 0;
+        return rooks > 1 ? 7 : rooks == 1 ? 15 : khons > 1 ? 21 : knights > 1 ? 31 : khons == 1 ? 43 : 63;
+    }
+    if (c->pawns || own > 1) return 0;
+    return rooks ? 16 : khons ? 44 : knights ? 64 : 0;
+}
+
+/* The counting rules' (limit, ply) after a play of ``mover`` (Game's _count, as Fairy-Stockfish's
+ * do_move sets them): ``before`` the board before it, the search's board after it. */
+static int count_after(play_state_t *P, const int32_t *before, const int32_t *b, int mover, int32_t move,
+                       int flags, int32_t *limit, int32_t *counted) {
+    const ptab_t *t = P->t;
+    if (*limit && *counted < (1 << 30)) (*counted)++;
+    const int32_t *squares, *counts;
+    size_t nsquares, ncounts;
+    int rc = ggn_search_changed(P->s, &squares, &nsquares, &counts, &ncounts);
+    if (rc != GGN_OK) return rc;
+    int32_t taken = -1; /* the type of the piece taken (CT_...), -1 none */
+    for (size_t i = 0; i < nsquares && taken < 0; i++) {
+        int32_t q = squares[i];
+        if (q < 0 || q >= t->N) return GGN_EBUSY;
+        int32_t was = before[q], now = b[q];
+        if (was && t->side[was] != mover && (!now || t->side[now] == mover)) taken = t->ctype[was];
+    }
+    int promoted = (flags & GGN_PLAY_PROMOTION) && t->pin[b[t->mdst[move]]] != t->pin[t->mkind[move]];
+    census_t c;
+    take_census(t, b, &c);
+    int other = 1 - mover;
+    if (t->counting != COUNT_ASEAN && taken == CT_PAWN && c.pieces[mover] == 1 && !c.pawns) {
+        int32_t mine = count_limit(&c, mover, t->counting);
+        if (mine) {
+            *limit = 2 * mine;
+            *counted = 2 * c.total - 1;
+        }
+    }
+    if (!*limit || ((taken >= 0 || promoted) && c.pieces[other] == 1)) {
+        int32_t theirs = count_limit(&c, other, t->counting);
+        if (theirs) {
+            *limit = 2 * theirs;
+            *counted = t->counting == COUNT_ASEAN || c.pieces[other] > 1 ? 0 : 2 * c.total;
+        }
+    }
+    return GGN_OK;
+}
+
 /* The end of the game at ``ply`` by repetition, if any: *winner and *ending set. */
 static int repeated(const play_state_t *P, size_t ply, int32_t rule50, int side, int32_t *winner, int32_t *ending) {
     const ptab_t *t = P->t;
@@ -745,7 +834,7 @@ static int repeated(const play_state_t *P, size_t ply, int32_t rule50, int side,
 }
 
 static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_plies, int32_t rule50,
-                     const int32_t *checks, int32_t *out, ggn_moves *moves) {
+                     const int32_t *counters, int32_t *out, ggn_moves *moves) {
     const ptab_t *t = P->t;
     int32_t N = t->N;
     ggn_search *s = P->s;
@@ -754,7 +843,9 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
     int keyed = t->nfold > 0;
     int rc;
     size_t ply = 0;
-    int32_t left[2] = {checks ? checks[0] : 0, checks ? checks[1] : 0}; /* checks left (t->checks) */
+    /* the checks left (t->checks), and the counting rules' limit and ply (t->counting) */
+    int32_t left[2] = {counters ? counters[0] : 0, counters ? counters[1] : 0};
+    int32_t limit = counters ? counters[2] : 0, counted = counters ? counters[3] : 0;
     if (keyed) key_start(P, b, hands);
     for (;;) {
         int side = b[N] & 1;
@@ -825,13 +916,21 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
             break;
         }
         if (keyed && repeated(P, ply, rule50, side, &out[0], &out[1])) break;
+        if (t->counting && limit && counted > limit) { /* claimed: the player has a move */
+            out[0] = 2;
+            out[1] = GGN_END_COUNTING;
+            break;
+        }
         if (ply >= (size_t)max_plies) {
             out[0] = 3;
             out[1] = GGN_END_NONE;
             break;
         }
         int flags = 0;
+        if (t->counting) memcpy(P->before, b, (size_t)N * sizeof(int32_t));
         if ((rc = ggn_search_make(s, chosen.move, chosen.play, &flags)) != GGN_OK) return rc;
+        if (t->counting && (rc = count_after(P, P->before, b, side, chosen.move, flags, &limit, &counted)) != GGN_OK)
+            return rc;
         if (keyed && (rc = key_made(P, b, hands)) != GGN_OK) return rc;
         int reset = (flags & (GGN_PLAY_CAPTURE | GGN_PLAY_DROP)) != 0;
         if (!reset && (flags & GGN_PLAY_PROMOTION)) {
@@ -858,7 +957,7 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
 
 int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, const int32_t *position,
                 size_t len, uint64_t seed, uint64_t first, size_t games, int policy, int32_t max_plies,
-                int32_t rule50, const int32_t *checks, int32_t *out, ggn_moves *moves, char *err, size_t errlen) {
+                int32_t rule50, const int32_t *counters, int32_t *out, ggn_moves *moves, char *err, size_t errlen) {
     if (err && errlen) err[0] = 0;
     if (!g || !tables || !position || (games && !out)) return GGN_EBADPOSITION;
     if (policy != GGN_POLICY_UNIFORM && policy != GGN_POLICY_CAPTURES) return GGN_EBADPOSITION;
@@ -869,9 +968,9 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
         ptab_free(&t);
         return rc;
     }
-    if (t.checks) {
-        for (int i = 0; i < 2 && rc == GGN_OK; i++)
-            if (!checks || checks[i] < 0 || checks[i] > GGN_PLAYOUT_MAX_CHECKS) rc = GGN_EBADPOSITION;
+    if (t.checks || t.counting) {
+        for (int i = 0; i < 4 && rc == GGN_OK; i++)
+            if (!counters || counters[i] < 0 || counters[i] > GGN_PLAYOUT_MAX_COUNTER) rc = GGN_EBADPOSITION;
         if (rc != GGN_OK) {
             ptab_free(&t);
             return rc;
@@ -888,7 +987,8 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
     P.eps = calloc((size_t)t.N, sizeof(int32_t));
     P.epat = calloc((size_t)t.N, sizeof(int32_t));
     P.hmirror = calloc(2 * (size_t)t.K, sizeof(int32_t));
-    if (!P.list || !P.tlist || !P.mirror || !P.eps || !P.epat || !P.hmirror) rc = GGN_ENOMEM;
+    P.before = calloc((size_t)t.N, sizeof(int32_t));
+    if (!P.list || !P.tlist || !P.mirror || !P.eps || !P.epat || !P.hmirror || !P.before) rc = GGN_ENOMEM;
     if (rc == GGN_OK) rc = room_for(&P, 64); /* the candidates and their groups: never NULL */
     if (rc == GGN_OK) {
         P.s = ggn_search_new(g);
@@ -902,11 +1002,12 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
          * after k + 1 steps is seed + (k + 1) * gamma) */
         uint64_t master = seed + (first + i) * GAMMA;
         uint64_t state = splitmix(&master);
-        rc = play_game(&P, state, policy, max_plies, rule50, t.checks ? checks : NULL, out + 3 * i, moves);
+        rc = play_game(&P, state, policy, max_plies, rule50, t.checks || t.counting ? counters : NULL, out + 3 * i,
+                       moves);
     }
     ggn_search_free(P.s);
     free(P.list); free(P.tlist); free(P.cands); free(P.spare); free(P.gat); free(P.gleft); free(P.gtrip); free(P.gsorted); free(P.keys); free(P.checks);
-    free(P.mirror); free(P.eps); free(P.epat); free(P.hmirror);
+    free(P.mirror); free(P.eps); free(P.epat); free(P.hmirror); free(P.before);
     ptab_free(&t);
     if (rc != GGN_OK && err && errlen && !err[0]) snprintf(err, errlen, "the playout failed (kernel error %d)", rc);
     return rc;

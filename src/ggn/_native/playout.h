@@ -13,7 +13,7 @@
 #include "kernel.h"
 
 #define GGN_PLAYOUT_MAGIC 0x47504C33 /* "GPL3" */
-#define GGN_PLAYOUT_MAX_CHECKS (1 << 24) /* the most checks left a game may start with */
+#define GGN_PLAYOUT_MAX_COUNTER (1 << 24) /* the most a start's counter may be (checks left, a count) */
 #define GGN_PLAYOUT_MAX_PLIES 1000000
 
 enum { GGN_POLICY_UNIFORM = 0, GGN_POLICY_CAPTURES = 1 };
@@ -30,7 +30,8 @@ enum {
     GGN_END_EXTINCT = 7,     /* a type extinct (extinctionValue) */
     GGN_END_FLAG_REACHED = 8,
     GGN_END_BARE_KING = 9,   /* an extinction of every piece but one ('*', extinctionPieceCount 1) */
-    GGN_END_CHECKS = 10      /* the last check given where checks are counted (checkCounting) */
+    GGN_END_CHECKS = 10,     /* the last check given where checks are counted (checkCounting) */
+    GGN_END_COUNTING = 11    /* the count of the counting rules ran out (countingRule) */
 };
 
 /* Winners: 0 the first player, 1 the second, 2 a draw, 3 none (unfinished). */
@@ -43,11 +44,13 @@ typedef struct {
 /* Play ``games`` games from ``position`` (ggn_position_size values), game i (0-based) with its
  * generator at the (first + i)-th output of a splitmix64 started at ``seed``. For each game,
  * three values go to out: winner, ending, length (plies). ``rule50`` is the start's halfmove
- * clock; ``checks``, where the tables count checks, the checks each player has left to give at
- * the start (two values, 0 to GGN_PLAYOUT_MAX_CHECKS; read only then). With ``moves`` not NULL, every game's plays are appended to it (free its pairs with
+ * clock; ``counters``, the start's other counters (four values, 0 to GGN_PLAYOUT_MAX_COUNTER):
+ * the checks each player has left to give (read where the tables count checks), the counting
+ * rules' limit and the count's ply (both in plies, 0 and 0 where no count is under way; read
+ * where the tables have the counting rules); NULL where they have neither. With ``moves`` not NULL, every game's plays are appended to it (free its pairs with
  * free()). On failure a message of at most errlen bytes goes to err. */
 int ggn_playout(const ggn_game *game, const int32_t *tables, size_t tables_len, const int32_t *position,
                 size_t len, uint64_t seed, uint64_t first, size_t games, int policy, int32_t max_plies,
-                int32_t rule50, const int32_t *checks, int32_t *out, ggn_moves *moves, char *err, size_t errlen);
+                int32_t rule50, const int32_t *counters, int32_t *out, ggn_moves *moves, char *err, size_t errlen);
 
 #endif

@@ -6,9 +6,10 @@ The kernel plays a game's playouts where it can end every game exactly as
 checks are counted, then an extinction (a bare king's where ``*`` is left with one piece) or
 a flag region reached, before all else (the kernel's tables hold these ends); no legal move
 (checkmate, or the stalemate's value, with ``stalematePieceCount``), the n-move rule by the
-halfmove clock, and an n-fold repetition (with perpetual checks lost or not, a value of the
+halfmove clock, an n-fold repetition (with perpetual checks lost or not, a value of the
 player to move or absolute), keyed as Game keys positions (with the checks left, where
-counted). A game with any other end (a connection, the counting rules,
+counted), and the end of a count of the counting rules (makruk's, cambodian's, asean's). A
+game with any other end (a connection,
 xiangqi's chasing, janggi's repeated moves, material counting, a full board, shatar's mate)
 or whose en passant squares Fairy-Stockfish finds by a piece's own initial moves plays on the
 pure path: :func:`playout_refusal` names the reason.
@@ -22,9 +23,11 @@ The playout tables (int32 values, PLAYOUT_FORMAT; the kernel checks every one as
     repetitions over the whole game (0/1: captures go to hand), hands in the key (0/1),
     promoted pieces may demote (0/1), the number of the extinction type whose end is a bare
     king's among the extinction types sorted (-1 none), checks counted (0/1: the checks each
-    player has left at the start are the kernel call's),
+    player has left at the start are the kernel call's), the counting rules (0 none, 1 makruk,
+    2 cambodian, 3 asean: the count under way at the start is the kernel call's),
     per kind 0..K-1: side, key class (0 the empty square), rank of its QPI text, en passant
-        entry (-1 none), a pawn that may take en passant (0/1), PIN letter's number, enhanced (0/1)
+        entry (-1 none), a pawn that may take en passant (0/1), PIN letter's number, enhanced (0/1),
+        its type for the counting rules (0 another, 1 pawn, 2 rook, 3 silver: a khon, 4 knight)
     per move 0..M-1: whether its plain play starts the halfmove clock again (an irreversible
         move of a type of the n-move rule)
     the en passant entries: count, then each: always (0/1: no pawn needs to take), and per
@@ -53,12 +56,14 @@ if TYPE_CHECKING:
 __all__ = ["PLAYOUT_MAGIC", "native_playout", "playout_refusal"]
 
 PLAYOUT_MAGIC: Final = 0x47504C33
-_MAX_CHECKS: Final = 1 << 24  # the most checks left the kernel's playout starts with (GGN_PLAYOUT_MAX_CHECKS)
+_MAX_COUNTER: Final = 1 << 24  # the most a playout's start counter may be (GGN_PLAYOUT_MAX_COUNTER)
+_COUNTING: Final = {"makruk": 1, "cambodian": 2, "asean": 3}
+_COUNTED_TYPES: Final = {"pawn": 1, "rook": 2, "silver": 3, "knight": 4}
 _CALL_GAMES: Final = 1 << 20  # games a call of the kernel (its bound is 2^32)
 _VALUES: Final = {"win": 1, "draw": 0, "loss": -1}
 _ENDINGS: Final = {1: Ending.CHECKMATE, 2: Ending.NO_LEGAL_MOVE, 3: Ending.STALEMATE, 4: Ending.MOVE_RULE,
                    5: Ending.REPETITION, 6: Ending.PERPETUAL_CHECK, 7: Ending.EXTINCTION, 8: Ending.FLAG,
-                   9: Ending.BARE_KING, 10: Ending.CHECKS}
+                   9: Ending.BARE_KING, 10: Ending.CHECKS, 11: Ending.COUNTING}
 _WINNERS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 _PROMOTED: Final = re.compile(r"\+([A-Za-z])")
 
@@ -91,7 +96,6 @@ def playout_refusal(rules: RuleSystem) -> str:
     variant = variant_rules.variant
     history, ends = variant.history, variant.ends
     checks: list[tuple[bool, str]] = [
-        (history.counting_rule is not None, "the counting rules (countingRule)"),
         (history.chasing_rule is not None, "perpetual chasing (chasingRule)"),
         (history.move_repetition_illegal, "repeated moves (moveRepetitionIllegal)"),
         (history.material_counting is not None, "material counting (materialCounting)"),
@@ -141,15 +145,15 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
     places = made.places  # per move: kind, source (-1 the hand), destination
     moves = len(places) // 3
     header = [PLAYOUT_MAGIC, made.squares, count, moves]
-    kinds: list[int] = [0, 0, 0, -1, 0, 0, 0]
+    kinds: list[int] = [0, 0, 0, -1, 0, 0, 0, 0]
     pins: dict[str, int] = {}
     for code in codes[1:]:
         piece = piece_of(code)
         pin = pins.setdefault(piece.pin.name, len(pins))
-        kinds += [0 if code > 0 else 1, 0, rank_of[str(piece)], -1, 0, pin, int(piece.state == "enhanced")]
+        kinds += [0 if code > 0 else 1, 0, rank_of[str(piece)], -1, 0, pin, int(piece.state == "enhanced"), 0]
     entries: list[int] = []
     if variant_rules is None:  # a GGN document's rules: no history, so no claims (Game's)
-        header += [-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, -1, 0]
+        header += [-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, -1, 0, 0]
         return array("i", [*header, *kinds, *([0] * moves), 0])
     variant = variant_rules.variant
     history, ends, drops = variant.history, variant.ends, variant.drops
@@ -161,7 +165,8 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
                int(history.n_fold_value_absolute), int(history.perpetual_check_illegal),
                int(drops is not None and drops.captures_to_hand), int(drops is not None),
                int(promotion is not None and promotion.demotion), _bare(variant_rules),
-               int(history.check_counting)]
+               int(history.check_counting), _COUNTING[history.counting_rule] if history.counting_rule else 0]
+    from ggn.variants._clock import _reversible, piece_type  # noqa: PLC0415
     from ggn.variants.fen import _table  # noqa: PLC0415  (the FEN's letters and marks)
 
     table = _table(variant)
@@ -188,7 +193,9 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
         if promoted:
             token = _PROMOTED.sub(plain, token)
         castling = state == "enhanced" and letter in table.castling_letters and letter not in table.promoted
-        at = 7 * kind
+        at = 8 * kind
+        counted = piece_type(variant, piece)
+        kinds[at + 7] = 0 if counted is None else _COUNTED_TYPES.get(counted.name or "", 0)
         kinds[at + 1] = classes.setdefault((token, castling), len(classes) + 1)
         kinds[at + 4] = int(state != "enhanced" and table.pawn(letter))
         marked = letter in table.double_step and (
@@ -219,7 +226,6 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
             entries += [file, *takers]
     stays: list[int] = []
     types = history.n_move_types
-    from ggn.variants._clock import _reversible, piece_type  # noqa: PLC0415
 
     cells = Geometry(made.shape).cells
     for number in range(moves):
@@ -264,16 +270,16 @@ def native_playout(kernel: ModuleType, made: _Game, encoded: array[int], rules: 
             game._key(0)
         except GGNError:
             return None
-    checks = game.checks_left
-    if checks is not None and not all(0 <= left <= _MAX_CHECKS for left in checks):
-        return None  # a FEN's count beyond the kernel's bound (or a game already won)
+    counters = (*(game.checks_left or (0, 0)), *game._counting[0])
+    if not all(0 <= value <= _MAX_COUNTER for value in counters):
+        return None  # a FEN's counter beyond the kernel's bound
     raw = array("i")
     pairs = array("i")
     code = 1 if policy == "captures" else 0
     for first in range(0, games, _CALL_GAMES):
         count = min(_CALL_GAMES, games - first)
         found, played = kernel.playout(made.capsule, tables, encoded, seed, first, count, code, max_plies,
-                                       rule50, moves, checks)
+                                       rule50, moves, counters)
         raw.frombytes(found)
         if played is not None:
             pairs.frombytes(played)
