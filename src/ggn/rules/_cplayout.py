@@ -104,7 +104,6 @@ def playout_refusal(rules: RuleSystem) -> str:
         (variant.promotion is not None and variant.promotion.sittuyin,
          "sittuyin's stalemate (sittuyinPromotion)"),
         (variant.gating, "gating rights in the key (gating)"),
-        (variant.cambodian_moves, "first-move rights (cambodianMoves)"),
         (variant.walls is not None, "walls (wallingRule)"),
         (variant.bikjang or any(variant.passing), "passes and bikjang"),
     ]
