@@ -13,8 +13,9 @@
  * of what Game's key compares: each square's piece as FEN writes it for the key, the castling
  * rights, the hands where the game has drops, the checks left where counted, the side to move
  * and the en passant files where a pawn could take; with perpetual checks lost), then the end
- * of a count of the counting rules (makruk's, cambodian's, asean's), then max_plies. Whatever else a game's ends
- * need, ggn.rules._native keeps to the pure path: it never makes tables for such a game.
+ * of a count of the counting rules (makruk's, cambodian's, asean's), then max_plies. Whatever
+ * else a game's ends need, ggn.rules._native keeps to the pure path: it never makes tables for
+ * such a game.
  */
 #include "playout.h"
 
@@ -23,11 +24,11 @@
 #include <string.h>
 
 #define GAMMA 0x9E3779B97F4A7C15ULL
+#define ZOBRIST_TABLE_MAX ((size_t)1 << 20)
 
 /* The counting rules (ptab_t's counting), and the types they count (ptab_t's ctype). */
 enum { COUNT_NONE, COUNT_MAKRUK, COUNT_CAMBODIAN, COUNT_ASEAN };
 enum { CT_OTHER, CT_PAWN, CT_ROOK, CT_KHON, CT_KNIGHT };
-#define ZOBRIST_TABLE_MAX ((size_t)1 << 20)
 
 typedef struct {
     int32_t N, K, M;

@@ -9,10 +9,10 @@ a flag region reached, before all else (the kernel's tables hold these ends); no
 halfmove clock, an n-fold repetition (with perpetual checks lost or not, a value of the
 player to move or absolute), keyed as Game keys positions (with the checks left, where
 counted), and the end of a count of the counting rules (makruk's, cambodian's, asean's). A
-game with any other end (a connection,
-xiangqi's chasing, janggi's repeated moves, material counting, a full board, shatar's mate)
-or whose en passant squares Fairy-Stockfish finds by a piece's own initial moves plays on the
-pure path: :func:`playout_refusal` names the reason.
+game with any other end (a connection, xiangqi's chasing, janggi's repeated moves, material
+counting, a full board, shatar's mate, sittuyin's stalemate) or whose en passant squares
+Fairy-Stockfish finds by a piece's own initial moves plays on the pure path:
+:func:`playout_refusal` names the reason.
 
 The playout tables (int32 values, PLAYOUT_FORMAT; the kernel checks every one as it reads them)::
 
