@@ -157,7 +157,7 @@ def test_shogi_s_repetitions_and_perpetual_checks_the_same_both_ways() -> None:
     assert {Ending.REPETITION, Ending.CHECKMATE, Ending.NO_LEGAL_MOVE} <= set(endings), endings
 
 
-@pytest.mark.parametrize("name", ["seirawan", "sittuyin", "xiangqi", "armageddon"])
+@pytest.mark.parametrize("name", ["seirawan", "sittuyin", "xiangqi", "janggi"])
 def test_games_whose_ends_the_kernel_does_not_replay_fall_back(name: str) -> None:
     reason = playout_refusal(rule_system(name))
     assert reason, name
@@ -254,6 +254,40 @@ def test_the_counting_rules_end_games_as_pyffish_does() -> None:
                     assert sf.is_optional_game_end(game, fen, moves) == (True, 0), (game, fen, moves)
                     assert not sf.is_optional_game_end(game, fen, moves[:-1])[0], (game, fen, moves)
     assert endings[Ending.COUNTING] >= 15, endings
+
+
+def test_draws_decided_by_material_as_pyffish_decides_them() -> None:
+    # Armageddon (materialCounting blackdrawodds): every draw the second player's win, the
+    # kernel's games the pure games, and each end one pyffish gives or lets the player claim.
+    sf = pytest.importorskip("pyffish")
+    rules = rule_system("armageddon")
+    endings: Counter[Ending | None] = Counter()
+    for fen in ("8/8/4k3/8/8/3K4/8/8 w - - 0 1", "8/8/4k3/8/8/3K4/8/7R w - - 90 60",
+                "7k/8/5KQ1/8/8/8/8/8 w - - 0 1", None):
+        for policy in ("uniform", "captures"):
+            found = _both("armageddon", fen=fen, games=3, seed=SEEDS[len(endings) % len(SEEDS)],
+                          policy=policy, max_plies=300)
+            assert found.moves is not None
+            start = fen or sf.start_fen("armageddon")
+            for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
+                endings[ending] += 1
+                position, moves = Game(rules, fen=fen).position, []
+                for play in plays:
+                    moves.append(write(rules, position, play, "uci"))
+                    position = position.apply(play.transition)
+                if ending is None:
+                    continue
+                assert result != "1/2-1/2", (fen, ending)
+                immediate, value = sf.is_immediate_game_end("armageddon", start, moves)
+                if not sf.legal_moves("armageddon", start, moves):
+                    value = sf.game_result("armageddon", start, moves)
+                elif not immediate:
+                    claimed, value = sf.is_optional_game_end("armageddon", start, moves)
+                    assert claimed, (fen, ending, moves)
+                assert value != 0, (fen, ending, moves)  # no draw in armageddon
+                white = sf.get_fen("armageddon", start, moves).split(" ")[1] == "w"
+                assert result == ("1-0" if (value > 0) == white else "0-1"), (fen, ending, value)
+    assert endings[Ending.MOVE_RULE] and endings[Ending.REPETITION] and endings[Ending.CHECKMATE], endings
 
 
 def test_checks_counted_from_a_fen_the_same_both_ways() -> None:

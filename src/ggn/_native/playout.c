@@ -13,7 +13,8 @@
  * of what Game's key compares: each square's piece as FEN writes it for the key, the castling
  * rights, the hands where the game has drops, the checks left where counted, the side to move
  * and the en passant files where a pawn could take; with perpetual checks lost), then the end
- * of a count of the counting rules (makruk's, cambodian's, asean's), then max_plies. Whatever
+ * of a count of the counting rules (makruk's, cambodian's, asean's), then max_plies; a draw
+ * goes to the side material names where the game counts it (armageddon's odds). Whatever
  * else a game's ends need, ggn.rules._native keeps to the pure path: it never makes tables for
  * such a game.
  */
@@ -29,6 +30,8 @@
 /* The counting rules (ptab_t's counting), and the types they count (ptab_t's ctype). */
 enum { COUNT_NONE, COUNT_MAKRUK, COUNT_CAMBODIAN, COUNT_ASEAN };
 enum { CT_OTHER, CT_PAWN, CT_ROOK, CT_KHON, CT_KNIGHT };
+/* How a draw is decided by material (materialCounting; ptab_t's material, the kinds' weight). */
+enum { MATERIAL_NONE, MATERIAL_WHITE_ODDS, MATERIAL_BLACK_ODDS, MATERIAL_JANGGI, MATERIAL_UNWEIGHTED };
 
 typedef struct {
     int32_t N, K, M;
@@ -36,7 +39,8 @@ typedef struct {
     int32_t bare; /* the extinction type whose end is a bare king's (its number), or -1 */
     int32_t checks; /* checks are counted (checkCounting): each player's left, in the key too */
     int32_t counting; /* the counting rules (countingRule): COUNT_MAKRUK, _CAMBODIAN, _ASEAN, or 0 */
-    int32_t *side, *cls, *rank, *ep, *taker, *pin, *enhanced, *ctype; /* per kind */
+    int32_t material; /* a draw decided by material (materialCounting): MATERIAL_..., or 0 */
+    int32_t *side, *cls, *rank, *ep, *taker, *pin, *enhanced, *ctype, *weight; /* per kind */
     int32_t *stay_reset, *mkind, *mdst;                        /* per move */
     int32_t E;
     int32_t *always;                          /* per entry */
@@ -60,7 +64,7 @@ static uint64_t splitmix(uint64_t *state) {
 }
 
 static void ptab_free(ptab_t *t) {
-    free(t->side); free(t->cls); free(t->rank); free(t->ep); free(t->taker); free(t->pin); free(t->enhanced); free(t->ctype);
+    free(t->side); free(t->cls); free(t->rank); free(t->ep); free(t->taker); free(t->pin); free(t->enhanced); free(t->ctype); free(t->weight);
     free(t->stay_reset); free(t->mkind); free(t->mdst); free(t->always); free(t->epsq); free(t->mkey); free(t->zob);
 }
 
@@ -114,6 +118,7 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
     t->bare = pread(&r, -1, 63, "the bare king's extinction type");
     t->checks = pread(&r, 0, 1, "the checks counted flag");
     t->counting = pread(&r, COUNT_NONE, COUNT_ASEAN, "the counting rules");
+    t->material = pread(&r, MATERIAL_NONE, MATERIAL_UNWEIGHTED, "the material counting");
     if (r.bad) return GGN_EBADTABLE;
     /* the moves: the tables' count is the game's */
     {
@@ -129,10 +134,11 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
     }
     t->side = pints((size_t)K); t->cls = pints((size_t)K); t->rank = pints((size_t)K);
     t->ep = pints((size_t)K); t->taker = pints((size_t)K); t->pin = pints((size_t)K); t->enhanced = pints((size_t)K);
-    t->ctype = pints((size_t)K);
+    t->ctype = pints((size_t)K); t->weight = pints((size_t)K);
     t->stay_reset = pints((size_t)t->M); t->mkind = pints((size_t)t->M); t->mdst = pints((size_t)t->M);
     t->mkey = calloc((size_t)t->M + 1, sizeof(uint64_t));
-    if (!t->side || !t->cls || !t->rank || !t->ep || !t->taker || !t->pin || !t->enhanced || !t->ctype || !t->stay_reset ||
+    if (!t->side || !t->cls || !t->rank || !t->ep || !t->taker || !t->pin || !t->enhanced || !t->ctype || !t->weight ||
+        !t->stay_reset ||
         !t->mkind || !t->mdst || !t->mkey)
         return GGN_ENOMEM;
     int32_t most = 0;
@@ -145,6 +151,7 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
         t->pin[k] = pread(&r, 0, K, "a kind's PIN letter");
         t->enhanced[k] = pread(&r, 0, 1, "a kind's enhanced flag");
         t->ctype[k] = pread(&r, 0, CT_KNIGHT, "a kind's type for the counting rules");
+        t->weight[k] = pread(&r, 0, 1 << 10, "a kind's weight for the material counting");
         if (t->cls[k] > most) most = t->cls[k];
     }
     if (!r.bad && (t->cls[0] != 0 || t->ep[0] != -1)) {
@@ -799,6 +806,18 @@ static int count_after(play_state_t *P, const int32_t *before, const int32_t *b,
     return GGN_OK;
 }
 
+/* A draw's winner: none (2), or the winner by material where the game counts it (Game's
+ * _adjudicated, Fairy-Stockfish's material_counting_result). */
+static int32_t adjudicated(const ptab_t *t, const int32_t *b) {
+    if (t->material == MATERIAL_NONE) return 2;
+    if (t->material == MATERIAL_WHITE_ODDS) return 0;
+    if (t->material == MATERIAL_BLACK_ODDS) return 1;
+    int64_t total[2] = {0, 0};
+    for (int32_t q = 0; q < t->N; q++) if (b[q]) total[t->side[b[q]]] += t->weight[b[q]];
+    if (t->material == MATERIAL_JANGGI) return total[0] - total[1] - 1 > 0 ? 0 : 1;
+    return total[0] == total[1] ? 2 : total[0] > total[1] ? 0 : 1;
+}
+
 /* The end of the game at ``ply`` by repetition, if any: *winner and *ending set. */
 static int repeated(const play_state_t *P, size_t ply, int32_t rule50, int side, int32_t *winner, int32_t *ending) {
     const ptab_t *t = P->t;
@@ -906,17 +925,20 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
                     }
                     value = mine == theirs ? 0 : mine < theirs ? value : -value;
                 }
-                out[0] = winner_of(side, value);
+                out[0] = value ? winner_of(side, value) : adjudicated(t, b); /* a draw: by material? */
                 out[1] = value < 0 ? GGN_END_NO_MOVE : GGN_END_STALEMATE;
             }
             break;
         }
         if (t->nmove && rule50 >= t->nmove) {
-            out[0] = 2;
+            out[0] = adjudicated(t, b);
             out[1] = GGN_END_MOVE_RULE;
             break;
         }
-        if (keyed && repeated(P, ply, rule50, side, &out[0], &out[1])) break;
+        if (keyed && repeated(P, ply, rule50, side, &out[0], &out[1])) {
+            if (out[0] == 2) out[0] = adjudicated(t, b);
+            break;
+        }
         if (t->counting && limit && counted > limit) { /* claimed: the player has a move */
             out[0] = 2;
             out[1] = GGN_END_COUNTING;

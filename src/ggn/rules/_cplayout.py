@@ -8,11 +8,11 @@ a flag region reached, before all else (the kernel's tables hold these ends); no
 (checkmate, or the stalemate's value, with ``stalematePieceCount``), the n-move rule by the
 halfmove clock, an n-fold repetition (with perpetual checks lost or not, a value of the
 player to move or absolute), keyed as Game keys positions (with the checks left, where
-counted), and the end of a count of the counting rules (makruk's, cambodian's, asean's). A
-game with any other end (a connection, xiangqi's chasing, janggi's repeated moves, material
-counting, a full board, shatar's mate, sittuyin's stalemate) or whose en passant squares
-Fairy-Stockfish finds by a piece's own initial moves plays on the pure path:
-:func:`playout_refusal` names the reason.
+counted), and the end of a count of the counting rules (makruk's, cambodian's, asean's); a
+draw decided by material where the game counts it. A game with any other end (a connection,
+xiangqi's chasing, janggi's repeated moves, a full board, shatar's mate, sittuyin's stalemate,
+passes, bikjang) or whose en passant squares Fairy-Stockfish finds by a piece's own initial
+moves plays on the pure path: :func:`playout_refusal` names the reason.
 
 The playout tables (int32 values, PLAYOUT_FORMAT; the kernel checks every one as it reads them)::
 
@@ -24,10 +24,12 @@ The playout tables (int32 values, PLAYOUT_FORMAT; the kernel checks every one as
     promoted pieces may demote (0/1), the number of the extinction type whose end is a bare
     king's among the extinction types sorted (-1 none), checks counted (0/1: the checks each
     player has left at the start are the kernel call's), the counting rules (0 none, 1 makruk,
-    2 cambodian, 3 asean: the count under way at the start is the kernel call's),
+    2 cambodian, 3 asean: the count under way at the start is the kernel call's), a draw
+    decided by material (0 no, 1 whitedrawodds, 2 blackdrawodds, 3 janggi, 4 unweighted),
     per kind 0..K-1: side, key class (0 the empty square), rank of its QPI text, en passant
         entry (-1 none), a pawn that may take en passant (0/1), PIN letter's number, enhanced (0/1),
-        its type for the counting rules (0 another, 1 pawn, 2 rook, 3 silver: a khon, 4 knight)
+        its type for the counting rules (0 another, 1 pawn, 2 rook, 3 silver: a khon, 4 knight),
+        its weight for the material counting (janggi's by type, else 1)
     per move 0..M-1: whether its plain play starts the halfmove clock again (an irreversible
         move of a type of the n-move rule)
     the en passant entries: count, then each: always (0/1: no pawn needs to take), and per
@@ -59,6 +61,10 @@ PLAYOUT_MAGIC: Final = 0x47504C33
 _MAX_COUNTER: Final = 1 << 24  # the most a playout's start counter may be (GGN_PLAYOUT_MAX_COUNTER)
 _COUNTING: Final = {"makruk": 1, "cambodian": 2, "asean": 3}
 _COUNTED_TYPES: Final = {"pawn": 1, "rook": 2, "silver": 3, "knight": 4}
+_MATERIAL: Final = {"whitedrawodds": 1, "blackdrawodds": 2, "janggi": 3, "unweighted": 4}
+# Janggi's material by type (Game._material, Fairy-Stockfish's), every other type 0.
+_JANGGI_WEIGHTS: Final = {"rook": 13, "janggiCannon": 7, "horse": 5, "janggiElephant": 3, "wazir": 3,
+                           "soldier": 2}
 _CALL_GAMES: Final = 1 << 20  # games a call of the kernel (its bound is 2^32)
 _VALUES: Final = {"win": 1, "draw": 0, "loss": -1}
 _ENDINGS: Final = {1: Ending.CHECKMATE, 2: Ending.NO_LEGAL_MOVE, 3: Ending.STALEMATE, 4: Ending.MOVE_RULE,
@@ -98,7 +104,6 @@ def playout_refusal(rules: RuleSystem) -> str:
     checks: list[tuple[bool, str]] = [
         (history.chasing_rule is not None, "perpetual chasing (chasingRule)"),
         (history.move_repetition_illegal, "repeated moves (moveRepetitionIllegal)"),
-        (history.material_counting is not None, "material counting (materialCounting)"),
         (history.adjudicate_full_board, "a full board (adjudicateFullBoard)"),
         (ends.shatar_mate, "shatar's mate (shatarMateRule)"),
         (variant.promotion is not None and variant.promotion.sittuyin,
@@ -144,15 +149,16 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
     places = made.places  # per move: kind, source (-1 the hand), destination
     moves = len(places) // 3
     header = [PLAYOUT_MAGIC, made.squares, count, moves]
-    kinds: list[int] = [0, 0, 0, -1, 0, 0, 0, 0]
+    kinds: list[int] = [0, 0, 0, -1, 0, 0, 0, 0, 0]
     pins: dict[str, int] = {}
     for code in codes[1:]:
         piece = piece_of(code)
         pin = pins.setdefault(piece.pin.name, len(pins))
-        kinds += [0 if code > 0 else 1, 0, rank_of[str(piece)], -1, 0, pin, int(piece.state == "enhanced"), 0]
+        enhanced = int(piece.state == "enhanced")
+        kinds += [0 if code > 0 else 1, 0, rank_of[str(piece)], -1, 0, pin, enhanced, 0, 0]
     entries: list[int] = []
     if variant_rules is None:  # a GGN document's rules: no history, so no claims (Game's)
-        header += [-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, -1, 0, 0]
+        header += [-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, -1, 0, 0, 0]
         return array("i", [*header, *kinds, *([0] * moves), 0])
     variant = variant_rules.variant
     history, ends, drops = variant.history, variant.ends, variant.drops
@@ -164,7 +170,8 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
                int(history.n_fold_value_absolute), int(history.perpetual_check_illegal),
                int(drops is not None and drops.captures_to_hand), int(drops is not None),
                int(promotion is not None and promotion.demotion), _bare(variant_rules),
-               int(history.check_counting), _COUNTING[history.counting_rule] if history.counting_rule else 0]
+               int(history.check_counting), _COUNTING.get(history.counting_rule or "", 0),
+               _MATERIAL.get(history.material_counting or "", 0)]
     from ggn.variants._clock import _reversible, piece_type  # noqa: PLC0415
     from ggn.variants.fen import _table  # noqa: PLC0415  (the FEN's letters and marks)
 
@@ -192,9 +199,11 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
         if promoted:
             token = _PROMOTED.sub(plain, token)
         castling = state == "enhanced" and letter in table.castling_letters and letter not in table.promoted
-        at = 8 * kind
+        at = 9 * kind
         counted = piece_type(variant, piece)
-        kinds[at + 7] = 0 if counted is None else _COUNTED_TYPES.get(counted.name or "", 0)
+        name = "" if counted is None else counted.name or ""
+        kinds[at + 7] = _COUNTED_TYPES.get(name, 0)
+        kinds[at + 8] = _JANGGI_WEIGHTS.get(name, 0) if history.material_counting == "janggi" else 1
         kinds[at + 1] = classes.setdefault((token, castling), len(classes) + 1)
         kinds[at + 4] = int(state != "enhanced" and table.pawn(letter))
         marked = letter in table.double_step and (
