@@ -243,7 +243,8 @@ def test_the_counting_rules_end_games_as_pyffish_does() -> None:
             assert found.moves is not None
             for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
                 endings[ending] += 1
-                position, moves = Game(rules, fen=fen).position, []
+                position = Game(rules, fen=fen).position
+                moves: list[str] = []
                 for play in plays:
                     move = write(rules, position, play, "uci")
                     assert move in sf.legal_moves(game, fen, moves), (game, fen, moves, move)
@@ -271,7 +272,8 @@ def test_draws_decided_by_material_as_pyffish_decides_them() -> None:
             start = fen or sf.start_fen("armageddon")
             for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
                 endings[ending] += 1
-                position, moves = Game(rules, fen=fen).position, []
+                position = Game(rules, fen=fen).position
+                moves: list[str] = []
                 for play in plays:
                     moves.append(write(rules, position, play, "uci"))
                     position = position.apply(play.transition)
