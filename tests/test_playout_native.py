@@ -157,7 +157,7 @@ def test_shogi_s_repetitions_and_perpetual_checks_the_same_both_ways() -> None:
     assert {Ending.REPETITION, Ending.CHECKMATE, Ending.NO_LEGAL_MOVE} <= set(endings), endings
 
 
-@pytest.mark.parametrize("name", ["seirawan", "sittuyin", "xiangqi", "janggi"])
+@pytest.mark.parametrize("name", ["seirawan", "shatar", "xiangqi", "janggi"])
 def test_games_whose_ends_the_kernel_does_not_replay_fall_back(name: str) -> None:
     reason = playout_refusal(rule_system(name))
     assert reason, name
@@ -290,6 +290,35 @@ def test_draws_decided_by_material_as_pyffish_decides_them() -> None:
                 white = sf.get_fen("armageddon", start, moves).split(" ")[1] == "w"
                 assert result == ("1-0" if (value > 0) == white else "0-1"), (fen, ending, value)
     assert endings[Ending.MOVE_RULE] and endings[Ending.REPETITION] and endings[Ending.CHECKMATE], endings
+
+
+def test_sittuyin_s_stalemate_as_pyffish_claims_it() -> None:
+    # A king and a pawn left, no check, nothing to play but the pawn's promotions: a draw the
+    # player may claim (at once, after a rook's move that makes it, or in an ending played out),
+    # each game the pure path's, each move legal in pyffish and each such end pyffish's claim.
+    sf = pytest.importorskip("pyffish")
+    rules = rule_system("sittuyin")
+    claimed = 0
+    for fen in ("8/8/4p3/4P3/8/2k5/1r6/K7 w - - 0 40", "8/8/4p3/4P3/8/2k5/7r/K7 b - - 0 40",
+                "k7/8/8/8/8/8/1rP5/K7 w - - 0 40", None):
+        start = fen or sf.start_fen("sittuyin")
+        for policy in ("uniform", "captures"):
+            found = _both("sittuyin", fen=fen, games=4, seed=SEEDS[claimed % len(SEEDS)], policy=policy,
+                          max_plies=300)
+            assert found.moves is not None
+            for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
+                position = Game(rules, fen=fen).position
+                moves: list[str] = []
+                for play in plays:
+                    move = write(rules, position, play, "uci")
+                    assert move in sf.legal_moves("sittuyin", start, moves), (fen, moves, move)
+                    moves.append(move)
+                    position = position.apply(play.transition)
+                if ending is Ending.STALEMATE and sf.legal_moves("sittuyin", start, moves):
+                    assert result == "1/2-1/2"
+                    assert sf.is_optional_game_end("sittuyin", start, moves) == (True, 0), (fen, moves)
+                    claimed += 1
+    assert claimed >= 4, claimed
 
 
 def test_checks_counted_from_a_fen_the_same_both_ways() -> None:

@@ -3007,6 +3007,12 @@ int ggn_move_squares(const ggn_game *g, int32_t move, int32_t *kind, int32_t *sr
     return GGN_OK;
 }
 
+int ggn_move_sittuyin(const ggn_game *g, int32_t move, int *sittuyin) {
+    if (!g || move < 0 || move >= g->M || !sittuyin) return GGN_EBADPOSITION;
+    *sittuyin = g->moves[move].mtype == MOVE_SITTUYIN;
+    return GGN_OK;
+}
+
 int ggn_make(const ggn_game *g, int32_t *pos, size_t len, int32_t move, int32_t play) {
     if (!g || !pos || move < 0 || move >= g->M || play < 0) return GGN_EBADPOSITION;
     search_t S;

@@ -71,6 +71,9 @@ int ggn_divide(const ggn_game *game, const int32_t *position, size_t len, int de
 
 /* The kind, source (-1: a drop from the hand) and destination of a move of the tables. */
 int ggn_move_squares(const ggn_game *game, int32_t move, int32_t *kind, int32_t *source, int32_t *destination);
+/* Whether a move of the tables is a sittuyin promotion (section SITT: its plays put the pawn's
+ * promoted piece where it stands or a step away, each a promotion chosen). */
+int ggn_move_sittuyin(const ggn_game *game, int32_t move, int *sittuyin);
 
 /* Make a play (a move and its play number, as ggn_legal names it) on a position, in place: the
  * marks every move clears, the play's changes, the mover's hand, the side to move. The play

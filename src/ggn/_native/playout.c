@@ -40,8 +40,9 @@ typedef struct {
     int32_t checks; /* checks are counted (checkCounting): each player's left, in the key too */
     int32_t counting; /* the counting rules (countingRule): COUNT_MAKRUK, _CAMBODIAN, _ASEAN, or 0 */
     int32_t material; /* a draw decided by material (materialCounting): MATERIAL_..., or 0 */
-    int32_t *side, *cls, *rank, *ep, *taker, *pin, *enhanced, *ctype, *weight; /* per kind */
-    int32_t *stay_reset, *mkind, *mdst;                        /* per move */
+    int32_t sittuyin; /* sittuyin's stalemate: a player with a king and a pawn left may claim a draw */
+    int32_t *side, *cls, *rank, *ep, *taker, *pin, *enhanced, *ctype, *weight, *spawn; /* per kind */
+    int32_t *stay_reset, *mkind, *mdst, *msittuyin;            /* per move */
     int32_t E;
     int32_t *always;                          /* per entry */
     int32_t *epsq;                            /* per entry, per square: file, taker, taker */
@@ -64,8 +65,8 @@ static uint64_t splitmix(uint64_t *state) {
 }
 
 static void ptab_free(ptab_t *t) {
-    free(t->side); free(t->cls); free(t->rank); free(t->ep); free(t->taker); free(t->pin); free(t->enhanced); free(t->ctype); free(t->weight);
-    free(t->stay_reset); free(t->mkind); free(t->mdst); free(t->always); free(t->epsq); free(t->mkey); free(t->zob);
+    free(t->side); free(t->cls); free(t->rank); free(t->ep); free(t->taker); free(t->pin); free(t->enhanced); free(t->ctype); free(t->weight); free(t->spawn);
+    free(t->stay_reset); free(t->mkind); free(t->mdst); free(t->msittuyin); free(t->always); free(t->epsq); free(t->mkey); free(t->zob);
 }
 
 typedef struct {
@@ -119,6 +120,7 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
     t->checks = pread(&r, 0, 1, "the checks counted flag");
     t->counting = pread(&r, COUNT_NONE, COUNT_ASEAN, "the counting rules");
     t->material = pread(&r, MATERIAL_NONE, MATERIAL_UNWEIGHTED, "the material counting");
+    t->sittuyin = pread(&r, 0, 1, "sittuyin's stalemate flag");
     if (r.bad) return GGN_EBADTABLE;
     /* the moves: the tables' count is the game's */
     {
@@ -134,11 +136,12 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
     }
     t->side = pints((size_t)K); t->cls = pints((size_t)K); t->rank = pints((size_t)K);
     t->ep = pints((size_t)K); t->taker = pints((size_t)K); t->pin = pints((size_t)K); t->enhanced = pints((size_t)K);
-    t->ctype = pints((size_t)K); t->weight = pints((size_t)K);
+    t->ctype = pints((size_t)K); t->weight = pints((size_t)K); t->spawn = pints((size_t)K);
     t->stay_reset = pints((size_t)t->M); t->mkind = pints((size_t)t->M); t->mdst = pints((size_t)t->M);
+    t->msittuyin = pints((size_t)t->M);
     t->mkey = calloc((size_t)t->M + 1, sizeof(uint64_t));
     if (!t->side || !t->cls || !t->rank || !t->ep || !t->taker || !t->pin || !t->enhanced || !t->ctype || !t->weight ||
-        !t->stay_reset ||
+        !t->spawn || !t->msittuyin || !t->stay_reset ||
         !t->mkind || !t->mdst || !t->mkey)
         return GGN_ENOMEM;
     int32_t most = 0;
@@ -152,6 +155,7 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
         t->enhanced[k] = pread(&r, 0, 1, "a kind's enhanced flag");
         t->ctype[k] = pread(&r, 0, CT_KNIGHT, "a kind's type for the counting rules");
         t->weight[k] = pread(&r, 0, 1 << 10, "a kind's weight for the material counting");
+        t->spawn[k] = pread(&r, 0, 1, "a kind's sittuyin pawn flag");
         if (t->cls[k] > most) most = t->cls[k];
     }
     if (!r.bad && (t->cls[0] != 0 || t->ep[0] != -1)) {
@@ -196,6 +200,9 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
         if (ggn_move_squares(g, m, &kind, &src, &dst) != GGN_OK) return GGN_EBADTABLE;
         t->mkind[m] = kind;
         t->mdst[m] = dst;
+        int sittuyin = 0;
+        if (ggn_move_sittuyin(g, m, &sittuyin) != GGN_OK) return GGN_EBADTABLE;
+        t->msittuyin[m] = sittuyin;
         uint64_t s = src < 0 ? (uint64_t)N : (uint64_t)src;
         uint64_t rank = src < 0 ? (uint64_t)t->rank[kind] : 0;
         t->mkey[m] = (s << 48) | ((uint64_t)dst << 32) | (rank << 16);
@@ -818,6 +825,33 @@ static int32_t adjudicated(const ptab_t *t, const int32_t *b) {
     return total[0] == total[1] ? 2 : total[0] > total[1] ? 0 : 1;
 }
 
+/* Sittuyin's stalemate (Game's _sittuyin_stalemate): the player to move has its king and one
+ * pawn only, is not in check (``check``), and has no legal play but sittuyin's promotions: it
+ * may claim a draw. The position's legal plays are listed (P->list) only when the rest holds. */
+static int sittuyin_stalemate(play_state_t *P, const int32_t *b, int side, int check, int *claimed) {
+    const ptab_t *t = P->t;
+    *claimed = 0;
+    if (check) return GGN_OK;
+    int32_t mine = 0, pawns = 0;
+    for (int32_t q = 0; q < t->N && mine <= 2; q++) {
+        int32_t k = b[q];
+        if (!k || t->side[k] != side) continue;
+        mine++;
+        pawns += t->spawn[k];
+    }
+    if (mine != 2 || pawns != 1) return GGN_OK;
+    size_t found = 0;
+    int rc = list_into(P, ggn_search_list, 2, &found);
+    if (rc != GGN_OK) return rc;
+    for (size_t i = 0; i < found; i++) {
+        int32_t move = P->list[2 * i];
+        if ((uint32_t)move >= (uint32_t)t->M) return GGN_EBUSY;
+        if (!t->msittuyin[move]) return GGN_OK;
+    }
+    *claimed = 1;
+    return GGN_OK;
+}
+
 /* The end of the game at ``ply`` by repetition, if any: *winner and *ending set. */
 static int repeated(const play_state_t *P, size_t ply, int32_t rule50, int side, int32_t *winner, int32_t *ending) {
     const ptab_t *t = P->t;
@@ -943,6 +977,16 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
             out[0] = 2;
             out[1] = GGN_END_COUNTING;
             break;
+        }
+        if (t->sittuyin) {
+            int claimed = 0;
+            if (check < 0 && (rc = ggn_search_in_check(s, &check)) != GGN_OK) return rc;
+            if ((rc = sittuyin_stalemate(P, b, side, check, &claimed)) != GGN_OK) return rc;
+            if (claimed) {
+                out[0] = 2;
+                out[1] = GGN_END_STALEMATE;
+                break;
+            }
         }
         if (ply >= (size_t)max_plies) {
             out[0] = 3;

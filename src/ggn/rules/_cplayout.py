@@ -10,9 +10,10 @@ halfmove clock, an n-fold repetition (with perpetual checks lost or not, a value
 player to move or absolute), keyed as Game keys positions (with the checks left, where
 counted), and the end of a count of the counting rules (makruk's, cambodian's, asean's); a
 draw decided by material where the game counts it. A game with any other end (a connection,
-xiangqi's chasing, janggi's repeated moves, a full board, shatar's mate, sittuyin's stalemate,
-passes, bikjang) or whose en passant squares Fairy-Stockfish finds by a piece's own initial
-moves plays on the pure path: :func:`playout_refusal` names the reason.
+xiangqi's chasing, janggi's repeated moves, a full board, shatar's mate, passes, bikjang) or
+whose en passant squares Fairy-Stockfish finds by a piece's own initial moves plays on the
+pure path: :func:`playout_refusal` names the reason. Sittuyin's stalemate (a king and a pawn
+left, no check, nothing but promotions to play) is claimed after the counting rules' end.
 
 The playout tables (int32 values, PLAYOUT_FORMAT; the kernel checks every one as it reads them)::
 
@@ -26,10 +27,12 @@ The playout tables (int32 values, PLAYOUT_FORMAT; the kernel checks every one as
     player has left at the start are the kernel call's), the counting rules (0 none, 1 makruk,
     2 cambodian, 3 asean: the count under way at the start is the kernel call's), a draw
     decided by material (0 no, 1 whitedrawodds, 2 blackdrawodds, 3 janggi, 4 unweighted),
+    sittuyin's stalemate (0/1: sittuyinPromotion),
     per kind 0..K-1: side, key class (0 the empty square), rank of its QPI text, en passant
         entry (-1 none), a pawn that may take en passant (0/1), PIN letter's number, enhanced (0/1),
         its type for the counting rules (0 another, 1 pawn, 2 rook, 3 silver: a khon, 4 knight),
-        its weight for the material counting (janggi's by type, else 1)
+        its weight for the material counting (janggi's by type, else 1), a pawn of sittuyin's
+        stalemate (0/1: its type among its side's promotion pawn types)
     per move 0..M-1: whether its plain play starts the halfmove clock again (an irreversible
         move of a type of the n-move rule)
     the en passant entries: count, then each: always (0/1: no pawn needs to take), and per
@@ -106,8 +109,6 @@ def playout_refusal(rules: RuleSystem) -> str:
         (history.move_repetition_illegal, "repeated moves (moveRepetitionIllegal)"),
         (history.adjudicate_full_board, "a full board (adjudicateFullBoard)"),
         (ends.shatar_mate, "shatar's mate (shatarMateRule)"),
-        (variant.promotion is not None and variant.promotion.sittuyin,
-         "sittuyin's stalemate (sittuyinPromotion)"),
         (variant.gating, "gating rights in the key (gating)"),
         (variant.walls is not None, "walls (wallingRule)"),
         (variant.bikjang or any(variant.passing), "passes and bikjang"),
@@ -149,29 +150,30 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
     places = made.places  # per move: kind, source (-1 the hand), destination
     moves = len(places) // 3
     header = [PLAYOUT_MAGIC, made.squares, count, moves]
-    kinds: list[int] = [0, 0, 0, -1, 0, 0, 0, 0, 0]
+    kinds: list[int] = [0, 0, 0, -1, 0, 0, 0, 0, 0, 0]
     pins: dict[str, int] = {}
     for code in codes[1:]:
         piece = piece_of(code)
         pin = pins.setdefault(piece.pin.name, len(pins))
         enhanced = int(piece.state == "enhanced")
-        kinds += [0 if code > 0 else 1, 0, rank_of[str(piece)], -1, 0, pin, enhanced, 0, 0]
+        kinds += [0 if code > 0 else 1, 0, rank_of[str(piece)], -1, 0, pin, enhanced, 0, 0, 0]
     entries: list[int] = []
     if variant_rules is None:  # a GGN document's rules: no history, so no claims (Game's)
-        header += [-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, -1, 0, 0, 0]
+        header += [-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, -1, 0, 0, 0, 0]
         return array("i", [*header, *kinds, *([0] * moves), 0])
     variant = variant_rules.variant
     history, ends, drops = variant.history, variant.ends, variant.drops
     if drops is not None and not made.hands:
         raise _Refused("a game with drops whose kernel tables keep no hands")
     promotion = variant.promotion
+    sittuyin = promotion is not None and promotion.sittuyin
     header += [_VALUES[ends.checkmate], _VALUES[ends.stalemate], int(ends.stalemate_piece_count),
                2 * history.n_move_rule, history.n_fold_rule, _VALUES[history.n_fold_value],
                int(history.n_fold_value_absolute), int(history.perpetual_check_illegal),
                int(drops is not None and drops.captures_to_hand), int(drops is not None),
                int(promotion is not None and promotion.demotion), _bare(variant_rules),
                int(history.check_counting), _COUNTING.get(history.counting_rule or "", 0),
-               _MATERIAL.get(history.material_counting or "", 0)]
+               _MATERIAL.get(history.material_counting or "", 0), int(sittuyin)]
     from ggn.variants._clock import _reversible, piece_type  # noqa: PLC0415
     from ggn.variants.fen import _table  # noqa: PLC0415  (the FEN's letters and marks)
 
@@ -199,11 +201,14 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
         if promoted:
             token = _PROMOTED.sub(plain, token)
         castling = state == "enhanced" and letter in table.castling_letters and letter not in table.promoted
-        at = 9 * kind
+        at = 10 * kind
         counted = piece_type(variant, piece)
         name = "" if counted is None else counted.name or ""
         kinds[at + 7] = _COUNTED_TYPES.get(name, 0)
         kinds[at + 8] = _JANGGI_WEIGHTS.get(name, 0) if history.material_counting == "janggi" else 1
+        if sittuyin and counted is not None:
+            assert promotion is not None
+            kinds[at + 9] = int(counted.letter in promotion.pawn_types[0 if first else 1])
         kinds[at + 1] = classes.setdefault((token, castling), len(classes) + 1)
         kinds[at + 4] = int(state != "enhanced" and table.pawn(letter))
         marked = letter in table.double_step and (
