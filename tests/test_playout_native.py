@@ -29,7 +29,7 @@ from ggn.notation import write
 from ggn.position import Position, code_of, piece_of
 from ggn.qpi import Qpi
 from ggn.rules import Ending, Playouts, _native, playout, rule_system, use_native
-from ggn.rules._cplayout import playout_refusal
+from ggn.rules._cplayout import _tables, playout_refusal
 from ggn.variants import registry
 
 SEEDS = (3933042, 2599538, 8112122, 15055207, 13309202, 10538897, 11506846, 5895730)
@@ -157,7 +157,7 @@ def test_shogi_s_repetitions_and_perpetual_checks_the_same_both_ways() -> None:
     assert {Ending.REPETITION, Ending.CHECKMATE, Ending.NO_LEGAL_MOVE} <= set(endings), endings
 
 
-@pytest.mark.parametrize("name", ["seirawan", "shatar", "xiangqi", "janggi"])
+@pytest.mark.parametrize("name", ["berolina", "shatar", "xiangqi", "janggi"])
 def test_games_whose_ends_the_kernel_does_not_replay_fall_back(name: str) -> None:
     reason = playout_refusal(rule_system(name))
     assert reason, name
@@ -319,6 +319,92 @@ def test_sittuyin_s_stalemate_as_pyffish_claims_it() -> None:
                     assert sf.is_optional_game_end("sittuyin", start, moves) == (True, 0), (fen, moves)
                     claimed += 1
     assert claimed >= 4, claimed
+
+
+# --- the repetition key ------------------------------------------------------------------------
+def _kernel_key(game: Game, ply: int) -> int:
+    """The repetition key the kernel's playouts give the position after ``ply`` plies of
+    ``game`` (with its counters then)."""
+    asked = _native._asked(game.rules, game.start)
+    assert asked is not None
+    kernel, made, _ = asked
+    tables = _tables(game.rules, made, game.start)
+    assert not isinstance(tables, str), tables
+    encoded = _native._encode(made, game._positions[ply])
+    counters = (*(game._left[ply] or (0, 0)), *game._counting[ply])
+    key: int = kernel.playout_key(made.capsule, tables, encoded, counters)
+    return key
+
+
+def _same_partition(game: Game) -> int:
+    """Assert that the kernel's keys of ``game``'s positions are equal exactly where Game's keys
+    are; how many positions were found again."""
+    kernel_of: dict[str, int] = {}
+    game_of: dict[int, str] = {}
+    again = 0
+    for ply in range(len(game) + 1):
+        theirs, mine = game._key(ply), _kernel_key(game, ply)
+        again += theirs in kernel_of
+        assert kernel_of.setdefault(theirs, mine) == mine, (ply, theirs)
+        assert game_of.setdefault(mine, theirs) == theirs, (ply, theirs, game_of[mine])
+    return again
+
+
+def _pushed(game: Game, moves: str) -> None:
+    rules = game.rules
+    for uci in moves.split():
+        position = game.position
+        game._push(next(play for play in game.legal_moves() if write(rules, position, play, "uci") == uci))
+
+
+KEYED = ("chess", "fischerandom", "crazyhouse", "shogi", "capablanca", "grand", "seirawan", "shouse",
+         "3check", "makruk", "karouk", "sittuyin", "armageddon", "checkshogi", "minishogi")
+
+
+@pytest.mark.parametrize("name", KEYED)
+def test_the_playouts_repetition_key_is_game_s_key(name: str) -> None:
+    # Positions of random games (and kings walked away and back, where a game has castling): the
+    # kernel's key equal where Game's key is, and only there.
+    rules = rule_system(name)
+    chance = random.Random(SEEDS[KEYED.index(name) % len(SEEDS)] + len(name))
+    for _ in range(3):
+        game = Game(rules)
+        for _ in range(chance.randrange(40, 120)):
+            plays = game.legal_moves()
+            if not plays or game.outcome() is not None:
+                break
+            game._push(chance.choice(plays))
+        _same_partition(game)
+
+
+@pytest.mark.parametrize("name", ["seirawan", "shouse"])
+def test_games_of_gating_are_the_pure_games(name: str) -> None:
+    seed = SEEDS[len(name) % len(SEEDS)] * 7901 + len(name)
+    for policy in ("uniform", "captures"):
+        _both(name, games=2, seed=seed, policy=policy, max_plies=300)
+    _both(name, _walked(name, seed, 30), games=2, seed=seed + 1, max_plies=300)
+    # a few pieces, with pieces to gate and the rights to gate them
+    _both(name, fen="r3k2r/8/8/pppppppp/PPPPPPPP/8/8/R3K2R[Hh] w KQkq - 0 1", games=3, seed=seed + 2,
+          max_plies=300)
+
+
+def test_a_king_s_gating_right_is_no_castling_right_in_the_key() -> None:
+    # Seirawan and s-house: a king and its rooks keep their marks as gating rights; once the
+    # rooks have moved, the king walked away and back is the same position to Game (its key
+    # holds the castling letters only), and to the kernel's playouts.
+    for name in ("seirawan", "shouse"):
+        game = Game(rule_system(name))
+        _pushed(game, "h2h4 h7h5 h1h3 h8h6 a2a4 a7a5 a1a3 a8a6 e2e3 e7e6")
+        before = len(game)
+        _pushed(game, "e1e2 e8e7 e2e1 e7e8 h3h1 h6h8 h1h3 h8h6")
+        assert game._key(before) == game._key(before + 4) == game._key(before + 8)
+        assert _same_partition(game) >= 2
+        assert playout(name, game.position, games=1, seed=1, max_plies=1).engine == "native"
+    # and chess, where a king's mark is its castling rights: knights out and back (the start
+    # again), then the kings walked away and back (their rights lost: new positions)
+    game = Game(rule_system("chess"))
+    _pushed(game, "g1f3 g8f6 f3g1 f6g8 e2e3 e7e6 e1e2 e8e7 e2e1 e7e8")
+    assert _same_partition(game) == 1 and game._key(6) != game._key(10)
 
 
 def test_checks_counted_from_a_fen_the_same_both_ways() -> None:

@@ -760,6 +760,35 @@ static PyObject *playout(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* playout_key(game, tables, position, counters) -> int: the repetition key the playouts give
+ * the position (ggn_playout_key), for the tests that hold it to Game's key. */
+static PyObject *playout_key(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *tables, *position, *counters;
+    int32_t counted[4] = {0, 0, 0, 0};
+    if (!PyArg_ParseTuple(args, "OOOO", &capsule, &tables, &position, &counters)) return NULL;
+    if (counters != Py_None &&
+        !PyArg_ParseTuple(counters, "iiii", &counted[0], &counted[1], &counted[2], &counted[3]))
+        return NULL;
+    ggn_game *game = game_of(capsule);
+    if (!game) return NULL;
+    Py_buffer tview, pview;
+    if (int32_buffer(tables, &tview, "tables") < 0) return NULL;
+    if (int32_buffer(position, &pview, "position") < 0) { PyBuffer_Release(&tview); return NULL; }
+    uint64_t key = 0;
+    char err[256] = {0};
+    int rc = ggn_playout_key(game, tview.buf, (size_t)(tview.len / 4), pview.buf, (size_t)(pview.len / 4),
+                             counters == Py_None ? NULL : counted, &key, err, sizeof err);
+    PyBuffer_Release(&tview);
+    PyBuffer_Release(&pview);
+    if (rc == GGN_EBADTABLE) {
+        PyErr_SetString(PyExc_ValueError, err[0] ? err : "bad playout tables");
+        return NULL;
+    }
+    if (rc != GGN_OK) return failed(rc);
+    return PyLong_FromUnsignedLongLong((unsigned long long)key);
+}
+
 /* ended(game, position) -> (end, value): whether the game has ended before the side to move
  * plays, by the tables' ends (0 not, 1 an extinction, 2 a flag region), and the result for the
  * side to move (1 a win, 0 a draw, -1 a loss). */
@@ -794,6 +823,8 @@ static PyMethodDef methods[] = {
     {"reader", (PyCFunction)(void (*)(void))reader_new, METH_FASTCALL,
      "reader(search, table, ranks, bases, strings, position, hand_order, resolve) -> a Reader of FEN lines."},
     {"divide", divide, METH_VARARGS, "divide(game, position, depth) -> [(move, play, count)]."},
+    {"playout_key", playout_key, METH_VARARGS,
+     "playout_key(game, tables, position, counters) -> int: a position's repetition key in the playouts."},
     {"playout", playout, METH_VARARGS,
      "playout(game, tables, position, seed, first, games, policy, max_plies, rule50, moves, counters) -> (results, pairs)."},
     {"ended", ended, METH_VARARGS, "ended(game, position) -> (end, value): the game's end before the move."},

@@ -32,6 +32,8 @@ enum { COUNT_NONE, COUNT_MAKRUK, COUNT_CAMBODIAN, COUNT_ASEAN };
 enum { CT_OTHER, CT_PAWN, CT_ROOK, CT_KHON, CT_KNIGHT };
 /* How a draw is decided by material (materialCounting; ptab_t's material, the kinds' weight). */
 enum { MATERIAL_NONE, MATERIAL_WHITE_ODDS, MATERIAL_BLACK_ODDS, MATERIAL_JANGGI, MATERIAL_UNWEIGHTED };
+/* A kind's part in the castling rights of a game of gating rights (ptab_t's role). */
+enum { ROLE_NONE, ROLE_KING, ROLE_ROOK };
 
 typedef struct {
     int32_t N, K, M;
@@ -41,7 +43,8 @@ typedef struct {
     int32_t counting; /* the counting rules (countingRule): COUNT_MAKRUK, _CAMBODIAN, _ASEAN, or 0 */
     int32_t material; /* a draw decided by material (materialCounting): MATERIAL_..., or 0 */
     int32_t sittuyin; /* sittuyin's stalemate: a player with a king and a pawn left may claim a draw */
-    int32_t *side, *cls, *rank, *ep, *taker, *pin, *enhanced, *ctype, *weight, *spawn; /* per kind */
+    int32_t gating; /* gating rights: the castling rights keyed from the marked kings and rooks (key_extra) */
+    int32_t *side, *cls, *rank, *ep, *taker, *pin, *enhanced, *ctype, *weight, *spawn, *role, *alt; /* per kind */
     int32_t *stay_reset, *mkind, *mdst, *msittuyin;            /* per move */
     int32_t E;
     int32_t *always;                          /* per entry */
@@ -65,7 +68,7 @@ static uint64_t splitmix(uint64_t *state) {
 }
 
 static void ptab_free(ptab_t *t) {
-    free(t->side); free(t->cls); free(t->rank); free(t->ep); free(t->taker); free(t->pin); free(t->enhanced); free(t->ctype); free(t->weight); free(t->spawn);
+    free(t->side); free(t->cls); free(t->rank); free(t->ep); free(t->taker); free(t->pin); free(t->enhanced); free(t->ctype); free(t->weight); free(t->spawn); free(t->role); free(t->alt);
     free(t->stay_reset); free(t->mkind); free(t->mdst); free(t->msittuyin); free(t->always); free(t->epsq); free(t->mkey); free(t->zob);
 }
 
@@ -121,6 +124,7 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
     t->counting = pread(&r, COUNT_NONE, COUNT_ASEAN, "the counting rules");
     t->material = pread(&r, MATERIAL_NONE, MATERIAL_UNWEIGHTED, "the material counting");
     t->sittuyin = pread(&r, 0, 1, "sittuyin's stalemate flag");
+    t->gating = pread(&r, 0, 1, "the gating flag");
     if (r.bad) return GGN_EBADTABLE;
     /* the moves: the tables' count is the game's */
     {
@@ -137,11 +141,12 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
     t->side = pints((size_t)K); t->cls = pints((size_t)K); t->rank = pints((size_t)K);
     t->ep = pints((size_t)K); t->taker = pints((size_t)K); t->pin = pints((size_t)K); t->enhanced = pints((size_t)K);
     t->ctype = pints((size_t)K); t->weight = pints((size_t)K); t->spawn = pints((size_t)K);
+    t->role = pints((size_t)K); t->alt = pints((size_t)K);
     t->stay_reset = pints((size_t)t->M); t->mkind = pints((size_t)t->M); t->mdst = pints((size_t)t->M);
     t->msittuyin = pints((size_t)t->M);
     t->mkey = calloc((size_t)t->M + 1, sizeof(uint64_t));
     if (!t->side || !t->cls || !t->rank || !t->ep || !t->taker || !t->pin || !t->enhanced || !t->ctype || !t->weight ||
-        !t->spawn || !t->msittuyin || !t->stay_reset ||
+        !t->spawn || !t->role || !t->alt || !t->msittuyin || !t->stay_reset ||
         !t->mkind || !t->mdst || !t->mkey)
         return GGN_ENOMEM;
     int32_t most = 0;
@@ -156,7 +161,10 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
         t->ctype[k] = pread(&r, 0, CT_KNIGHT, "a kind's type for the counting rules");
         t->weight[k] = pread(&r, 0, 1 << 10, "a kind's weight for the material counting");
         t->spawn[k] = pread(&r, 0, 1, "a kind's sittuyin pawn flag");
+        t->role[k] = pread(&r, ROLE_NONE, ROLE_ROOK, "a kind's castling role");
+        t->alt[k] = pread(&r, 0, 2 * K + 2, "a kind's plain key class");
         if (t->cls[k] > most) most = t->cls[k];
+        if (t->alt[k] > most) most = t->alt[k];
     }
     if (!r.bad && (t->cls[0] != 0 || t->ep[0] != -1)) {
         r.bad = 1;
@@ -220,9 +228,9 @@ static inline uint64_t zsquare(const ptab_t *t, int32_t cls, int32_t q) {
     return t->zob ? t->zob[i] : mix(i * 0x2545F4914F6CDD1DULL + 0x1234567ULL);
 }
 
-#ifdef GGN_PLAYOUT_CHECK_KEYS
 /* The key Game compares (see the head of this file), made whole: the key kept from ply to
- * ply (key_now) is checked against it in a build with GGN_PLAYOUT_CHECK_KEYS. */
+ * ply (key_now) is checked against it in a build with GGN_PLAYOUT_CHECK_KEYS, and
+ * ggn_playout_key gives it (with key_extra's parts). */
 static uint64_t key_of(const ptab_t *t, const int32_t *b, const int32_t *hands) {
     int32_t N = t->N, K = t->K;
     int side = b[N] & 1;
@@ -252,7 +260,27 @@ static uint64_t key_of(const ptab_t *t, const int32_t *b, const int32_t *hands) 
     }
     return h;
 }
-#endif
+
+/* The parts of Game's key that are not a square's piece: the checks left where counted, and,
+ * in a game of gating rights, the castling rights themselves. There a king and a rook keep
+ * their marks for gating after castling is gone, and Game's key holds only the castling
+ * letters (a right needs the king and that rook both marked): a marked king is keyed as its
+ * plain kind (its class), and a marked castling rook as its plain kind (``alt``) while its
+ * side has no marked castling king. */
+static uint64_t key_extra(const ptab_t *t, const int32_t *b, const int32_t *left) {
+    uint64_t h = 0;
+    if (t->checks) h ^= mix(0xC4EC5ULL + ((uint64_t)(uint32_t)left[0] << 32 | (uint32_t)left[1]));
+    if (t->gating) {
+        int kings[2] = {0, 0};
+        for (int32_t q = 0; q < t->N; q++) if (b[q] && t->role[b[q]] == ROLE_KING) kings[t->side[b[q]]] = 1;
+        for (int32_t q = 0; q < t->N; q++) {
+            int32_t k = b[q];
+            if (k && t->role[k] == ROLE_ROOK && !kings[t->side[k]])
+                h ^= zsquare(t, t->cls[k], q) ^ zsquare(t, t->alt[k], q);
+        }
+    }
+    return h;
+}
 
 static inline uint64_t zpiece(const ptab_t *t, int32_t k, int32_t q) {
     return k ? zsquare(t, t->cls[k], q) : 0;
@@ -931,8 +959,7 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
 #ifdef GGN_PLAYOUT_CHECK_KEYS
             if (P->keys[ply] != key_of(t, b, hands)) abort();
 #endif
-            if (t->checks) /* the checks left, as Game's key holds them */
-                P->keys[ply] ^= mix(0xC4EC5ULL + ((uint64_t)(uint32_t)left[0] << 32 | (uint32_t)left[1]));
+            P->keys[ply] ^= key_extra(t, b, left);
             P->checks[ply] = 0;
             if (t->perpetual) {
                 if (check < 0 && (rc = ggn_search_in_check(s, &check)) != GGN_OK) return rc;
@@ -1077,5 +1104,32 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
     free(P.mirror); free(P.eps); free(P.epat); free(P.hmirror); free(P.before);
     ptab_free(&t);
     if (rc != GGN_OK && err && errlen && !err[0]) snprintf(err, errlen, "the playout failed (kernel error %d)", rc);
+    return rc;
+}
+
+int ggn_playout_key(const ggn_game *g, const int32_t *tables, size_t tables_len, const int32_t *position,
+                    size_t len, const int32_t *counters, uint64_t *key, char *err, size_t errlen) {
+    if (err && errlen) err[0] = 0;
+    if (!g || !tables || !position || !key) return GGN_EBADPOSITION;
+    ptab_t t;
+    int rc = ptab_read(&t, g, tables, tables_len, err, errlen);
+    int32_t *b = NULL;
+    if (rc == GGN_OK && len != ggn_position_size(g)) rc = GGN_EBADPOSITION;
+    if (rc == GGN_OK && (position[0] != 0 && position[0] != 1)) rc = GGN_EBADPOSITION;
+    for (int32_t q = 0; rc == GGN_OK && q < t.N; q++)
+        if (position[1 + q] < 0 || position[1 + q] >= t.K) rc = GGN_EBADPOSITION;
+    int32_t left[2] = {0, 0};
+    if (rc == GGN_OK && t.checks) {
+        if (!counters) rc = GGN_EBADPOSITION;
+        else { left[0] = counters[0]; left[1] = counters[1]; }
+    }
+    if (rc == GGN_OK && !(b = malloc(((size_t)t.N + 1) * sizeof(int32_t)))) rc = GGN_ENOMEM;
+    if (rc == GGN_OK) {
+        memcpy(b, position + 1, (size_t)t.N * sizeof(int32_t));
+        b[t.N] = position[0];
+        *key = key_of(&t, b, position + 1 + t.N) ^ key_extra(&t, b, left);
+    }
+    free(b);
+    ptab_free(&t);
     return rc;
 }

@@ -53,4 +53,10 @@ int ggn_playout(const ggn_game *game, const int32_t *tables, size_t tables_len, 
                 size_t len, uint64_t seed, uint64_t first, size_t games, int policy, int32_t max_plies,
                 int32_t rule50, const int32_t *counters, int32_t *out, ggn_moves *moves, char *err, size_t errlen);
 
+/* The repetition key the playouts give ``position`` (ggn_position_size values) with the
+ * start's ``counters`` (as ggn_playout's): two positions have one key where Game's keys are
+ * equal (docs/DECISIONS.md, "Playouts"), and, but for a 64-bit collision, only there. */
+int ggn_playout_key(const ggn_game *game, const int32_t *tables, size_t tables_len, const int32_t *position,
+                    size_t len, const int32_t *counters, uint64_t *key, char *err, size_t errlen);
+
 #endif

@@ -9,7 +9,8 @@ a flag region reached, before all else (the kernel's tables hold these ends); no
 halfmove clock, an n-fold repetition (with perpetual checks lost or not, a value of the
 player to move or absolute), keyed as Game keys positions (with the checks left, where
 counted), and the end of a count of the counting rules (makruk's, cambodian's, asean's); a
-draw decided by material where the game counts it. A game with any other end (a connection,
+draw decided by material where the game counts it; in a game of gating rights, the castling
+rights alone in the key (a marked king and rook). A game with any other end (a connection,
 xiangqi's chasing, janggi's repeated moves, a full board, shatar's mate, passes, bikjang) or
 whose en passant squares Fairy-Stockfish finds by a piece's own initial moves plays on the
 pure path: :func:`playout_refusal` names the reason. Sittuyin's stalemate (a king and a pawn
@@ -27,12 +28,15 @@ The playout tables (int32 values, PLAYOUT_FORMAT; the kernel checks every one as
     player has left at the start are the kernel call's), the counting rules (0 none, 1 makruk,
     2 cambodian, 3 asean: the count under way at the start is the kernel call's), a draw
     decided by material (0 no, 1 whitedrawodds, 2 blackdrawodds, 3 janggi, 4 unweighted),
-    sittuyin's stalemate (0/1: sittuyinPromotion),
+    sittuyin's stalemate (0/1: sittuyinPromotion), gating (0/1: the castling rights keyed from
+    the marked kings and rooks, whose marks are gating rights too),
     per kind 0..K-1: side, key class (0 the empty square), rank of its QPI text, en passant
         entry (-1 none), a pawn that may take en passant (0/1), PIN letter's number, enhanced (0/1),
         its type for the counting rules (0 another, 1 pawn, 2 rook, 3 silver: a khon, 4 knight),
         its weight for the material counting (janggi's by type, else 1), a pawn of sittuyin's
-        stalemate (0/1: its type among its side's promotion pawn types)
+        stalemate (0/1: its type among its side's promotion pawn types), its part in the
+        castling rights of a game of gating (0 none, 1 a marked king, 2 a marked rook), its
+        plain kind's key class (that of the same piece unmarked, for a marked rook)
     per move 0..M-1: whether its plain play starts the halfmove clock again (an irreversible
         move of a type of the n-move rule)
     the en passant entries: count, then each: always (0/1: no pawn needs to take), and per
@@ -109,7 +113,6 @@ def playout_refusal(rules: RuleSystem) -> str:
         (history.move_repetition_illegal, "repeated moves (moveRepetitionIllegal)"),
         (history.adjudicate_full_board, "a full board (adjudicateFullBoard)"),
         (ends.shatar_mate, "shatar's mate (shatarMateRule)"),
-        (variant.gating, "gating rights in the key (gating)"),
         (variant.walls is not None, "walls (wallingRule)"),
         (variant.bikjang or any(variant.passing), "passes and bikjang"),
     ]
@@ -150,16 +153,16 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
     places = made.places  # per move: kind, source (-1 the hand), destination
     moves = len(places) // 3
     header = [PLAYOUT_MAGIC, made.squares, count, moves]
-    kinds: list[int] = [0, 0, 0, -1, 0, 0, 0, 0, 0, 0]
+    kinds: list[int] = [0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0]
     pins: dict[str, int] = {}
     for code in codes[1:]:
         piece = piece_of(code)
         pin = pins.setdefault(piece.pin.name, len(pins))
         enhanced = int(piece.state == "enhanced")
-        kinds += [0 if code > 0 else 1, 0, rank_of[str(piece)], -1, 0, pin, enhanced, 0, 0, 0]
+        kinds += [0 if code > 0 else 1, 0, rank_of[str(piece)], -1, 0, pin, enhanced, 0, 0, 0, 0, 0]
     entries: list[int] = []
     if variant_rules is None:  # a GGN document's rules: no history, so no claims (Game's)
-        header += [-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, -1, 0, 0, 0, 0]
+        header += [-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, -1, 0, 0, 0, 0, 0]
         return array("i", [*header, *kinds, *([0] * moves), 0])
     variant = variant_rules.variant
     history, ends, drops = variant.history, variant.ends, variant.drops
@@ -173,7 +176,7 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
                int(drops is not None and drops.captures_to_hand), int(drops is not None),
                int(promotion is not None and promotion.demotion), _bare(variant_rules),
                int(history.check_counting), _COUNTING.get(history.counting_rule or "", 0),
-               _MATERIAL.get(history.material_counting or "", 0), int(sittuyin)]
+               _MATERIAL.get(history.material_counting or "", 0), int(sittuyin), int(variant.gating)]
     from ggn.variants._clock import _reversible, piece_type  # noqa: PLC0415
     from ggn.variants.fen import _table  # noqa: PLC0415  (the FEN's letters and marks)
 
@@ -201,7 +204,7 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
         if promoted:
             token = _PROMOTED.sub(plain, token)
         castling = state == "enhanced" and letter in table.castling_letters and letter not in table.promoted
-        at = 10 * kind
+        at = 12 * kind
         counted = piece_type(variant, piece)
         name = "" if counted is None else counted.name or ""
         kinds[at + 7] = _COUNTED_TYPES.get(name, 0)
@@ -210,6 +213,14 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
             assert promotion is not None
             kinds[at + 9] = int(counted.letter in promotion.pawn_types[0 if first else 1])
         kinds[at + 1] = classes.setdefault((token, castling), len(classes) + 1)
+        if castling and variant.gating:
+            # Gating: the marks are gating rights too; Game's key holds the castling letters
+            # only (a right needs the king and that rook both marked): see key_extra.
+            plain_class = classes.setdefault((token, False), len(classes) + 1)
+            if piece.terminal:
+                kinds[at + 1], kinds[at + 10] = plain_class, 1
+            else:
+                kinds[at + 10], kinds[at + 11] = 2, plain_class
         kinds[at + 4] = int(state != "enhanced" and table.pawn(letter))
         marked = letter in table.double_step and (
             state == "diminished" or (state == "enhanced" and letter in table.crossed))
