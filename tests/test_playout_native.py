@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,7 @@ from ggn.game import Game
 from ggn.notation import write
 from ggn.position import Position, code_of, piece_of
 from ggn.qpi import Qpi
-from ggn.rules import Ending, Playouts, _native, playout, rule_system, use_native
+from ggn.rules import Ending, Play, Playouts, _native, playout, rule_system, use_native
 from ggn.rules._cplayout import _tables, playout_refusal
 from ggn.variants import registry
 
@@ -78,6 +79,29 @@ def _walked(name: str, seed: int, plies: int) -> Position:
                 break
             position = position.apply(chance.choice(plays).transition)
     return position
+
+
+def _both_from_the_start_and_a_random_game(name: str, seed: int, plies: int, max_plies: int) -> None:
+    """The kernel's games are the pure path's from the start (both policies) and from the
+    position after a random game of at most ``plies`` plies."""
+    for policy in ("uniform", "captures"):
+        _both(name, games=2, seed=seed, policy=policy, max_plies=max_plies)
+    _both(name, _walked(name, seed, plies), games=2, seed=seed + 1, max_plies=max_plies)
+
+
+def _replayed_in_pyffish(sf: Any, name: str, fen: str | None, plays: tuple[Play, ...]) -> list[str]:
+    """A game's plays from ``fen`` (the start where None) as UCI moves, each asserted among
+    pyffish's legal moves of the position before it."""
+    rules = rule_system(name)
+    start = fen or sf.start_fen(name)
+    position = Game(rules, fen=fen).position
+    moves: list[str] = []
+    for play in plays:
+        move = write(rules, position, play, "uci")
+        assert move in sf.legal_moves(name, start, moves), (name, fen, moves, move)
+        moves.append(move)
+        position = position.apply(play.transition)
+    return moves
 
 
 def _placement(name: str, seed: int) -> Position | None:
@@ -192,9 +216,7 @@ ENDS = ("shatranj", "kingofthehill", "racingkings", "losers", "giveaway", "antic
 @pytest.mark.parametrize("name", ENDS)
 def test_games_that_end_before_the_last_move_are_the_pure_games(name: str) -> None:
     seed = SEEDS[ENDS.index(name) % len(SEEDS)] * 104729 + len(name)
-    for policy in ("uniform", "captures"):
-        _both(name, games=2, seed=seed, policy=policy, max_plies=200)
-    _both(name, _walked(name, seed, 24), games=2, seed=seed + 1, max_plies=200)
+    _both_from_the_start_and_a_random_game(name, seed, 24, 200)
 
 
 def test_every_end_before_the_last_move_the_same_both_ways() -> None:
@@ -218,9 +240,7 @@ COUNTED = ("makruk", "asean", "ai-wok", "cambodian", "karouk")
 @pytest.mark.parametrize("name", COUNTED)
 def test_games_of_the_counting_rules_are_the_pure_games(name: str) -> None:
     seed = SEEDS[COUNTED.index(name) % len(SEEDS)] * 7907 + len(name)
-    for policy in ("uniform", "captures"):
-        _both(name, games=2, seed=seed, policy=policy, max_plies=300)
-    _both(name, _walked(name, seed, 40), games=2, seed=seed + 1, max_plies=300)
+    _both_from_the_start_and_a_random_game(name, seed, 40, 300)
 
 
 def test_the_counting_rules_end_games_as_pyffish_does() -> None:
@@ -236,20 +256,13 @@ def test_the_counting_rules_end_games_as_pyffish_does() -> None:
                       ("asean", "8/8/4k3/8/8/3K4/8/R7 w - - 0 40"),
                       ("cambodian", "8/8/4k3/8/3p4/3K4/8/R7 w - - 0 40"),
                       ("ai-wok", "8/8/4k3/8/8/3K4/8/R7 w - 32 20 60")):
-        rules = rule_system(game)
         for policy in ("uniform", "captures"):
             found = _both(game, fen=fen, games=3, seed=SEEDS[len(endings) % len(SEEDS)], policy=policy,
                           max_plies=400)
             assert found.moves is not None
             for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
                 endings[ending] += 1
-                position = Game(rules, fen=fen).position
-                moves: list[str] = []
-                for play in plays:
-                    move = write(rules, position, play, "uci")
-                    assert move in sf.legal_moves(game, fen, moves), (game, fen, moves, move)
-                    moves.append(move)
-                    position = position.apply(play.transition)
+                moves = _replayed_in_pyffish(sf, game, fen, plays)
                 if ending is Ending.COUNTING:
                     assert result == "1/2-1/2"
                     assert sf.is_optional_game_end(game, fen, moves) == (True, 0), (game, fen, moves)
@@ -261,7 +274,6 @@ def test_draws_decided_by_material_as_pyffish_decides_them() -> None:
     # Armageddon (materialCounting blackdrawodds): every draw the second player's win, the
     # kernel's games the pure games, and each end one pyffish gives or lets the player claim.
     sf = pytest.importorskip("pyffish")
-    rules = rule_system("armageddon")
     endings: Counter[Ending | None] = Counter()
     for fen in ("8/8/4k3/8/8/3K4/8/8 w - - 0 1", "8/8/4k3/8/8/3K4/8/7R w - - 90 60",
                 "7k/8/5KQ1/8/8/8/8/8 w - - 0 1", None):
@@ -272,11 +284,7 @@ def test_draws_decided_by_material_as_pyffish_decides_them() -> None:
             start = fen or sf.start_fen("armageddon")
             for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
                 endings[ending] += 1
-                position = Game(rules, fen=fen).position
-                moves: list[str] = []
-                for play in plays:
-                    moves.append(write(rules, position, play, "uci"))
-                    position = position.apply(play.transition)
+                moves = _replayed_in_pyffish(sf, "armageddon", fen, plays)
                 if ending is None:
                     continue
                 assert result != "1/2-1/2", (fen, ending)
@@ -297,7 +305,6 @@ def test_sittuyin_s_stalemate_as_pyffish_claims_it() -> None:
     # player may claim (at once, after a rook's move that makes it, or in an ending played out),
     # each game the pure path's, each move legal in pyffish and each such end pyffish's claim.
     sf = pytest.importorskip("pyffish")
-    rules = rule_system("sittuyin")
     claimed = 0
     for fen in ("8/8/4p3/4P3/8/2k5/1r6/K7 w - - 0 40", "8/8/4p3/4P3/8/2k5/7r/K7 b - - 0 40",
                 "k7/8/8/8/8/8/1rP5/K7 w - - 0 40", None):
@@ -307,13 +314,7 @@ def test_sittuyin_s_stalemate_as_pyffish_claims_it() -> None:
                           max_plies=300)
             assert found.moves is not None
             for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
-                position = Game(rules, fen=fen).position
-                moves: list[str] = []
-                for play in plays:
-                    move = write(rules, position, play, "uci")
-                    assert move in sf.legal_moves("sittuyin", start, moves), (fen, moves, move)
-                    moves.append(move)
-                    position = position.apply(play.transition)
+                moves = _replayed_in_pyffish(sf, "sittuyin", fen, plays)
                 if ending is Ending.STALEMATE and sf.legal_moves("sittuyin", start, moves):
                     assert result == "1/2-1/2"
                     assert sf.is_optional_game_end("sittuyin", start, moves) == (True, 0), (fen, moves)
@@ -380,9 +381,7 @@ def test_the_playouts_repetition_key_is_game_s_key(name: str) -> None:
 @pytest.mark.parametrize("name", ["seirawan", "shouse"])
 def test_games_of_gating_are_the_pure_games(name: str) -> None:
     seed = SEEDS[len(name) % len(SEEDS)] * 7901 + len(name)
-    for policy in ("uniform", "captures"):
-        _both(name, games=2, seed=seed, policy=policy, max_plies=300)
-    _both(name, _walked(name, seed, 30), games=2, seed=seed + 1, max_plies=300)
+    _both_from_the_start_and_a_random_game(name, seed, 30, 300)
     # a few pieces, with pieces to gate and the rights to gate them
     _both(name, fen="r3k2r/8/8/pppppppp/PPPPPPPP/8/8/R3K2R[Hh] w KQkq - 0 1", games=3, seed=seed + 2,
           max_plies=300)
