@@ -322,6 +322,47 @@ def test_sittuyin_s_stalemate_as_pyffish_claims_it() -> None:
     assert claimed >= 4, claimed
 
 
+# Games of pseudo-royal pieces (extinctionPseudoRoyal): atomic's kings (explosions may take
+# them), coregal's queens, shoshogi's drunk elephant and prince once it has promoted. The check
+# that makes a position without a move a mate is the rule system's (``ggn_search_in_check``).
+PSEUDO = ("atomic", "coregal", "shoshogi")
+
+
+@pytest.mark.parametrize("name", PSEUDO)
+def test_games_of_pseudo_royal_pieces_are_the_pure_games(name: str) -> None:
+    seed = SEEDS[PSEUDO.index(name) % len(SEEDS)] * 7901 + len(name)
+    _both_from_the_start_and_a_random_game(name, seed, 40, 300)
+
+
+def test_pseudo_royal_mates_as_pyffish_ends_them() -> None:
+    # Coregal's queens and atomic's kings in endings (a queen checked with its king safe, two
+    # queens, kings beside each other): each game the pure path's, each move legal in pyffish,
+    # and each mate or stalemate a position pyffish gives no move, with its result.
+    sf = pytest.importorskip("pyffish")
+    endings: Counter[Ending | None] = Counter()
+    for game, fen in (("coregal", "4k3/8/8/3q4/8/8/1Q6/R3K3 w - - 0 1"),
+                      ("coregal", "q3k3/8/8/8/8/8/8/Q2RK3 b - - 0 1"),
+                      ("atomic", "8/8/8/3k4/3K4/8/8/6RQ w - - 0 1"),
+                      ("atomic", "4k3/8/8/8/8/8/3r4/R3K3 w - - 0 1")):
+        start = fen or sf.start_fen(game)
+        for policy in ("uniform", "captures"):
+            found = _both(game, fen=fen, games=4, seed=SEEDS[len(endings) % len(SEEDS)], policy=policy,
+                          max_plies=300)
+            assert found.moves is not None
+            for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
+                endings[ending] += 1
+                moves = _replayed_in_pyffish(sf, game, fen, plays)
+                if ending not in (Ending.CHECKMATE, Ending.STALEMATE):
+                    continue
+                assert not sf.legal_moves(game, start, moves), (game, fen, moves)
+                value = sf.game_result(game, start, moves)
+                white = sf.get_fen(game, start, moves).split(" ")[1] == "w"
+                expected = "1/2-1/2" if value == 0 else "1-0" if (value > 0) == white else "0-1"
+                assert result == expected, (game, fen, ending, value, moves)
+                assert (ending is Ending.CHECKMATE) == bool(sf.gives_check(game, start, moves)), (game, moves)
+    assert endings[Ending.CHECKMATE] >= 4, endings
+
+
 # --- the repetition key ------------------------------------------------------------------------
 def _kernel_key(game: Game, ply: int) -> int:
     """The repetition key the kernel's playouts give the position after ``ply`` plies of
@@ -359,7 +400,8 @@ def _pushed(game: Game, moves: str) -> None:
 
 
 KEYED = ("chess", "fischerandom", "crazyhouse", "shogi", "capablanca", "grand", "seirawan", "shouse",
-         "3check", "makruk", "karouk", "sittuyin", "armageddon", "checkshogi", "minishogi")
+         "3check", "makruk", "karouk", "sittuyin", "armageddon", "checkshogi", "minishogi",
+         "atomic", "coregal", "shoshogi")
 
 
 @pytest.mark.parametrize("name", KEYED)
@@ -424,13 +466,13 @@ def test_checks_counted_from_a_fen_the_same_both_ways() -> None:
 
 
 def test_the_kernel_s_chess_variant_games_in_python_chess() -> None:
-    # King of the hill, racing kings, antichess, horde and three-check as python-chess plays them (its
-    # chess.variant boards): every move legal, no end before the last ply, the result theirs.
+    # King of the hill, racing kings, antichess, horde, three-check and atomic as python-chess plays
+    # them (its chess.variant boards): every move legal, no end before the last ply, the result theirs.
     chess = pytest.importorskip("chess")
     variant = pytest.importorskip("chess.variant")
     boards = {"kingofthehill": variant.KingOfTheHillBoard, "racingkings": variant.RacingKingsBoard,
               "antichess": variant.AntichessBoard, "horde": variant.HordeBoard,
-              "3check": variant.ThreeCheckBoard}
+              "3check": variant.ThreeCheckBoard, "atomic": variant.AtomicBoard}
     seen: set[Ending | None] = set()
     for number, (name, board_type) in enumerate(boards.items()):
         rules = rule_system(name)

@@ -3049,7 +3049,7 @@ int ggn_in_check(const ggn_game *g, const int32_t *pos, size_t len, int *check) 
     if (!g || !check) return GGN_EBADPOSITION;
     search_t S;
     int rc = search_open(&S, g, pos, len, 0);
-    if (rc == GGN_OK) *check = any_terminal_attacked(&S, S.b, S.b[g->N], 1);
+    if (rc == GGN_OK) *check = in_check_full(&S, S.b, S.b[g->N]);
     search_close(&S);
     return rc;
 }
@@ -3256,7 +3256,7 @@ int ggn_search_ended(ggn_search *s, int *ended, int *value, int *letter) {
 
 int ggn_search_in_check(ggn_search *s, int *check) {
     if (!s || !check) return GGN_EBADPOSITION;
-    *check = any_terminal_attacked(&s->S, s->S.b, s->S.b[s->S.g->N] & 1, 1);
+    *check = in_check_full(&s->S, s->S.b, s->S.b[s->S.g->N] & 1);
     return GGN_OK;
 }
 

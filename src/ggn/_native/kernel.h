@@ -80,7 +80,10 @@ int ggn_move_sittuyin(const ggn_game *game, int32_t move, int *sittuyin);
  * should be legal (ggn_legal listed it); any play the move has is made, legal or not. */
 int ggn_make(const ggn_game *game, int32_t *position, size_t len, int32_t move, int32_t play);
 
-/* Whether the other side can move (or drop) onto a terminal piece of the side to move. */
+/* Whether the side to move is in check as the rule system's in_check says: the other side can
+ * move (or drop) onto a terminal piece of it, or, with pseudo-royal pieces, onto one of those
+ * (duple check: onto all; with explosions, onto one not beside a pseudo-royal piece of the
+ * other side's). */
 int ggn_in_check(const ggn_game *game, const int32_t *position, size_t len, int *check);
 
 /* A search kept open for many calls of one game (its buffers made once): ggn_search_legal is
@@ -101,6 +104,7 @@ const int32_t *ggn_search_board(const ggn_search *search);
 const int32_t *ggn_search_hands(const ggn_search *search); /* NULL: hands not tracked */
 /* The legal plays of the search's position as it stands, as ggn_legal lists them. */
 int ggn_search_list(ggn_search *search, int32_t *out, size_t cap, size_t *found);
+/* ggn_in_check on the search's position as it stands. */
 int ggn_search_in_check(ggn_search *search, int *check);
 /* Whether the game has ended before the side to move plays, as ggn_ended says, on the search's
  * position as it stands; *letter: for an extinction, its type's number among the extinction

@@ -104,8 +104,6 @@ def playout_refusal(rules: RuleSystem) -> str:
     known_ends = variant_rules._extinction or variant_rules._flags_on
     if variant_rules._connects or (variant_rules._ends and not known_ends):
         return "an end before the last move (a connection...)"
-    if variant_rules._pseudo:
-        return "pseudo-royal pieces (extinctionPseudoRoyal)"
     variant = variant_rules.variant
     history, ends = variant.history, variant.ends
     checks: list[tuple[bool, str]] = [
