@@ -24,7 +24,8 @@ from ggn.rules import _native, rule_system
 from ggn.rules._cplayout import _tables
 
 GAMES = ("minishogi", "losalamos", "crazyhouse", "chess", "shogi", "capablanca", "chaturanga",
-         "kingofthehill", "antichess", "shatranj", "3check", "makruk", "atomic")
+         "kingofthehill", "antichess", "shatranj", "3check", "makruk", "atomic",
+         "berolina")
 SEED = 20  # the random games' seed (issue 20)
 
 

@@ -18,6 +18,7 @@ oracles: the same games, game by game and move by move.
 from __future__ import annotations
 
 import random
+from array import array
 from collections import Counter
 from dataclasses import replace
 from typing import Any
@@ -181,7 +182,7 @@ def test_shogi_s_repetitions_and_perpetual_checks_the_same_both_ways() -> None:
     assert {Ending.REPETITION, Ending.CHECKMATE, Ending.NO_LEGAL_MOVE} <= set(endings), endings
 
 
-@pytest.mark.parametrize("name", ["berolina", "shatar", "xiangqi", "janggi"])
+@pytest.mark.parametrize("name", ["duck", "shatar", "xiangqi", "janggi"])
 def test_games_whose_ends_the_kernel_does_not_replay_fall_back(name: str) -> None:
     reason = playout_refusal(rule_system(name))
     assert reason, name
@@ -363,6 +364,39 @@ def test_pseudo_royal_mates_as_pyffish_ends_them() -> None:
     assert endings[Ending.CHECKMATE] >= 4, endings
 
 
+# En passant squares Fairy-Stockfish finds from a piece's own initial moves (berolina's
+# diagonal double steps, the sideways and backward pawns', wolf's sergeants, spartan's
+# hoplites), whose files the key holds, and petrified's walls (its takers turned to stone).
+INITIAL = ("berolina", "pawnsideways", "pawnback", "wolf", "spartan", "petrified")
+
+
+@pytest.mark.parametrize("name", INITIAL)
+def test_games_of_initial_moves_en_passant_are_the_pure_games(name: str) -> None:
+    seed = SEEDS[INITIAL.index(name) % len(SEEDS)] * 7883 + len(name)
+    _both_from_the_start_and_a_random_game(name, seed, 40, 300)
+
+
+def test_repetitions_with_initial_moves_en_passant_are_pyffish_s() -> None:
+    # Each game ended by a repetition is one pyffish lets the player claim there, and not a
+    # ply earlier; every move legal in pyffish (en passant over a diagonal double step too).
+    sf = pytest.importorskip("pyffish")
+    repeated = 0
+    for number, name in enumerate(("berolina", "pawnsideways", "pawnback", "wolf", "spartan")):
+        start = sf.start_fen(name)
+        for policy in ("uniform", "captures"):
+            found = playout(name, games=6, seed=SEEDS[number] + len(policy), policy=policy, max_plies=400,
+                            moves=True)
+            assert found.engine == "native" and found.moves is not None
+            for plays, ending in zip(found.moves, found.endings, strict=True):
+                moves = _replayed_in_pyffish(sf, name, None, plays)
+                if ending is not Ending.REPETITION:
+                    continue
+                repeated += 1
+                assert sf.is_optional_game_end(name, start, moves)[0], (name, moves)
+                assert not sf.is_optional_game_end(name, start, moves[:-1])[0], (name, moves)
+    assert repeated >= 5, repeated
+
+
 # --- the repetition key ------------------------------------------------------------------------
 def _kernel_key(game: Game, ply: int) -> int:
     """The repetition key the kernel's playouts give the position after ``ply`` plies of
@@ -401,7 +435,7 @@ def _pushed(game: Game, moves: str) -> None:
 
 KEYED = ("chess", "fischerandom", "crazyhouse", "shogi", "capablanca", "grand", "seirawan", "shouse",
          "3check", "makruk", "karouk", "sittuyin", "armageddon", "checkshogi", "minishogi",
-         "atomic", "coregal", "shoshogi")
+         "atomic", "coregal", "shoshogi", "berolina", "wolf", "spartan", "petrified")
 
 
 @pytest.mark.parametrize("name", KEYED)
@@ -446,6 +480,55 @@ def test_a_king_s_gating_right_is_no_castling_right_in_the_key() -> None:
     game = Game(rule_system("chess"))
     _pushed(game, "g1f3 g8f6 f3g1 f6g8 e2e3 e7e6 e1e2 e8e7 e2e1 e7e8")
     assert _same_partition(game) == 1 and game._key(6) != game._key(10)
+
+
+def test_a_diagonal_double_step_s_en_passant_files_are_in_the_key() -> None:
+    # Berolina: a pawn's double step over the diagonal (b2-d4 over c3, g2-e4 over f3) with a
+    # pawn that could take en passant, then knights out and back: the same placement again
+    # without the en passant squares is a new position to Game (its key holds their files,
+    # "cd" and "ef"), then found again; the kernel's keys likewise.
+    for fen, step, files in (("rnbqkbnr/p1pppppp/8/8/1p6/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "b2d4", "cd"),
+                             ("rnbqkbnr/pppp1ppp/8/8/5p2/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g2e4", "ef")):
+        game = Game(rule_system("berolina"), fen=fen)
+        _pushed(game, f"{step} g8f6 g1f3 f6g8 f3g1 g8f6 g1f3 f6g8 f3g1")
+        assert game._key(1).split(" ")[3] == files and game._key(5).split(" ")[3] == "-"
+        assert game._key(1) != game._key(5) == game._key(9)
+        assert _same_partition(game) == 4
+        assert playout("berolina", game.position, games=1, seed=1, max_plies=1).engine == "native"
+
+
+def test_playout_tables_of_en_passant_ways_are_checked_value_by_value() -> None:
+    # Berolina's playout tables after a diagonal double step: each value of the en passant
+    # ways set out of range, to a square, or the tables cut there, is refused with the value
+    # named or read within bounds (the sanitizers run this test); the tables whole give Game's key.
+    game = Game(rule_system("berolina"), fen="rnbqkbnr/p1pppppp/8/8/1p6/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    _pushed(game, "b2d4")
+    asked = _native._asked(game.rules, game.start)
+    assert asked is not None
+    kernel, made, _ = asked
+    tables = _tables(game.rules, made, game.start)
+    assert not isinstance(tables, str)
+    encoded = _native._encode(made, game.position)
+    whole = kernel.playout_key(made.capsule, tables, encoded, (0, 0, 0, 0))
+    assert whole == _kernel_key(game, 1)
+    kinds, moves = tables[2], tables[3]
+    start = 21 + 12 * kinds + moves  # the en passant entries' count
+    assert tables[start] >= 2, tables[start]
+    refused = read = 0
+    for at in range(start, len(tables)):
+        for value in (-2, -1, 0, 27, 10**6, None):
+            bad = array("i", tables[:at]) if value is None else array("i", tables)
+            if value is not None:
+                bad[at] = value
+            try:
+                key = kernel.playout_key(made.capsule, bad, encoded, (0, 0, 0, 0))
+            except ValueError as error:
+                assert "bad playout tables" in str(error), error
+                refused += 1
+            else:
+                assert isinstance(key, int)
+                read += 1
+    assert refused > 1000 and read > 100, (refused, read)
 
 
 def test_checks_counted_from_a_fen_the_same_both_ways() -> None:

@@ -48,7 +48,9 @@ typedef struct {
     int32_t *stay_reset, *mkind, *mdst, *msittuyin;            /* per move */
     int32_t E;
     int32_t *always;                          /* per entry */
-    int32_t *epsq;                            /* per entry, per square: file, taker, taker */
+    int32_t *epoff;                           /* per entry, per square: where its ways start in epways */
+    int32_t *epways;                          /* the ways, as read (ep_files) */
+    size_t nepways;
     uint64_t *mkey;                           /* per move: its canonical key, but the play's number */
     int32_t nclasses;
     int32_t alone;                            /* the game's plays are each legal alone: drawn among the pseudo-legal */
@@ -69,7 +71,7 @@ static uint64_t splitmix(uint64_t *state) {
 
 static void ptab_free(ptab_t *t) {
     free(t->side); free(t->cls); free(t->rank); free(t->ep); free(t->taker); free(t->pin); free(t->enhanced); free(t->ctype); free(t->weight); free(t->spawn); free(t->role); free(t->alt);
-    free(t->stay_reset); free(t->mkind); free(t->mdst); free(t->msittuyin); free(t->always); free(t->epsq); free(t->mkey); free(t->zob);
+    free(t->stay_reset); free(t->mkind); free(t->mdst); free(t->msittuyin); free(t->always); free(t->epoff); free(t->epways); free(t->mkey); free(t->zob);
 }
 
 typedef struct {
@@ -186,17 +188,35 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
     }
     if (r.bad) return GGN_EBADTABLE;
     t->always = pints((size_t)t->E);
-    t->epsq = pints((size_t)t->E * (size_t)N * 3);
-    if (!t->always || !t->epsq) return GGN_ENOMEM;
-    for (int32_t e = 0; e < t->E; e++) {
+    t->epoff = pints((size_t)t->E * (size_t)N);
+    if (!t->always || !t->epoff) return GGN_ENOMEM;
+    /* the ways are copied as read (each value checked): at most what is left of the tables */
+    t->epways = pints(r.n > r.i ? r.n - r.i : 1);
+    if (!t->epways) return GGN_ENOMEM;
+    size_t w = 0;
+    /* a value is kept only when read (never past what was read: the buffer's size) */
+#define EP_KEEP(value) do { int32_t kept_ = (value); if (!r.bad) t->epways[w++] = kept_; } while (0)
+    for (int32_t e = 0; e < t->E && !r.bad; e++) {
         t->always[e] = pread(&r, 0, 1, "an en passant entry's flag");
-        for (int32_t q = 0; q < N; q++) {
-            int32_t *v = t->epsq + ((size_t)e * (size_t)N + (size_t)q) * 3;
-            v[0] = pread(&r, -1, 4095, "an en passant file");
-            v[1] = pread(&r, -1, N - 1, "a taker's square");
-            v[2] = pread(&r, -1, N - 1, "a taker's square");
+        for (int32_t q = 0; q < N && !r.bad; q++) {
+            t->epoff[(size_t)e * (size_t)N + (size_t)q] = (int32_t)w;
+            int32_t ways = pread(&r, 0, GGN_PLAYOUT_MAX_WAYS, "an en passant square's ways");
+            EP_KEEP(ways);
+            for (int32_t i = 0; i < ways && !r.bad; i++) {
+                EP_KEEP(pread(&r, -1, N - 1, "a way's origin"));
+                int32_t between = pread(&r, 0, N, "a way's squares between");
+                EP_KEEP(between);
+                for (int32_t j = 0; j < between && !r.bad; j++) EP_KEEP(pread(&r, 0, N - 1, "a square between"));
+                int32_t files = pread(&r, 0, GGN_MAX_SQUARES, "a way's squares passed over");
+                EP_KEEP(files);
+                for (int32_t j = 0; j < files && !r.bad; j++) EP_KEEP(pread(&r, 0, 4095, "an en passant file"));
+                EP_KEEP(pread(&r, -1, N - 1, "a taker's square"));
+                EP_KEEP(pread(&r, -1, N - 1, "a taker's square"));
+            }
         }
     }
+#undef EP_KEEP
+    t->nepways = w;
     if (!r.bad && r.i != r.n) {
         r.bad = 1;
         if (err && errlen) snprintf(err, errlen, "bad playout tables: values after their end");
@@ -228,6 +248,38 @@ static inline uint64_t zsquare(const ptab_t *t, int32_t cls, int32_t q) {
     return t->zob ? t->zob[i] : mix(i * 0x2545F4914F6CDD1DULL + 0x1234567ULL);
 }
 
+/* The en passant files a piece of en passant entry e standing on square q of b adds to the
+ * key, ``side`` to move (the piece is the other side's, marked for its double step): the
+ * first of the ways it may have come whose origin and squares between are empty is the way
+ * it came; its squares passed over give their files, each flipping the key's (two squares of
+ * one file cancel out, as in Game's key), when a pawn of the side to move could take en
+ * passant over the first of them (or no pawn needs to). */
+static uint64_t ep_files(const ptab_t *t, const int32_t *b, int32_t e, int32_t q, int side) {
+    const int32_t *v = t->epways + t->epoff[(size_t)e * (size_t)t->N + (size_t)q];
+    int32_t ways = *v++;
+    for (int32_t i = 0; i < ways; i++) {
+        int32_t origin = v[0], between = v[1];
+        const int32_t *cells = v + 2, *files = v + 3 + between;
+        int32_t nfiles = v[2 + between];
+        const int32_t *takers = files + nfiles;
+        v = takers + 2;
+        int open = origin < 0 || !b[origin];
+        for (int32_t j = 0; j < between && open; j++) open = !b[cells[j]];
+        if (!open) continue;
+        if (!nfiles) return 0;
+        int takes = t->always[e];
+        for (int j = 0; j < 2 && !takes; j++) {
+            int32_t s = takers[j];
+            if (s >= 0 && b[s] && t->taker[b[s]] && t->side[b[s]] == side) takes = 1;
+        }
+        if (!takes) return 0;
+        uint64_t h = 0;
+        for (int32_t j = 0; j < nfiles; j++) h ^= mix(0xE9A5ULL + (uint64_t)files[j]);
+        return h;
+    }
+    return 0;
+}
+
 /* The key Game compares (see the head of this file), made whole: the key kept from ply to
  * ply (key_now) is checked against it in a build with GGN_PLAYOUT_CHECK_KEYS, and
  * ggn_playout_key gives it (with key_extra's parts). */
@@ -239,18 +291,7 @@ static uint64_t key_of(const ptab_t *t, const int32_t *b, const int32_t *hands) 
         int32_t k = b[q];
         if (!k) continue;
         h ^= zsquare(t, t->cls[k], q);
-        int32_t e = t->ep[k];
-        if (e >= 0 && t->side[k] != side) {
-            const int32_t *v = t->epsq + ((size_t)e * (size_t)N + (size_t)q) * 3;
-            if (v[0] < 0) continue;
-            int takes = t->always[e];
-            for (int i = 1; i <= 2 && !takes; i++) {
-                int32_t s = v[i];
-                if (s >= 0 && b[s] && t->taker[b[s]] && t->side[b[s]] == side) takes = 1;
-            }
-            /* the files flip: two squares of one file cancel out, as in Game's key */
-            if (takes) h ^= mix(0xE9A5ULL + (uint64_t)v[0]);
-        }
+        if (t->ep[k] >= 0 && t->side[k] != side) h ^= ep_files(t, b, t->ep[k], q, side);
     }
     if (t->hands && hands) {
         for (int32_t i = 0; i < 2 * K; i++) {
@@ -435,16 +476,7 @@ static uint64_t key_now(const play_state_t *P, const int32_t *b) {
     uint64_t h = (side ? 0x6A09E667F3BCC908ULL : 0) ^ P->board_key ^ P->hand_key;
     for (size_t i = 0; i < P->neps; i++) {
         int32_t q = P->eps[i], k = b[q];
-        int32_t e = t->ep[k];
-        if (e < 0 || t->side[k] == side) continue;
-        const int32_t *v = t->epsq + ((size_t)e * (size_t)N + (size_t)q) * 3;
-        if (v[0] < 0) continue;
-        int takes = t->always[e];
-        for (int j = 1; j <= 2 && !takes; j++) {
-            int32_t sq = v[j];
-            if (sq >= 0 && b[sq] && t->taker[b[sq]] && t->side[b[sq]] == side) takes = 1;
-        }
-        if (takes) h ^= mix(0xE9A5ULL + (uint64_t)v[0]);
+        if (t->ep[k] >= 0 && t->side[k] != side) h ^= ep_files(t, b, t->ep[k], q, side);
     }
     return h;
 }

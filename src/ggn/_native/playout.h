@@ -12,9 +12,10 @@
 
 #include "kernel.h"
 
-#define GGN_PLAYOUT_MAGIC 0x47504C33 /* "GPL3" */
+#define GGN_PLAYOUT_MAGIC 0x47504C34 /* "GPL4" */
 #define GGN_PLAYOUT_MAX_COUNTER (1 << 24) /* the most a start's counter may be (checks left, a count) */
 #define GGN_PLAYOUT_MAX_PLIES 1000000
+#define GGN_PLAYOUT_MAX_WAYS 256 /* the most ways a marked piece may have come to a square (en passant) */
 
 enum { GGN_POLICY_UNIFORM = 0, GGN_POLICY_CAPTURES = 1 };
 

@@ -11,14 +11,16 @@ player to move or absolute), keyed as Game keys positions (with the checks left,
 counted), and the end of a count of the counting rules (makruk's, cambodian's, asean's); a
 draw decided by material where the game counts it; in a game of gating rights, the castling
 rights alone in the key (a marked king and rook). A game with any other end (a connection,
-xiangqi's chasing, janggi's repeated moves, a full board, shatar's mate, passes, bikjang) or
-whose en passant squares Fairy-Stockfish finds by a piece's own initial moves plays on the
-pure path: :func:`playout_refusal` names the reason. Sittuyin's stalemate (a king and a pawn
-left, no check, nothing but promotions to play) is claimed after the counting rules' end.
+xiangqi's chasing, janggi's repeated moves, a full board, shatar's mate, passes, bikjang,
+walls placed) plays on the pure path: :func:`playout_refusal` names the reason. En passant
+squares Fairy-Stockfish finds by a piece's own initial moves are keyed from the ways the piece
+may have come (:func:`ggn.variants.fen.initial_paths`), the first open one on the board.
+Sittuyin's stalemate (a king and a pawn left, no check, nothing but promotions to play) is
+claimed after the counting rules' end.
 
 The playout tables (int32 values, PLAYOUT_FORMAT; the kernel checks every one as it reads them)::
 
-    magic 0x47504C33, N squares, K kinds, M moves (the game's tables'),
+    magic 0x47504C34, N squares, K kinds, M moves (the game's tables'),
     the values for the player to move (1 win, 0 draw, -1 loss) of checkmate and stalemate,
     stalematePieceCount (0/1), the n-move rule in plies (0 none), the n-fold rule (0 none),
     a repetition's value, whether it is absolute (0/1), perpetual checks lost (0/1),
@@ -40,8 +42,12 @@ The playout tables (int32 values, PLAYOUT_FORMAT; the kernel checks every one as
     per move 0..M-1: whether its plain play starts the halfmove clock again (an irreversible
         move of a type of the n-move rule)
     the en passant entries: count, then each: always (0/1: no pawn needs to take), and per
-        square: the file of the square passed over (-1 none), two squares of a pawn that
-        could take (-1 none)
+        square the ways the piece standing there marked may have come (its double step, or
+        one of its own initial moves, in Fairy-Stockfish's order: the first open one is the
+        way it came): their count, then each: its origin (-1: none to check), the count and
+        the squares that must be empty between, the count and the files of the squares
+        passed over (the key's en passant files), and two squares of a pawn that could take
+        en passant over the first of them (-1 none)
 """
 
 from __future__ import annotations
@@ -58,13 +64,14 @@ from ggn.rules._records import Ending, Play
 from ggn.rules._system import RuleSystem
 
 if TYPE_CHECKING:
+    from ggn._types import Side
     from ggn.game import Game
     from ggn.rules._native import _Game
     from ggn.rules.variant import VariantRules
 
 __all__ = ["PLAYOUT_MAGIC", "native_playout", "playout_refusal"]
 
-PLAYOUT_MAGIC: Final = 0x47504C33
+PLAYOUT_MAGIC: Final = 0x47504C34
 _MAX_COUNTER: Final = 1 << 24  # the most a playout's start counter may be (GGN_PLAYOUT_MAX_COUNTER)
 _COUNTING: Final = {"makruk": 1, "cambodian": 2, "asean": 3}
 _COUNTED_TYPES: Final = {"pawn": 1, "rook": 2, "silver": 3, "knight": 4}
@@ -111,15 +118,9 @@ def playout_refusal(rules: RuleSystem) -> str:
         (history.move_repetition_illegal, "repeated moves (moveRepetitionIllegal)"),
         (history.adjudicate_full_board, "a full board (adjudicateFullBoard)"),
         (ends.shatar_mate, "shatar's mate (shatarMateRule)"),
-        (variant.walls is not None, "walls (wallingRule)"),
+        (variant.walls is not None and variant.walls.rule is not None, "walls (wallingRule)"),
         (variant.bikjang or any(variant.passing), "passes and bikjang"),
     ]
-    double_step = variant.double_step
-    if double_step is not None:
-        from ggn.variants.fen import _table  # noqa: PLC0415  (the FEN's marks)
-
-        checks.append((bool(double_step.initial_movers) or bool(_table(variant).crossed),
-                       "en passant squares of a piece's own initial moves (Fairy-Stockfish's)"))
     for refused, reason in checks:
         if refused:
             return reason
@@ -176,7 +177,7 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
                int(history.check_counting), _COUNTING.get(history.counting_rule or "", 0),
                _MATERIAL.get(history.material_counting or "", 0), int(sittuyin), int(variant.gating)]
     from ggn.variants._clock import _reversible, piece_type  # noqa: PLC0415
-    from ggn.variants.fen import _table  # noqa: PLC0415  (the FEN's letters and marks)
+    from ggn.variants.fen import _table, initial_paths  # noqa: PLC0415  (the FEN's letters and marks)
 
     table = _table(variant)
     promoted = dict(promotion.promoted) if promotion is not None and promotion.promoted else {}
@@ -187,11 +188,19 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
         return becomes.upper() if letter.isupper() else becomes
 
     double_step = variant.double_step
+    entry_count = 0
     classes: dict[tuple[str, bool], int] = {}
     ranks = variant.ranks
     for kind in range(1, count):
         piece = piece_of(codes[kind])
         letter = table.letters.get(piece.pin.name)
+        at = 12 * kind
+        if table.wall is not None and piece.pin.name == table.wall and piece.side == "second" \
+                and piece.state == "normal" and not piece.terminal and piece.native:
+            # A wall (petrified's taker turned to stone): FEN's '*', no one's piece, weighing nothing.
+            kinds[at + 1] = classes.setdefault(("*", False), len(classes) + 1)
+            kinds[at + 8] = 0
+            continue
         if letter is None or not piece.native:
             raise _Refused(f"a piece FEN does not write ({piece})")
         first, state = piece.side == "first", piece.state
@@ -202,7 +211,6 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
         if promoted:
             token = _PROMOTED.sub(plain, token)
         castling = state == "enhanced" and letter in table.castling_letters and letter not in table.promoted
-        at = 12 * kind
         counted = piece_type(variant, piece)
         name = "" if counted is None else counted.name or ""
         kinds[at + 7] = _COUNTED_TYPES.get(name, 0)
@@ -225,27 +233,41 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
         if not marked:
             continue
         assert double_step is not None  # the letter is one of its types
-        if state != "diminished" or letter not in double_step.types or letter in double_step.initial_movers:
-            raise _Refused("en passant squares of a piece's own initial moves (Fairy-Stockfish's)")
-        kinds[at + 3] = len(entries) // (1 + 3 * made.squares)
+        kinds[at + 3] = entry_count
+        entry_count += 1
         always = not table.pawn(letter) or any(not table.pawn(other) for other in double_step.en_passant
                                                if other in table.types)
         entries.append(int(always))
-        forward = 1 if first else -1
+        mover: Side = "first" if first else "second"
+        plain_step = letter in double_step.types and letter not in double_step.initial_movers
         regions = double_step.passant_regions
         region = None if regions is None else regions[1 if first else 0]  # the side to move's
         for square in range(made.squares):
             at_square = variant_rules._square.get(square)  # None: a hole
             if at_square is None:
-                entries += [-1, -1, -1]
+                entries.append(0)
                 continue
-            file, rank = at_square
-            passed = (file, rank - forward)
-            if not 0 <= passed[1] < ranks or (region is not None and passed not in region):
-                entries += [-1, -1, -1]
-                continue
-            takers = [variant_rules._index.get((near, rank), -1) for near in (file - 1, file + 1)]
-            entries += [file, *takers]
+            # Each way: its origin (-1: none to check) and the squares between, which must be
+            # empty (a hole always is), and the squares passed over (the key's files).
+            ways: list[tuple[int, list[int], list[tuple[int, int]]]]
+            if plain_step:  # from the square behind, empty (else FEN refuses the mark)
+                behind = (at_square[0], at_square[1] - (1 if first else -1))
+                ways = [(-1, [], [behind] if 0 <= behind[1] < ranks else [])]
+            else:
+                index, crossed = variant_rules._index, state == "enhanced"
+                ways = [(index.get(origin, -1), [index[cell] for cell in between if cell in index],
+                         [*between, at_square])
+                        for origin, between in initial_paths(table, letter, at_square, mover, crossed)]
+            entries.append(len(ways))
+            for origin, between, over in ways:
+                # only those in the side to move's region count
+                passed = over if region is None else [cell for cell in over if cell in region]
+                entries += [origin, len(between), *between, len(passed), *(file for file, _ in passed)]
+                if passed:
+                    file, rank = passed[0][0], passed[0][1] + (1 if first else -1)
+                    entries += [variant_rules._index.get((near, rank), -1) for near in (file - 1, file + 1)]
+                else:
+                    entries += [-1, -1]
     stays: list[int] = []
     types = history.n_move_types
 
@@ -259,8 +281,7 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
             stays.append(0)
         else:
             stays.append(int(not _reversible(moved, piece.side, cells[source], cells[destination])))
-    return array("i", [*header, *kinds, *stays, len(entries) and len(entries) // (1 + 3 * made.squares),
-                       *entries])
+    return array("i", [*header, *kinds, *stays, entry_count, *entries])
 
 
 def _bare(rules: VariantRules) -> int:

@@ -277,13 +277,14 @@ def _wall_letter(game: Game) -> str | None:
 
 def plays_alone(rules: RuleSystem) -> bool:
     """Whether each play's legality in ``rules``' game is its own, whatever the other plays
-    are: no forced captures or drops, no bikjang, no walls, no walk of the game's own. A
-    playout of such a game draws among the pseudo-legal plays (docs/DECISIONS.md,
-    "Playouts")."""
+    are: no forced captures or drops, no bikjang, no walls placed (petrified's walls, its
+    takers turned to stone, are a play's own effect), no walk of the game's own. A playout of
+    such a game draws among the pseudo-legal plays (docs/DECISIONS.md, "Playouts")."""
     if rules._own_walk or rules._capture_forced or rules._drops_forced is not None:
         return False
     variant = getattr(rules, "variant", None)
-    return variant is None or not (variant.bikjang or variant.walls is not None)
+    placed = variant is not None and variant.walls is not None and variant.walls.rule is not None
+    return variant is None or not (variant.bikjang or placed)
 
 
 def _play(game: Game, generator: SplitMix64, policy: str, max_plies: int,

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from math import gcd
 from typing import Final
@@ -933,32 +933,13 @@ class _Writer:
     def _passed(self, letter: str, square: tuple[int, int], mover: Side,
                 crossed: bool) -> list[tuple[int, int]]:
         """The squares a piece passed over by one of its own initial moves (Betza's ``i``) to
-        stand on ``square``, and ``square`` itself, as Fairy-Stockfish names them: the first
-        initial move that could have brought it from an empty square of its initial region,
-        over squares on later files than ``square``'s if ``crossed`` (its mark ``+``), else
-        not (``-``: a berolina pawn's two diagonals are its two marks)."""
-        variant = self.table.variant
-        files, ranks = variant.files, variant.ranks
-        turn = mover == "second"  # the second side's frame is the first's turned half a circle
-        for movement in self.table.types[letter].movements:
-            if movement.sources is None:
-                continue
-            for dx, dy in movement.vectors:
-                for steps in range(movement.first, (movement.last or 1) + 1):
-                    shift = (-dx * steps, -dy * steps) if turn else (dx * steps, dy * steps)
-                    origin = (square[0] - shift[0], square[1] - shift[1])
-                    if letter in self.table.crossed and (origin[0] > square[0]) != crossed:
-                        continue  # the other diagonal
-                    own = (files - 1 - origin[0], ranks - 1 - origin[1]) if turn else origin
-                    if own not in movement.sources or origin in self.board:
-                        continue
-                    # The squares between, and (as Fairy-Stockfish's between_bb) the destination;
-                    # only the destination for a leap off the lines.
-                    length = gcd(*shift) if 0 in shift or abs(shift[0]) == abs(shift[1]) else 1
-                    unit = (shift[0] // length, shift[1] // length)
-                    between = [(origin[0] + unit[0] * k, origin[1] + unit[1] * k) for k in range(1, length)]
-                    if all(cell not in self.board for cell in between):
-                        return [*between, square]
+        stand on ``square``, and ``square`` itself, as Fairy-Stockfish names them: those of the
+        first of :func:`initial_paths` that is open on the board (its origin and the squares
+        between empty)."""
+        board = self.board
+        for origin, between in initial_paths(self.table, letter, square, mover, crossed):
+            if origin not in board and all(cell not in board for cell in between):
+                return [*between, square]
         return []
 
     def _takers(self, passed: tuple[int, int], mover: Side) -> bool:
@@ -974,3 +955,32 @@ class _Writer:
                     and piece[0] != _WALL and self.table.pawn(piece[0]):
                 return True
         return False
+
+
+def initial_paths(table: _Table, letter: str, square: tuple[int, int], mover: Side,
+                  crossed: bool) -> Iterator[tuple[tuple[int, int], list[tuple[int, int]]]]:
+    """The ways a piece of ``letter`` of ``mover`` may have come to ``square`` by one of its own
+    initial moves (Betza's ``i``), in the order Fairy-Stockfish tries them: each its origin, a
+    square of the move's initial region, and the squares between (as Fairy-Stockfish's
+    between_bb; none for a leap off the lines). With ``crossed`` (the mark ``+``) only those
+    from later files than ``square``'s, else only the others (``-``: a berolina pawn's two
+    diagonals are its two marks). The way it came is the first whose origin and squares
+    between are empty on the board (the FEN's en passant squares; the playouts' key)."""
+    variant = table.variant
+    files, ranks = variant.files, variant.ranks
+    turn = mover == "second"  # the second side's frame is the first's turned half a circle
+    for movement in table.types[letter].movements:
+        if movement.sources is None:
+            continue
+        for dx, dy in movement.vectors:
+            for steps in range(movement.first, (movement.last or 1) + 1):
+                shift = (-dx * steps, -dy * steps) if turn else (dx * steps, dy * steps)
+                origin = (square[0] - shift[0], square[1] - shift[1])
+                if letter in table.crossed and (origin[0] > square[0]) != crossed:
+                    continue  # the other diagonal
+                own = (files - 1 - origin[0], ranks - 1 - origin[1]) if turn else origin
+                if own not in movement.sources:
+                    continue
+                length = gcd(*shift) if 0 in shift or abs(shift[0]) == abs(shift[1]) else 1
+                unit = (shift[0] // length, shift[1] // length)
+                yield origin, [(origin[0] + unit[0] * k, origin[1] + unit[1] * k) for k in range(1, length)]
