@@ -50,7 +50,6 @@ typedef struct {
     int32_t *always;                          /* per entry */
     int32_t *epoff;                           /* per entry, per square: where its ways start in epways */
     int32_t *epways;                          /* the ways, as read (ep_files) */
-    size_t nepways;
     uint64_t *mkey;                           /* per move: its canonical key, but the play's number */
     int32_t nclasses;
     int32_t alone;                            /* the game's plays are each legal alone: drawn among the pseudo-legal */
@@ -216,7 +215,6 @@ static int ptab_read(ptab_t *t, const ggn_game *g, const int32_t *p, size_t n, c
         }
     }
 #undef EP_KEEP
-    t->nepways = w;
     if (!r.bad && r.i != r.n) {
         r.bad = 1;
         if (err && errlen) snprintf(err, errlen, "bad playout tables: values after their end");
