@@ -14,7 +14,7 @@ rights alone in the key (a marked king and rook). A game with any other end (a c
 xiangqi's chasing, janggi's repeated moves, a full board, shatar's mate, passes, bikjang,
 walls placed) plays on the pure path: :func:`playout_refusal` names the reason. En passant
 squares Fairy-Stockfish finds by a piece's own initial moves are keyed from the ways the piece
-may have come (:func:`ggn.variants.fen.initial_paths`), the first open one on the board.
+may have come (:func:`ggn.variants.fen._initial_paths`), the first open one on the board.
 Sittuyin's stalemate (a king and a pawn left, no check, nothing but promotions to play) is
 claimed after the counting rules' end.
 
@@ -177,7 +177,7 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
                int(history.check_counting), _COUNTING.get(history.counting_rule or "", 0),
                _MATERIAL.get(history.material_counting or "", 0), int(sittuyin), int(variant.gating)]
     from ggn.variants._clock import _reversible, piece_type  # noqa: PLC0415
-    from ggn.variants.fen import _table, initial_paths  # noqa: PLC0415  (the FEN's letters and marks)
+    from ggn.variants.fen import _initial_paths, _table  # noqa: PLC0415  (the FEN's letters and marks)
 
     table = _table(variant)
     promoted = dict(promotion.promoted) if promotion is not None and promotion.promoted else {}
@@ -257,7 +257,7 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
                 index, crossed = variant_rules._index, state == "enhanced"
                 ways = [(index.get(origin, -1), [index[cell] for cell in between if cell in index],
                          [*between, at_square])
-                        for origin, between in initial_paths(table, letter, at_square, mover, crossed)]
+                        for origin, between in _initial_paths(table, letter, at_square, mover, crossed)]
             entries.append(len(ways))
             for origin, between, over in ways:
                 # only those in the side to move's region count

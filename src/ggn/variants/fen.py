@@ -934,10 +934,10 @@ class _Writer:
                 crossed: bool) -> list[tuple[int, int]]:
         """The squares a piece passed over by one of its own initial moves (Betza's ``i``) to
         stand on ``square``, and ``square`` itself, as Fairy-Stockfish names them: those of the
-        first of :func:`initial_paths` that is open on the board (its origin and the squares
+        first of :func:`_initial_paths` that is open on the board (its origin and the squares
         between empty)."""
         board = self.board
-        for origin, between in initial_paths(self.table, letter, square, mover, crossed):
+        for origin, between in _initial_paths(self.table, letter, square, mover, crossed):
             if origin not in board and all(cell not in board for cell in between):
                 return [*between, square]
         return []
@@ -957,7 +957,7 @@ class _Writer:
         return False
 
 
-def initial_paths(table: _Table, letter: str, square: tuple[int, int], mover: Side,
+def _initial_paths(table: _Table, letter: str, square: tuple[int, int], mover: Side,
                   crossed: bool) -> Iterator[tuple[tuple[int, int], list[tuple[int, int]]]]:
     """The ways a piece of ``letter`` of ``mover`` may have come to ``square`` by one of its own
     initial moves (Betza's ``i``), in the order Fairy-Stockfish tries them: each its origin, a
