@@ -64,7 +64,6 @@ from ggn.rules._records import Ending, Play
 from ggn.rules._system import RuleSystem
 
 if TYPE_CHECKING:
-    from ggn._types import Side
     from ggn.game import Game
     from ggn.rules._native import _Game
     from ggn.rules.variant import VariantRules
@@ -118,7 +117,7 @@ def playout_refusal(rules: RuleSystem) -> str:
         (history.move_repetition_illegal, "repeated moves (moveRepetitionIllegal)"),
         (history.adjudicate_full_board, "a full board (adjudicateFullBoard)"),
         (ends.shatar_mate, "shatar's mate (shatarMateRule)"),
-        (variant.walls is not None and variant.walls.rule is not None, "walls (wallingRule)"),
+        (variant.walling is not None, "walls (wallingRule)"),
         (variant.bikjang or any(variant.passing), "passes and bikjang"),
     ]
     for refused, reason in checks:
@@ -238,7 +237,7 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
         always = not table.pawn(letter) or any(not table.pawn(other) for other in double_step.en_passant
                                                if other in table.types)
         entries.append(int(always))
-        mover: Side = "first" if first else "second"
+        forward = 1 if first else -1
         plain_step = letter in double_step.types and letter not in double_step.initial_movers
         regions = double_step.passant_regions
         region = None if regions is None else regions[1 if first else 0]  # the side to move's
@@ -251,20 +250,20 @@ def _build(rules: RuleSystem, made: _Game, start: Position) -> array[int]:
             # empty (a hole always is), and the squares passed over (the key's files).
             ways: list[tuple[int, list[int], list[tuple[int, int]]]]
             if plain_step:  # from the square behind, empty (else FEN refuses the mark)
-                behind = (at_square[0], at_square[1] - (1 if first else -1))
+                behind = (at_square[0], at_square[1] - forward)
                 ways = [(-1, [], [behind] if 0 <= behind[1] < ranks else [])]
             else:
                 index, crossed = variant_rules._index, state == "enhanced"
                 ways = [(index.get(origin, -1), [index[cell] for cell in between if cell in index],
                          [*between, at_square])
-                        for origin, between in _initial_paths(table, letter, at_square, mover, crossed)]
+                        for origin, between in _initial_paths(table, letter, at_square, piece.side, crossed)]
             entries.append(len(ways))
             for origin, between, over in ways:
                 # only those in the side to move's region count
                 passed = over if region is None else [cell for cell in over if cell in region]
                 entries += [origin, len(between), *between, len(passed), *(file for file, _ in passed)]
                 if passed:
-                    file, rank = passed[0][0], passed[0][1] + (1 if first else -1)
+                    file, rank = passed[0][0], passed[0][1] + forward
                     entries += [variant_rules._index.get((near, rank), -1) for near in (file - 1, file + 1)]
                 else:
                     entries += [-1, -1]

@@ -231,7 +231,7 @@ def _refusal(rules: RuleSystem) -> str:
 def _variant_refusal(rules: VariantRules) -> str:
     variant = rules.variant
     checks: list[tuple[bool, str]] = [
-        (variant.walls is not None and variant.walls.rule is not None and variant.drops is not None,
+        (variant.walling is not None and variant.drops is not None,
          "walls with drops"),
         (variant.blast_on_capture and rules._pseudo and _arrives(variant, rules._pseudo_kinds),
          _ARRIVING),
@@ -273,7 +273,7 @@ def description_refusal(variant: Variant) -> str:
     letters = {piece.letter for piece in variant.pieces}
     pseudo = ends.extinction_pseudo_royal and bool(ends.extinction_types - {"*"})
     checks: list[tuple[bool, str]] = [
-        (variant.walls is not None and variant.walls.rule is not None and variant.drops is not None,
+        (variant.walling is not None and variant.drops is not None,
          "walls with drops"),
         (variant.blast_on_capture and pseudo and _arrives(variant, ends.extinction_types & letters),
          _ARRIVING),

@@ -283,8 +283,7 @@ def plays_alone(rules: RuleSystem) -> bool:
     if rules._own_walk or rules._capture_forced or rules._drops_forced is not None:
         return False
     variant = getattr(rules, "variant", None)
-    placed = variant is not None and variant.walls is not None and variant.walls.rule is not None
-    return variant is None or not (variant.bikjang or placed)
+    return variant is None or not (variant.bikjang or variant.walling is not None)
 
 
 def _play(game: Game, generator: SplitMix64, policy: str, max_plies: int,

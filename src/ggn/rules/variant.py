@@ -610,7 +610,7 @@ class VariantRules(RuleSystem):
 
     def _setup_walls(self) -> None:
         walls, made = self.variant.walls, self.layout
-        self._walling = None if walls is None else walls.rule
+        self._walling = self.variant.walling
         self._wall = 0  # a wall's code
         self._petrify: dict[int, frozenset[str]] = {}  # a petrifying code -> the types it petrifies as
         self._unattacking: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())

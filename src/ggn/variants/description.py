@@ -477,6 +477,12 @@ class Variant:
     values and XBoard options (``pieceToCharTable``, ``pocketSize``).
     Recorded, never dropped."""
 
+    @property
+    def walling(self) -> WallingRule | None:
+        """How each move places a wall (``walls.rule``); None where no move places one (no
+        walls, or only pieces turned into walls: petrified)."""
+        return None if self.walls is None else self.walls.rule
+
 
 # --- as plain data ---------------------------------------------------------------------------------
 _TUPLE: Final = "t"
