@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import pickle
 import random
+from array import array
 
 import pytest
 
@@ -271,3 +272,45 @@ def test_lines_of_every_kind_walked_in_c_as_the_pure_path() -> None:
             assert [result.line for result in (next(answers), next(answers))] == [1, 3]
             with pytest.raises(TypeError, match=r"not int \(line 4\)"):
                 next(answers)
+
+
+@pytest.mark.parametrize("name", ["chess", "crazyhouse"])
+def test_the_fen_reader_s_table_is_checked_value_by_value(name: str) -> None:
+    # The C FEN reader trusts no value of its table (ggn.rules._lines.fen_table makes it): each
+    # value set to -2, -1, 0, 27, 10**6 or 2**31 - 1, or the table cut there, is refused ("does
+    # not fit the game") or read, never out of bounds. A board of a million files was taken
+    # (a failed check of its size said "fits") and overran the reader's stack.
+    line = ("r3k2r/pppq1ppp/2n5/3pP3/8/8/PPP2PPP/R3K2R[Nn] w KQkq d6 0 12" if name == "crazyhouse"
+            else "r3k2r/pppq1ppp/2n5/3pP3/8/8/PPP2PPP/R3K2R w KQkq d6 0 12")
+    # (a batch's first line ranks the moves' groups and writes their strings, in its lister)
+    assert next(batch.legal(name, [line], notation="uci")).ok
+    rules = rule_system(name)
+    lister = _lines.lister(rules, rules.position(), "uci", None)
+    assert lister is not None and lister.fen is not None
+    kernel, table = lister.kernel, lister.fen
+
+    def read(words: array[int]) -> list[str] | None:
+        got = kernel.read_listed(lister.search, words, line, lister.ranks, lister.bases, lister.strings,
+                                 lister.position, lister.hands)
+        assert got is None or type(got) in (list, int, bytes)
+        return got if type(got) is list else None
+
+    expected = read(table)
+    assert expected is not None and "e1g1" in expected and "e5d6" in expected
+    refused = 0
+    for at in range(len(table)):
+        for value in (-2, -1, 0, 27, 10**6, 2**31 - 1):
+            patched = array("i", table)
+            patched[at] = value
+            try:
+                read(patched)
+            except ValueError as error:
+                assert str(error) == "the FEN reader's table does not fit the game"
+                refused += 1
+        with pytest.raises(ValueError, match="does not fit the game"):
+            read(table[:at])
+    # Every value of the head is checked (the magic, the board's size, the kinds' count...).
+    assert refused > 11 * 3
+    with pytest.raises(ValueError, match="does not fit the game"):
+        kernel.reader(lister.search, array("i", [table[0], 10**6, 10**6]) + table[3:], lister.ranks,
+                      lister.bases, lister.strings, lister.position, lister.hands, lambda text, got: None)

@@ -298,7 +298,7 @@ static int fen_table(fen_t *f, const int32_t *table, size_t tlen) {
     f->files = table[1]; f->ranks = table[2]; f->N = table[3]; f->K = table[4]; f->flags = table[5];
     f->crank = table[6]; f->kfile = table[7]; f->rook_k = table[8]; f->rook_q = table[9];
     if (f->files < 1 || f->ranks < 1 || f->files > 26 || (int64_t)f->files * f->ranks > GGN_MAX_SQUARES ||
-        f->N < 1 || f->N > GGN_MAX_SQUARES || f->K < 2 || f->K > GGN_MAX_KINDS) return -1;
+        f->N < 1 || f->N > GGN_MAX_SQUARES || f->K < 2 || f->K > GGN_MAX_KINDS) return 0;
     size_t area = (size_t)f->files * (size_t)f->ranks;
     size_t need = FEN_HEAD + area + 26 * 6 + 26 + 26 + (size_t)f->K;
     if (tlen != need) return 0;
