@@ -363,25 +363,42 @@ static int fen_line(fen_t *f, const char *text, size_t len, int32_t *position, s
     /* fields: split on single spaces, at most 7 (the rest one field more: an error); the
      * spaces counted for the FEEN shape (exactly two, and a last field of two letters around
      * '/': Python reads it) */
+    /* not ASCII, or a control, anywhere: the Python reader words it. Eight bytes at a time: a
+     * byte of 0x80 or more has its high bit set, and one below 0x20 (the bytes below it all
+     * 0x20 or more, so that nothing is borrowed from it) has it set in the byte's difference
+     * with 0x20; a borrow from a byte below 0x20 reaches only bytes above one found anyway */
+    size_t at = 0;
+    uint64_t high = 0;
+    for (; at + 8 <= len; at += 8) {
+        uint64_t w;
+        memcpy(&w, text + at, 8);
+        high |= (w - 0x2020202020202020ULL) | w;
+    }
+    if (high & 0x8080808080808080ULL) return 0;
+    for (; at < len; at++) {
+        unsigned char c = (unsigned char)text[at];
+        if (c >= 0x80 || c < 0x20) return 0;
+    }
     const char *field[7];
     size_t flen[7];
     int nfields = 0;
-    size_t start = 0, spaces = 0, last_space = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c >= 0x80 || c < 0x20) return 0; /* not ASCII, or a control: the Python reader words it */
-        if (c != ' ') continue;
+    size_t spaces = 0, last_space = 0;
+    const char *start = text, *scan = text, *end = text + len;
+    for (;;) {
+        const char *space = memchr(scan, ' ', (size_t)(end - scan));
+        if (!space) break;
         spaces++;
-        last_space = i;
+        last_space = (size_t)(space - text);
         if (nfields < 6) {
-            field[nfields] = text + start;
-            flen[nfields] = i - start;
+            field[nfields] = start;
+            flen[nfields] = (size_t)(space - start);
             nfields++;
-            start = i + 1;
+            start = space + 1;
         }
+        scan = space + 1;
     }
-    field[nfields] = text + start;
-    flen[nfields] = len - start;
+    field[nfields] = start;
+    flen[nfields] = (size_t)(end - start);
     nfields++;
     if (spaces == 2 && len - last_space - 1 == 3 && lower_of(text[last_space + 1]) >= 0 &&
         text[last_space + 2] == '/' && lower_of(text[last_space + 3]) >= 0) return 0;
@@ -393,27 +410,23 @@ static int fen_line(fen_t *f, const char *text, size_t len, int32_t *position, s
     const char *place = field[0];
     size_t plen0 = flen[0];
     const char *hand = NULL;
-    size_t hlen = 0, slashes = 0;
-    for (size_t i = 0; i < plen0; i++) {
-        char c = place[i];
-        if (c == '/') { slashes++; continue; }
-        if (c == '[') {
-            if (place[plen0 - 1] != ']' || i + 1 > plen0 - 1) return 0;
-            for (size_t j = i + 1; j < plen0; j++) if (place[j] == '[' || (place[j] == ']' && j != plen0 - 1)) return 0;
-            hand = place + i + 1;
-            hlen = plen0 - 1 - (i + 1);
-            plen0 = i;
-            break;
-        }
-        if (c == ']') return 0;
+    size_t hlen = 0;
+    const char *bracket = memchr(place, '[', plen0);
+    if (bracket) { /* the hands, to a last ']' (any other bracket is no letter: refused as read) */
+        size_t i = (size_t)(bracket - place);
+        if (place[plen0 - 1] != ']' || i + 1 > plen0 - 1) return 0;
+        hand = place + i + 1;
+        hlen = plen0 - 1 - (i + 1);
+        plen0 = i;
     }
-    if (slashes + 1 != (size_t)f->ranks) return 0; /* (lichess's hands as one more rank: Python) */
     int32_t occupied[GGN_MAX_SQUARES];
     size_t noccupied = 0;
+    /* (exactly f->ranks ranks: a '/' after the last one, or too few, is refused; lichess's
+     * hands as one more rank are the Python reader's) */
     int32_t rank = f->ranks - 1, file = 0;
     for (size_t i = 0; i <= plen0; i++) {
         if (i == plen0 || place[i] == '/') {
-            if (file != f->files) return 0;
+            if (file != f->files || (i < plen0 && rank == 0)) return 0;
             rank--;
             file = 0;
             continue;
@@ -454,6 +467,7 @@ static int fen_line(fen_t *f, const char *text, size_t len, int32_t *position, s
             f->state[sq] = 2;
         }
     }
+    if (rank != -1) return 0;
     int32_t held[2][26];
     int any_held = 0;
     if (hand && hlen) {
@@ -508,6 +522,10 @@ static int fen_line(fen_t *f, const char *text, size_t len, int32_t *position, s
     if (pieces > (int64_t)area) return 0;
     /* the hand's order: count descending, then FEEN's order of the pieces (hand_rank) */
     const int32_t *mine = position + 1 + f->N + (size_t)active * (size_t)f->K;
+    if (!any_held) { /* no hands: every kind out of the mover's (-1) */
+        memset(hand_order, 0xFF, (size_t)f->K * sizeof(int32_t));
+        return 1;
+    }
     for (int32_t k = 0; k < f->K; k++) {
         if (!mine[k]) { hand_order[k] = -1; continue; }
         int32_t place = 0;
