@@ -12,7 +12,10 @@ listing and random playouts.
   the run from ``--seed``: positions of long random games and random placements (kings and a
   few pieces anywhere legal), as FEN lines; ggn lists them with :func:`ggn.batch.legal` (UCI
   strings, as a user reads them), python-chess with ``chess.Board(fen)`` and
-  ``[move.uci() for move in board.legal_moves]``; the sets are compared, then timed.
+  ``[move.uci() for move in board.legal_moves]``; the sets are compared, then timed: each
+  round python-chess's pass between as many of ggn's before it as after, together about as
+  long as it (ggn's rate their mean), so that both sides' figures come from the same seconds
+  of the machine.
 - **random playouts** of chess from the start: :func:`ggn.rules.playout` in the native kernel
   (``--games`` x 25 games a round, both policies) and on the pure path (``--games`` // 4, whose
   games must be the kernel's first ones), in plies per second of the wall clock and of this
@@ -227,15 +230,26 @@ def _batch_row(report: dict[str, Any], rounds: int, seed: int, positions: int) -
     ours_rate: list[float] = []
     theirs_rate: list[float] = []
     cpu_ratio: list[float] = []  # on a shared machine the CPU time is the steadier figure
+    # A pass of ggn takes a twentieth of python-chess's or less: timed once each, a slow second
+    # of a shared machine fell on one side only and swung a round's ratio by half. So each
+    # round times python-chess's pass between ggn's passes, as many before it as after, in all
+    # about as long as python-chess's: both sides' figures come from the same seconds.
+    _, warm = _timed(_ggn_legal, lines)
+    around = max(1, min(50, round(theirs_first / max(warm, 1e-9) / 2)))
     for _ in range(rounds):
-        cpu = time.process_time()
-        _, ours_time = _timed(_ggn_legal, lines)
-        ours_cpu, cpu = time.process_time() - cpu, time.process_time()
-        _, theirs_time = _timed(_python_chess_legal, lines)
-        theirs_cpu = time.process_time() - cpu
-        ours_rate.append(len(lines) / ours_time)
+        ours_time = ours_cpu = 0.0
+        for turn in range(2 * around + 1):
+            cpu = time.process_time()
+            if turn == around:
+                _, theirs_time = _timed(_python_chess_legal, lines)
+                theirs_cpu = time.process_time() - cpu
+            else:
+                _, seconds = _timed(_ggn_legal, lines)
+                ours_cpu += time.process_time() - cpu
+                ours_time += seconds
+        ours_rate.append(2 * around * len(lines) / ours_time)
         theirs_rate.append(len(lines) / theirs_time)
-        cpu_ratio.append(theirs_cpu / max(ours_cpu, 1e-9))
+        cpu_ratio.append(theirs_cpu * 2 * around / max(ours_cpu, 1e-9))
     report["batch_legal"] = {"positions": len(lines), "ggn": _ranges(ours_rate),
                              "python_chess": _ranges(theirs_rate),
                              "ratio": _ranges([a / b for a, b in zip(ours_rate, theirs_rate, strict=True)]),

@@ -2705,15 +2705,23 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     int leaf = mode == MODE_COUNT || (mode == MODE_PERFT && depth <= 1);
     /* counting or listing: the calm test also finds the squares a fast play must not change */
     uint64_t *crit = NULL;
+    int32_t checked = -1; /* a terminal piece found attacked (its square), where one was */
     if ((leaf || mode == MODE_LIST) && !only && calm && !g->strict && !g->kcannon && !g->wall_rule && !bik && !g->kblast) {
         crit = S->crit + (size_t)ply * (size_t)g->words;
         memset(crit, 0, (size_t)g->words * 8);
-        for (int32_t k = 0; k < nkings && calm; k++) if (attacked_or_critical(S, b, kings[k], other, crit)) calm = 0;
+        for (int32_t k = 0; k < nkings && calm; k++)
+            if (attacked_or_critical(S, b, kings[k], other, crit)) { calm = 0; checked = kings[k]; }
     } else if (only) {
         calm = 0; /* one move's plays: each made and tested, one attack test each (no calm test first) */
     } else {
-        for (int32_t k = 0; k < nkings && calm; k++) if (attacked(S, b, kings[k], other, 1)) calm = 0;
+        for (int32_t k = 0; k < nkings && calm; k++) if (attacked(S, b, kings[k], other, 1)) { calm = 0; checked = kings[k]; }
     }
+    /* In check, a play that changes no square an attack on the checked piece reads (sens: its
+     * two squares, a plain move's or drop's, HOT_FAST without victims) leaves that attack as it
+     * was: the play's own test below (the pieces' attack tests first) would find it exposed, so
+     * it is passed over without being made. The other side's hands, which drops onto the piece
+     * read, are not the mover's play's to change. */
+    const uint64_t *check_reads = checked >= 0 ? g->sens[other] + (size_t)checked * (size_t)g->words : NULL;
     /* atomic: the pseudo-royal squares of both sides before the play */
     int32_t *mine = NULL, *theirs = NULL, nmine = 0, ntheirs = 0;
     if (g->eflags & E_BLAST_ROYAL) {
@@ -2765,6 +2773,12 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                     continue;
                 }
             }
+        }
+        if (check_reads && (h->hot & (HOT_FAST | HOT_VICT)) == HOT_FAST) {
+            uint32_t src = (uint32_t)h->src, dst = (uint32_t)h->dst;
+            if ((int32_t)dst != checked && !(check_reads[dst / 64] >> (dst % 64) & 1) &&
+                (h->src < 0 || !(check_reads[src / 64] >> (src % 64) & 1)))
+                continue;
         }
         if (only && PLAIN_ALONE(g, h) && kings_known && plain_alone(S, ply, depth, mode, sink, h, pre, kings, nkings, side, &total))
             continue;

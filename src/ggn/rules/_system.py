@@ -125,6 +125,7 @@ class RuleSystem:
         """The players' styles (first, second) of the game's positions, those of its start
         position; None (a rule system without a start): any."""
         self._tables: dict[tuple[int, ...], Tables] = {}
+        self._start_position: tuple[str, Position] | None = None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} rule system>"
@@ -143,7 +144,13 @@ class RuleSystem:
         if feen is None:
             if self.start is None:
                 raise GGNError(f"the {self.name} rule system has no start position; give one in FEEN")
-            feen = self.start
+            # The start, read once (a Position is immutable): every batch call asks for it.
+            kept = self._start_position
+            if kept is None or kept[0] is not self.start:
+                kept = self._start_position = (self.start, self._position(self.start, "feen"))
+            else:
+                self._admit(kept[1])  # (as every public call admits its position)
+            return kept[1]
         return self._position(feen, "feen")
 
     def _position(self, feen: str | Feen | Position | None, parameter: str) -> Position:
