@@ -57,6 +57,7 @@ if not __package__:  # run as a script: make the repository root importable
 
 import chess
 
+import ggn
 from benchmarks._arguments import _positive
 from ggn import batch
 from ggn.rules import native_available, native_support, perft, playout, use_native
@@ -341,8 +342,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=sorted(PARTS), action="append",
                         help="run this part only (perft, batch, playouts; may be repeated)")
     args = parser.parse_args(argv)
-    print(f"Python {platform.python_version()}, native kernel: {native_available()}, "
-          f"load {_load(os.getloadavg())}", flush=True)
+    # (which checkout is measured: run from another one, ``python -m`` finds the package installed)
+    print(f"Python {platform.python_version()}, ggn from {Path(ggn.__file__).parent}, native kernel: "
+          f"{native_available()}, load {_load(os.getloadavg())}", flush=True)
     report = measure(args.rounds, args.quick, args.seed, args.positions, args.games,
                      frozenset(args.only) if args.only else PARTS)
     if args.json:
