@@ -24,7 +24,6 @@
  * tries the kernel's bounds on depth instead (GGN_MAX_DEPTH + 1, or -1).
  */
 #define _DEFAULT_SOURCE
-#include <dirent.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +31,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "tables_io.h"
 
 #define ERRLEN 96
 #define MAX_GAMES 64
@@ -44,21 +44,6 @@ typedef struct {
 static tables_t games[MAX_GAMES];
 static size_t game_count;
 
-static int32_t read_word(const uint8_t *b) {
-    return (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
-}
-
-static int32_t *copy_words(const uint8_t *bytes, size_t count) {
-    int32_t *words = malloc(count ? count * sizeof(int32_t) : 1);
-    if (words == NULL) abort();
-    for (size_t i = 0; i < count; i++) words[i] = read_word(bytes + 4 * i);
-    return words;
-}
-
-static int by_name(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The real games' tables, in the order of their file names (so that a game's number in an
  * input means the same game from run to run). */
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
@@ -66,34 +51,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argv;
     const char *folder = getenv("GGN_KERNEL_TABLES");
     if (folder == NULL) return 0;
-    DIR *dir = opendir(folder);
-    if (dir == NULL) {
-        fprintf(stderr, "kernel_fuzz: cannot read GGN_KERNEL_TABLES=%s\n", folder);
-        exit(2);
-    }
     char *names[MAX_GAMES];
-    size_t named = 0;
-    struct dirent *entry;
-    while ((entry = readdir(dir)) != NULL && named < MAX_GAMES) {
-        size_t length = strlen(entry->d_name);
-        if (length > 7 && strcmp(entry->d_name + length - 7, ".tables") == 0) names[named++] = strdup(entry->d_name);
-    }
-    closedir(dir);
-    qsort(names, named, sizeof names[0], by_name);
+    size_t named = named_files("kernel_fuzz", "GGN_KERNEL_TABLES", folder, ".tables", names, MAX_GAMES);
     for (size_t i = 0; i < named; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", folder, names[i]);
-        FILE *file = fopen(path, "rb");
-        if (file == NULL || fseek(file, 0, SEEK_END) != 0) abort();
-        long size = ftell(file);
-        rewind(file);
-        uint8_t *bytes = malloc(size > 0 ? (size_t)size : 1);
-        if (bytes == NULL || fread(bytes, 1, (size_t)size, file) != (size_t)size) abort();
-        fclose(file);
-        games[game_count].length = (size_t)size / 4;
-        games[game_count].values = copy_words(bytes, games[game_count].length);
+        games[game_count].values = read_file(path, &games[game_count].length);
+        if (games[game_count].values == NULL) abort();
         game_count++;
-        free(bytes);
         free(names[i]);
     }
     fprintf(stderr, "kernel_fuzz: the tables of %zu games from %s\n", game_count, folder);

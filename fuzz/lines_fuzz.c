@@ -18,7 +18,6 @@
  * ggn_fen_new and ggn_fen_read) reading one line differently.
  */
 #define _DEFAULT_SOURCE
-#include <dirent.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +26,7 @@
 
 #include "kernel.h"
 #include "lines.h"
+#include "tables_io.h"
 
 #define ERRLEN 96
 #define MAX_GAMES 32
@@ -41,49 +41,13 @@ typedef struct {
 static entry_t games[MAX_GAMES];
 static size_t game_count;
 
-static int32_t read_word(const uint8_t *b) {
-    return (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
-}
-
-static int32_t *read_file(const char *path, size_t *count) {
-    FILE *file = fopen(path, "rb");
-    if (file == NULL || fseek(file, 0, SEEK_END) != 0) return NULL;
-    long size = ftell(file);
-    rewind(file);
-    uint8_t *bytes = malloc(size > 0 ? (size_t)size : 1);
-    if (bytes == NULL || fread(bytes, 1, (size_t)size, file) != (size_t)size) abort();
-    fclose(file);
-    *count = (size_t)size / 4;
-    int32_t *words = malloc(*count ? *count * sizeof(int32_t) : 1);
-    if (words == NULL) abort();
-    for (size_t i = 0; i < *count; i++) words[i] = read_word(bytes + 4 * i);
-    free(bytes);
-    return words;
-}
-
-static int by_name(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     const char *folder = getenv("GGN_LINES_TABLES");
     if (folder == NULL) return 0;
-    DIR *dir = opendir(folder);
-    if (dir == NULL) {
-        fprintf(stderr, "lines_fuzz: cannot read GGN_LINES_TABLES=%s\n", folder);
-        exit(2);
-    }
     char *names[MAX_GAMES];
-    size_t named = 0;
-    struct dirent *entry;
-    while ((entry = readdir(dir)) != NULL && named < MAX_GAMES) {
-        size_t length = strlen(entry->d_name);
-        if (length > 4 && strcmp(entry->d_name + length - 4, ".fen") == 0) names[named++] = strdup(entry->d_name);
-    }
-    closedir(dir);
-    qsort(names, named, sizeof names[0], by_name);
+    size_t named = named_files("lines_fuzz", "GGN_LINES_TABLES", folder, ".fen", names, MAX_GAMES);
     for (size_t i = 0; i < named; i++) {
         char path[4096];
         size_t stem = strlen(names[i]) - 4, length = 0;
