@@ -94,11 +94,23 @@ def test_variants_lists_fairy_stockfish_variants_with_their_boards() -> None:
         assert registry.start(game["name"]) == game["start"]
         assert game["engine"] in ("native", "pure")
         assert (game["engine"] == "pure") == bool(game["engine_reason"])
+        assert game["playout_engine"] in ("native", "pure")
+        assert (game["playout_engine"] == "pure") == bool(game["playout_engine_reason"])
+        if game["engine"] == "pure":  # no playout in a kernel that does not play the game
+            assert (game["playout_engine"], game["playout_engine_reason"]) == ("pure", game["engine_reason"])
     engines = {game["name"]: (game["engine"], game["engine_reason"]) for game in listed}
+    playouts = {game["name"]: (game["playout_engine"], game["playout_engine_reason"]) for game in listed}
     if engines["chess"][0] == "native":  # the kernel is built here
         assert engines["antichess"] == ("native", "")  # forced captures and extinction: the kernel's
         assert engines["placement"] == ("native", "")  # its drop rules are the kernel's too
         assert all(engine == ("native", "") for engine in engines.values()), engines  # all 117
+        # Playouts: the kernel replays every end but these games' (ggn.rules.playout falls back).
+        assert playouts["chess"] == playouts["atomic"] == playouts["crazyhouse"] == ("native", "")
+        assert playouts["xiangqi"] == ("pure", "perpetual chasing (chasingRule)")
+        assert playouts["janggimodern"] == ("pure", "repeated moves (moveRepetitionIllegal)")
+        pure = {name for name, (used, _) in playouts.items() if used == "pure"}
+        assert pure == {"shatar", "isolation", "isolation7x7", "snailtrail", "duck", "joust", "amazons",
+                        "xiangqi", "janggi", "janggitraditional", "janggimodern", "janggicasual"}
     status, text, _ = call("variants")
     assert status == 0 and len(text.splitlines()) == len(names)
     assert re.search(r"^capablanca +10x8$", text, re.MULTILINE)

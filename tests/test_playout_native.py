@@ -31,7 +31,7 @@ from ggn.notation import write
 from ggn.position import Position, code_of, piece_of
 from ggn.qpi import Qpi
 from ggn.rules import Ending, Play, Playouts, _native, playout, rule_system, use_native
-from ggn.rules._cplayout import _tables, playout_refusal
+from ggn.rules._cplayout import _tables, description_playout_refusal, playout_refusal
 from ggn.variants import registry
 
 SEEDS = (3933042, 2599538, 8112122, 15055207, 13309202, 10538897, 11506846, 5895730)
@@ -196,15 +196,24 @@ def test_every_game_the_kernel_plays_has_a_playout_or_a_reason() -> None:
     played = refused = 0
     for name in registry.names():
         rules = rule_system(name)
-        if not _native.native_support(rules)[0]:
+        variant = registry.variant(name)
+        supported, why = _native.native_support(rules)
+        if not supported:
+            assert _native.playout_engine(variant) == ("pure", why), name
             continue
         reason = playout_refusal(rules)
+        # The description alone gives the same answer (ggn variants --format json reads it so).
+        assert description_playout_refusal(variant) == reason, name
+        assert _native.playout_engine(variant) == ("pure", reason) if reason else ("native", ""), name
         if reason:
             refused += 1
             assert playout(name, games=1, seed=1, max_plies=2).engine == "pure", name
         else:
             played += 1
-    assert played >= 50 and refused, (played, refused)
+    assert played >= 100 and refused >= 12, (played, refused)
+    with use_native(False):
+        assert _native.playout_engine(registry.variant("chess")) == (
+            "pure", "the kernel is switched off (use_native(False))")
 
 
 # Games with an end before the last move (an extinction, a bare king, a flag region reached),

@@ -263,6 +263,26 @@ def test_each_section_loaded_plays_as_pyffish_full(name: str) -> None:
     assert _plays(name, FULL_GAMES, FULL_PLIES, SEED + 1) >= FULL_GAMES
 
 
+def test_each_section_loaded_says_where_its_playouts_run_as_its_rules_do() -> None:
+    # ggn variants --format json says from a game's description alone whether the kernel plays
+    # its playouts (playout_engine): the answer of the rule system that then plays them, for the
+    # sections of a file no one here wrote. (The rule systems are those the tests above play;
+    # whether the kernel plays a game at all, from its description, is tests/test_native.py's.)
+    from ggn.rules._cplayout import description_playout_refusal, playout_refusal  # noqa: PLC0415
+    from ggn.rules._native import description_refusal  # noqa: PLC0415
+
+    answers: Counter[str] = Counter()
+    for name in NAMES:
+        fate = _fate(name)
+        if fate.catalogue is None or description_refusal(variant := fate.catalogue.variant(name)):
+            continue
+        reason = playout_refusal(fate.catalogue.rules(name))
+        assert description_playout_refusal(variant) == reason, name
+        answers[reason or "native"] += 1
+    assert answers["native"] >= 100, answers
+    assert answers["perpetual chasing (chasingRule)"] and answers["walls (wallingRule)"], answers
+
+
 def test_at_least_so_many_sections_agree() -> None:
     loaded = [name for name in NAMES if _fate(name).error is None and name not in KNOWN]
     assert len(loaded) >= AGREE_AT_LEAST, f"{len(loaded)} sections load and agree, not {AGREE_AT_LEAST}"

@@ -63,12 +63,18 @@ def register(commands: Commands) -> None:
                     "are built in, and why the others are not), then the variants of each --ini "
                     "file. Text: one game a line, its name, board (files x ranks) and where it "
                     "comes from. JSON: a list of objects with name, board ([files, ranks]), "
-                    "source, start (FEEN), fen (Fairy-Stockfish's FEN) and description.",
+                    "source, start (FEEN), fen (Fairy-Stockfish's FEN), description, and which "
+                    "engine plays the game here: engine ('native', the C kernel, or 'pure', the "
+                    "Python path) for perft, counts and batch listing, playout_engine for "
+                    "playouts (the kernel plays a game's playouts only where it replays all its "
+                    "ends: not xiangqi's chasing, janggi's passes...), each with the reason "
+                    "when 'pure' (engine_reason, playout_engine_reason; else '').",
         epilog="examples:\n  ggn variants\n  ggn variants --format json\n"
                "  ggn variants --ini my.ini      # my.ini: " + MY_INI,
     )
     add_format(variants, "one game a line: name, board, source",
-               "a list of objects: name, board, source, start, fen, description")
+               "a list of objects: name, board, source, start, fen, description, engine, "
+               "engine_reason, playout_engine, playout_engine_reason")
     add_ini(variants)
 
     legal = commands.add(
@@ -252,15 +258,18 @@ def _variants(args: argparse.Namespace, out: Stream, err: Stream, stdin: IO[byte
     games = catalogue(args, stdin)
     listed = [games.entry(name) for name in games.names()]
     if args.format == "json":
-        from ggn.rules._native import engine  # noqa: PLC0415  (on use: the command starts faster)
+        from ggn.rules._native import engine, playout_engine  # noqa: PLC0415  (on use: starts faster)
 
         written = []
         for game in listed:
-            # Which engine plays the game here: the C kernel, or the pure-Python path and why.
+            # Which engine plays the game here: the C kernel, or the pure-Python path and why;
+            # perft and counts first, then the playouts (whose ends the kernel may not replay).
             used, why = engine(game.variant)
+            plays, reason = playout_engine(game.variant)
             written.append({"name": game.name, "board": list(game.shape), "source": game.source,
                             "start": game.start, "fen": game.fen, "description": game.variant.description,
-                            "engine": used, "engine_reason": why})
+                            "engine": used, "engine_reason": why,
+                            "playout_engine": plays, "playout_engine_reason": reason})
         out.write(json.dumps(written) + "\n")
         return 0
     width = max((len(game.name) for game in listed), default=0)

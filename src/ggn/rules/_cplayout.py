@@ -67,8 +67,9 @@ if TYPE_CHECKING:
     from ggn.game import Game
     from ggn.rules._native import _Game
     from ggn.rules.variant import VariantRules
+    from ggn.variants.description import Variant
 
-__all__ = ["PLAYOUT_MAGIC", "native_playout", "playout_refusal"]
+__all__ = ["PLAYOUT_MAGIC", "description_playout_refusal", "native_playout", "playout_refusal"]
 
 PLAYOUT_MAGIC: Final = 0x47504C34
 _MAX_COUNTER: Final = 1 << 24  # the most a playout's start counter may be (GGN_PLAYOUT_MAX_COUNTER)
@@ -110,7 +111,16 @@ def playout_refusal(rules: RuleSystem) -> str:
     known_ends = variant_rules._extinction or variant_rules._flags_on
     if variant_rules._connects or (variant_rules._ends and not known_ends):
         return "an end before the last move (a connection...)"
-    variant = variant_rules.variant
+    return description_playout_refusal(variant_rules.variant)
+
+
+def description_playout_refusal(variant: Variant) -> str:
+    """Why the kernel's playout cannot end ``variant``'s games as :class:`ggn.game.Game` does,
+    from its description alone ("" if it can): a rule on the game's history or an end that the
+    playout tables do not hold. A game the kernel does not play at all
+    (:func:`ggn.rules._native.description_refusal`) is not this function's question; for one it
+    plays, this is :func:`playout_refusal`'s answer without the rule system (the tests hold the
+    two to the same answer), which ``ggn variants --format json`` reads."""
     history, ends = variant.history, variant.ends
     checks: list[tuple[bool, str]] = [
         (history.chasing_rule is not None, "perpetual chasing (chasingRule)"),

@@ -305,6 +305,20 @@ def engine(variant: Variant) -> tuple[str, str]:
     return ("pure", reason) if reason else ("native", "")
 
 
+def playout_engine(variant: Variant) -> tuple[str, str]:
+    """Which engine plays ``variant``'s playouts in this process (:func:`ggn.rules.playout`):
+    ``("native", "")``, or ``("pure", why)``: where :func:`engine` says the pure path, for the
+    same reason, and where the kernel plays the game but its playout cannot end the game's
+    games as :class:`ggn.game.Game` does (xiangqi's chasing, janggi's passes...)."""
+    used, why = engine(variant)
+    if used != "native":
+        return used, why
+    from ggn.rules._cplayout import description_playout_refusal  # noqa: PLC0415
+
+    reason = description_playout_refusal(variant)
+    return ("pure", reason) if reason else ("native", "")
+
+
 # --- the tables -----------------------------------------------------------------------------
 class _Game:
     """A game as the kernel reads it, with what maps its answers back to plays: each move's
