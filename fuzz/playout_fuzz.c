@@ -114,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (status == GGN_OK) {
         size_t plies = 0;
         for (int g = 0; g < 2; g++) {
-            if (out[3 * g] < 0 || out[3 * g] > 3 || out[3 * g + 1] < 0 || out[3 * g + 1] > GGN_END_COUNTING || out[3 * g + 2] < 0 ||
+            if (out[3 * g] < 0 || out[3 * g] > 3 || out[3 * g + 1] < 0 || out[3 * g + 1] > GGN_END_BIKJANG || out[3 * g + 2] < 0 ||
                 out[3 * g + 2] > max_plies) {
                 fprintf(stderr, "a playout's game out of its bounds: %d %d %d\n", out[3 * g], out[3 * g + 1],
                         out[3 * g + 2]);

@@ -25,7 +25,7 @@ from ggn.rules._cplayout import _tables
 
 GAMES = ("minishogi", "losalamos", "crazyhouse", "chess", "shogi", "capablanca", "chaturanga",
          "kingofthehill", "antichess", "shatranj", "3check", "makruk", "atomic",
-         "berolina")
+         "berolina", "duck", "amazons", "janggi")
 SEED = 20  # the random games' seed (issue 20)
 
 

@@ -182,7 +182,7 @@ def test_shogi_s_repetitions_and_perpetual_checks_the_same_both_ways() -> None:
     assert {Ending.REPETITION, Ending.CHECKMATE, Ending.NO_LEGAL_MOVE} <= set(endings), endings
 
 
-@pytest.mark.parametrize("name", ["duck", "shatar", "xiangqi", "janggi"])
+@pytest.mark.parametrize("name", ["shatar", "xiangqi", "janggimodern"])
 def test_games_whose_ends_the_kernel_does_not_replay_fall_back(name: str) -> None:
     reason = playout_refusal(rule_system(name))
     assert reason, name
@@ -210,7 +210,7 @@ def test_every_game_the_kernel_plays_has_a_playout_or_a_reason() -> None:
             assert playout(name, games=1, seed=1, max_plies=2).engine == "pure", name
         else:
             played += 1
-    assert played >= 100 and refused >= 12, (played, refused)
+    assert played >= 100 and refused >= 3, (played, refused)
     with use_native(False):
         assert _native.playout_engine(registry.variant("chess")) == (
             "pure", "the kernel is switched off (use_native(False))")
@@ -406,6 +406,86 @@ def test_repetitions_with_initial_moves_en_passant_are_pyffish_s() -> None:
     assert repeated >= 5, repeated
 
 
+# Games that place walls (Fairy-Stockfish's wallingRule: arrows, the duck, a square left or
+# any square), a play's wall made with it (its number the play's times the squares plus the
+# wall's square).
+WALLED = ("amazons", "duck", "isolation", "isolation7x7", "snailtrail", "joust")
+
+
+@pytest.mark.parametrize("name", WALLED)
+def test_games_of_walls_are_the_pure_games(name: str) -> None:
+    seed = SEEDS[WALLED.index(name) % len(SEEDS)] * 7877 + len(name)
+    _both_from_the_start_and_a_random_game(name, seed, 20, 300)
+
+
+def test_games_of_walls_end_as_pyffish_ends_them() -> None:
+    # Each move of the kernel's games legal in pyffish (its wall written as Fairy-Stockfish's
+    # UCI writes it); a game with no legal move at its end a position where pyffish has none,
+    # with its result; duck chess's king taken an immediate end in pyffish, and not a ply
+    # earlier.
+    sf = pytest.importorskip("pyffish")
+    endings: Counter[Ending | None] = Counter()
+    for number, name in enumerate(WALLED):
+        start = sf.start_fen(name)
+        for policy in ("uniform", "captures"):
+            found = playout(name, games=2, seed=SEEDS[number] + len(policy), policy=policy, max_plies=300,
+                            moves=True)
+            assert found.engine == "native" and found.moves is not None
+            for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
+                endings[ending] += 1
+                moves = _replayed_in_pyffish(sf, name, None, plays)
+                white = sf.get_fen(name, start, moves).split(" ")[1] == "w"
+                if ending is Ending.NO_LEGAL_MOVE:
+                    assert not sf.legal_moves(name, start, moves), (name, moves)
+                    value = sf.game_result(name, start, moves)
+                elif ending is Ending.EXTINCTION:
+                    ended, value = sf.is_immediate_game_end(name, start, moves)
+                    assert ended and not sf.is_immediate_game_end(name, start, moves[:-1])[0], (name, moves)
+                else:
+                    assert ending is None and result == "*", (name, ending)
+                    continue
+                expected = "1/2-1/2" if value == 0 else "1-0" if (value > 0) == white else "0-1"
+                assert result == expected, (name, ending, value, moves)
+    assert endings[Ending.NO_LEGAL_MOVE] >= 10 and endings[Ending.EXTINCTION] >= 1, endings
+
+
+# Janggi's passes and bikjang: two passes one after the other end the game, and so does a
+# bikjang (the generals facing each other) answered by a pass, decided by material where the
+# game counts it (janggi's weights), else drawn.
+PASSING = ("janggi", "janggitraditional", "janggicasual")
+
+
+@pytest.mark.parametrize("name", PASSING)
+def test_games_of_passes_and_bikjang_are_the_pure_games(name: str) -> None:
+    seed = SEEDS[PASSING.index(name) % len(SEEDS)] * 7873 + len(name)
+    _both_from_the_start_and_a_random_game(name, seed, 30, 300)
+
+
+def test_passes_and_bikjang_end_games_as_pyffish_ends_them() -> None:
+    # Each move of the kernel's games legal in pyffish; a game ended by two passes or by a
+    # bikjang an immediate end in pyffish there, and not a ply earlier, with pyffish's result;
+    # each game the pure path's too.
+    sf = pytest.importorskip("pyffish")
+    endings: Counter[Ending | None] = Counter()
+    for number, name in enumerate(PASSING):
+        start = sf.start_fen(name)
+        for fen in (None, "4k4/9/9/9/9/9/9/9/4K4/R8 w - - 0 1", "3k5/9/9/9/9/9/9/9/4K4/9 w - - 0 1"):
+            found = _both(name, fen=fen, games=6, seed=SEEDS[number] + len(endings), max_plies=300)
+            assert found.moves is not None
+            for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
+                endings[ending] += 1
+                moves = _replayed_in_pyffish(sf, name, fen, plays)
+                if ending not in (Ending.PASSES, Ending.BIKJANG):
+                    continue
+                first = fen or start
+                ended, value = sf.is_immediate_game_end(name, first, moves)
+                assert ended and not sf.is_immediate_game_end(name, first, moves[:-1])[0], (name, moves)
+                white = sf.get_fen(name, first, moves).split(" ")[1] == "w"
+                expected = "1/2-1/2" if value == 0 else "1-0" if (value > 0) == white else "0-1"
+                assert result == expected, (name, fen, ending, value, moves)
+    assert endings[Ending.PASSES] >= 3 and endings[Ending.BIKJANG] >= 3, endings
+
+
 # --- the repetition key ------------------------------------------------------------------------
 def _kernel_key(game: Game, ply: int) -> int:
     """The repetition key the kernel's playouts give the position after ``ply`` plies of
@@ -444,7 +524,7 @@ def _pushed(game: Game, moves: str) -> None:
 
 KEYED = ("chess", "fischerandom", "crazyhouse", "shogi", "capablanca", "grand", "seirawan", "shouse",
          "3check", "makruk", "karouk", "sittuyin", "armageddon", "checkshogi", "minishogi",
-         "atomic", "coregal", "shoshogi", "berolina", "wolf", "spartan", "petrified")
+         "atomic", "coregal", "shoshogi", "berolina", "wolf", "spartan", "petrified", "duck", "amazons")
 
 
 @pytest.mark.parametrize("name", KEYED)
@@ -461,6 +541,20 @@ def test_the_playouts_repetition_key_is_game_s_key(name: str) -> None:
                 break
             game._push(chance.choice(plays))
         _same_partition(game)
+
+
+def test_the_duck_s_square_is_in_the_key() -> None:
+    # Duck chess: knights out and back, the duck put back where it stood: the positions again
+    # (Game's key and the kernel's), and not once the duck stands elsewhere.
+    back = "g1f3,f3e4 g8f6,f6e5 f3g1,g1e4 f6g8,g8e5"
+    game = Game(rule_system("duck"))
+    _pushed(game, f"{back} {back}")
+    assert _same_partition(game) == 4
+    assert _kernel_key(game, 4) == _kernel_key(game, 8) != _kernel_key(game, 0)
+    moved = Game(rule_system("duck"))
+    _pushed(moved, f"{back} g1f3,f3d4 g8f6,f6e5")  # the duck on d4, then on e5 again (ply 2's)
+    assert _same_partition(moved) == 1
+    assert _kernel_key(moved, 5) != _kernel_key(game, 5) and _kernel_key(moved, 6) == _kernel_key(game, 2)
 
 
 @pytest.mark.parametrize("name", ["seirawan", "shouse"])

@@ -3122,6 +3122,13 @@ struct ggn_search {
     size_t nhchanged;
 };
 
+/* The room of an open search's lists of changed and marked squares: a play's changes, the
+ * marks the play before placed, and a wall's changes (wall_make: the walls of before taken
+ * away, a square unmarked and the wall: N + 2 at most). */
+static size_t search_room(const ggn_game *g) {
+    return (size_t)g->N + 2 * (size_t)g->maxplays * (size_t)g->perplay + (g->wall_rule ? (size_t)g->N + 2 : 0);
+}
+
 ggn_search *ggn_search_new(const ggn_game *g) {
     if (!g) return NULL;
     size_t size = ggn_position_size(g);
@@ -3130,8 +3137,9 @@ ggn_search *ggn_search_new(const ggn_game *g) {
     if (!empty || !s) { free(empty); free(s); return NULL; }
     int rc = search_open(&s->S, g, empty, size, 1);
     free(empty);
-    /* a play's changes and the marks the play before placed each fit one ply's buffer */
-    size_t room = (size_t)g->N + 2 * (size_t)g->maxplays * (size_t)g->perplay;
+    /* a play's changes and the marks the play before placed each fit one ply's buffer (and
+     * a wall's changes, where walls are placed: see wall_make) */
+    size_t room = search_room(g);
     if (rc == GGN_OK) {
         s->marked = alloc(room, 4);
         s->changed = alloc(room, 4);
@@ -3289,6 +3297,12 @@ int ggn_search_in_check(ggn_search *s, int *check) {
     return GGN_OK;
 }
 
+int ggn_search_facing(const ggn_search *s, int *facing_now) {
+    if (!s || !facing_now) return GGN_EBADPOSITION;
+    *facing_now = s->S.g->bikjang && facing(s->S.g, s->S.b);
+    return GGN_OK;
+}
+
 /* The plays of a move on the search's board (the move must be the side to move's, its piece
  * on its source): how many, or -1. Written to the search's first ply's buffers. */
 static int32_t search_plays(search_t *S, int32_t move) {
@@ -3338,6 +3352,10 @@ int ggn_search_captures(ggn_search *s, int32_t move, int32_t play, int *captures
     if (!s || !captures) return GGN_EBADPOSITION;
     search_t *S = &s->S;
     const ggn_game *g = S->g;
+    if (g->wall_rule) { /* a play number is the play's times N plus its wall's square: a wall takes nothing */
+        if (play < 0) return GGN_EBADPOSITION;
+        play /= g->N;
+    }
     if (move >= 0 && move < g->M && plain_board_move(g, move)) {
         /* the changes need not be made: the rights a capture takes change only the other side's pieces */
         const move_t *m = &g->moves[move];
@@ -3384,6 +3402,13 @@ int ggn_search_make(ggn_search *s, int32_t move, int32_t play, int *flags) {
     int32_t N = g->N;
     s->nchanged = s->nhchanged = 0;
     moved(S);
+    int32_t wall = -1; /* with walls, a play number is the play's times N plus its wall's square */
+    if (g->wall_rule) {
+        if (play < 0) return GGN_EBADPOSITION;
+        wall = play % N;
+        play /= N;
+        memcpy(S->wreach, S->b, (size_t)N * 4); /* the board before the play, for wall_make */
+    }
     const play_t *p;
     if (plain_play(S, move, play)) {
         p = &S->plays[0];
@@ -3397,8 +3422,17 @@ int ggn_search_make(ggn_search *s, int32_t move, int32_t play, int *flags) {
     int side = b[N] & 1;
     int made = play_captures(S, p, side) ? GGN_PLAY_CAPTURE : 0;
     if (m->src < 0) made |= GGN_PLAY_DROP;
-    size_t room = (size_t)N + 2 * (size_t)g->maxplays * (size_t)g->perplay;
-    if ((s->marked_known ? s->nmarked : (size_t)N) + (size_t)p->n > room) return GGN_EBUSY; /* never: see ggn_search_new */
+    if (m->src >= 0 && m->src == m->dst) { /* a pass: no piece of the mover's arrives anywhere */
+        int arrives = 0;
+        for (int32_t c = 0; c < p->n; c++) {
+            int32_t v = S->chg[p->off + c].val;
+            if (v && g->kside[v] == side) arrives = 1;
+        }
+        if (!arrives) made |= GGN_PLAY_PASS;
+    }
+    size_t room = search_room(g);
+    if ((s->marked_known ? s->nmarked : (size_t)N) + (size_t)p->n + (g->wall_rule ? (size_t)N + 2 : 0) > room)
+        return GGN_EBUSY; /* never: see search_room */
     int32_t *hand = S->hand[side];
     if (hand) {
         if ((p->hk1 && hand[p->hk1] + p->hd1 < 0) || (p->hk2 && hand[p->hk2] + p->hd2 < 0)) return GGN_EBADPOSITION;
@@ -3428,6 +3462,11 @@ int ggn_search_make(ggn_search *s, int32_t move, int32_t play, int *flags) {
         b[q] = v;
         changed[nc++] = q;
         if (v && g->unmark[v] != v) s->marked[s->nmarked++] = q;
+    }
+    if (wall >= 0) { /* the play's wall (the duck's of before taken away, a square unmarked): its squares changed */
+        chg_t *undo = S->wundo;
+        int32_t walled = wall_make(g, S->wreach, b, side, wall, undo);
+        for (int32_t c = 0; c < walled; c++) changed[nc++] = undo[c].sq;
     }
     s->nchanged = nc;
     s->marked_known = s->idempotent;

@@ -97,7 +97,7 @@ int ggn_search_legal(ggn_search *search, const int32_t *position, size_t len, in
 /* For a driver that plays games on a search (playout.c): the search's position is loaded,
  * then changed by the plays made on it; its board (N kinds, then the side to move) and, where
  * the tables track them, its hands (2K counts) are read in place. */
-enum { GGN_PLAY_CAPTURE = 1, GGN_PLAY_PROMOTION = 2, GGN_PLAY_DROP = 4 };
+enum { GGN_PLAY_CAPTURE = 1, GGN_PLAY_PROMOTION = 2, GGN_PLAY_DROP = 4, GGN_PLAY_PASS = 8 };
 
 int ggn_search_load(ggn_search *search, const int32_t *position, size_t len);
 const int32_t *ggn_search_board(const ggn_search *search);
@@ -110,6 +110,10 @@ int ggn_search_in_check(ggn_search *search, int *check);
  * position as it stands; *letter: for an extinction, its type's number among the extinction
  * types (sorted), else -1. */
 int ggn_search_ended(ggn_search *search, int *ended, int *value, int *letter);
+/* Whether the royal pieces face each other on the search's position as it stands (janggi's
+ * bikjang: the first of each side's by square, on a file or a rank with nothing between); 0
+ * in a game without bikjang. */
+int ggn_search_facing(const ggn_search *search, int *facing);
 /* Whether the game's tables hold an end before the last move (an extinction, a flag). */
 int ggn_game_ends(const ggn_game *game);
 /* Keep the squares each side's pieces stand on from make to make, for the listings on the
@@ -131,7 +135,8 @@ int ggn_search_try(ggn_search *search, int32_t move, int32_t *out, size_t cap, s
  * other side and holds nothing, or a piece of the mover's, after it. */
 int ggn_search_captures(ggn_search *search, int32_t move, int32_t play, int *captures);
 /* Make a play in place (as ggn_make); *flags: GGN_PLAY_CAPTURE, _PROMOTION (a board move leaving
- * another kind than its plain play), _DROP. */
+ * another kind than its plain play), _DROP, _PASS (a board move onto its own source that
+ * brings none of the mover's pieces anywhere: Game's pass). */
 int ggn_search_make(ggn_search *search, int32_t move, int32_t play, int *flags);
 
 /* What the last ggn_search_make changed, for a driver that keeps keys of its own (a playout's

@@ -958,6 +958,8 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
     /* the checks left (t->checks), and the counting rules' limit and ply (t->counting) */
     int32_t left[2] = {counters ? counters[0] : 0, counters ? counters[1] : 0};
     int32_t limit = counters ? counters[2] : 0, counted = counters ? counters[3] : 0;
+    int passed[2] = {0, 0}; /* whether the last play and the one before were passes */
+    int facing_before = 0;  /* whether the royal pieces faced each other before the last play */
     if (keyed) key_start(P, b, hands);
     for (;;) {
         int side = b[N] & 1;
@@ -975,6 +977,22 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
                 break;
             }
         }
+        /* Game's too, before the position's ends: two passes one after the other, or the
+         * royal pieces facing each other before and after the last play (bikjang), decided by
+         * material where the game counts it */
+        if (ply >= 2 && passed[0] && passed[1]) {
+            out[0] = adjudicated(t, b);
+            out[1] = GGN_END_PASSES;
+            break;
+        }
+        int facing_now = 0;
+        if ((rc = ggn_search_facing(s, &facing_now)) != GGN_OK) return rc;
+        if (ply >= 1 && facing_now && facing_before) {
+            out[0] = adjudicated(t, b);
+            out[1] = GGN_END_BIKJANG;
+            break;
+        }
+        facing_before = facing_now;
         int ended = 0, value = 0, letter = -1; /* an extinction or a flag: before all else */
         if (t->ends && (rc = ggn_search_ended(s, &ended, &value, &letter)) != GGN_OK) return rc;
         if (ended) {
@@ -1067,6 +1085,8 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
             reset = t->stay_reset[chosen.move];
         }
         rule50 = reset ? 0 : (rule50 < (1 << 30) ? rule50 + 1 : rule50);
+        passed[1] = passed[0];
+        passed[0] = (flags & GGN_PLAY_PASS) != 0;
         if (moves) {
             if (!grow_moves(moves, 1)) return GGN_ENOMEM;
             moves->pairs[2 * moves->used] = chosen.move;

@@ -32,7 +32,9 @@ enum {
     GGN_END_FLAG_REACHED = 8,
     GGN_END_BARE_KING = 9,   /* an extinction of every piece but one ('*', extinctionPieceCount 1) */
     GGN_END_CHECKS = 10,     /* the last check given where checks are counted (checkCounting) */
-    GGN_END_COUNTING = 11    /* the count of the counting rules ran out (countingRule) */
+    GGN_END_COUNTING = 11,   /* the count of the counting rules ran out (countingRule) */
+    GGN_END_PASSES = 12,     /* two passes one after the other */
+    GGN_END_BIKJANG = 13     /* the royal pieces facing each other after two plies in a row (bikjangRule) */
 };
 
 /* Winners: 0 the first player, 1 the second, 2 a draw, 3 none (unfinished). */

@@ -67,7 +67,7 @@ def register(commands: Commands) -> None:
                     "engine plays the game here: engine ('native', the C kernel, or 'pure', the "
                     "Python path) for perft, counts and batch listing, playout_engine for "
                     "playouts (the kernel plays a game's playouts only where it replays all its "
-                    "ends: not xiangqi's chasing, janggi's passes...), each with the reason "
+                    "ends: not xiangqi's chasing, shatar's mate...), each with the reason "
                     "when 'pure' (engine_reason, playout_engine_reason; else '').",
         epilog="examples:\n  ggn variants\n  ggn variants --format json\n"
                "  ggn variants --ini my.ini      # my.ini: " + MY_INI,

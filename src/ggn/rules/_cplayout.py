@@ -10,9 +10,11 @@ halfmove clock, an n-fold repetition (with perpetual checks lost or not, a value
 player to move or absolute), keyed as Game keys positions (with the checks left, where
 counted), and the end of a count of the counting rules (makruk's, cambodian's, asean's); a
 draw decided by material where the game counts it; in a game of gating rights, the castling
-rights alone in the key (a marked king and rook). A game with any other end (a connection,
-xiangqi's chasing, janggi's repeated moves, a full board, shatar's mate, passes, bikjang,
-walls placed) plays on the pure path: :func:`playout_refusal` names the reason. En passant
+rights alone in the key (a marked king and rook); walls placed with a play (a wall is keyed
+as FEN's ``*``); janggi's two passes in a row and its bikjang answered by a pass, decided by
+material where the game counts it. A game with any other end (a connection, xiangqi's
+chasing, janggi's repeated moves, a full board, shatar's mate) plays on the pure path:
+:func:`playout_refusal` names the reason. En passant
 squares Fairy-Stockfish finds by a piece's own initial moves are keyed from the ways the piece
 may have come (:func:`ggn.variants.fen._initial_paths`), the first open one on the board.
 Sittuyin's stalemate (a king and a pawn left, no check, nothing but promotions to play) is
@@ -83,7 +85,8 @@ _CALL_GAMES: Final = 1 << 20  # games a call of the kernel (its bound is 2^32)
 _VALUES: Final = {"win": 1, "draw": 0, "loss": -1}
 _ENDINGS: Final = {1: Ending.CHECKMATE, 2: Ending.NO_LEGAL_MOVE, 3: Ending.STALEMATE, 4: Ending.MOVE_RULE,
                    5: Ending.REPETITION, 6: Ending.PERPETUAL_CHECK, 7: Ending.EXTINCTION, 8: Ending.FLAG,
-                   9: Ending.BARE_KING, 10: Ending.CHECKS, 11: Ending.COUNTING}
+                   9: Ending.BARE_KING, 10: Ending.CHECKS, 11: Ending.COUNTING, 12: Ending.PASSES,
+                   13: Ending.BIKJANG}
 _WINNERS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 _PROMOTED: Final = re.compile(r"\+([A-Za-z])")
 
@@ -127,8 +130,6 @@ def description_playout_refusal(variant: Variant) -> str:
         (history.move_repetition_illegal, "repeated moves (moveRepetitionIllegal)"),
         (history.adjudicate_full_board, "a full board (adjudicateFullBoard)"),
         (ends.shatar_mate, "shatar's mate (shatarMateRule)"),
-        (variant.walling is not None, "walls (wallingRule)"),
-        (variant.bikjang or any(variant.passing), "passes and bikjang"),
     ]
     for refused, reason in checks:
         if refused:

@@ -309,7 +309,7 @@ def playout_engine(variant: Variant) -> tuple[str, str]:
     """Which engine plays ``variant``'s playouts in this process (:func:`ggn.rules.playout`):
     ``("native", "")``, or ``("pure", why)``: where :func:`engine` says the pure path, for the
     same reason, and where the kernel plays the game but its playout cannot end the game's
-    games as :class:`ggn.game.Game` does (xiangqi's chasing, janggi's passes...)."""
+    games as :class:`ggn.game.Game` does (xiangqi's chasing, shatar's mate...)."""
     used, why = engine(variant)
     if used != "native":
         return used, why
