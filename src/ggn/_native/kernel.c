@@ -3297,6 +3297,10 @@ int ggn_search_in_check(ggn_search *s, int *check) {
     return GGN_OK;
 }
 
+int ggn_game_bikjang(const ggn_game *g) {
+    return g && g->bikjang;
+}
+
 int ggn_search_facing(const ggn_search *s, int *facing_now) {
     if (!s || !facing_now) return GGN_EBADPOSITION;
     *facing_now = s->S.g->bikjang && facing(s->S.g, s->S.b);

@@ -114,6 +114,8 @@ int ggn_search_ended(ggn_search *search, int *ended, int *value, int *letter);
  * bikjang: the first of each side's by square, on a file or a rank with nothing between); 0
  * in a game without bikjang. */
 int ggn_search_facing(const ggn_search *search, int *facing);
+/* Whether the game has janggi's bikjang (bikjangRule): else ggn_search_facing is always 0. */
+int ggn_game_bikjang(const ggn_game *game);
 /* Whether the game's tables hold an end before the last move (an extinction, a flag). */
 int ggn_game_ends(const ggn_game *game);
 /* Keep the squares each side's pieces stand on from make to make, for the listings on the

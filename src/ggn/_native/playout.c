@@ -377,6 +377,7 @@ static int32_t winner_of(int side, int32_t value) {
 typedef struct {
     ggn_search *s;
     const ptab_t *t;
+    int bikjang; /* the game has janggi's bikjang (ggn_game_bikjang) */
     int32_t *list, *tlist;     /* from the kernel: a listing's pairs or triples, a try's pairs */
     size_t list_len, tlist_len; /* values */
     cand_t *cands, *spare;
@@ -986,7 +987,7 @@ static int play_game(play_state_t *P, uint64_t state, int policy, int32_t max_pl
             break;
         }
         int facing_now = 0;
-        if ((rc = ggn_search_facing(s, &facing_now)) != GGN_OK) return rc;
+        if (P->bikjang && (rc = ggn_search_facing(s, &facing_now)) != GGN_OK) return rc;
         if (ply >= 1 && facing_now && facing_before) {
             out[0] = adjudicated(t, b);
             out[1] = GGN_END_BIKJANG;
@@ -1123,6 +1124,7 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
     play_state_t P;
     memset(&P, 0, sizeof P);
     P.t = &t;
+    P.bikjang = ggn_game_bikjang(g);
     P.list_len = 768;
     P.list = malloc(P.list_len * sizeof(int32_t));
     P.tlist_len = 64;
