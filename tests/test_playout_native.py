@@ -105,6 +105,13 @@ def _replayed_in_pyffish(sf: Any, name: str, fen: str | None, plays: tuple[Play,
     return moves
 
 
+def _pyffish_result(sf: Any, name: str, start: str, moves: list[str], value: int) -> str:
+    """The result, by side, of pyffish's ``value`` for the player to move after ``moves`` (as
+    its ``game_result`` and ``is_*_game_end`` give it: above 0 a win)."""
+    white = sf.get_fen(name, start, moves).split(" ")[1] == "w"
+    return "1/2-1/2" if value == 0 else "1-0" if (value > 0) == white else "0-1"
+
+
 def _placement(name: str, seed: int) -> Position | None:
     """The start's pieces shuffled over the board, without their marks (castling rights), either
     side to move; None if the side not to move could take a royal piece."""
@@ -305,8 +312,7 @@ def test_draws_decided_by_material_as_pyffish_decides_them() -> None:
                     claimed, value = sf.is_optional_game_end("armageddon", start, moves)
                     assert claimed, (fen, ending, moves)
                 assert value != 0, (fen, ending, moves)  # no draw in armageddon
-                white = sf.get_fen("armageddon", start, moves).split(" ")[1] == "w"
-                assert result == ("1-0" if (value > 0) == white else "0-1"), (fen, ending, value)
+                assert result == _pyffish_result(sf, "armageddon", start, moves, value), (fen, ending, value)
     assert endings[Ending.MOVE_RULE] and endings[Ending.REPETITION] and endings[Ending.CHECKMATE], endings
 
 
@@ -366,9 +372,7 @@ def test_pseudo_royal_mates_as_pyffish_ends_them() -> None:
                     continue
                 assert not sf.legal_moves(game, start, moves), (game, fen, moves)
                 value = sf.game_result(game, start, moves)
-                white = sf.get_fen(game, start, moves).split(" ")[1] == "w"
-                expected = "1/2-1/2" if value == 0 else "1-0" if (value > 0) == white else "0-1"
-                assert result == expected, (game, fen, ending, value, moves)
+                assert result == _pyffish_result(sf, game, start, moves, value), (game, fen, ending, moves)
                 assert (ending is Ending.CHECKMATE) == bool(sf.gives_check(game, start, moves)), (game, moves)
     assert endings[Ending.CHECKMATE] >= 4, endings
 
@@ -434,7 +438,6 @@ def test_games_of_walls_end_as_pyffish_ends_them() -> None:
             for plays, result, ending in zip(found.moves, found.results, found.endings, strict=True):
                 endings[ending] += 1
                 moves = _replayed_in_pyffish(sf, name, None, plays)
-                white = sf.get_fen(name, start, moves).split(" ")[1] == "w"
                 if ending is Ending.NO_LEGAL_MOVE:
                     assert not sf.legal_moves(name, start, moves), (name, moves)
                     value = sf.game_result(name, start, moves)
@@ -447,8 +450,7 @@ def test_games_of_walls_end_as_pyffish_ends_them() -> None:
                 else:
                     assert ending is None and result == "*", (name, ending)
                     continue
-                expected = "1/2-1/2" if value == 0 else "1-0" if (value > 0) == white else "0-1"
-                assert result == expected, (name, ending, value, moves)
+                assert result == _pyffish_result(sf, name, start, moves, value), (name, ending, value, moves)
     assert endings[Ending.NO_LEGAL_MOVE] >= 10 and endings[Ending.EXTINCTION] >= 1, endings
 
 
@@ -483,9 +485,7 @@ def test_passes_and_bikjang_end_games_as_pyffish_ends_them() -> None:
                 first = fen or start
                 ended, value = sf.is_immediate_game_end(name, first, moves)
                 assert ended and not sf.is_immediate_game_end(name, first, moves[:-1])[0], (name, moves)
-                white = sf.get_fen(name, first, moves).split(" ")[1] == "w"
-                expected = "1/2-1/2" if value == 0 else "1-0" if (value > 0) == white else "0-1"
-                assert result == expected, (name, fen, ending, value, moves)
+                assert result == _pyffish_result(sf, name, first, moves, value), (name, fen, ending, moves)
     assert endings[Ending.PASSES] >= 3 and endings[Ending.BIKJANG] >= 3, endings
 
 
