@@ -107,6 +107,18 @@ static void run(uint8_t operation, int depth, const ggn_game *game, const int32_
                 if (ggn_search_try(search, moves[3 * i], plays, 64, &tried) == GGN_OK && tried > 64) abort();
             int32_t any = (int32_t)(operation * 977) - 3 * depth;
             if (ggn_search_try(search, any, plays, 64, &tried) == GGN_OK && tried > 64) abort();
+            /* the same moves told by source: the groups' moves are the listing's, in its order;
+             * a range past them refused */
+            int32_t groups[3 * 64], pairs[2 * 64];
+            size_t ngroups = 0, told = 0;
+            if (rc == GGN_OK && ggn_search_pseudo_groups(search, groups, 64, &ngroups) == GGN_OK) {
+                for (size_t g = 0; g < ngroups; g++) told += (size_t)groups[3 * g + 2];
+                if (told != listed) abort();
+                if (told <= 64 && ggn_search_pseudo_moves(search, 0, told, pairs) == GGN_OK)
+                    for (size_t i = 0; i < told; i++)
+                        if (pairs[2 * i] != moves[3 * i] || pairs[2 * i + 1] != moves[3 * i + 1]) abort();
+                if (ggn_search_pseudo_moves(search, told, 1, pairs) != GGN_EBADPOSITION) abort();
+            }
         }
         ggn_search_free(search);
         break;

@@ -5,7 +5,8 @@ against the pure walk's, on every game the kernel plays out.
   :func:`ggn.rules._playout.plays_alone` agree on every game the kernel plays.
 - What they draw among: for the start, positions of random games and random placements
   (seeds drawn once from os.urandom after the code was written), the kernel's pseudo-legal
-  moves (``ggn_search_pseudo``) with their plays' counts are the pure walk's
+  moves (``ggn_search_pseudo``, and the same told by source, ``ggn_search_pseudo_groups``,
+  as a playout reads them) with their plays' counts are the pure walk's
   (:func:`ggn.rules._walk.pseudo_plays`), and each move's legal plays as the kernel tries it
   alone (``ggn_search_try``) are those the pure path's ``legal_moves`` lists, by number.
 - The pure walk's pseudo-legal plays of chess are python-chess's pseudo-legal moves.
@@ -48,9 +49,21 @@ def _kernel(rules: RuleSystem, position: Position) -> Seen | None:
     asked = _native._asked(rules, position)
     assert asked is not None
     kernel, game, encoded = asked
-    found = kernel.pseudo(game.capsule, encoded)
-    if found is None:
+    listed = kernel.pseudo(game.capsule, encoded)
+    if listed is None:
         return None
+    found, told = listed
+    # told by source as a playout reads them (ggn_search_pseudo_groups, ggn_search_pseudo_moves):
+    # the same moves with the same plays' counts, in the same order, a group a source, sources
+    # ascending (the hand, numbered N, last), each group's counts its moves'
+    assert [pair for _, _, moves in told for pair in moves] == [(number, plays) for number, plays, _ in found]
+    sources = [source for source, _, _ in told]
+    assert sources == sorted(set(sources)), sources
+    for source, plays, moves in told:
+        assert moves and plays == sum(count for _, count in moves), (source, plays, moves)
+        for number, _ in moves:  # the tables' own source of the move (-1: the hand)
+            own = game.places[3 * number + 1]
+            assert source == (own if own >= 0 else game.squares), (source, number)
     seen: Seen = {}
     for number, plays, legal in found:
         if not plays:  # a move with no play (a capture a rule forbids): no candidate, nor in the pure walk
@@ -98,6 +111,26 @@ def test_the_kernel_s_pseudo_legal_plays_are_the_pure_walk_s(name: str) -> None:
     for position in positions:
         mine, theirs = _kernel(rules, position), _pure(rules, position)
         assert mine == theirs, (name, position.to_feen(), set(mine or {}) ^ set(theirs))
+
+
+@pytest.mark.parametrize(("name", "feen", "kinds"), [
+    ("crazyhouse", "r3k^2r/ppp2ppp/8/3p4/3P4/8/PPP2PPP/R3K^2R 2PBNQ/bnr C/c", 4),
+    ("shogi", "lnsgk^gsnl/1r5b1/pppp1pppp/9/9/9/PPPP1PPPP/1B5R1/LNSGK^GSNL BNP/p S/s", 3),
+])
+def test_a_hand_of_several_kinds_is_told_as_one_group(name: str, feen: str, kinds: int) -> None:
+    """The hand's drops, kinds collected one by one, are one group (source N, last) in the
+    grouped listing, and the moves are the pure walk's (``_kernel`` checks the groups)."""
+    rules = rule_system(name)
+    position = Position.from_feen(feen)
+    asked = _native._asked(rules, position)
+    assert asked is not None
+    kernel, game, encoded = asked
+    _, told = kernel.pseudo(game.capsule, encoded)
+    hand = [group for group in told if group[0] == game.squares]
+    assert len(hand) == 1 and told[-1] is hand[0], told
+    dropped = {str(game.move(rules, number).piece) for number, _ in hand[0][2]}  # type: ignore[union-attr]
+    assert len(dropped) == kinds, dropped
+    assert _kernel(rules, position) == _pure(rules, position)
 
 
 def test_the_pure_walk_s_pseudo_legal_chess_plays_are_python_chess_s() -> None:

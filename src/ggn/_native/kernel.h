@@ -130,6 +130,17 @@ int ggn_plays_alone(const ggn_game *game);
  * last; a game that has ended (an extinction, a flag) has none. If they do not all fit,
  * none is written: GGN_EOVERFLOW, and *found says how many there are. */
 int ggn_search_pseudo(ggn_search *search, int32_t *out, size_t cap, size_t *found);
+/* The same pseudo-legal moves told by source: triples (source: N for the hand, its moves'
+ * plays, its moves) written to out (room for cap), sources ascending, the hand last; *found
+ * says how many groups there are (GGN_EOVERFLOW if more than cap: out's content is then
+ * unspecified). The moves themselves are kept in the search, the groups' in turn, for
+ * ggn_search_pseudo_moves. */
+int ggn_search_pseudo_groups(ggn_search *search, int32_t *out, size_t cap, size_t *found);
+/* Moves first .. first + count - 1 of those the last ggn_search_pseudo_groups kept, as pairs
+ * (move, its plays' count) written to out, while the search is in the position that listing
+ * saw (else GGN_EBADPOSITION, as for a range past them). ggn_search_try may be used on them
+ * as after ggn_search_pseudo. */
+int ggn_search_pseudo_moves(ggn_search *search, size_t first, size_t count, int32_t *out);
 /* The legal plays of one pseudo-legal move of the search's position, as ggn_legal lists them
  * (pairs: move, play); only after ggn_search_pseudo listed that position. */
 int ggn_search_try(ggn_search *search, int32_t move, int32_t *out, size_t cap, size_t *found);

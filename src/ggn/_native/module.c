@@ -119,9 +119,11 @@ static PyObject *legal(PyObject *self, PyObject *args) {
     return bytes;
 }
 
-/* pseudo(game, position) -> [(move, plays, (legal play numbers...))] | None: the pseudo-legal
- * moves a playout draws among (ggn_search_pseudo) and each one's legal plays (ggn_search_try);
- * None where the game's plays are not each legal alone. For the tests. */
+/* pseudo(game, position) -> ([(move, plays, (legal play numbers...))], [(source, plays, ((move,
+ * plays), ...))]) | None: the pseudo-legal moves a playout draws among (ggn_search_pseudo) with
+ * each one's legal plays (ggn_search_try), and the same told by source as a playout reads them
+ * (ggn_search_pseudo_groups, each group's moves by ggn_search_pseudo_moves); None where the
+ * game's plays are not each legal alone. For the tests. */
 static PyObject *pseudo(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *position;
@@ -132,11 +134,31 @@ static PyObject *pseudo(PyObject *self, PyObject *args) {
     Py_buffer view;
     if (int32_buffer(position, &view, "position") < 0) return NULL;
     ggn_search *search = ggn_search_new(game);
-    size_t cap = 4096, found = 0, tried = 0;
+    size_t cap = 4096, found = 0, tried = 0, ngroups = 0, first = 0;
     int32_t *out = PyMem_Malloc(3 * cap * sizeof(int32_t)), *plays = PyMem_Malloc(2 * cap * sizeof(int32_t));
-    PyObject *list = NULL;
-    int rc = !search || !out || !plays ? GGN_ENOMEM : ggn_search_load(search, view.buf, (size_t)(view.len / 4));
+    int32_t *groups = PyMem_Malloc(3 * cap * sizeof(int32_t));
+    PyObject *list = NULL, *told = NULL;
+    int rc = !search || !out || !plays || !groups ? GGN_ENOMEM : ggn_search_load(search, view.buf, (size_t)(view.len / 4));
     if (rc == GGN_OK) rc = ggn_search_pseudo(search, out, cap, &found);
+    if (rc == GGN_OK) rc = ggn_search_pseudo_groups(search, groups, cap, &ngroups);
+    if (rc == GGN_OK && !(told = PyList_New(0))) rc = GGN_ENOMEM;
+    for (size_t g = 0; rc == GGN_OK && g < ngroups; g++) { /* each group's moves, in turn */
+        size_t count = (size_t)groups[3 * g + 2];
+        if (count > cap || (rc = ggn_search_pseudo_moves(search, first, count, plays)) != GGN_OK) {
+            rc = rc == GGN_OK ? GGN_EOVERFLOW : rc;
+            break;
+        }
+        first += count;
+        PyObject *moves = PyTuple_New((Py_ssize_t)count);
+        for (size_t j = 0; moves && j < count; j++) {
+            PyObject *pair = Py_BuildValue("(ii)", plays[2 * j], plays[2 * j + 1]);
+            if (!pair) Py_CLEAR(moves);
+            else PyTuple_SET_ITEM(moves, (Py_ssize_t)j, pair);
+        }
+        PyObject *item = moves ? Py_BuildValue("(iiN)", groups[3 * g], groups[3 * g + 1], moves) : NULL;
+        if (!item || PyList_Append(told, item) < 0) { Py_XDECREF(item); rc = GGN_ENOMEM; break; }
+        Py_DECREF(item);
+    }
     if (rc == GGN_OK) list = PyList_New(0);
     for (size_t i = 0; rc == GGN_OK && list && i < found; i++) {
         rc = ggn_search_try(search, out[3 * i], plays, cap, &tried);
@@ -151,8 +173,9 @@ static PyObject *pseudo(PyObject *self, PyObject *args) {
     ggn_search_free(search);
     PyMem_Free(out);
     PyMem_Free(plays);
-    if (rc != GGN_OK) { Py_XDECREF(list); return failed(rc); }
-    return list;
+    PyMem_Free(groups);
+    if (rc != GGN_OK || !list) { Py_XDECREF(list); Py_XDECREF(told); return rc != GGN_OK ? failed(rc) : NULL; }
+    return Py_BuildValue("(NN)", list, told);
 }
 
 /* divide(game, position, depth) -> list of (move number, play number, count). */

@@ -364,8 +364,21 @@ static void sort_cands(cand_t *c, size_t n) {
     }
 }
 
+/* The place of the lowest set bit of a 64-bit word (x != 0). */
+#if defined(__GNUC__) || defined(__clang__)
+#define LOWEST_BIT(x) __builtin_ctzll(x)
+#else
+static int LOWEST_BIT(uint64_t x) {
+    int n = 0;
+    while (!(x & 1)) { x >>= 1; n++; }
+    return n;
+}
+#endif
+
 #define SOURCE_OF(key) ((key) >> 48)
 #define UNLISTED SIZE_MAX /* a group whose candidates are not listed yet */
+enum { GROUP_NEW, GROUP_SORTED, GROUP_MASKED }; /* a group's state (gsorted) */
+#define MASK_WORDS 4 /* a group kept as a set of destinations: on boards of up to 256 squares */
 #define TRIED_KEPT 16 /* the moves a ply keeps the tried plays of (more are tried again) */
 
 /* The winner of a value for the player to move (1 win, 0 draw, -1 loss). */
@@ -383,11 +396,18 @@ typedef struct {
     cand_t *cands, *spare;
     size_t cand_cap;
     /* The candidates' groups, in the canonical order (a source each, or one of all): group g
-     * has gleft[g] candidates left, at cands + gat[g] once listed (UNLISTED before: the plays
-     * of the pseudo listing's triples gtrip[g] .. gtrip[g + 1], listed when first drawn from,
-     * at cands + cused), sorted by the canonical key once drawn from (gsorted[g]). */
+     * has gleft[g] candidates left, at cands + gat[g] once listed, sorted by the canonical key
+     * once drawn from (gsorted[g] GROUP_SORTED). A group of the kernel's grouped pseudo listing
+     * is UNLISTED until first drawn from: its moves are the kernel's kept moves gtrip[g] ..
+     * gtrip[g + 1] - 1, then fetched as (move, plays) pairs to pairs + 2 * gtrip[g], and either
+     * kept as the set of their destinations where each has one play and the destinations
+     * differ (GROUP_MASKED, at gmask + MASK_WORDS * g: the canonical order within a source is
+     * then the destinations'), or their plays listed at cands + cused and sorted. */
     size_t *gat, *gleft, *gtrip;
     uint8_t *gsorted;
+    uint64_t *gmask;
+    int32_t *pairs; /* the kernel's pseudo-legal moves as (move, plays) pairs, a group's when first drawn from */
+    size_t pairs_len; /* values */
     size_t ngroups, cused;
     /* the moves whose plays were tried this ply, and their legal plays' numbers (a bit each,
      * below 64; ``all``: every legal play's number is in the mask) */
@@ -518,9 +538,8 @@ static int list_into(play_state_t *P, lister_t list, size_t width, size_t *found
     }
 }
 
-/* Room for n candidates (and as many spare, and as many groups). */
-static int room_for(play_state_t *P, size_t n) {
-    if (n <= P->cand_cap) return GGN_OK;
+/* Room for n candidates (and as many spare, and as many groups), grown: room_for's. */
+static int grow_room(play_state_t *P, size_t n) {
     if (n > ((size_t)1 << 24)) return GGN_EBUSY;
     if (n < 2 * P->cand_cap) n = 2 * P->cand_cap;
     cand_t *bigger = realloc(P->cands, n * sizeof(cand_t));
@@ -538,8 +557,16 @@ static int room_for(play_state_t *P, size_t n) {
     uint8_t *sorted = realloc(P->gsorted, n + 1);
     if (!sorted) return GGN_ENOMEM;
     P->gsorted = sorted;
+    uint64_t *masks = realloc(P->gmask, (n + 1) * MASK_WORDS * sizeof(uint64_t));
+    if (!masks) return GGN_ENOMEM;
+    P->gmask = masks;
     P->cand_cap = n;
     return GGN_OK;
+}
+
+/* Room for n candidates (and as many spare, and as many groups). */
+static inline int room_for(play_state_t *P, size_t n) {
+    return n <= P->cand_cap ? GGN_OK : grow_room(P, n);
 }
 
 /* The legal plays of the search's position in the kernel's order, keyed by the canonical order:
@@ -561,12 +588,12 @@ static int list_plays(play_state_t *P, size_t *count) {
 
 /* The pseudo-legal plays of the search's position (each play of each pseudo-legal move, legal
  * or not), how many in *count: with ``listed``, in P->cands in the kernel's order, keyed by
- * their source (their groups made by the caller); else only their groups made, each listed
- * when first drawn from (the kernel lists a position's plays source by source, squares
- * ascending, then the hand: the canonical order's first key). */
+ * their source (their groups made by the caller); else only their groups made from the
+ * kernel's (ggn_search_pseudo_groups: source by source, squares ascending, then the hand, the
+ * canonical order's first key), each one's moves fetched when first drawn from. */
 static int list_pseudo(play_state_t *P, int listed, size_t *count) {
     size_t found = 0;
-    int rc = list_into(P, ggn_search_pseudo, 3, &found);
+    int rc = list_into(P, listed ? ggn_search_pseudo : ggn_search_pseudo_groups, 3, &found);
     if (rc != GGN_OK || (rc = room_for(P, found)) != GGN_OK) return rc;
     const ptab_t *t = P->t;
     size_t n = 0;
@@ -581,33 +608,24 @@ static int list_pseudo(play_state_t *P, int listed, size_t *count) {
             for (int32_t k = 0; k < np; k++) c[k] = (cand_t){key, move, k};
             n += (size_t)np;
         }
-    } else { /* the groups: where each starts (its triples, its first play's number) */
-        size_t g = 0;
-        int32_t last = INT32_MIN;
-        int grouped = 1;
-        for (size_t i = 0; i < found; i++) {
-            const int32_t *q = P->list + 3 * i;
-            uint32_t np = (uint32_t)q[1];
-            if (np > 0xFFFF) return GGN_EBUSY;
-            if (q[2] != last) {
-                if (q[2] < last) grouped = 0;
-                last = q[2];
-                P->gtrip[g] = i;
-                P->gleft[g++] = n;
-            }
-            n += np;
-        }
-        if (!grouped) { /* one group of all */
-            g = 1;
-            P->gtrip[0] = 0;
-        }
-        P->gtrip[g] = found;
-        for (size_t k = 0; k < g; k++) {
-            P->gleft[k] = (k + 1 < g ? P->gleft[k + 1] : n) - P->gleft[k];
+    } else { /* the kernel's groups, each its plays' count and its moves (kept: gtrip) */
+        if ((rc = room_for(P, found)) != GGN_OK) return rc;
+        size_t moves = 0;
+        int32_t last = -1;
+        for (size_t k = 0; k < found; k++) { /* (sources ascending, as the canonical order's) */
+            const int32_t *q = P->list + 3 * k;
+            if (q[0] <= last || q[0] > t->N || (uint32_t)q[1] > 0xFFFFFF || (uint32_t)q[2] > 0xFFFFFF) return GGN_EBUSY;
+            last = q[0];
+            P->gtrip[k] = moves;
+            P->gleft[k] = (size_t)q[1];
             P->gat[k] = UNLISTED;
-            P->gsorted[k] = 0;
+            P->gsorted[k] = GROUP_NEW;
+            moves += (size_t)q[2];
+            n += (size_t)q[1];
         }
-        P->ngroups = g;
+        if (2 * moves > P->pairs_len && (rc = grow_list(&P->pairs, &P->pairs_len, moves, 2)) != GGN_OK) return rc;
+        P->gtrip[found] = moves;
+        P->ngroups = found;
         P->cused = 0;
         if ((rc = room_for(P, n)) != GGN_OK) return rc;
     }
@@ -670,7 +688,7 @@ static void group(play_state_t *P, size_t base, size_t n) {
     if (g == 1) P->gat[0] = base;
     for (size_t k = 0; k < g; k++) {
         P->gleft[k] = (k + 1 < g ? P->gat[k + 1] : base + n) - P->gat[k];
-        P->gsorted[k] = 0;
+        P->gsorted[k] = GROUP_NEW;
     }
     P->ngroups = g;
 }
@@ -683,23 +701,58 @@ static size_t group_of(const play_state_t *P, size_t index, size_t *at) {
     return g;
 }
 
+/* A pseudo listing's group g (one source) kept as the set of its destinations, where it can be
+ * (each move one play, the destinations all different, on a board of up to 256 squares: the
+ * canonical order is then the destinations'):
+ * 1 if it is, 0 if it must be listed and sorted. */
+static int mask_group(play_state_t *P, size_t g) {
+    const ptab_t *t = P->t;
+    if (t->N > 64 * MASK_WORDS) return 0;
+    uint64_t *mask = P->gmask + MASK_WORDS * g;
+    memset(mask, 0, MASK_WORDS * sizeof(uint64_t));
+    for (size_t i = P->gtrip[g]; i < P->gtrip[g + 1]; i++) {
+        const int32_t *q = P->pairs + 2 * i;
+        if ((uint32_t)q[0] >= (uint32_t)t->M || q[1] != 1) return 0;
+        int32_t d = t->mdst[q[0]];
+        if ((uint32_t)d >= (uint32_t)t->N || (mask[d >> 6] >> (d & 63) & 1)) return 0;
+        mask[d >> 6] |= (uint64_t)1 << (d & 63);
+    }
+    if (P->gtrip[g + 1] - P->gtrip[g] != P->gleft[g]) return 0;
+    P->gsorted[g] = GROUP_MASKED;
+    return 1;
+}
+
+/* The destination at place ``at`` (from 0, ascending) of a masked group's set (-1 past it). */
+static int32_t masked_at(const uint64_t *mask, size_t at) {
+    for (int w = 0; w < MASK_WORDS; w++) /* (a set holds one source's moves: few, stepped through) */
+        for (uint64_t x = mask[w]; x; x &= x - 1)
+            if (!at--) return (int32_t)(64 * w + LOWEST_BIT(x));
+    return -1;
+}
+
 /* The candidate at ``index`` of the canonical order, in *chosen: its group listed (once) and
- * sorted (once). */
+ * sorted (once), or kept as a set of destinations. */
 static int pick_grouped(play_state_t *P, size_t index, cand_t *chosen) {
     size_t at, g = group_of(P, index, &at);
-    if (!P->gsorted[g]) {
-        const ptab_t *t = P->t;
+    const ptab_t *t = P->t;
+    int rc;
+    if (P->gsorted[g] == GROUP_NEW && P->gat[g] == UNLISTED &&
+        (rc = ggn_search_pseudo_moves(P->s, P->gtrip[g], P->gtrip[g + 1] - P->gtrip[g], P->pairs + 2 * P->gtrip[g])) !=
+            GGN_OK)
+        return rc;
+    if (P->gsorted[g] == GROUP_NEW && !(P->gat[g] == UNLISTED && mask_group(P, g))) {
         cand_t *c;
         size_t n = P->gleft[g];
-        if (P->gat[g] == UNLISTED) { /* a pseudo listing's group: its triples' plays */
+        if (P->gat[g] == UNLISTED) { /* a pseudo listing's group: its kept moves' plays */
             c = P->cands + P->cused;
             size_t w = 0;
             for (size_t i = P->gtrip[g]; i < P->gtrip[g + 1]; i++) {
-                const int32_t *q = P->list + 3 * i;
+                const int32_t *q = P->pairs + 2 * i;
                 int32_t move = q[0];
-                if ((uint32_t)move >= (uint32_t)t->M) return GGN_EBUSY;
+                if ((uint32_t)move >= (uint32_t)t->M || q[1] < 0 || (size_t)q[1] > n - w) return GGN_EBUSY;
                 for (int32_t k = 0; k < q[1]; k++) c[w++] = (cand_t){t->mkey[move] | (uint64_t)k, move, k};
             }
+            if (w != n) return GGN_EBUSY;
             P->gat[g] = P->cused;
             P->cused += w;
         } else {
@@ -707,17 +760,34 @@ static int pick_grouped(play_state_t *P, size_t index, cand_t *chosen) {
             for (size_t i = 0; i < n; i++) c[i].key = t->mkey[c[i].move] | (uint64_t)c[i].play;
         }
         sort_cands(c, n);
-        P->gsorted[g] = 1;
+        P->gsorted[g] = GROUP_SORTED;
+    }
+    if (P->gsorted[g] == GROUP_MASKED) { /* the group's kept move to that destination */
+        int32_t d = masked_at(P->gmask + MASK_WORDS * g, at);
+        for (size_t i = P->gtrip[g]; i < P->gtrip[g + 1]; i++) {
+            int32_t move = P->pairs[2 * i];
+            if (t->mdst[move] == d) {
+                *chosen = (cand_t){t->mkey[move], move, 0};
+                return GGN_OK;
+            }
+        }
+        return GGN_EBUSY;
     }
     *chosen = P->cands[P->gat[g] + at];
     return GGN_OK;
 }
 
-/* Strike candidate ``index`` of the canonical order (drawn: its group listed). */
+/* Strike candidate ``index`` of the canonical order (drawn: its group listed, or masked). */
 static void strike(play_state_t *P, size_t index) {
     size_t at, g = group_of(P, index, &at);
-    cand_t *c = P->cands + P->gat[g];
-    memmove(c + at, c + at + 1, (P->gleft[g] - at - 1) * sizeof(cand_t));
+    if (P->gsorted[g] == GROUP_MASKED) {
+        uint64_t *mask = P->gmask + MASK_WORDS * g;
+        int32_t d = masked_at(mask, at); /* (drawn: in the set) */
+        if (d >= 0) mask[d >> 6] &= ~((uint64_t)1 << (d & 63));
+    } else {
+        cand_t *c = P->cands + P->gat[g];
+        memmove(c + at, c + at + 1, (P->gleft[g] - at - 1) * sizeof(cand_t));
+    }
     P->gleft[g]--;
 }
 
@@ -922,6 +992,17 @@ static int repeated(const play_state_t *P, size_t ply, int32_t rule50, int side,
     int us = perpetual && chk[ply - 1] && chk[ply - 3];
     uint64_t key = P->keys[ply];
     int32_t count = 0;
+    if (!perpetual) { /* the keys alone (the checks kept are not read) */
+        size_t back = 4;
+        for (; back <= end; back += 2)
+            if (P->keys[ply - back] == key && ++count + 1 >= t->nfold) break;
+        if (back > end) return 0;
+        int32_t value = t->nfold_value;
+        if (t->nfold_absolute && side == 1) value = -value;
+        *winner = winner_of(side, value);
+        *ending = GGN_END_REPETITION;
+        return 1;
+    }
     for (size_t back = 4; back <= end; back += 2) {
         them = them && chk[ply - back];
         if (P->keys[ply - back] == key) {
@@ -1129,12 +1210,14 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
     P.list = malloc(P.list_len * sizeof(int32_t));
     P.tlist_len = 64;
     P.tlist = malloc(P.tlist_len * sizeof(int32_t));
+    P.pairs_len = 256;
+    P.pairs = malloc(P.pairs_len * sizeof(int32_t));
     P.mirror = calloc((size_t)t.N, sizeof(int32_t));
     P.eps = calloc((size_t)t.N, sizeof(int32_t));
     P.epat = calloc((size_t)t.N, sizeof(int32_t));
     P.hmirror = calloc(2 * (size_t)t.K, sizeof(int32_t));
     P.before = calloc((size_t)t.N, sizeof(int32_t));
-    if (!P.list || !P.tlist || !P.mirror || !P.eps || !P.epat || !P.hmirror || !P.before) rc = GGN_ENOMEM;
+    if (!P.list || !P.tlist || !P.pairs || !P.mirror || !P.eps || !P.epat || !P.hmirror || !P.before) rc = GGN_ENOMEM;
     if (rc == GGN_OK) rc = room_for(&P, 64); /* the candidates and their groups: never NULL */
     if (rc == GGN_OK) {
         P.s = ggn_search_new(g);
@@ -1152,7 +1235,7 @@ int ggn_playout(const ggn_game *g, const int32_t *tables, size_t tables_len, con
                        moves);
     }
     ggn_search_free(P.s);
-    free(P.list); free(P.tlist); free(P.cands); free(P.spare); free(P.gat); free(P.gleft); free(P.gtrip); free(P.gsorted); free(P.keys); free(P.checks);
+    free(P.list); free(P.tlist); free(P.cands); free(P.spare); free(P.gat); free(P.gleft); free(P.gtrip); free(P.gsorted); free(P.gmask); free(P.pairs); free(P.keys); free(P.checks);
     free(P.mirror); free(P.eps); free(P.epat); free(P.hmirror); free(P.before);
     ptab_free(&t);
     if (rc != GGN_OK && err && errlen && !err[0]) snprintf(err, errlen, "the playout failed (kernel error %d)", rc);
