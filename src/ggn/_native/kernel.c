@@ -2556,7 +2556,8 @@ static uint64_t pseudo_moves(search_t *S, int ply, size_t base, size_t end, sink
  * last one's source is S->glast). */
 static inline void group_note(search_t *S, int ply, sink_t *sink, int32_t src, size_t slot, size_t before) {
     const ggn_game *g = S->g;
-    int32_t moves = (int32_t)(S->mv_used - before), plays = moves;
+    int32_t moves = (int32_t)(S->mv_used - before); /* (at most the slot's entries: an int32_t) */
+    int64_t plays = moves;
     if (!moves) return;
     if (!g->gone[slot]) {
         play_t *buf = S->plays + (size_t)ply * (size_t)g->maxplays;
@@ -2575,9 +2576,10 @@ static inline void group_note(search_t *S, int ply, sink_t *sink, int32_t src, s
         sink->found++;
         S->glast = src;
     }
-    if (sink->found <= sink->cap) {
+    if (sink->found <= sink->cap) { /* (a sum past INT32_MAX kept at it: a table no game makes) */
         int32_t *o = sink->out + 3 * (sink->found - 1);
-        o[1] += plays;
+        int64_t all = (int64_t)o[1] + plays;
+        o[1] = all > INT32_MAX ? INT32_MAX : (int32_t)all;
         o[2] += moves;
     }
 }
