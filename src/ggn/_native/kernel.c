@@ -2424,9 +2424,19 @@ static uint64_t emit_walled(search_t *S, int ply, int depth, int mode, sink_t *s
     return walled(S, ply, depth, mode, sink, S->pre + (size_t)ply * (size_t)(S->g->N + 1), mi, ordinal, side);
 }
 
+/* Inlined wherever it is called, where the compiler would not (emit, collect: a call each
+ * costs a listing or a playout a few percent). */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define ALWAYS_INLINE __forceinline
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 /* (inline: a listing or a count emits most of its plays here, and a call each cost a sixth of
  * the walk's time) */
-static inline uint64_t emit(search_t *S, int ply, int depth, int mode, sink_t *sink, int32_t mi, int32_t ordinal,
+static ALWAYS_INLINE uint64_t emit(search_t *S, int ply, int depth, int mode, sink_t *sink, int32_t mi, int32_t ordinal,
                             int side) {
     if (S->g->wall_rule) return emit_walled(S, ply, depth, mode, sink, mi, ordinal, side);
     if (mode == MODE_LIST) {
@@ -2455,15 +2465,6 @@ static int grow(search_t *S, size_t more) {
 
 /* The move of the move stack's entry x (it holds entries of g->fent). */
 #define STACKED(S, x) ((S)->g->fent[(S)->mv[x]].mi)
-
-/* Inlined wherever it is called (a compiler's own choice left collect a call: 2% of a playout's time). */
-#if defined(__GNUC__) || defined(__clang__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#elif defined(_MSC_VER)
-#define ALWAYS_INLINE __forceinline
-#else
-#define ALWAYS_INLINE inline
-#endif
 
 /* Push on the move stack (as their entries' numbers) the moves of group ``slot`` (a kind on a square, or in hand) whose
  * conditions hold, walking each ray until its first occupied square (fskip). 0 if no room. */
