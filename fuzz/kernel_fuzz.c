@@ -118,6 +118,52 @@ static void run(uint8_t operation, int depth, const ggn_game *game, const int32_
                     for (size_t i = 0; i < told; i++)
                         if (pairs[2 * i] != moves[3 * i] || pairs[2 * i + 1] != moves[3 * i + 1]) abort();
                 if (ggn_search_pseudo_moves(search, told, 1, pairs) != GGN_EBADPOSITION) abort();
+                /* the same on the search keeping its squares (a playout's): the same groups and
+                 * moves, and a group known as a set holds its moves' destinations, each asked
+                 * back as one of its moves */
+                int32_t again[3 * 64];
+                size_t nagain = 0, first = 0;
+                if (ggn_search_track(search) != GGN_OK) abort();
+                if (ggn_search_pseudo_groups(search, again, 64, &nagain) != GGN_OK || nagain != ngroups ||
+                    memcmp(again, groups, 3 * ngroups * sizeof(int32_t)) != 0)
+                    abort();
+                if (told <= 64 && ggn_search_pseudo_moves(search, 0, told, pairs) != GGN_OK) abort();
+                for (size_t i = 0; told <= 64 && i < told; i++)
+                    if (pairs[2 * i] != moves[3 * i] || pairs[2 * i + 1] != moves[3 * i + 1]) abort();
+                for (size_t g = 0; told <= 64 && g < ngroups; first += (size_t)groups[3 * g + 2], g++) {
+                    uint64_t set[4];
+                    int is_set = 0;
+                    if (ggn_search_pseudo_set(search, g, set, 4, &is_set) != GGN_OK) abort();
+                    if (!is_set) continue;
+                    int32_t bits = 0;
+                    for (int32_t d = 0; d < 256; d++) {
+                        int32_t move = -1, in = 0;
+                        if (!(set[d >> 6] >> (d & 63) & 1)) continue;
+                        bits++;
+                        if (ggn_search_pseudo_onto(search, g, d, &move) != GGN_OK) abort();
+                        for (int32_t k = 0; k < groups[3 * g + 2]; k++)
+                            if (pairs[2 * (first + (size_t)k)] == move && pairs[2 * (first + (size_t)k) + 1] == 1) in = 1;
+                        if (!in) abort();
+                    }
+                    if (bits != groups[3 * g + 2] || bits != groups[3 * g + 1]) abort();
+                }
+                if (ggn_search_pseudo_set(search, ngroups, (uint64_t[4]){0}, 4, &(int){0}) != GGN_EBADPOSITION) abort();
+                /* each move tried on the search keeping its squares (its attack tests from the
+                 * sets) gives the plays it gives on a search that does not */
+                ggn_search *plain = ggn_search_new(game);
+                int32_t mine[2 * 64], theirs[2 * 64];
+                size_t nmine = 0, ntheirs = 0, relisted = 0;
+                if (!plain || ggn_search_load(plain, position, length) != GGN_OK ||
+                    ggn_search_pseudo(plain, moves, 64, &relisted) != GGN_OK || relisted != listed ||
+                    ggn_search_pseudo(search, moves, 64, &relisted) != GGN_OK)
+                    abort();
+                for (size_t i = 0; i < listed; i++) {
+                    int a = ggn_search_try(search, moves[3 * i], mine, 64, &nmine);
+                    int b = ggn_search_try(plain, moves[3 * i], theirs, 64, &ntheirs);
+                    if (a != b || nmine != ntheirs || (a == GGN_OK && memcmp(mine, theirs, 2 * nmine * sizeof(int32_t)) != 0))
+                        abort();
+                }
+                ggn_search_free(plain);
             }
         }
         ggn_search_free(search);

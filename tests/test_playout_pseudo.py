@@ -53,17 +53,31 @@ def _kernel(rules: RuleSystem, position: Position) -> Seen | None:
     if listed is None:
         return None
     found, told = listed
+    # the same on a search that keeps its squares, as a playout's (where the kernel knows a
+    # piece's moves as a set of destinations: a board of up to 64 squares, rays and leaps)
+    tracked_found, tracked = kernel.pseudo(game.capsule, encoded, True)
+    assert tracked_found == found
+    assert [group[:3] for group in tracked] == [group[:3] for group in told]
     # told by source as a playout reads them (ggn_search_pseudo_groups, ggn_search_pseudo_moves):
     # the same moves with the same plays' counts, in the same order, a group a source, sources
     # ascending (the hand, numbered N, last), each group's counts its moves'
-    assert [pair for _, _, moves in told for pair in moves] == [(number, plays) for number, plays, _ in found]
-    sources = [source for source, _, _ in told]
+    assert [pair for _, _, moves, _ in told for pair in moves] == [(number, plays) for number, plays, _ in found]
+    sources = [source for source, _, _, _ in told]
     assert sources == sorted(set(sources)), sources
-    for source, plays, moves in told:
+    for source, plays, moves, _ in told:
         assert moves and plays == sum(count for _, count in moves), (source, plays, moves)
         for number, _ in moves:  # the tables' own source of the move (-1: the hand)
             own = game.places[3 * number + 1]
             assert source == (own if own >= 0 else game.squares), (source, number)
+    # a set (ggn_search_pseudo_set, ggn_search_pseudo_onto): its destinations are its moves',
+    # each one move of one play, and the move asked for a destination is the one onto it
+    for source, _, moves, onto in told + tracked:
+        if onto is None:
+            continue
+        assert game.squares <= 64 and source < game.squares, (source, onto)
+        assert sorted((number, 1) for _, number in onto) == sorted(moves), (source, onto, moves)
+        for square, number in onto:
+            assert game.places[3 * number + 2] == square, (source, square, number)
     seen: Seen = {}
     for number, plays, legal in found:
         if not plays:  # a move with no play (a capture a rule forbids): no candidate, nor in the pure walk
@@ -125,7 +139,7 @@ def test_a_hand_of_several_kinds_is_told_as_one_group(name: str, feen: str, kind
     asked = _native._asked(rules, position)
     assert asked is not None
     kernel, game, encoded = asked
-    _, told = kernel.pseudo(game.capsule, encoded)
+    _, told = kernel.pseudo(game.capsule, encoded, True)
     hand = [group for group in told if group[0] == game.squares]
     assert len(hand) == 1 and told[-1] is hand[0], told
     dropped = {str(game.move(rules, number).piece) for number, _ in hand[0][2]}  # type: ignore[union-attr]
@@ -167,3 +181,26 @@ def _castles(board: chess.Board, uci: str) -> bool:
     king = board.king(board.turn)
     return king is not None and uci[:2] == chess.square_name(king) and abs(
         chess.parse_square(uci[2:4]) % 8 - king % 8) == 2
+
+
+def test_a_playout_s_search_knows_rays_and_leaps_as_sets() -> None:
+    """On a playout's search (its squares kept), the kernel tells a chess piece's moves as a set
+    of destinations where each has one play and the piece's moves are rays and leaps; a pawn
+    that promotes (several plays a move), a king with its castling (a move that is not a ray nor
+    a leap) and a rook with its castling right (its moves take the king's right) are listed move
+    by move. An untracked search lists every group move by move."""
+    rules = rule_system("chess")
+    position = Position.from_feen(from_fen("4k3/1P6/8/8/8/2n5/8/R3K2R w K - 0 1"))
+    asked = _native._asked(rules, position)
+    assert asked is not None
+    kernel, game, encoded = asked
+    _, told = kernel.pseudo(game.capsule, encoded, True)
+    by_square = {source: onto for source, _, _, onto in told}
+    # a1 (0), e1 (4), h1 (7), b7 (49): a1's rook, without a right, is a set of its destinations
+    assert set(by_square) == {0, 4, 7, 49}, by_square
+    assert by_square[4] is None and by_square[7] is None and by_square[49] is None
+    assert by_square[0] is not None and [square for square, _ in by_square[0]] == [1, 2, 3, 8, 16, 24, 32, 40, 48, 56]
+    _, untracked = kernel.pseudo(game.capsule, encoded)
+    assert [onto for _, _, _, onto in untracked] == [None] * 4
+    assert [group[:3] for group in untracked] == [group[:3] for group in told]
+    assert _kernel(rules, position) == _pure(rules, position)

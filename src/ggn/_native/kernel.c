@@ -77,6 +77,19 @@ enum { HOT_FAST = 1, HOT_VICT = 2, HOT_RULES = 4, HOT_KING = 8, HOT_SITTUYIN = 1
 
 typedef struct { int32_t sq, val; } chg_t;
 
+/* Ray sets (boards of up to 64 squares, ray_plans): a (kind, source)'s entries as sets of
+ * squares, for the grouped pseudo listing. Its walk is then a few operations on the board's
+ * occupied squares (search_t's occ and own): its leaves (entries no occupied square skips past)
+ * and, per chain (entries each under the one before: a ray, its squares ascending when ``up``
+ * else descending), the chain's squares up to its first occupied one; of those, the squares
+ * whose state the entry's dmask allows (oke empty, okx an enemy, okf a friend). */
+typedef struct { uint64_t mask; int32_t up; } rchain_t;
+typedef struct { uint64_t leaves, oke, okx, okf; int32_t coff, nchains; } rplan_t;
+/* Attack sets, made with the ray sets (attack_plans): per attacking side and target, the
+ * reverse tree's nodes as leaves and chains, so that the nodes an attack test looks at (the
+ * occupied leaves, the first occupied node of each chain) come from the occupied squares. */
+typedef struct { uint64_t leaves; int32_t coff, nchains; } aplan_t;
+
 struct ggn_game {
     int32_t N, K, M, flags, words;
     int32_t *kside, *kterm, *unmark, *rookplain, *kingplain, *dropmate;
@@ -95,6 +108,17 @@ struct ggn_game {
     uint8_t *gone;   /* per (kind, source + 1): each of its entries' plays is its one placed piece (HOT_PLACED) */
     int32_t *forder, *fskip;
     fent_t *fent;    /* parallel to forder, packed for collect and walk */
+    /* ray sets (see rplan_t): per (kind, source + 1) its plan's number (-1: none; NULL: none at all) */
+    int32_t *rplan, nrplans;
+    rplan_t *rplans;
+    rchain_t *rchains;
+    uint8_t *rto;    /* per plan, per square: its entry onto the square (from the slot's first; 255 none) */
+    /* attack sets (see aplan_t, with ray sets only): per side, per target its plan's number (-1
+     * none); per plan, per square its node (from the target's first) */
+    int32_t *aplan[2];
+    aplan_t *aplans;
+    rchain_t *achains;
+    uint8_t *anode;
     int32_t *owner, *marked; /* per kind: its side (-1 for the empty square), whether unmarking changes it */
     uint8_t *kscan;  /* per kind, for walk's scan: bit s its side is s, bit 2 terminal, bit 3 marked */
     int32_t *fentry; /* per move: its entry in fent */
@@ -250,6 +274,8 @@ void ggn_game_free(ggn_game *g) {
     free(g->fent); free(g->owner); free(g->marked); free(g->kscan); free(g->fentry);
     free(g->moves); free(g->poss); free(g->conds); free(g->ints); free(g->paths);
     free(g->gstart); free(g->gcount); free(g->gone); free(g->forder); free(g->fskip);
+    free(g->rplan); free(g->rplans); free(g->rchains); free(g->rto);
+    free(g->aplan[0]); free(g->aplan[1]); free(g->aplans); free(g->achains); free(g->anode);
     free(g->wflags); free(g->wbeside); free(g->wgkind); free(g->wgsq); free(g->wgoff); free(g->wgn);
     free(g->wdata); free(g->marrow);
     free(g->kcannon); free(g->mcan_off); free(g->mcan_n); free(g->candata);
@@ -408,6 +434,153 @@ static int known_empty(const int32_t *key, const int32_t *skip, const uint8_t *s
 }
 
 #define QUICK_MOST 256 /* the most entries of one walk whose quick flags are worked out */
+
+/* A walk over n items keyed by squares (at most 64, different, each below 64: at an item whose
+ * square is occupied on to skip[i], else to the next) as leaves and chains: from an item i,
+ * every item up to skip[i] skips there too (a chain, its squares ascending or descending), or
+ * skip[i] is the next (a leaf). The leaves' squares added to *leaves, the chains written (where
+ * ``chains``): how many, -1 if the walk is not so. */
+static int32_t chains_of(const int32_t *key, const int32_t *skip, int32_t n, uint64_t *leaves, rchain_t *chains) {
+    int32_t nchains = 0;
+    for (int32_t i = 0; i < n;) {
+        int32_t to = skip[i];
+        if (to <= i || to > n) return -1;
+        uint64_t mask = (uint64_t)1 << key[i];
+        if (to == i + 1) { /* a leaf */
+            *leaves |= mask;
+            i = to;
+            continue;
+        }
+        int up = key[i + 1] > key[i];
+        for (int32_t k = i + 1; k < to; k++) {
+            if (skip[k] != to || (key[k] > key[k - 1]) != up) return -1;
+            mask |= (uint64_t)1 << key[k];
+        }
+        if (chains) chains[nchains] = (rchain_t){mask, up};
+        nchains++;
+        i = to;
+    }
+    return nchains;
+}
+
+/* Whether the entries fent[a .. a + n) of one (kind, source) make a ray set (rplan_t): each
+ * quick, its destinations different, its walk leaves and chains (chains_of). The chains' count
+ * (-1: they do not); with ``plan``, the plan written (its chains in ``chains``). Whether each
+ * entry has one play is the caller's (gone). */
+static int32_t ray_plan(const ggn_game *g, int32_t a, int32_t n, rplan_t *plan, rchain_t *chains) {
+    const fent_t *f = g->fent + a;
+    int32_t key[64], skip[64];
+    uint64_t seen = 0, leaves = 0;
+    if (n > 64) return -1;
+    if (plan) *plan = (rplan_t){0, 0, 0, 0, 0, 0};
+    for (int32_t i = 0; i < n; i++) {
+        if (!(f[i].quick & QUICK) || f[i].dst < 0 || f[i].dst >= g->N || f[i].dst >= 64) return -1;
+        uint64_t bit = (uint64_t)1 << f[i].dst;
+        if (seen & bit) return -1;
+        seen |= bit;
+        key[i] = f[i].dst;
+        skip[i] = f[i].skip - a;
+        if (!plan) continue;
+        if (f[i].quick & 1) plan->oke |= bit;
+        if (f[i].quick & 2) plan->okx |= bit;
+        if (f[i].quick & 4) plan->okf |= bit;
+    }
+    int32_t nchains = chains_of(key, skip, n, &leaves, chains);
+    if (plan) plan->leaves = leaves;
+    return nchains;
+}
+
+/* Whether the reverse tree's nodes of side s onto target t make an attack set (aplan_t): at
+ * most 64, their squares below 64 (different: a node a source). The chains' count (-1: they do
+ * not); with ``plan``, the plan written (its chains in ``chains``). */
+static int32_t attack_plan(const ggn_game *g, int s, int32_t t, aplan_t *plan, rchain_t *chains) {
+    const rnode_t *nodes = g->rnodes[s] + g->rstart[s][t];
+    int32_t n = g->rcount[s][t], key[64], skip[64];
+    uint64_t seen = 0, leaves = 0;
+    if (n > 64) return -1;
+    for (int32_t i = 0; i < n; i++) {
+        if (nodes[i].src < 0 || nodes[i].src >= 64 || (seen >> nodes[i].src & 1)) return -1;
+        seen |= (uint64_t)1 << nodes[i].src;
+        key[i] = nodes[i].src;
+        skip[i] = nodes[i].skip;
+    }
+    int32_t nchains = chains_of(key, skip, n, &leaves, chains);
+    if (plan) *plan = (aplan_t){leaves, 0, nchains};
+    return nchains;
+}
+
+/* The attack sets of a game with ray sets (g->aplan; else none): every target's of each side
+ * that makes one (attack_plan). 0 if out of memory. */
+static int attack_plans(ggn_game *g) {
+    int32_t N = g->N, nplans = 0, nchains = 0;
+    if (!g->rplan) return 1;
+    for (int s = 0; s < 2; s++)
+        for (int32_t t = 0; t < N; t++) {
+            int32_t c = attack_plan(g, s, t, NULL, NULL);
+            if (c >= 0) { nplans++; nchains += c; }
+        }
+    g->aplan[0] = alloc((size_t)N + 1, 4);
+    g->aplan[1] = alloc((size_t)N + 1, 4);
+    g->aplans = alloc((size_t)nplans + 1, sizeof(aplan_t));
+    g->achains = alloc((size_t)nchains + 1, sizeof(rchain_t));
+    g->anode = alloc((size_t)nplans * 64 + 1, 1);
+    if (!g->aplan[0] || !g->aplan[1] || !g->aplans || !g->achains || !g->anode) return 0;
+    memset(g->anode, 255, (size_t)nplans * 64 + 1);
+    int32_t at = 0, used = 0;
+    for (int s = 0; s < 2; s++)
+        for (int32_t t = 0; t < N; t++) {
+            g->aplan[s][t] = -1;
+            if (at == nplans) continue;
+            aplan_t *plan = &g->aplans[at];
+            int32_t c = attack_plan(g, s, t, plan, g->achains + used);
+            if (c < 0 || used + c > nchains) continue;
+            plan->coff = used;
+            used += c;
+            for (int32_t i = 0; i < g->rcount[s][t]; i++) /* (at most 64 nodes) */
+                g->anode[(size_t)at * 64 + (size_t)g->rnodes[s][g->rstart[s][t] + i].src] = (uint8_t)i;
+            g->aplan[s][t] = at++;
+        }
+    return 1;
+}
+
+/* The ray sets of a game on a board of up to 64 squares (g->rplan; else none): a (kind,
+ * source) of the board has one where its entries make one (ray_plan) and each has one play. 0
+ * if out of memory. */
+static int ray_plans(ggn_game *g) {
+    int32_t N = g->N, K = g->K;
+    if (N > 64) return 1;
+    size_t gsize = (size_t)K * (size_t)(N + 1);
+    int32_t nplans = 0, nchains = 0;
+    for (size_t slot = 0; slot < gsize; slot++) {
+        if (slot % (size_t)(N + 1) == 0 || !g->gcount[slot] || !g->gone[slot]) continue; /* (the hand's: no) */
+        int32_t c = ray_plan(g, g->gstart[slot], g->gcount[slot], NULL, NULL);
+        if (c < 0) continue;
+        nplans++;
+        nchains += c;
+    }
+    g->rplan = alloc(gsize, 4);
+    g->rplans = alloc((size_t)nplans + 1, sizeof(rplan_t));
+    g->rchains = alloc((size_t)nchains + 1, sizeof(rchain_t));
+    g->rto = alloc((size_t)nplans * 64 + 1, 1);
+    if (!g->rplan || !g->rplans || !g->rchains || !g->rto) return 0;
+    memset(g->rto, 255, (size_t)nplans * 64 + 1);
+    int32_t at = 0, used = 0;
+    for (size_t slot = 0; slot < gsize; slot++) {
+        g->rplan[slot] = -1;
+        if (slot % (size_t)(N + 1) == 0 || !g->gcount[slot] || !g->gone[slot] || at == nplans) continue;
+        rplan_t *plan = &g->rplans[at];
+        int32_t c = ray_plan(g, g->gstart[slot], g->gcount[slot], plan, g->rchains + used);
+        if (c < 0 || used + c > nchains) continue;
+        plan->coff = used;
+        plan->nchains = c;
+        used += c;
+        for (int32_t i = 0; i < g->gcount[slot]; i++) /* (at most 64 entries: their squares differ) */
+            g->rto[(size_t)at * 64 + (size_t)g->fent[g->gstart[slot] + i].dst] = (uint8_t)i;
+        g->rplan[slot] = at++;
+    }
+    g->nrplans = at;
+    return 1;
+}
 
 static int read_conds(reader_t *r, ggn_game *g, int32_t count, int32_t *conds_used, int32_t conds_cap) {
     for (int32_t c = 0; c < count; c++) {
@@ -1112,6 +1285,7 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         }
         i = j;
     }
+    if (!ray_plans(g)) { free(keys); free(poff); free(plen); free(paths); free(ord); free(skp); ggn_game_free(g); return GGN_ENOMEM; }
     /* reverse: per attacking side, per target, nodes grouped by source */
     int32_t *cnt = alloc((size_t)N, 4);
     if (!cnt) { free(keys); free(poff); free(plen); free(paths); free(ord); free(skp); ggn_game_free(g); return GGN_ENOMEM; }
@@ -1266,6 +1440,7 @@ int ggn_game_new(const int32_t *tables, size_t len, ggn_game **out, char *err, s
         }
     }
     free(cnt); free(keys); free(poff); free(plen); free(paths); free(ord); free(skp);
+    if (!attack_plans(g)) { ggn_game_free(g); return GGN_ENOMEM; }
     *out = g;
     return GGN_OK;
 }
@@ -1353,6 +1528,11 @@ static inline int simple_holds(const ggn_game *g, const int32_t *b, const move_t
 /* A quick entry's test: its destination's state v against its dmask (its path known empty). */
 #define QUICK_HOLDS(g, quick, v, side) (!(v) ? ((quick) & 1) : (g)->kside[v] != (side) ? ((quick) & 2) : ((quick) & 4))
 
+/* A part of the grouped pseudo listing's kept moves (search_t's segs): a run of the entries in
+ * search_t's kept (slot -1: kept[at .. at + n)), or a ray set's moves (its slot's entries whose
+ * destination is in dests, in the slot's order: n of them). */
+typedef struct { int32_t slot; size_t at, n; uint64_t dests; } kseg_t;
+
 /* What a listing walk lists (search_t's pseudo). */
 enum { PSEUDO_NONE, PSEUDO_LISTED, PSEUDO_GROUPED };
 
@@ -1389,6 +1569,9 @@ typedef struct {
     int32_t *kept;
     size_t nkept, kept_cap;
     uint64_t kept_gen;
+    kseg_t *segs;  /* the kept moves' parts, in order (nsegs; room for N + K) */
+    size_t nsegs, segs_cap, nstacked; /* nstacked: the entries in kept */
+    size_t kbase, kall; /* while a grouped listing walks: its first entry on the move stack, its moves so far */
     int32_t glast; /* the source of the listing's last group (group_note) */
     /* ggn_search_try's walks: the position is the last pseudo listing's (``known``, next walk
      * only), whose walk left its terminal pieces at ply 0, and their count and the marked
@@ -1404,41 +1587,53 @@ typedef struct {
      * walk after a load); ``top``: the next walk is a driver's call on the search's position */
     int track, tracked, top;
     int32_t *owned[2], nowned[2], *where, nmarked;
+    uint64_t occ, own[2]; /* with tracked, where the game has ray sets: the occupied squares, each side's */
+    int sets; /* ggn_search_try's tests of one play on the search's board (king_step, plain_alone):
+               * occ and own are that board's (before the play), for attacked_known */
 } search_t;
+
+/* Whether the piece ``occ`` of side ``a`` on node nd of the reverse tree onto t moves onto t. */
+static inline int node_attacks(const ggn_game *g, const int32_t *b, const rnode_t *nd, int32_t occ, int32_t t, int a) {
+    const int32_t *ents = g->rents[a], *kinds = g->rkind[a], *quicks = g->rquick[a];
+    for (int32_t e = nd->ent_off; e < nd->ent_off + nd->nent; e++) {
+        if (kinds[e] != occ) continue;
+        int32_t quick = quicks[e];
+        if (quick) {
+            if (QUICK_HOLDS(g, quick, b[t], a)) return 1;
+        } else {
+            const move_t *m = &g->moves[ents[e]];
+            if (HOLDS(g, b, m, a) && !BARRED(g, b, ents[e])) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether ``a`` can drop onto square t of board b from its hand. */
+static inline int hand_attacks(const search_t *S, const int32_t *b, int32_t t, int a) {
+    const ggn_game *g = S->g;
+    if (!S->hand[a] || !g->dcount[a][t]) return 0;
+    const int32_t *d = g->dents[a] + g->dstart[a][t];
+    for (int32_t e = 0; e < g->dcount[a][t]; e++) {
+        const move_t *m = &g->moves[d[e]];
+        if (S->hand[a][m->kind] > 0 && move_holds(g, b, m, a, t)) return 1;
+    }
+    return 0;
+}
 
 /* Whether ``a`` can move onto square t of board b (or drop onto it from its hand). */
 static int attacked(const search_t *S, const int32_t *b, int32_t t, int a, int with_hands) {
     const ggn_game *g = S->g;
     const rnode_t *nodes = g->rnodes[a] + g->rstart[a][t];
     int32_t n = g->rcount[a][t];
-    const int32_t *ents = g->rents[a], *kinds = g->rkind[a], *quicks = g->rquick[a];
     int32_t i = 0;
     while (i < n) {
         const rnode_t *nd = &nodes[i];
         int32_t occ = b[nd->src];
         if (!occ) { i++; continue; }
-        if (g->kside[occ] == a) {
-            for (int32_t e = nd->ent_off; e < nd->ent_off + nd->nent; e++) {
-                if (kinds[e] != occ) continue;
-                int32_t quick = quicks[e];
-                if (quick) {
-                    if (QUICK_HOLDS(g, quick, b[t], a)) return 1;
-                } else {
-                    const move_t *m = &g->moves[ents[e]];
-                    if (HOLDS(g, b, m, a) && !BARRED(g, b, ents[e])) return 1;
-                }
-            }
-        }
+        if (g->kside[occ] == a && node_attacks(g, b, nd, occ, t, a)) return 1;
         i = nd->skip;
     }
-    if (with_hands && S->hand[a] && g->dcount[a][t]) {
-        const int32_t *d = g->dents[a] + g->dstart[a][t];
-        for (int32_t e = 0; e < g->dcount[a][t]; e++) {
-            const move_t *m = &g->moves[d[e]];
-            if (S->hand[a][m->kind] > 0 && move_holds(g, b, m, a, t)) return 1;
-        }
-    }
-    return 0;
+    return with_hands && hand_attacks(S, b, t, a);
 }
 
 static int any_terminal_attacked(const search_t *S, const int32_t *b, int side, int with_hands) {
@@ -2494,12 +2689,18 @@ static void track_build(search_t *S) {
     const ggn_game *g = S->g;
     S->nowned[0] = S->nowned[1] = 0;
     S->nmarked = 0;
+    S->occ = S->own[0] = S->own[1] = 0;
     for (int32_t q = 0; q < g->N; q++) {
         int f = g->kscan[S->b[q]];
         S->nmarked += f >> 3;
         int32_t side = (f & 3) == 1 ? 0 : (f & 3) == 2 ? 1 : -1;
         S->where[q] = (side + 1) | (f & 8);
         if (side >= 0) S->owned[side][S->nowned[side]++] = q;
+        if (g->rplan) { /* (N <= 64) */
+            uint64_t bit = (uint64_t)1 << q;
+            if (S->b[q]) S->occ |= bit;
+            if (side >= 0) S->own[side] |= bit;
+        }
     }
     S->tracked = 1;
 }
@@ -2512,6 +2713,12 @@ static void track_square(search_t *S, int32_t q) {
     int32_t now = (f & 3) == 1 ? 1 : (f & 3) == 2 ? 2 : 0, was = S->where[q] & 3;
     S->nmarked += (f & 8 ? 1 : 0) - (S->where[q] & 8 ? 1 : 0);
     S->where[q] = now | (f & 8);
+    if (g->rplan) { /* (N <= 64) */
+        uint64_t bit = (uint64_t)1 << q, keep = ~bit;
+        S->occ = (S->occ & keep) | (S->b[q] ? bit : 0);
+        S->own[0] = (S->own[0] & keep) | (now == 1 ? bit : 0);
+        S->own[1] = (S->own[1] & keep) | (now == 2 ? bit : 0);
+    }
     if (now == was) return;
     if (was) { /* out of its list */
         int32_t *at = S->owned[was - 1], n = S->nowned[was - 1], i = 0;
@@ -2551,24 +2758,10 @@ static uint64_t pseudo_moves(search_t *S, int ply, size_t base, size_t end, sink
     return end - base;
 }
 
-/* ggn_search_pseudo_groups' walk, after the moves of group ``slot`` (source ``src``: N for the
- * hand) were pushed on the move stack from ``before``: their group told (source, plays, moves),
- * written while the groups fit, the hand's kinds one group (sink->found counts the groups; the
- * last one's source is S->glast). */
-static inline void group_note(search_t *S, int ply, sink_t *sink, int32_t src, size_t slot, size_t before) {
-    const ggn_game *g = S->g;
-    int32_t moves = (int32_t)(S->mv_used - before); /* (at most the slot's entries: an int32_t) */
-    int64_t plays = moves;
-    if (!moves) return;
-    if (!g->gone[slot]) {
-        play_t *buf = S->plays + (size_t)ply * (size_t)g->maxplays;
-        chg_t *chg = S->chg + (size_t)ply * (size_t)g->maxplays * (size_t)g->perplay;
-        plays = 0;
-        for (size_t x = before; x < S->mv_used; x++) {
-            const fent_t *h = &g->fent[S->mv[x]];
-            plays += (h->hot & HOT_PLACED) ? h->nplaced : plays_of(S, S->b, h->mi, buf, chg);
-        }
-    }
+/* ggn_search_pseudo_groups' walk: ``moves`` moves of source ``src`` (N for the hand), with
+ * ``plays`` plays, told: a group (source, plays, moves) written while the groups fit, the
+ * hand's kinds one group (sink->found counts the groups; the last one's source is S->glast). */
+static inline void group_told(search_t *S, sink_t *sink, int32_t src, int32_t moves, int64_t plays) {
     if (!sink->found || S->glast != src) {
         if (sink->found < sink->cap) {
             int32_t *o = sink->out + 3 * sink->found;
@@ -2585,13 +2778,135 @@ static inline void group_note(search_t *S, int ply, sink_t *sink, int32_t src, s
     }
 }
 
+/* A part of the kept moves (kseg_t) added after the others, a group each (the group's number
+ * is its part's): 0 (S->err set) past its room. */
+static inline int seg_add(search_t *S, int32_t slot, size_t at, size_t n, uint64_t dests) {
+    if (S->nsegs >= S->segs_cap) { S->err = GGN_EBUSY; return 0; } /* (never: a part a source, N + K) */
+    S->segs[S->nsegs++] = (kseg_t){slot, at, n, dests};
+    S->kall += n;
+    return 1;
+}
+
+/* ggn_search_pseudo_groups' walk, after the moves of group ``slot`` (source ``src``: N for the
+ * hand) were pushed on the move stack from ``before``: their group told, their part kept. */
+static inline void group_note(search_t *S, int ply, sink_t *sink, int32_t src, size_t slot, size_t before) {
+    const ggn_game *g = S->g;
+    int32_t moves = (int32_t)(S->mv_used - before); /* (at most the slot's entries: an int32_t) */
+    int64_t plays = moves;
+    if (!moves) return;
+    if (!g->gone[slot]) {
+        play_t *buf = S->plays + (size_t)ply * (size_t)g->maxplays;
+        chg_t *chg = S->chg + (size_t)ply * (size_t)g->maxplays * (size_t)g->perplay;
+        plays = 0;
+        for (size_t x = before; x < S->mv_used; x++) {
+            const fent_t *h = &g->fent[S->mv[x]];
+            plays += (h->hot & HOT_PLACED) ? h->nplaced : plays_of(S, S->b, h->mi, buf, chg);
+        }
+    }
+    int same = sink->found && S->glast == src; /* (the hand's kinds: one group, one part) */
+    group_told(S, sink, src, moves, plays);
+    if (same && S->nsegs && S->segs[S->nsegs - 1].slot < 0) { /* (the stack's entries follow on) */
+        S->segs[S->nsegs - 1].n += (size_t)moves;
+        S->kall += (size_t)moves;
+    } else {
+        seg_add(S, -1, before - S->kbase, (size_t)moves, 0); /* (kept from the listing's first entry) */
+    }
+}
+
+/* The highest set bit of x (x != 0), as a word. */
+static inline uint64_t highest_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (uint64_t)1 << (63 - __builtin_clzll(x));
+#else
+    x |= x >> 1; x |= x >> 2; x |= x >> 4; x |= x >> 8; x |= x >> 16; x |= x >> 32;
+    return x ^ (x >> 1);
+#endif
+}
+
+/* The destinations of ray set ``p``'s moves that hold, on a board whose occupied squares are
+ * ``occ``, the mover's ``own``: what collect would push, as a set. */
+static inline uint64_t ray_dests(const ggn_game *g, const rplan_t *p, uint64_t occ, uint64_t own) {
+    uint64_t reach = p->leaves;
+    const rchain_t *c = g->rchains + p->coff;
+    for (int32_t k = 0; k < p->nchains; k++) {
+        uint64_t mask = c[k].mask, hit = occ & mask;
+        if (!hit) reach |= mask;
+        else if (c[k].up) { uint64_t low = hit & (0 - hit); reach |= mask & (low | (low - 1)); }
+        else reach |= mask & ~(highest_bit(hit) - 1);
+    }
+    return reach & ((p->oke & ~occ) | (p->okx & occ & ~own) | (p->okf & own));
+}
+
+/* The place of the lowest set bit of x (x != 0). */
+static inline int32_t lowest_index(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int32_t n = 0;
+    while (!(x & 1)) { x >>= 1; n++; }
+    return n;
+#endif
+}
+
+/* attacked's answer, where the game has an attack set for ``a`` onto t (else attacked's walk)
+ * and the caller knows board b's occupied squares (occ) and those of a's pieces (theirs): the
+ * nodes the walk would find occupied, from the sets, each tested as the walk tests it. */
+static int attacked_known(const search_t *S, const int32_t *b, int32_t t, int a, int with_hands, uint64_t occ,
+                          uint64_t theirs) {
+    const ggn_game *g = S->g;
+    int32_t plan = g->aplan[a][t];
+    if (plan < 0) return attacked(S, b, t, a, with_hands);
+    const aplan_t *p = &g->aplans[plan];
+    const rchain_t *c = g->achains + p->coff;
+    uint64_t seen = p->leaves & occ;
+    for (int32_t k = 0; k < p->nchains; k++) {
+        uint64_t hit = occ & c[k].mask;
+        if (hit) seen |= c[k].up ? hit & (0 - hit) : highest_bit(hit);
+    }
+    seen &= theirs;
+    const rnode_t *nodes = g->rnodes[a] + g->rstart[a][t];
+    int found = 0;
+    for (; seen && !found; seen &= seen - 1) {
+        int32_t q = lowest_index(seen);
+        found = node_attacks(g, b, &nodes[g->anode[(size_t)plan * 64 + (size_t)q]], b[q], t, a);
+    }
+    if (!found && with_hands) found = hand_attacks(S, b, t, a);
+#ifdef GGN_PLAYOUT_CHECK_KEYS
+    if (found != attacked(S, b, t, a, with_hands)) abort(); /* (the checking build) the walk's answer */
+#endif
+    return found;
+}
+
+/* ggn_search_pseudo_groups' walk, for the piece on ``src`` whose (kind, source) ``slot`` has
+ * ray set ``plan``: its moves that hold, told as a group (each one play) and kept as a set. */
+static inline void ray_group(search_t *S, sink_t *sink, int32_t src, size_t slot, int32_t plan, int side) {
+    const ggn_game *g = S->g;
+    uint64_t dests = ray_dests(g, &g->rplans[plan], S->occ, S->own[side]);
+#ifdef GGN_PLAYOUT_CHECK_KEYS
+    { /* (the checking build) the set against collect's moves */
+        size_t before = S->mv_used;
+        uint64_t listed = 0;
+        if (!collect(S, S->b, side, slot)) abort();
+        for (size_t x = before; x < S->mv_used; x++) listed |= (uint64_t)1 << g->fent[S->mv[x]].dst;
+        if (listed != dests || S->mv_used - before != (size_t)ggn_bit_count(dests)) abort();
+        S->mv_used = before;
+    }
+#endif
+    if (!dests) return;
+    int32_t n = ggn_bit_count(dests);
+    group_told(S, sink, src, n, n);
+    seg_add(S, (int32_t)slot, 0, (size_t)n, dests);
+}
+
 /* ggn_search_pseudo_groups' walk, its groups told: the pseudo-legal moves on the move stack's
- * entries [base, end) kept (their entries' numbers) for ggn_search_pseudo_moves. */
+ * entries [base, end) kept (their entries' numbers) for ggn_search_pseudo_moves, with the ray
+ * sets' parts (S->segs): how many moves in all. */
 static uint64_t pseudo_kept(search_t *S, size_t base, size_t end) {
-    size_t n = end - base;
+    size_t n = end - base, all = S->kall;
     S->mv_used = base;
     S->nkept = 0;
     S->kept_gen = 0;
+    if (base != S->kbase) { S->err = GGN_EBUSY; return 0; } /* (never: the parts are kept from kbase) */
     if (n > S->kept_cap) {
         size_t want = S->kept_cap ? S->kept_cap : 64;
         while (want < n) want *= 2;
@@ -2601,9 +2916,10 @@ static uint64_t pseudo_kept(search_t *S, size_t base, size_t end) {
         S->kept_cap = want;
     }
     if (n) memcpy(S->kept, S->mv + base, n * sizeof(int32_t)); /* (none kept yet: kept is NULL) */
-    S->nkept = n;
+    S->nstacked = n;
+    S->nkept = all;
     S->kept_gen = S->gen;
-    return n;
+    return all;
 }
 
 /* The walk's two shortcuts for a play it need not work out, each 1 when it decided the move
@@ -2629,7 +2945,9 @@ static inline int king_step(search_t *S, int ply, int depth, int mode, sink_t *s
     int32_t was_src = b[src], was_dst = b[dst];
     b[src] = 0;
     b[dst] = h->placed;
-    int exposed = attacked(S, b, dst, other, 1);
+    int exposed = S->sets ? attacked_known(S, b, dst, other, 1, (S->occ & ~((uint64_t)1 << src)) | (uint64_t)1 << dst,
+                                           S->own[other] & ~((uint64_t)1 << dst))
+                          : attacked(S, b, dst, other, 1);
     b[src] = was_src;
     b[dst] = was_dst;
     if (!exposed) *total += emit(S, ply, depth, mode, sink, h->mi, 0, side);
@@ -2652,11 +2970,15 @@ static inline int plain_alone(search_t *S, int ply, int depth, int mode, sink_t 
     int32_t src = h->src, dst = h->dst, taken = pre[dst];
     if (takes_rights(g, taken, other)) return 0;
     int32_t was_src = b[src], was_dst = b[dst];
+    /* (with sets: the board after the play, its pieces the mover's on dst) */
+    uint64_t occ = S->sets ? (S->occ & ~((uint64_t)1 << src)) | (uint64_t)1 << dst : 0;
+    uint64_t theirs = S->sets ? S->own[other] & ~((uint64_t)1 << dst) : 0;
     b[src] = 0;
     for (int32_t k = 0; k < h->nplaced; k++) {
         b[dst] = g->ints[m->placed_off + k];
         int exposed = 0;
-        for (int32_t j = 0; j < nkings && !exposed; j++) exposed = attacked(S, b, kings[j], other, 1);
+        for (int32_t j = 0; j < nkings && !exposed; j++)
+            exposed = S->sets ? attacked_known(S, b, kings[j], other, 1, occ, theirs) : attacked(S, b, kings[j], other, 1);
         if (!exposed) *total += emit(S, ply, depth, mode, sink, h->mi, k, side);
     }
     b[src] = was_src;
@@ -2683,7 +3005,13 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     int reach = mode == MODE_REACH; /* a flag move's test: the first legal play into the region */
     if (reach) mode = MODE_FIRST;
     int ended_value;
-    if ((g->eflags & (E_EXTINCTION | E_FLAG)) && !S->no_ends && !probe && game_ended(S, ply, b, &ended_value)) return 0;
+    if (pseudo == PSEUDO_GROUPED) { /* (kept again by pseudo_kept) */
+        S->nsegs = S->kall = 0;
+        S->kbase = S->mv_used;
+        S->kept_gen = 0;
+    }
+    if ((g->eflags & (E_EXTINCTION | E_FLAG)) && !S->no_ends && !probe && game_ended(S, ply, b, &ended_value))
+        return pseudo == PSEUDO_GROUPED ? pseudo_kept(S, S->mv_used, S->mv_used) : 0; /* (none kept) */
     /* 1. the mover's pieces, the marks the move clears (prefix), the terminal pieces */
     size_t mv_base = S->mv_used;
     int32_t *kings = S->kings + (size_t)ply * (size_t)N;
@@ -2697,10 +3025,15 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         if (!S->tracked) track_build(S);
         nprefix = S->nmarked;
         const int32_t *at = S->owned[side];
+        const int32_t *rplan = pseudo == PSEUDO_GROUPED ? g->rplan : NULL; /* (ray sets: the grouped listing's) */
         for (int32_t i = 0; i < S->nowned[side]; i++) {
             int32_t q = at[i], k = b[q];
             size_t slot = (size_t)k * (size_t)(N + 1) + (size_t)q + 1, before = S->mv_used;
             if (scan[k] & 4) kings[nkings++] = q;
+            if (rplan && rplan[slot] >= 0) {
+                ray_group(S, sink, q, slot, rplan[slot], side);
+                continue;
+            }
             if (!only && !collect(S, b, side, slot)) return 0;
             if (pseudo == PSEUDO_GROUPED) group_note(S, ply, sink, q, slot, before);
         }
@@ -3048,7 +3381,10 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
     S->spare = alloc(2 * ((size_t)N + 8), sizeof(chg_t));
     S->mv_cap = 4096;
     S->mv = alloc(S->mv_cap, 4);
-    if (!S->b || !S->hands || !S->pre || !S->kings || !S->trial || !S->chg || !S->plays || !S->undo || !S->mv || !S->crit || !S->spare)
+    S->segs_cap = (size_t)N + (size_t)K + 1;
+    S->segs = alloc(S->segs_cap, sizeof(kseg_t));
+    if (!S->segs ||
+        !S->b || !S->hands || !S->pre || !S->kings || !S->trial || !S->chg || !S->plays || !S->undo || !S->mv || !S->crit || !S->spare)
         return GGN_ENOMEM;
     if (g->wall_rule) {
         S->wt = alloc(plies * (size_t)N, 4);
@@ -3070,7 +3406,7 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
 
 static void search_close(search_t *S) {
     free(S->b); free(S->hands); free(S->pre); free(S->kings); free(S->trial); free(S->chg); free(S->plays); free(S->undo); free(S->mv);
-    free(S->crit); free(S->spare); free(S->kept); free(S->owned[0]); free(S->owned[1]); free(S->where); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch); free(S->broyal);
+    free(S->crit); free(S->spare); free(S->kept); free(S->segs); free(S->owned[0]); free(S->owned[1]); free(S->where); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch); free(S->broyal);
 }
 
 int ggn_perft(const ggn_game *g, const int32_t *pos, size_t len, int depth, uint64_t *count) {
@@ -3340,11 +3676,62 @@ int ggn_search_pseudo_moves(ggn_search *s, size_t first, size_t count, int32_t *
     search_t *S = &s->S;
     const ggn_game *g = S->g;
     if (S->kept_gen != S->gen || first > S->nkept || count > S->nkept - first) return GGN_EBADPOSITION;
-    for (size_t i = 0; i < count; i++) {
-        const fent_t *h = &g->fent[S->kept[first + i]];
-        out[2 * i] = h->mi;
-        out[2 * i + 1] = (h->hot & HOT_PLACED) ? h->nplaced : plays_of(S, S->b, h->mi, S->plays, S->chg);
+    size_t from = 0; /* the first move of part k */
+    for (size_t k = 0; k < S->nsegs && count; from += S->segs[k++].n) {
+        const kseg_t *sg = &S->segs[k];
+        if (first >= from + sg->n) continue;
+        size_t skip = first - from, take = sg->n - skip < count ? sg->n - skip : count;
+        if (sg->slot < 0) { /* kept entries */
+            if (sg->at > S->nstacked || sg->n > S->nstacked - sg->at) return GGN_EBUSY; /* (never) */
+            for (size_t i = 0; i < take; i++) {
+                const fent_t *h = &g->fent[S->kept[sg->at + skip + i]];
+                out[2 * i] = h->mi;
+                out[2 * i + 1] = (h->hot & HOT_PLACED) ? h->nplaced : plays_of(S, S->b, h->mi, S->plays, S->chg);
+            }
+        } else { /* a ray set's: its slot's entries onto its set, in their order */
+            int32_t a = g->gstart[sg->slot], end = a + g->gcount[sg->slot];
+            size_t seen = 0, put = 0;
+            for (int32_t i = a; i < end && put < take; i++) {
+                const fent_t *h = &g->fent[i];
+                if (!(sg->dests >> h->dst & 1) || seen++ < skip) continue;
+                out[2 * put] = h->mi;
+                out[2 * put + 1] = h->nplaced;
+                put++;
+            }
+            if (put != take) return GGN_EBUSY; /* (never: the set's moves are the slot's) */
+        }
+        out += 2 * take;
+        first += take;
+        count -= take;
     }
+    return count ? GGN_EBUSY : GGN_OK;
+}
+
+/* The part of the last grouped pseudo listing's kept moves that is group ``group``, while the
+ * search is in the position that listing saw (else NULL). */
+static const kseg_t *kept_group(const search_t *S, size_t group) {
+    return S->kept_gen == S->gen && group < S->nsegs ? &S->segs[group] : NULL;
+}
+
+int ggn_search_pseudo_set(ggn_search *s, size_t group, uint64_t *set, size_t words, int *is_set) {
+    if (!s || !set || !words || !is_set) return GGN_EBADPOSITION;
+    const kseg_t *sg = kept_group(&s->S, group);
+    if (!sg) return GGN_EBADPOSITION;
+    *is_set = sg->slot >= 0;
+    memset(set, 0, words * sizeof(uint64_t));
+    if (sg->slot >= 0) set[0] = sg->dests; /* (boards of up to 64 squares) */
+    return GGN_OK;
+}
+
+int ggn_search_pseudo_onto(ggn_search *s, size_t group, int32_t dst, int32_t *move) {
+    if (!s || !move) return GGN_EBADPOSITION;
+    const ggn_game *g = s->S.g;
+    const kseg_t *sg = kept_group(&s->S, group);
+    if (!sg || sg->slot < 0 || dst < 0 || dst >= 64 || !(sg->dests >> dst & 1)) return GGN_EBADPOSITION;
+    int32_t plan = g->rplan[sg->slot];
+    uint8_t at = g->rto[(size_t)plan * 64 + (size_t)dst];
+    if (at >= g->gcount[sg->slot]) return GGN_EBUSY; /* (never: a set's squares are its entries') */
+    *move = g->fent[g->gstart[sg->slot] + at].mi;
     return GGN_OK;
 }
 
@@ -3371,10 +3758,12 @@ int ggn_search_try(ggn_search *s, int32_t move, int32_t *out, size_t cap, size_t
         uint64_t total = 0;
         int done = 0;
         S->err = GGN_OK;
+        S->sets = S->tracked && g->aplan[0]; /* (the board's squares kept, boards of up to 64 squares) */
         if ((h->hot & HOT_KING) && nkings == 1 && !g->strict && !g->wall_rule)
             done = king_step(S, 0, 1, MODE_LIST, &sink, h, S->b, side, &total);
         else if (PLAIN_ALONE(g, h))
             done = plain_alone(S, 0, 1, MODE_LIST, &sink, h, S->b, S->kings, nkings, side, &total);
+        S->sets = 0;
         if (done) {
             *found = sink.found;
             if (S->err != GGN_OK) return S->err;

@@ -32,6 +32,14 @@ enum {
 
 typedef struct ggn_game ggn_game;
 
+/* The number of set bits of a word (portable: no instruction a build may lack). */
+static inline int32_t ggn_bit_count(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int32_t)((x * 0x0101010101010101ULL) >> 56);
+}
+
 /* The version of the tables' layout the kernel reads (GGN_KERNEL_ABI); ggn.rules._native checks it. */
 int ggn_kernel_abi(void);
 
@@ -141,6 +149,14 @@ int ggn_search_pseudo_groups(ggn_search *search, int32_t *out, size_t cap, size_
  * saw (else GGN_EBADPOSITION, as for a range past them). ggn_search_try may be used on them
  * as after ggn_search_pseudo. */
 int ggn_search_pseudo_moves(ggn_search *search, size_t first, size_t count, int32_t *out);
+/* Group ``group`` (from 0, as ggn_search_pseudo_groups told them) of the last grouped listing,
+ * while the search is in the position it saw: *is_set 1 where its moves are known as a set of
+ * destinations, one play each (a board of up to 64 squares, a piece whose moves are rays and
+ * leaps), written to set (``words`` words, a bit a square, the rest 0); else *is_set 0 and
+ * its moves are fetched by ggn_search_pseudo_moves. */
+int ggn_search_pseudo_set(ggn_search *search, size_t group, uint64_t *set, size_t words, int *is_set);
+/* The move of such a group onto square ``dst`` (one of its set's). */
+int ggn_search_pseudo_onto(ggn_search *search, size_t group, int32_t dst, int32_t *move);
 /* The legal plays of one pseudo-legal move of the search's position, as ggn_legal lists them
  * (pairs: move, play); only after ggn_search_pseudo listed that position. */
 int ggn_search_try(ggn_search *search, int32_t move, int32_t *out, size_t cap, size_t *found);

@@ -119,15 +119,19 @@ static PyObject *legal(PyObject *self, PyObject *args) {
     return bytes;
 }
 
-/* pseudo(game, position) -> ([(move, plays, (legal play numbers...))], [(source, plays, ((move,
- * plays), ...))]) | None: the pseudo-legal moves a playout draws among (ggn_search_pseudo) with
- * each one's legal plays (ggn_search_try), and the same told by source as a playout reads them
- * (ggn_search_pseudo_groups, each group's moves by ggn_search_pseudo_moves); None where the
- * game's plays are not each legal alone. For the tests. */
+/* pseudo(game, position, tracked=False) -> ([(move, plays, (legal play numbers...))], [(source,
+ * plays, ((move, plays), ...), set)]) | None: the pseudo-legal moves a playout draws among
+ * (ggn_search_pseudo) with each one's legal plays (ggn_search_try), and the same told by
+ * source as a playout reads them (ggn_search_pseudo_groups, each group's moves by
+ * ggn_search_pseudo_moves, and where the kernel knows a group as a set of destinations,
+ * ggn_search_pseudo_set, its ((destination, move by ggn_search_pseudo_onto), ...), else None);
+ * None where the game's plays are not each legal alone. ``tracked``: on a search that keeps
+ * its squares (ggn_search_track), as a playout's. For the tests. */
 static PyObject *pseudo(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *position;
-    if (!PyArg_ParseTuple(args, "OO", &capsule, &position)) return NULL;
+    int tracked = 0;
+    if (!PyArg_ParseTuple(args, "OO|p", &capsule, &position, &tracked)) return NULL;
     ggn_game *game = game_of(capsule);
     if (!game) return NULL;
     if (!ggn_plays_alone(game)) Py_RETURN_NONE;
@@ -139,6 +143,7 @@ static PyObject *pseudo(PyObject *self, PyObject *args) {
     int32_t *groups = PyMem_Malloc(3 * cap * sizeof(int32_t));
     PyObject *list = NULL, *told = NULL;
     int rc = !search || !out || !plays || !groups ? GGN_ENOMEM : ggn_search_load(search, view.buf, (size_t)(view.len / 4));
+    if (rc == GGN_OK && tracked) rc = ggn_search_track(search);
     if (rc == GGN_OK) rc = ggn_search_pseudo(search, out, cap, &found);
     if (rc == GGN_OK) rc = ggn_search_pseudo_groups(search, groups, cap, &ngroups);
     if (rc == GGN_OK && !(told = PyList_New(0))) rc = GGN_ENOMEM;
@@ -155,7 +160,24 @@ static PyObject *pseudo(PyObject *self, PyObject *args) {
             if (!pair) Py_CLEAR(moves);
             else PyTuple_SET_ITEM(moves, (Py_ssize_t)j, pair);
         }
-        PyObject *item = moves ? Py_BuildValue("(iiN)", groups[3 * g], groups[3 * g + 1], moves) : NULL;
+        uint64_t set[4];
+        int is_set = 0;
+        PyObject *onto = NULL;
+        if (moves && (rc = ggn_search_pseudo_set(search, g, set, 4, &is_set)) == GGN_OK) {
+            onto = is_set ? PyList_New(0) : Py_NewRef(Py_None);
+            for (int32_t d = 0; is_set && onto && d < 256; d++) {
+                int32_t move = -1;
+                if (!(set[d >> 6] >> (d & 63) & 1)) continue;
+                if ((rc = ggn_search_pseudo_onto(search, g, d, &move)) != GGN_OK) { Py_CLEAR(onto); break; }
+                PyObject *pair = Py_BuildValue("(ii)", d, move);
+                if (!pair || PyList_Append(onto, pair) < 0) Py_CLEAR(onto);
+                Py_XDECREF(pair);
+            }
+        }
+        if (rc != GGN_OK) { Py_XDECREF(moves); Py_XDECREF(onto); break; }
+        PyObject *item = NULL; /* (N: the values are the tuple's, or released, either way) */
+        if (moves && onto) item = Py_BuildValue("(iiNN)", groups[3 * g], groups[3 * g + 1], moves, onto);
+        else { Py_XDECREF(moves); Py_XDECREF(onto); }
         if (!item || PyList_Append(told, item) < 0) { Py_XDECREF(item); rc = GGN_ENOMEM; break; }
         Py_DECREF(item);
     }

@@ -377,7 +377,7 @@ static int LOWEST_BIT(uint64_t x) {
 
 #define SOURCE_OF(key) ((key) >> 48)
 #define UNLISTED SIZE_MAX /* a group whose candidates are not listed yet */
-enum { GROUP_NEW, GROUP_SORTED, GROUP_MASKED }; /* a group's state (gsorted) */
+enum { GROUP_NEW, GROUP_SORTED, GROUP_MASKED, GROUP_SET }; /* a group's state (gsorted) */
 #define MASK_WORDS 4 /* a group kept as a set of destinations: on boards of up to 256 squares */
 #define TRIED_KEPT 16 /* the moves a ply keeps the tried plays of (more are tried again) */
 
@@ -402,7 +402,10 @@ typedef struct {
      * gtrip[g + 1] - 1, then fetched as (move, plays) pairs to pairs + 2 * gtrip[g], and either
      * kept as the set of their destinations where each has one play and the destinations
      * differ (GROUP_MASKED, at gmask + MASK_WORDS * g: the canonical order within a source is
-     * then the destinations'), or their plays listed at cands + cused and sorted. */
+     * then the destinations'), or their plays listed at cands + cused and sorted. Where the
+     * kernel knows the group as a set of destinations itself (ggn_search_pseudo_set), its
+     * moves are not fetched: the set is kept so (GROUP_SET), and the drawn destination's move
+     * asked (ggn_search_pseudo_onto). */
     size_t *gat, *gleft, *gtrip;
     uint8_t *gsorted;
     uint64_t *gmask;
@@ -730,16 +733,44 @@ static int32_t masked_at(const uint64_t *mask, size_t at) {
     return -1;
 }
 
+/* A pseudo listing's group g kept as the kernel's set of its destinations, where the kernel
+ * knows it so (ggn_search_pseudo_set; each move one play): 1 if it is, 0 if its moves must be
+ * fetched; *rc an error. */
+static int set_group(play_state_t *P, size_t g, int *rc) {
+    const ptab_t *t = P->t;
+    uint64_t *mask = P->gmask + MASK_WORDS * g;
+    int is_set = 0;
+    if ((*rc = ggn_search_pseudo_set(P->s, g, mask, MASK_WORDS, &is_set)) != GGN_OK || !is_set) return 0;
+    size_t bits = 0;
+    for (int w = 0; w < MASK_WORDS; w++) bits += (size_t)ggn_bit_count(mask[w]);
+    /* (the set's squares on the board, one a move, one play each) */
+    if (bits != P->gleft[g] || bits != P->gtrip[g + 1] - P->gtrip[g] || (t->N < 64 && mask[0] >> t->N)) {
+        *rc = GGN_EBUSY;
+        return 0;
+    }
+    P->gsorted[g] = GROUP_SET;
+    return 1;
+}
+
 /* The candidate at ``index`` of the canonical order, in *chosen: its group listed (once) and
  * sorted (once), or kept as a set of destinations. */
 static int pick_grouped(play_state_t *P, size_t index, cand_t *chosen) {
     size_t at, g = group_of(P, index, &at);
     const ptab_t *t = P->t;
-    int rc;
-    if (P->gsorted[g] == GROUP_NEW && P->gat[g] == UNLISTED &&
-        (rc = ggn_search_pseudo_moves(P->s, P->gtrip[g], P->gtrip[g + 1] - P->gtrip[g], P->pairs + 2 * P->gtrip[g])) !=
-            GGN_OK)
-        return rc;
+    int rc = GGN_OK;
+    if (P->gsorted[g] == GROUP_NEW && P->gat[g] == UNLISTED && !set_group(P, g, &rc)) {
+        if (rc != GGN_OK) return rc;
+        size_t first = P->gtrip[g], count = P->gtrip[g + 1] - first;
+        if ((rc = ggn_search_pseudo_moves(P->s, first, count, P->pairs + 2 * first)) != GGN_OK) return rc;
+    }
+    if (P->gsorted[g] == GROUP_SET) { /* the kernel's move to the drawn destination */
+        int32_t d = masked_at(P->gmask + MASK_WORDS * g, at), move = -1;
+        if (d < 0) return GGN_EBUSY;
+        if ((rc = ggn_search_pseudo_onto(P->s, g, d, &move)) != GGN_OK) return rc;
+        if ((uint32_t)move >= (uint32_t)t->M || t->mdst[move] != d) return GGN_EBUSY;
+        *chosen = (cand_t){t->mkey[move], move, 0};
+        return GGN_OK;
+    }
     if (P->gsorted[g] == GROUP_NEW && !(P->gat[g] == UNLISTED && mask_group(P, g))) {
         cand_t *c;
         size_t n = P->gleft[g];
@@ -780,7 +811,7 @@ static int pick_grouped(play_state_t *P, size_t index, cand_t *chosen) {
 /* Strike candidate ``index`` of the canonical order (drawn: its group listed, or masked). */
 static void strike(play_state_t *P, size_t index) {
     size_t at, g = group_of(P, index, &at);
-    if (P->gsorted[g] == GROUP_MASKED) {
+    if (P->gsorted[g] == GROUP_MASKED || P->gsorted[g] == GROUP_SET) {
         uint64_t *mask = P->gmask + MASK_WORDS * g;
         int32_t d = masked_at(mask, at); /* (drawn: in the set) */
         if (d >= 0) mask[d >> 6] &= ~((uint64_t)1 << (d & 63));
