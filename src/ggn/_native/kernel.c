@@ -25,7 +25,13 @@
  *   each move it draws alone (ggn_search_try: the walk on that one
  *   move, from what the listing found; a king's step or a plain move tested by the walk's
  *   shortcut without the walk), and its search keeps each side's squares from make to make
- *   (ggn_search_track), so no listing of it scans the board.
+ *   (ggn_search_track), so no listing of it scans the board;
+ * - on a board of up to 64 squares, a playout's search also keeps the occupied squares and each
+ *   side's as words (search_t's occ, own): a (kind, source) whose walk is leaves and rays of
+ *   entries of one play each (a ray set, rplan_t) has its moves found from them in a few
+ *   operations, told as a set of destinations (ggn_search_pseudo_set: the playout draws from
+ *   it without fetching the moves), and a tried play's attack tests find the attackers the
+ *   reverse tree's walk would reach from the same words (attack sets, aplan_t).
  */
 #include "kernel.h"
 
@@ -1582,7 +1588,8 @@ typedef struct {
     int32_t ended_letter; /* game_ended's last extinction: the type's letter (its number), else -1 */
     uint64_t gen, pseudo_gen;
     /* a driver's search (ggn_search_track): the squares each side's pieces stand on, ascending
-     * (owned, nowned), which side's piece each square holds (where: side + 1, 0 none) and the
+     * (owned, nowned; where the game has ray sets, on a board of up to 64 squares, the words
+     * occ and own instead), which side's piece each square holds (where: side + 1, 0 none) and the
      * marked pieces' count, kept by ggn_search_make while ``tracked`` (made again by the first
      * walk after a load); ``top``: the next walk is a driver's call on the search's position */
     int track, tracked, top;
@@ -2713,11 +2720,12 @@ static void track_square(search_t *S, int32_t q) {
     int32_t now = (f & 3) == 1 ? 1 : (f & 3) == 2 ? 2 : 0, was = S->where[q] & 3;
     S->nmarked += (f & 8 ? 1 : 0) - (S->where[q] & 8 ? 1 : 0);
     S->where[q] = now | (f & 8);
-    if (g->rplan) { /* (N <= 64) */
+    if (g->rplan) { /* (N <= 64: the words, no lists) */
         uint64_t bit = (uint64_t)1 << q, keep = ~bit;
         S->occ = (S->occ & keep) | (S->b[q] ? bit : 0);
         S->own[0] = (S->own[0] & keep) | (now == 1 ? bit : 0);
         S->own[1] = (S->own[1] & keep) | (now == 2 ? bit : 0);
+        return;
     }
     if (now == was) return;
     if (was) { /* out of its list */
@@ -3026,8 +3034,11 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         nprefix = S->nmarked;
         const int32_t *at = S->owned[side];
         const int32_t *rplan = pseudo == PSEUDO_GROUPED ? g->rplan : NULL; /* (ray sets: the grouped listing's) */
-        for (int32_t i = 0; i < S->nowned[side]; i++) {
-            int32_t q = at[i], k = b[q];
+        /* the mover's squares ascending: from its word (boards of up to 64 squares), else its list */
+        uint64_t mine = g->rplan ? S->own[side] : 0;
+        for (int32_t i = 0; g->rplan ? mine != 0 : i < S->nowned[side]; i++) {
+            int32_t q = g->rplan ? lowest_index(mine) : at[i], k = b[q];
+            mine &= mine - 1;
             size_t slot = (size_t)k * (size_t)(N + 1) + (size_t)q + 1, before = S->mv_used;
             if (scan[k] & 4) kings[nkings++] = q;
             if (rplan && rplan[slot] >= 0) {
@@ -3980,15 +3991,21 @@ int ggn_search_make(ggn_search *s, int32_t move, int32_t play, int *flags) {
 #ifdef GGN_PLAYOUT_CHECK_KEYS
         /* (the checking build) the kept squares against a scan */
         int32_t seen[2] = {0, 0}, marks = 0;
+        uint64_t occ = 0, own[2] = {0, 0};
         for (int32_t q = 0; q < N; q++) {
             int f = g->kscan[b[q]];
             marks += f >> 3;
+            if (g->rplan && b[q]) occ |= (uint64_t)1 << q;
             int who = (f & 3) == 1 ? 0 : (f & 3) == 2 ? 1 : -1;
             if (who < 0) continue;
+            if (g->rplan) { own[who] |= (uint64_t)1 << q; continue; } /* (the words, no lists) */
             if (seen[who] >= S->nowned[who] || S->owned[who][seen[who]] != q) abort();
             seen[who]++;
         }
-        if (seen[0] != S->nowned[0] || seen[1] != S->nowned[1] || marks != S->nmarked) abort();
+        if (marks != S->nmarked) abort();
+        if (g->rplan ? occ != S->occ || own[0] != S->own[0] || own[1] != S->own[1]
+                     : seen[0] != S->nowned[0] || seen[1] != S->nowned[1])
+            abort();
 #endif
     }
     /* a promotion: a board move that leaves on its destination another kind than its plain
