@@ -61,7 +61,8 @@ def _kernel(rules: RuleSystem, position: Position) -> Seen | None:
     # told by source as a playout reads them (ggn_search_pseudo_groups, ggn_search_pseudo_moves):
     # the same moves with the same plays' counts, in the same order, a group a source, sources
     # ascending (the hand, numbered N, last), each group's counts its moves'
-    assert [pair for _, _, moves, _ in told for pair in moves] == [(number, plays) for number, plays, _ in found]
+    pairs = [pair for _, _, moves, _ in told for pair in moves]
+    assert pairs == [(number, plays) for number, plays, _ in found]
     sources = [source for source, _, _, _ in told]
     assert sources == sorted(set(sources)), sources
     for source, plays, moves, _ in told:
@@ -199,7 +200,8 @@ def test_a_playout_s_search_knows_rays_and_leaps_as_sets() -> None:
     # a1 (0), e1 (4), h1 (7), b7 (49): a1's rook, without a right, is a set of its destinations
     assert set(by_square) == {0, 4, 7, 49}, by_square
     assert by_square[4] is None and by_square[7] is None and by_square[49] is None
-    assert by_square[0] is not None and [square for square, _ in by_square[0]] == [1, 2, 3, 8, 16, 24, 32, 40, 48, 56]
+    rook = by_square[0]
+    assert rook is not None and [square for square, _ in rook] == [1, 2, 3, 8, 16, 24, 32, 40, 48, 56]
     _, untracked = kernel.pseudo(game.capsule, encoded)
     assert [onto for _, _, _, onto in untracked] == [None] * 4
     assert [group[:3] for group in untracked] == [group[:3] for group in told]
