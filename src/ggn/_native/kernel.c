@@ -2743,6 +2743,12 @@ static void track_square(search_t *S, int32_t q) {
     }
 }
 
+/* The plays' count of entry h's move in the search's position (plays_of's, its plays written to
+ * plays and chg; a plain move's or drop's its placed pieces, without them). */
+static inline int32_t entry_plays(search_t *S, const fent_t *h, play_t *plays, chg_t *chg) {
+    return (h->hot & HOT_PLACED) ? h->nplaced : plays_of(S, S->b, h->mi, plays, chg);
+}
+
 /* The pseudo-legal moves on the move stack's entries x in [base, end), for ggn_search_pseudo:
  * (move, its plays' count, its source: N for the hand) each, in the stack's order (the plays
  * are those plays_of makes, legal or not; a plain move's or drop's are its placed pieces). */
@@ -2755,7 +2761,7 @@ static uint64_t pseudo_moves(search_t *S, int ply, size_t base, size_t end, sink
     int32_t *o = fits ? sink->out + 3 * sink->found : NULL;
     for (size_t x = base; x < end; x++) {
         const fent_t *h = &g->fent[S->mv[x]];
-        int32_t np = (h->hot & HOT_PLACED) ? h->nplaced : plays_of(S, S->b, h->mi, plays, chg);
+        int32_t np = entry_plays(S, h, plays, chg);
         if (o) {
             o[0] = h->mi; o[1] = np; o[2] = h->src < 0 ? g->N : h->src;
             o += 3;
@@ -2808,7 +2814,7 @@ static inline void group_note(search_t *S, int ply, sink_t *sink, int32_t src, s
         plays = 0;
         for (size_t x = before; x < S->mv_used; x++) {
             const fent_t *h = &g->fent[S->mv[x]];
-            plays += (h->hot & HOT_PLACED) ? h->nplaced : plays_of(S, S->b, h->mi, buf, chg);
+            plays += entry_plays(S, h, buf, chg);
         }
     }
     int same = sink->found && S->glast == src; /* (the hand's kinds: one group, one part) */
@@ -3697,7 +3703,7 @@ int ggn_search_pseudo_moves(ggn_search *s, size_t first, size_t count, int32_t *
             for (size_t i = 0; i < take; i++) {
                 const fent_t *h = &g->fent[S->kept[sg->at + skip + i]];
                 out[2 * i] = h->mi;
-                out[2 * i + 1] = (h->hot & HOT_PLACED) ? h->nplaced : plays_of(S, S->b, h->mi, S->plays, S->chg);
+                out[2 * i + 1] = entry_plays(S, h, S->plays, S->chg);
             }
         } else { /* a ray set's: its slot's entries onto its set, in their order */
             int32_t a = g->gstart[sg->slot], end = a + g->gcount[sg->slot];

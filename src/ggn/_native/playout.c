@@ -611,8 +611,8 @@ static int list_pseudo(play_state_t *P, int listed, size_t *count) {
             for (int32_t k = 0; k < np; k++) c[k] = (cand_t){key, move, k};
             n += (size_t)np;
         }
-    } else { /* the kernel's groups, each its plays' count and its moves (kept: gtrip) */
-        if ((rc = room_for(P, found)) != GGN_OK) return rc;
+    } else { /* the kernel's groups, each its plays' count and its moves (kept: gtrip; room for
+              * ``found`` groups made above) */
         size_t moves = 0;
         int32_t last = -1;
         for (size_t k = 0; k < found; k++) { /* (sources ascending, as the canonical order's) */
