@@ -115,7 +115,7 @@ struct ggn_game {
     int32_t *forder, *fskip;
     fent_t *fent;    /* parallel to forder, packed for collect and walk */
     /* ray sets (see rplan_t): per (kind, source + 1) its plan's number (-1: none; NULL: none at all) */
-    int32_t *rplan, nrplans;
+    int32_t *rplan;
     rplan_t *rplans;
     rchain_t *rchains;
     uint8_t *rto;    /* per plan, per square: its entry onto the square (from the slot's first; 255 none) */
@@ -584,7 +584,6 @@ static int ray_plans(ggn_game *g) {
             g->rto[(size_t)at * 64 + (size_t)g->fent[g->gstart[slot] + i].dst] = (uint8_t)i;
         g->rplan[slot] = at++;
     }
-    g->nrplans = at;
     return 1;
 }
 
@@ -2851,17 +2850,6 @@ static inline uint64_t ray_dests(const ggn_game *g, const rplan_t *p, uint64_t o
     return reach & ((p->oke & ~occ) | (p->okx & occ & ~own) | (p->okf & own));
 }
 
-/* The place of the lowest set bit of x (x != 0). */
-static inline int32_t lowest_index(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(x);
-#else
-    int32_t n = 0;
-    while (!(x & 1)) { x >>= 1; n++; }
-    return n;
-#endif
-}
-
 /* attacked's answer, where the game has an attack set for ``a`` onto t (else attacked's walk)
  * and the caller knows board b's occupied squares (occ) and those of a's pieces (theirs): the
  * nodes the walk would find occupied, from the sets, each tested as the walk tests it. */
@@ -2881,7 +2869,7 @@ static int attacked_known(const search_t *S, const int32_t *b, int32_t t, int a,
     const rnode_t *nodes = g->rnodes[a] + g->rstart[a][t];
     int found = 0;
     for (; seen && !found; seen &= seen - 1) {
-        int32_t q = lowest_index(seen);
+        int32_t q = ggn_lowest_bit(seen);
         found = node_attacks(g, b, &nodes[g->anode[(size_t)plan * 64 + (size_t)q]], b[q], t, a);
     }
     if (!found && with_hands) found = hand_attacks(S, b, t, a);
@@ -3043,7 +3031,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
         /* the mover's squares ascending: from its word (boards of up to 64 squares), else its list */
         uint64_t mine = g->rplan ? S->own[side] : 0;
         for (int32_t i = 0; g->rplan ? mine != 0 : i < S->nowned[side]; i++) {
-            int32_t q = g->rplan ? lowest_index(mine) : at[i], k = b[q];
+            int32_t q = g->rplan ? ggn_lowest_bit(mine) : at[i], k = b[q];
             mine &= mine - 1;
             size_t slot = (size_t)k * (size_t)(N + 1) + (size_t)q + 1, before = S->mv_used;
             if (scan[k] & 4) kings[nkings++] = q;

@@ -40,6 +40,17 @@ static inline int32_t ggn_bit_count(uint64_t x) {
     return (int32_t)((x * 0x0101010101010101ULL) >> 56);
 }
 
+/* The place of the lowest set bit of a word (x != 0). */
+static inline int32_t ggn_lowest_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int32_t n = 0;
+    while (!(x & 1)) { x >>= 1; n++; }
+    return n;
+#endif
+}
+
 /* The version of the tables' layout the kernel reads (GGN_KERNEL_ABI); ggn.rules._native checks it. */
 int ggn_kernel_abi(void);
 

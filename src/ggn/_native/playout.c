@@ -364,17 +364,6 @@ static void sort_cands(cand_t *c, size_t n) {
     }
 }
 
-/* The place of the lowest set bit of a 64-bit word (x != 0). */
-#if defined(__GNUC__) || defined(__clang__)
-#define LOWEST_BIT(x) __builtin_ctzll(x)
-#else
-static int LOWEST_BIT(uint64_t x) {
-    int n = 0;
-    while (!(x & 1)) { x >>= 1; n++; }
-    return n;
-}
-#endif
-
 #define SOURCE_OF(key) ((key) >> 48)
 #define UNLISTED SIZE_MAX /* a group whose candidates are not listed yet */
 enum { GROUP_NEW, GROUP_SORTED, GROUP_MASKED, GROUP_SET }; /* a group's state (gsorted) */
@@ -729,7 +718,7 @@ static int mask_group(play_state_t *P, size_t g) {
 static int32_t masked_at(const uint64_t *mask, size_t at) {
     for (int w = 0; w < MASK_WORDS; w++) /* (a set holds one source's moves: few, stepped through) */
         for (uint64_t x = mask[w]; x; x &= x - 1)
-            if (!at--) return (int32_t)(64 * w + LOWEST_BIT(x));
+            if (!at--) return (int32_t)(64 * w + ggn_lowest_bit(x));
     return -1;
 }
 
