@@ -73,6 +73,17 @@ static void check_message(const char *err) {
     }
 }
 
+static int pair_cmp(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Listed plays (move, play pairs) as sorted keys, into keys (n of room). */
+static void pair_keys(const int32_t *pairs, size_t n, uint64_t *keys) {
+    for (size_t i = 0; i < n; i++) keys[i] = (uint64_t)(uint32_t)pairs[2 * i] << 32 | (uint32_t)pairs[2 * i + 1];
+    qsort(keys, n, sizeof(uint64_t), pair_cmp);
+}
+
 static void run(uint8_t operation, int depth, const ggn_game *game, const int32_t *position, size_t length) {
     size_t cap = (size_t)((operation >> 1) & 0x1f) * 8;
     size_t found = 0;
@@ -91,9 +102,32 @@ static void run(uint8_t operation, int depth, const ggn_game *game, const int32_
     case 1: {
         int32_t *out = malloc(cap ? 2 * cap * sizeof(int32_t) : 1);
         if (out == NULL) abort();
-        if (ggn_legal(game, position, length, out, cap, &found) == GGN_OK && found > cap) {
+        int listed_rc = ggn_legal(game, position, length, out, cap, &found);
+        if (listed_rc == GGN_OK && found > cap) {
             fprintf(stderr, "ggn_legal found %zu plays for room for %zu\n", found, cap);
             abort();
+        }
+        /* the batch's listing (ggn_search_legal: its order free, the plain ray sets' moves found
+         * as sets): the same plays */
+        ggn_search *batch = listed_rc == GGN_OK ? ggn_search_new(game) : NULL;
+        if (batch) {
+            int32_t *again = malloc(cap ? 2 * cap * sizeof(int32_t) : 1);
+            uint64_t *keys = malloc(2 * (found ? found : 1) * sizeof(uint64_t));
+            size_t nagain = 0;
+            if (again == NULL || keys == NULL) abort();
+            if (ggn_search_legal(batch, position, length, again, cap, &nagain) != GGN_OK || nagain != found) {
+                fprintf(stderr, "ggn_search_legal found %zu plays, ggn_legal %zu\n", nagain, found);
+                abort();
+            }
+            pair_keys(out, found, keys);
+            pair_keys(again, found, keys + found);
+            if (found && memcmp(keys, keys + found, found * sizeof(uint64_t)) != 0) {
+                fprintf(stderr, "ggn_search_legal's plays are not ggn_legal's\n");
+                abort();
+            }
+            free(keys);
+            free(again);
+            ggn_search_free(batch);
         }
         free(out);
         /* a playout's listings: the pseudo-legal moves, each one tried, and a move number of

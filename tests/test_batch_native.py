@@ -143,6 +143,31 @@ def test_every_built_in_game_the_kernel_plays() -> None:
         assert _answers(name, lines, notation, True) == _answers(name, lines, notation, False), name
 
 
+def test_the_batch_s_sets_list_every_small_board_game_as_the_pure_path() -> None:
+    # On a board of up to 64 squares the batch's listing finds the plain pieces' moves as sets of
+    # squares and takes the calm ones at once (kernel.c, ggn_search_legal): every such game the
+    # kernel plays, on a random game's positions and on shuffled placements (checks, pins and
+    # pieces out of place among them), against the pure path, move by move and in its order.
+    games = answered = 0
+    for number, name in enumerate(registry.names()):
+        rules = rule_system(name)
+        if not native_support(name)[0] or len(rules.position()._codes) > 64:
+            continue
+        notation = "usi" if registry.variant(name).template == "shogi" else "uci"
+        seed = SEEDS[number % len(SEEDS)]
+        lines = [position.to_feen() for position in _walk(rules, seed, 5) + _placements(rules, seed, 3)]
+        with use_native(True):
+            native = list(batch.legal(name, lines, notation=notation))  # type: ignore[arg-type]
+        with use_native(False):
+            pure = list(batch.legal(name, lines, notation=notation))  # type: ignore[arg-type]
+        assert [(r.line, r.text, r.json, r.error) for r in native] == \
+            [(r.line, r.text, r.json, r.error) for r in pure], name
+        games += 1
+        answered += sum(1 for result in native if result[4] is not batch._UNREAD)  # by the kernel
+    assert games > 40
+    assert answered > 5 * games
+
+
 def test_results_keep_their_value_and_json() -> None:
     results = list(batch.legal("chess", [registry.start("chess"), "8/8 w"], notation="uci"))
     first, bad = results

@@ -31,7 +31,10 @@
  *   entries of one play each (a ray set, rplan_t) has its moves found from them in a few
  *   operations, told as a set of destinations (ggn_search_pseudo_set: the playout draws from
  *   it without fetching the moves), and a tried play's attack tests find the attackers the
- *   reverse tree's walk would reach from the same words (attack sets, aplan_t).
+ *   reverse tree's walk would reach from the same words (attack sets, aplan_t);
+ * - the batch's listing (ggn_search_legal), whose plays the batch sorts, keeps the same words
+ *   for its one position: a plain ray set's moves that a calm position's count would take are
+ *   listed from the set at once, the rest walked as every move is.
  */
 #include "kernel.h"
 
@@ -90,7 +93,11 @@ typedef struct { int32_t sq, val; } chg_t;
  * else descending), the chain's squares up to its first occupied one; of those, the squares
  * whose state the entry's dmask allows (oke empty, okx an enemy, okf a friend). */
 typedef struct { uint64_t mask; int32_t up; } rchain_t;
-typedef struct { uint64_t leaves, oke, okx, okf; int32_t coff, nchains; } rplan_t;
+/* ``plain``: each of its entries is a plain move of the board (HOT_FAST, one placed piece), none
+ * a terminal piece's step, none with victims or a rule of its own (HOT_KING, HOT_VICT,
+ * HOT_RULES, HOT_SITTUYIN): what walk's calm count takes without making it, as a set (the
+ * batch listing's, ggn_search_legal) */
+typedef struct { uint64_t leaves, oke, okx, okf; int32_t coff, nchains, plain; } rplan_t;
 /* Attack sets, made with the ray sets (attack_plans): per attacking side and target, the
  * reverse tree's nodes as leaves and chains, so that the nodes an attack test looks at (the
  * occupied leaves, the first occupied node of each chain) come from the occupied squares. */
@@ -125,6 +132,10 @@ struct ggn_game {
     aplan_t *aplans;
     rchain_t *achains;
     uint8_t *anode;
+    /* with attack sets, where K <= 63, parallel to rnodes: per node, the kinds (bit k) one of whose
+     * quick entries there holds when the target holds a piece of the other side (a king's test),
+     * and bit 63 if an entry there is not quick (NULL: no attack sets, or K > 63) */
+    uint64_t *rhit[2];
     int32_t *owner, *marked; /* per kind: its side (-1 for the empty square), whether unmarking changes it */
     uint8_t *kscan;  /* per kind, for walk's scan: bit s its side is s, bit 2 terminal, bit 3 marked */
     int32_t *fentry; /* per move: its entry in fent */
@@ -282,6 +293,7 @@ void ggn_game_free(ggn_game *g) {
     free(g->gstart); free(g->gcount); free(g->gone); free(g->forder); free(g->fskip);
     free(g->rplan); free(g->rplans); free(g->rchains); free(g->rto);
     free(g->aplan[0]); free(g->aplan[1]); free(g->aplans); free(g->achains); free(g->anode);
+    free(g->rhit[0]); free(g->rhit[1]);
     free(g->wflags); free(g->wbeside); free(g->wgkind); free(g->wgsq); free(g->wgoff); free(g->wgn);
     free(g->wdata); free(g->marrow);
     free(g->kcannon); free(g->mcan_off); free(g->mcan_n); free(g->candata);
@@ -478,9 +490,12 @@ static int32_t ray_plan(const ggn_game *g, int32_t a, int32_t n, rplan_t *plan, 
     int32_t key[64], skip[64];
     uint64_t seen = 0, leaves = 0;
     if (n > 64) return -1;
-    if (plan) *plan = (rplan_t){0, 0, 0, 0, 0, 0};
+    if (plan) *plan = (rplan_t){0, 0, 0, 0, 0, 0, 1};
     for (int32_t i = 0; i < n; i++) {
         if (!(f[i].quick & QUICK) || f[i].dst < 0 || f[i].dst >= g->N || f[i].dst >= 64) return -1;
+        if (plan && ((f[i].hot & (HOT_FAST | HOT_VICT | HOT_RULES | HOT_KING | HOT_SITTUYIN)) != HOT_FAST ||
+                     f[i].nplaced != 1 || f[i].src < 0))
+            plan->plain = 0;
         uint64_t bit = (uint64_t)1 << f[i].dst;
         if (seen & bit) return -1;
         seen |= bit;
@@ -546,6 +561,22 @@ static int attack_plans(ggn_game *g) {
                 g->anode[(size_t)at * 64 + (size_t)g->rnodes[s][g->rstart[s][t] + i].src] = (uint8_t)i;
             g->aplan[s][t] = at++;
         }
+    if (g->K > 63) return 1;
+    for (int s = 0; s < 2; s++) {
+        int32_t nodes = g->rstart[s][N - 1] + g->rcount[s][N - 1]; /* (the targets' nodes are consecutive) */
+        g->rhit[s] = alloc((size_t)nodes + 1, 8);
+        if (!g->rhit[s]) return 0;
+        for (int32_t i = 0; i < nodes; i++) {
+            const rnode_t *nd = &g->rnodes[s][i];
+            uint64_t hit = 0;
+            for (int32_t e = nd->ent_off; e < nd->ent_off + nd->nent; e++) {
+                int32_t quick = g->rquick[s][e], kind = g->rkind[s][e];
+                if (!quick) hit |= (uint64_t)1 << 63;
+                else if ((quick & 2) && kind >= 0 && kind < 63) hit |= (uint64_t)1 << kind;
+            }
+            g->rhit[s][i] = hit;
+        }
+    }
     return 1;
 }
 
@@ -1538,6 +1569,10 @@ static inline int simple_holds(const ggn_game *g, const int32_t *b, const move_t
  * destination is in dests, in the slot's order: n of them). */
 typedef struct { int32_t slot; size_t at, n; uint64_t dests; } kseg_t;
 
+/* A plain ray set's moves in the batch listing's walk (search_t's lsets): the (kind, source)
+ * slot, its plan, its source, the destinations of its moves that hold. */
+typedef struct { int32_t slot, plan, src; uint64_t dests; } lset_t;
+
 /* What a listing walk lists (search_t's pseudo). */
 enum { PSEUDO_NONE, PSEUDO_LISTED, PSEUDO_GROUPED };
 
@@ -1594,8 +1629,12 @@ typedef struct {
     int track, tracked, top;
     int32_t *owned[2], nowned[2], *where, nmarked;
     uint64_t occ, own[2]; /* with tracked, where the game has ray sets: the occupied squares, each side's */
-    int sets; /* ggn_search_try's tests of one play on the search's board (king_step, plain_alone):
-               * occ and own are that board's (before the play), for attacked_known */
+    int sets; /* ggn_search_try's tests of one play on the search's board (king_step, plain_alone),
+               * and the batch listing's walk: occ and own are that board's (before the play), for
+               * attacked_known */
+    int setlist;   /* the next walk is ggn_search_legal's: the order of its plays is free (the batch
+                    * sorts them), so on a board with ray sets it finds the plain sets' moves as sets */
+    lset_t *lsets; /* that walk's plain ray sets (N of room, where the game has ray sets) */
 } search_t;
 
 /* Whether the piece ``occ`` of side ``a`` on node nd of the reverse tree onto t moves onto t. */
@@ -2867,10 +2906,18 @@ static int attacked_known(const search_t *S, const int32_t *b, int32_t t, int a,
     }
     seen &= theirs;
     const rnode_t *nodes = g->rnodes[a] + g->rstart[a][t];
+    const uint8_t *at = g->anode + (size_t)plan * 64;
+    /* an enemy on t (a king's test): each node's quick entries answered by its kinds' bits */
+    const uint64_t *hits = g->rhit[a] && b[t] && g->kside[b[t]] != a ? g->rhit[a] + g->rstart[a][t] : NULL;
     int found = 0;
     for (; seen && !found; seen &= seen - 1) {
-        int32_t q = ggn_lowest_bit(seen);
-        found = node_attacks(g, b, &nodes[g->anode[(size_t)plan * 64 + (size_t)q]], b[q], t, a);
+        int32_t q = ggn_lowest_bit(seen), occ = b[q];
+        if (hits) {
+            uint64_t hit = hits[at[q]];
+            if (hit >> occ & 1) { found = 1; break; }
+            if (!(hit >> 63)) continue;
+        }
+        found = node_attacks(g, b, &nodes[at[q]], occ, t, a);
     }
     if (!found && with_hands) found = hand_attacks(S, b, t, a);
 #ifdef GGN_PLAYOUT_CHECK_KEYS
@@ -3000,6 +3047,13 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     S->probe = PROBE_NONE;
     int32_t only = S->only; /* this walk only too (ggn_search_try, ggn_search_pseudo) */
     int pseudo = S->pseudo, known = only && S->known, top = S->top;
+    /* ggn_search_legal's walk, on a board with ray sets: the plain sets' moves found as sets,
+     * those the calm count takes listed from them (the plays' order is free) */
+    int lists = S->setlist && g->rplan && ply == 0 && mode == MODE_LIST && !only && !pseudo && !probe &&
+                !(g->eflags & (E_CAPTURES | E_DROPS_FORCED));
+    int32_t nlsets = 0;
+    uint64_t rights = 0; /* (lists) the pieces whose taking changes the other side's marks (takes_rights) */
+    S->setlist = 0;
     S->only = 0;
     S->pseudo = PSEUDO_NONE;
     S->known = 0;
@@ -3041,6 +3095,35 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
             }
             if (!only && !collect(S, b, side, slot)) return 0;
             if (pseudo == PSEUDO_GROUPED) group_note(S, ply, sink, q, slot, before);
+        }
+    } else if (lists) { /* the words (for the sets, and attacked_known), then the mover's pieces */
+        uint64_t occ = 0, own[2] = {0, 0};
+        for (int32_t q = 0; q < N; q++) {
+            int32_t k = b[q];
+            int f = scan[k];
+            nprefix += f >> 3;
+            if (!k) continue;
+            uint64_t bit = (uint64_t)1 << q;
+            occ |= bit;
+            if (f & 1) own[0] |= bit;
+            if (f & 2) own[1] |= bit;
+            if (takes_rights(g, k, other)) rights |= bit;
+        }
+        S->occ = occ;
+        S->own[0] = own[0];
+        S->own[1] = own[1];
+        S->sets = 1; /* (the game has attack sets: made with its ray sets) */
+        for (uint64_t mine = own[side]; mine; mine &= mine - 1) {
+            int32_t q = ggn_lowest_bit(mine), k = b[q];
+            size_t slot = (size_t)k * (size_t)(N + 1) + (size_t)q + 1;
+            int32_t plan = g->rplan[slot];
+            if (scan[k] & 4) kings[nkings++] = q;
+            if (plan >= 0 && g->rplans[plan].plain) {
+                uint64_t dests = ray_dests(g, &g->rplans[plan], occ, own[side]);
+                if (dests) S->lsets[nlsets++] = (lset_t){(int32_t)slot, plan, q, dests};
+                continue;
+            }
+            if (!collect(S, b, side, slot)) return 0;
         }
     } else {
         for (int32_t q = 0; q < N; q++) {
@@ -3164,6 +3247,28 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     int fast = (leaf || mode == MODE_LIST) && calm && !g->strict && !g->wall_rule && !bik;
     /* and a lone terminal piece's plain steps are tested without being made (calm or not) */
     int kingfast = (leaf || mode == MODE_LIST) && nkings == 1 && kings_known && !g->strict && !g->wall_rule && !bik;
+    if (nlsets) {
+        /* the plain sets' moves: those the calm count below would take (calm, its test found the
+         * critical squares; neither of the move's squares critical, no terminal piece and no
+         * piece with marks taken) listed at once, the others stacked for the loop */
+        uint64_t bar = rights;
+        for (int32_t k = 0; k < nkings; k++) bar |= (uint64_t)1 << kings[k];
+        int direct = fast && crit != NULL;
+        uint64_t critical = direct ? crit[0] : 0; /* (N <= 64: one word) */
+        for (int32_t i = 0; i < nlsets; i++) {
+            const lset_t *ls = &S->lsets[i];
+            int32_t a = g->gstart[ls->slot];
+            const uint8_t *to = g->rto + (size_t)ls->plan * 64;
+            uint64_t now = direct && !(critical >> ls->src & 1) ? ls->dests & ~critical & ~bar : 0;
+            for (uint64_t d = now; d; d &= d - 1)
+                total += emit(S, ply, depth, mode, sink, g->fent[a + to[ggn_lowest_bit(d)]].mi, 0, side);
+            uint64_t rest = ls->dests & ~now;
+            size_t n = (size_t)ggn_bit_count(rest);
+            if (S->mv_used + n > S->mv_cap && !grow(S, n)) break; /* (S->err: the board is restored below) */
+            for (; rest; rest &= rest - 1) S->mv[S->mv_used++] = a + to[ggn_lowest_bit(rest)];
+        }
+        mv_end = S->mv_used;
+    }
     for (size_t x = mv_base; x < mv_end && !S->err; x++) {
         const fent_t *h = &g->fent[S->mv[x]];
         int32_t mi = h->mi;
@@ -3232,11 +3337,24 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
             }
             /* legal? */
             int exposed = 0;
+            uint64_t wocc = 0, wtheirs = 0; /* (lists) the words after the play */
+            if (lists && !king_touched) {
+                wocc = S->occ;
+                wtheirs = S->own[other];
+                for (int32_t c = 0; c < p->n; c++) {
+                    int32_t q = chg[p->off + c].sq, v = chg[p->off + c].val;
+                    uint64_t bit = (uint64_t)1 << q;
+                    wocc = v ? wocc | bit : wocc & ~bit;
+                    wtheirs = v && g->owner[v] == other ? wtheirs | bit : wtheirs & ~bit;
+                }
+            }
             if (king_touched) {
                 exposed = kings_known ? kings_attacked_after(S, b, side, kings, nkings, chg, p->off, p->n, 1)
                                       : any_terminal_attacked(S, b, side, 1);
             } else if (!calm) {
-                for (int32_t k = 0; k < nkings && !exposed; k++) exposed = attacked(S, b, kings[k], other, 1);
+                for (int32_t k = 0; k < nkings && !exposed; k++)
+                    exposed = lists ? attacked_known(S, b, kings[k], other, 1, wocc, wtheirs)
+                                    : attacked(S, b, kings[k], other, 1);
             } else {
                 for (int32_t k = 0; k < nkings && !exposed; k++) {
                     const uint64_t *bits = g->sens[other] + (size_t)kings[k] * (size_t)g->words;
@@ -3245,7 +3363,9 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                         int32_t q = chg[p->off + c].sq;
                         if (bits[q / 64] >> (q % 64) & 1) near = 1;
                     }
-                    if (near && attacked(S, b, kings[k], other, 1)) exposed = 1;
+                    if (near && (lists ? attacked_known(S, b, kings[k], other, 1, wocc, wtheirs)
+                                       : attacked(S, b, kings[k], other, 1)))
+                        exposed = 1;
                 }
             }
             if (!exposed && g->eflags && rules_refuse(S, b, m, ptaken, side)) exposed = 1;
@@ -3347,16 +3467,11 @@ static int search_load(search_t *S, const int32_t *pos, size_t len) {
     /* every value checked, none branched on (the loops vectorize): a bad one is told after,
      * and the board and hands it was copied into are emptied (no search reads a bad value) */
     uint32_t bad = 0;
-    for (int32_t q = 0; q < N; q++) {
-        int32_t k = pos[1 + q];
-        bad |= (uint32_t)((uint32_t)k >= (uint32_t)K);
-        S->b[q] = k;
-    }
-    for (int32_t i = 0; i < 2 * K; i++) {
-        int32_t c = pos[1 + N + i];
-        bad |= (uint32_t)((uint32_t)c > (uint32_t)(1 << 24));
-        S->hands[i] = c;
-    }
+    const int32_t *board = pos + 1, *held = pos + 1 + N; /* (read, then copied: no store between the reads) */
+    for (int32_t q = 0; q < N; q++) bad |= (uint32_t)((uint32_t)board[q] >= (uint32_t)K);
+    for (int32_t i = 0; i < 2 * K; i++) bad |= (uint32_t)((uint32_t)held[i] > (uint32_t)(1 << 24));
+    memcpy(S->b, board, (size_t)N * sizeof(int32_t));
+    memcpy(S->hands, held, 2 * (size_t)K * sizeof(int32_t));
     if (bad) {
         memset(S->b, 0, (size_t)N * sizeof(int32_t));
         memset(S->hands, 0, 2 * (size_t)K * sizeof(int32_t));
@@ -3388,6 +3503,7 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
     S->mv = alloc(S->mv_cap, 4);
     S->segs_cap = (size_t)N + (size_t)K + 1;
     S->segs = alloc(S->segs_cap, sizeof(kseg_t));
+    if (g->rplan && !(S->lsets = alloc((size_t)N, sizeof(lset_t)))) return GGN_ENOMEM;
     if (!S->segs ||
         !S->b || !S->hands || !S->pre || !S->kings || !S->trial || !S->chg || !S->plays || !S->undo || !S->mv || !S->crit || !S->spare)
         return GGN_ENOMEM;
@@ -3411,7 +3527,7 @@ static int search_open(search_t *S, const ggn_game *g, const int32_t *pos, size_
 
 static void search_close(search_t *S) {
     free(S->b); free(S->hands); free(S->pre); free(S->kings); free(S->trial); free(S->chg); free(S->plays); free(S->undo); free(S->mv);
-    free(S->crit); free(S->spare); free(S->kept); free(S->segs); free(S->owned[0]); free(S->owned[1]); free(S->where); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch); free(S->broyal);
+    free(S->crit); free(S->spare); free(S->kept); free(S->segs); free(S->lsets); free(S->owned[0]); free(S->owned[1]); free(S->where); free(S->wt); free(S->wundo); free(S->wreach); free(S->bscratch); free(S->broyal);
 }
 
 int ggn_perft(const ggn_game *g, const int32_t *pos, size_t len, int depth, uint64_t *count) {
@@ -3595,7 +3711,9 @@ int ggn_search_legal(ggn_search *s, const int32_t *pos, size_t len, int32_t *out
     int rc = search_load(&s->S, pos, len);
     if (rc != GGN_OK) return rc;
     sink_t sink = {out, NULL, out ? cap : 0, 0};
+    s->S.setlist = 1; /* (the batch sorts the plays) */
     walk(&s->S, 0, 1, MODE_LIST, &sink);
+    s->S.setlist = s->S.sets = 0;
     *found = sink.found;
     rc = s->S.err;
     if (rc == GGN_OK && sink.found > sink.cap) rc = GGN_EOVERFLOW;
