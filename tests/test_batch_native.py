@@ -14,6 +14,7 @@ from array import array
 import pytest
 
 from ggn import batch
+from ggn.errors import GGNError
 from ggn.position import Position
 from ggn.rules import _lines, _native, native_support, rule_system, use_native
 from ggn.rules._system import RuleSystem
@@ -186,6 +187,32 @@ def test_results_keep_their_value_and_json() -> None:
     assert batch.Result(1, "x", "[]", None).value == []
 
 
+def test_results_are_read_in_c_once_the_kernel_answers_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Result.ok and Result.value read by the kernel's C functions from the first batch its reader
+    # answers on (ggn.batch._read_in_c), for every Result: the same answers as the Python ones.
+    for name, function in (("ok", batch._ok), ("value", batch._value)):  # (as a process begins)
+        monkeypatch.setattr(batch.Result, name, property(function, doc=batch.Result.__dict__[name].__doc__))
+    made = [batch.Result(1, "x", '[{"a": 1}]', None), batch.Result(2, "y", None, "no"),
+            batch._answered(3, "z", ["e2e4", "d2d4"]), batch._answered(4, "w", [{"uci": "e2e4"}]),
+            batch._answered(5, "v", [])]
+    before = [(result.ok, result.value if result.ok else None) for result in made]
+    assert batch.Result.__dict__["value"].fget is batch._value  # (the Python function, at first)
+    list(batch.legal("chess", [registry.start("chess")], notation="uci"))
+    assert batch.Result.__dict__["ok"].fget is not batch._ok
+    assert batch.Result.__dict__["value"].fget is not batch._value
+    assert [(result.ok, result.value if result.ok else None) for result in made] == before
+    for result in made[:1] + made[2:]:  # a new object at each read, an object's own copy
+        assert result.value is not result.value
+    objects = made[3].value
+    objects[0]["uci"] = "changed"
+    assert made[3].value == [{"uci": "e2e4"}]
+    with pytest.raises(GGNError, match="line 2: no"):
+        _ = made[1].value
+    with pytest.raises(TypeError):
+        batch.Result.__dict__["ok"].fget("not a result")
+    assert batch.Result.ok.__doc__ == "Whether the line was answered."
+
+
 def test_emission_order_of_generators() -> None:
     # Every generator of chess and xiangqi has one order its runs keep.
     for name in ("chess", "xiangqi"):
@@ -212,7 +239,6 @@ def _python_reading(name: str, text: str, lister: _lines.Lister) -> tuple[bytes,
     None where it refuses the line."""
     from array import array  # noqa: PLC0415
 
-    from ggn.errors import GGNError  # noqa: PLC0415
     from ggn.position import code_of  # noqa: PLC0415
     from ggn.variants.fen import is_feen, to_feen  # noqa: PLC0415
 

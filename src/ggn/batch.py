@@ -37,6 +37,8 @@ from ggn.errors import GGNError
 from ggn.parallel import Jobs, Recipe, ordered, runs_here
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from ggn.position import Position
     from ggn.rules import Play, RuleSystem
     from ggn.rules._lines import Reader
@@ -55,6 +57,23 @@ CHUNK: Final = 32
 Notation = Literal["san", "lan", "shogi-hosking", "shogi-hodges", "shogi-hodges-number", "janggi", "wxf",
                    "thai-san", "thai-lan", "uci", "usi", "ggn"]
 """A notation's name (:data:`ggn.notation.NAMES`)."""
+
+
+def _ok(result: Result) -> bool:
+    """Result.ok (the kernel's C function reads it once the kernel answers lines: _read_in_c)."""
+    return result[2] is None
+
+
+def _value(result: Result) -> Any:
+    """Result.value (as _ok; the kernel's function calls this one for a value of objects)."""
+    value = result[4]
+    if value is not _UNREAD:
+        if value and type(value[0]) is not str:
+            return json.loads(json.dumps(value))
+        return list(value)
+    if result[3] is None:
+        raise GGNError(f"line {result[0]}: {result[2]}")
+    return json.loads(result[3])
 
 
 class Result(tuple):  # type: ignore[type-arg]  # (a tuple: made in one call, a line at a time)
@@ -93,24 +112,10 @@ class Result(tuple):  # type: ignore[type-arg]  # (a tuple: made in one call, a 
             return json.dumps(self[4])
         return made
 
-    @property
-    def ok(self) -> bool:
-        """Whether the line was answered."""
-        return self[2] is None
-
-    @property
-    def value(self) -> Any:
-        """The answer, decoded from :attr:`json` (a list; a dict for :func:`perft`), a new
-        object at each call; raise :class:`~ggn.errors.GGNError` (the line's error) for a line
-        that has none."""
-        value = self[4]
-        if value is not _UNREAD:
-            if value and type(value[0]) is not str:
-                return json.loads(json.dumps(value))
-            return list(value)
-        if self[3] is None:
-            raise GGNError(f"line {self[0]}: {self[2]}")
-        return json.loads(self[3])
+    ok = property(_ok, doc="Whether the line was answered.")
+    value = property(_value, doc="""The answer, decoded from :attr:`json` (a list; a dict for
+        :func:`perft`), a new object at each call; raise :class:`~ggn.errors.GGNError` (the
+        line's error) for a line that has none.""")
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not Result:
@@ -418,7 +423,22 @@ def _reader(rules: _Rules, query: _Query) -> Reader | None:
 
     lister = _lines.lister(system, system.position(), notation,
                            lambda where, play: _written(rules, where, play, notation))
-    return None if lister is None else lister.reader()
+    reader = None if lister is None else lister.reader()
+    if reader is not None and lister is not None:
+        _read_in_c(lister.kernel)
+    return reader
+
+
+def _read_in_c(kernel: ModuleType) -> None:
+    """From the first batch the kernel's reader answers on, :attr:`Result.ok` and
+    :attr:`Result.value` are read by the kernel's C functions, not by a Python function per
+    read: the same answers (``value``'s own function still makes a value of objects), about a
+    tenth of a line's time less where the kernel walks the lines. Once a process, for every
+    Result (those made before read the same)."""
+    if Result.__dict__["ok"].fget is not _ok:
+        return
+    setattr(Result, "ok", property(kernel.result_ok, doc=Result.__dict__["ok"].__doc__))  # noqa: B010
+    setattr(Result, "value", property(kernel.value_getter(_value), doc=Result.__dict__["value"].__doc__))  # noqa: B010
 
 
 def _chunk_task(recipe: Recipe, query: _Query, chunk: list[tuple[int, str, str | None]]) -> list[Result]:

@@ -854,7 +854,44 @@ static PyObject *ended(PyObject *self, PyObject *args) {
     return Py_BuildValue("(ii)", end, value);
 }
 
+/* result_ok(result) -> bool: ggn.batch.Result.ok read in C (its error, item 2, is None). */
+static PyObject *result_ok(PyObject *self, PyObject *result) {
+    if (!PyTuple_Check(result) || PyTuple_GET_SIZE(result) < 5) {
+        PyErr_SetString(PyExc_TypeError, "result_ok reads a Result");
+        return NULL;
+    }
+    return PyBool_FromLong(PyTuple_GET_ITEM(result, 2) == Py_None);
+}
+
+/* A getter of ggn.batch.Result.value (value_getter(fallback)): a new list of a value of strings
+ * (item 4, a list of str: what the kernel's reader keeps, as Result.value copies it), any other
+ * by fallback(result) (Result.value's own function). Its self is the fallback. */
+static PyObject *result_value(PyObject *fallback, PyObject *result) {
+    if (PyTuple_Check(result) && PyTuple_GET_SIZE(result) >= 5) {
+        PyObject *value = PyTuple_GET_ITEM(result, 4);
+        if (PyList_CheckExact(value)) {
+            Py_ssize_t n = PyList_GET_SIZE(value);
+            if (n == 0 || PyUnicode_CheckExact(PyList_GET_ITEM(value, 0))) return PyList_GetSlice(value, 0, n);
+        }
+    }
+    return PyObject_CallOneArg(fallback, result);
+}
+
+static PyMethodDef result_value_def = {"result_value", result_value, METH_O,
+                                       "result_value(result) -> list: Result.value read in C."};
+
+static PyObject *value_getter(PyObject *self, PyObject *fallback) {
+    if (!PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "value_getter takes Result.value's function");
+        return NULL;
+    }
+    return PyCFunction_NewEx(&result_value_def, fallback, NULL);
+}
+
 static PyMethodDef methods[] = {
+    {"result_ok", result_ok, METH_O, "result_ok(result) -> bool: ggn.batch.Result.ok read in C."},
+    {"value_getter", value_getter, METH_O,
+     "value_getter(fallback) -> a getter of ggn.batch.Result.value (a str list's copy in C, else fallback)."},
     {"abi_version", abi_version, METH_NOARGS, "The version of the tables' layout the kernel reads."},
     {"game", game_new, METH_O, "game(tables) -> a game read from its tables (int32 buffer)."},
     {"perft", perft, METH_VARARGS, "perft(game, position, depth) -> the number of legal paths."},
