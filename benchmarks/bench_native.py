@@ -231,26 +231,30 @@ def _batch_row(report: dict[str, Any], rounds: int, seed: int, positions: int) -
     ours_rate: list[float] = []
     theirs_rate: list[float] = []
     cpu_ratio: list[float] = []  # on a shared machine the CPU time is the steadier figure
-    # A pass of ggn takes a twentieth of python-chess's or less: timed once each, a slow second
-    # of a shared machine fell on one side only and swung a round's ratio by half. So each
-    # round times python-chess's pass between ggn's passes, as many before it as after, in all
-    # about as long as python-chess's: both sides' figures come from the same seconds.
+    # A pass of ggn takes a twentieth of python-chess's or less. The shared machine's speed
+    # changes from one tenth of a second to the next (python-chess's rate in one process went
+    # from 6,100 to 11,000 positions a second and back), so two figures timed apart swing a
+    # ratio by a quarter. So a round takes turns at a fine grain: ggn's pass over all the
+    # lines, then python-chess on the next slice of them, and so on, as many turns as make
+    # ggn's passes about as long in all as python-chess's one pass over every line. Each
+    # side's figure is its lines over its summed time: both come from the same seconds.
     _, warm = _timed(_ggn_legal, lines)
-    around = max(1, min(50, round(theirs_first / max(warm, 1e-9) / 2)))
+    turns = max(2, min(100, round(theirs_first / max(warm, 1e-9))))
+    slices = [lines[turn * len(lines) // turns:(turn + 1) * len(lines) // turns] for turn in range(turns)]
     for _ in range(rounds):
-        ours_time = ours_cpu = 0.0
-        for turn in range(2 * around + 1):
+        ours_time = ours_cpu = theirs_time = theirs_cpu = 0.0
+        for part in slices:
             cpu = time.process_time()
-            if turn == around:
-                _, theirs_time = _timed(_python_chess_legal, lines)
-                theirs_cpu = time.process_time() - cpu
-            else:
-                _, seconds = _timed(_ggn_legal, lines)
-                ours_cpu += time.process_time() - cpu
-                ours_time += seconds
-        ours_rate.append(2 * around * len(lines) / ours_time)
+            _, seconds = _timed(_ggn_legal, lines)
+            ours_cpu += time.process_time() - cpu
+            ours_time += seconds
+            cpu = time.process_time()
+            _, seconds = _timed(_python_chess_legal, part)
+            theirs_cpu += time.process_time() - cpu
+            theirs_time += seconds
+        ours_rate.append(turns * len(lines) / ours_time)
         theirs_rate.append(len(lines) / theirs_time)
-        cpu_ratio.append(theirs_cpu * 2 * around / max(ours_cpu, 1e-9))
+        cpu_ratio.append((turns * len(lines) / max(ours_cpu, 1e-9)) / (len(lines) / max(theirs_cpu, 1e-9)))
     report["batch_legal"] = {"positions": len(lines), "ggn": _ranges(ours_rate),
                              "python_chess": _ranges(theirs_rate),
                              "ratio": _ranges([a / b for a, b in zip(ours_rate, theirs_rate, strict=True)]),
