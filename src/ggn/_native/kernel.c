@@ -3247,29 +3247,40 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
     int fast = (leaf || mode == MODE_LIST) && calm && !g->strict && !g->wall_rule && !bik;
     /* and a lone terminal piece's plain steps are tested without being made (calm or not) */
     int kingfast = (leaf || mode == MODE_LIST) && nkings == 1 && kings_known && !g->strict && !g->wall_rule && !bik;
-    if (nlsets) {
-        /* the plain sets' moves: those the calm count below would take (calm, its test found the
-         * critical squares; neither of the move's squares critical, no terminal piece and no
-         * piece with marks taken) listed at once, the others stacked for the loop */
-        uint64_t bar = rights;
-        for (int32_t k = 0; k < nkings; k++) bar |= (uint64_t)1 << kings[k];
-        int direct = fast && crit != NULL;
-        uint64_t critical = direct ? crit[0] : 0; /* (N <= 64: one word) */
-        for (int32_t i = 0; i < nlsets; i++) {
-            const lset_t *ls = &S->lsets[i];
-            int32_t a = g->gstart[ls->slot];
-            const uint8_t *to = g->rto + (size_t)ls->plan * 64;
-            uint64_t now = direct && !(critical >> ls->src & 1) ? ls->dests & ~critical & ~bar : 0;
-            for (uint64_t d = now; d; d &= d - 1)
-                total += emit(S, ply, depth, mode, sink, g->fent[a + to[ggn_lowest_bit(d)]].mi, 0, side);
-            uint64_t rest = ls->dests & ~now;
-            size_t n = (size_t)ggn_bit_count(rest);
-            if (S->mv_used + n > S->mv_cap && !grow(S, n)) break; /* (S->err: the board is restored below) */
-            for (; rest; rest &= rest - 1) S->mv[S->mv_used++] = a + to[ggn_lowest_bit(rest)];
-        }
-        mv_end = S->mv_used;
+    /* the plain sets' moves: those the calm count below would take (calm, its test found the
+     * critical squares; neither of the move's squares critical, no terminal piece and no piece
+     * with marks taken) listed from the set, the others stacked for the loop; each set's in the
+     * loop, before the first move of a later source (the batch sorts the plays by source: the
+     * fewer out of place, the fewer it moves), or all at once where the position is not calm */
+    uint64_t bar = rights, critical = nlsets && fast && crit ? crit[0] : 0; /* (sets: N <= 64, one word) */
+    for (int32_t k = 0; nlsets && k < nkings; k++) bar |= (uint64_t)1 << kings[k];
+    int32_t li = fast && crit ? 0 : nlsets; /* the next set listed in the loop */
+    for (int32_t i = 0; li == nlsets && i < nlsets; i++) {
+        const lset_t *ls = &S->lsets[i];
+        const uint8_t *to = g->rto + (size_t)ls->plan * 64;
+        size_t n = (size_t)ggn_bit_count(ls->dests);
+        if (S->mv_used + n > S->mv_cap && !grow(S, n)) break; /* (S->err: the board is restored below) */
+        for (uint64_t d = ls->dests; d; d &= d - 1) S->mv[S->mv_used++] = g->gstart[ls->slot] + to[ggn_lowest_bit(d)];
     }
-    for (size_t x = mv_base; x < mv_end && !S->err; x++) {
+    if (nlsets) mv_end = S->mv_used;
+    for (size_t x = mv_base; !S->err; x++) {
+        if (li < nlsets) {
+            int32_t upto = x < mv_end && g->fent[S->mv[x]].src >= 0 ? g->fent[S->mv[x]].src : INT32_MAX;
+            for (; li < nlsets && S->lsets[li].src < upto; li++) {
+                const lset_t *ls = &S->lsets[li];
+                int32_t a = g->gstart[ls->slot];
+                const uint8_t *to = g->rto + (size_t)ls->plan * 64;
+                uint64_t now = !(critical >> ls->src & 1) ? ls->dests & ~critical & ~bar : 0, rest = ls->dests & ~now;
+                for (uint64_t d = now; d; d &= d - 1)
+                    total += emit(S, ply, depth, mode, sink, g->fent[a + to[ggn_lowest_bit(d)]].mi, 0, side);
+                size_t n = (size_t)ggn_bit_count(rest);
+                if (S->mv_used + n > S->mv_cap && !grow(S, n)) break;
+                for (; rest; rest &= rest - 1) S->mv[S->mv_used++] = a + to[ggn_lowest_bit(rest)];
+            }
+            mv_end = S->mv_used;
+            if (S->err) break;
+        }
+        if (x >= mv_end) break;
         const fent_t *h = &g->fent[S->mv[x]];
         int32_t mi = h->mi;
         const move_t *m = &g->moves[mi];
