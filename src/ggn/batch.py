@@ -423,8 +423,10 @@ def _reader(rules: _Rules, query: _Query) -> Reader | None:
 
     lister = _lines.lister(system, system.position(), notation,
                            lambda where, play: _written(rules, where, play, notation))
-    reader = None if lister is None else lister.reader()
-    if reader is not None and lister is not None:
+    if lister is None:
+        return None
+    reader = lister.reader()
+    if reader is not None:
         _read_in_c(lister.kernel)
     return reader
 

@@ -2926,6 +2926,21 @@ static int attacked_known(const search_t *S, const int32_t *b, int32_t t, int a,
     return found;
 }
 
+/* attacked_known's answer for target t after a play made on board b (its n changes ``chg``),
+ * where the search's words are the board's before the play (the batch listing's walk): the
+ * words after it made from the changes. */
+static int attacked_after(const search_t *S, const int32_t *b, int32_t t, int a, const chg_t *chg, int32_t n) {
+    const ggn_game *g = S->g;
+    uint64_t occ = S->occ, theirs = S->own[a];
+    for (int32_t c = 0; c < n; c++) {
+        int32_t v = chg[c].val;
+        uint64_t bit = (uint64_t)1 << chg[c].sq;
+        occ = v ? occ | bit : occ & ~bit;
+        theirs = v && g->owner[v] == a ? theirs | bit : theirs & ~bit;
+    }
+    return attacked_known(S, b, t, a, 1, occ, theirs);
+}
+
 /* ggn_search_pseudo_groups' walk, for the piece on ``src`` whose (kind, source) ``slot`` has
  * ray set ``plan``: its moves that hold, told as a group (each one play) and kept as a set. */
 static inline void ray_group(search_t *S, sink_t *sink, int32_t src, size_t slot, int32_t plan, int side) {
@@ -3251,18 +3266,11 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
      * critical squares; neither of the move's squares critical, no terminal piece and no piece
      * with marks taken) listed from the set, the others stacked for the loop; each set's in the
      * loop, before the first move of a later source (the batch sorts the plays by source: the
-     * fewer out of place, the fewer it moves), or all at once where the position is not calm */
-    uint64_t bar = rights, critical = nlsets && fast && crit ? crit[0] : 0; /* (sets: N <= 64, one word) */
+     * fewer out of place, the fewer it moves); where the position is not calm, all stacked */
+    int direct = nlsets && fast && crit;
+    uint64_t bar = rights, critical = direct ? crit[0] : 0; /* (sets: N <= 64, one word) */
     for (int32_t k = 0; nlsets && k < nkings; k++) bar |= (uint64_t)1 << kings[k];
-    int32_t li = fast && crit ? 0 : nlsets; /* the next set listed in the loop */
-    for (int32_t i = 0; li == nlsets && i < nlsets; i++) {
-        const lset_t *ls = &S->lsets[i];
-        const uint8_t *to = g->rto + (size_t)ls->plan * 64;
-        size_t n = (size_t)ggn_bit_count(ls->dests);
-        if (S->mv_used + n > S->mv_cap && !grow(S, n)) break; /* (S->err: the board is restored below) */
-        for (uint64_t d = ls->dests; d; d &= d - 1) S->mv[S->mv_used++] = g->gstart[ls->slot] + to[ggn_lowest_bit(d)];
-    }
-    if (nlsets) mv_end = S->mv_used;
+    int32_t li = 0; /* the next set listed in the loop */
     for (size_t x = mv_base; !S->err; x++) {
         if (li < nlsets) {
             int32_t upto = x < mv_end && g->fent[S->mv[x]].src >= 0 ? g->fent[S->mv[x]].src : INT32_MAX;
@@ -3270,11 +3278,12 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                 const lset_t *ls = &S->lsets[li];
                 int32_t a = g->gstart[ls->slot];
                 const uint8_t *to = g->rto + (size_t)ls->plan * 64;
-                uint64_t now = !(critical >> ls->src & 1) ? ls->dests & ~critical & ~bar : 0, rest = ls->dests & ~now;
+                uint64_t now = direct && !(critical >> ls->src & 1) ? ls->dests & ~critical & ~bar : 0;
+                uint64_t rest = ls->dests & ~now;
                 for (uint64_t d = now; d; d &= d - 1)
                     total += emit(S, ply, depth, mode, sink, g->fent[a + to[ggn_lowest_bit(d)]].mi, 0, side);
                 size_t n = (size_t)ggn_bit_count(rest);
-                if (S->mv_used + n > S->mv_cap && !grow(S, n)) break;
+                if (S->mv_used + n > S->mv_cap && !grow(S, n)) break; /* (S->err: the board is restored below) */
                 for (; rest; rest &= rest - 1) S->mv[S->mv_used++] = a + to[ggn_lowest_bit(rest)];
             }
             mv_end = S->mv_used;
@@ -3348,23 +3357,12 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
             }
             /* legal? */
             int exposed = 0;
-            uint64_t wocc = 0, wtheirs = 0; /* (lists) the words after the play */
-            if (lists && !king_touched) {
-                wocc = S->occ;
-                wtheirs = S->own[other];
-                for (int32_t c = 0; c < p->n; c++) {
-                    int32_t q = chg[p->off + c].sq, v = chg[p->off + c].val;
-                    uint64_t bit = (uint64_t)1 << q;
-                    wocc = v ? wocc | bit : wocc & ~bit;
-                    wtheirs = v && g->owner[v] == other ? wtheirs | bit : wtheirs & ~bit;
-                }
-            }
             if (king_touched) {
                 exposed = kings_known ? kings_attacked_after(S, b, side, kings, nkings, chg, p->off, p->n, 1)
                                       : any_terminal_attacked(S, b, side, 1);
             } else if (!calm) {
                 for (int32_t k = 0; k < nkings && !exposed; k++)
-                    exposed = lists ? attacked_known(S, b, kings[k], other, 1, wocc, wtheirs)
+                    exposed = lists ? attacked_after(S, b, kings[k], other, chg + p->off, p->n)
                                     : attacked(S, b, kings[k], other, 1);
             } else {
                 for (int32_t k = 0; k < nkings && !exposed; k++) {
@@ -3374,7 +3372,7 @@ static uint64_t walk(search_t *S, int ply, int depth, int mode, sink_t *sink) {
                         int32_t q = chg[p->off + c].sq;
                         if (bits[q / 64] >> (q % 64) & 1) near = 1;
                     }
-                    if (near && (lists ? attacked_known(S, b, kings[k], other, 1, wocc, wtheirs)
+                    if (near && (lists ? attacked_after(S, b, kings[k], other, chg + p->off, p->n)
                                        : attacked(S, b, kings[k], other, 1)))
                         exposed = 1;
                 }
